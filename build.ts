@@ -1,0 +1,47 @@
+// Builds dist/rein for the host, or every release target with `--release` (see scripts/release.ts).
+import pkg from "./package.json" with { type: "json" };
+
+export type Target = Bun.Build.CompileTarget;
+
+export async function compile(outfile: string, target?: Target): Promise<void> {
+  const result = await Bun.build({
+    entrypoints: ["./src/main.ts"],
+    compile: {
+      outfile,
+      ...(target ? { target } : {}),
+      // A repository's .env or bunfig.toml (and its preload) must never run inside rein.
+      autoloadDotenv: false,
+      autoloadBunfig: false,
+    },
+    minify: true,
+    bytecode: true,
+    format: "esm",
+    splitting: true,
+    define: { REIN_VERSION: JSON.stringify(pkg.version) },
+  });
+  if (!result.success) {
+    for (const log of result.logs) console.error(log);
+    throw new Error(`build failed for ${target ?? "host"}`);
+  }
+}
+
+async function smokeRun(binary: string): Promise<void> {
+  const proc = Bun.spawnSync([binary, "--version"], { stdout: "pipe", stderr: "pipe" });
+  const out = proc.stdout.toString().trim();
+  if (proc.exitCode !== 0 || !out.includes(pkg.version)) {
+    throw new Error(`smoke run of ${binary} --version failed (exit ${proc.exitCode}): ${out} ${proc.stderr}`);
+  }
+  console.error(`built ${binary}: ${out}`);
+}
+
+if (import.meta.main) {
+  if (process.argv.includes("--release")) {
+    const { buildRelease } = await import("./scripts/release.ts");
+    await buildRelease("dist/release");
+  } else {
+    await compile("dist/rein");
+    await smokeRun("dist/rein");
+  }
+}
+
+export { smokeRun };

@@ -1,0 +1,156 @@
+// The agent loop: one `while`. Stream a turn, run its tool calls, feed the results back; stop when
+// the model stops, at the turn limit, on a permission stop, or on abort.
+import type { Tool } from "../sdk.ts";
+import { runToolCall, type CallOutcome } from "./tool-call.ts";
+import { toolDefinition } from "./tool-schema.ts";
+import {
+  addUsage,
+  emptyUsage,
+  type ContentBlock,
+  type LoopConfig,
+  type LoopIO,
+  type Message,
+  type ProviderEvent,
+  type ResultStatus,
+  type ToolUseBlock,
+  type Usage,
+} from "./types.ts";
+
+export type LoopResult = { status: ResultStatus; text: string; usage: Usage; turns: number; error?: string };
+
+/** Loop I/O plus the one thing only the loop's owner knows: how to keep a message it appended. */
+export type LoopRun = LoopIO & { commit: (message: Message) => void };
+
+const REPEAT_LIMIT = 3;
+
+export async function runLoop(messages: Message[], config: LoopConfig, io: LoopRun, signal: AbortSignal): Promise<LoopResult> {
+  const tools = new Map(config.tools.map((t) => [t.name, t] as const));
+  const definitions = config.tools.map(toolDefinition);
+  const repeats = repeatCounter();
+  let usage = emptyUsage();
+  let turns = 0;
+  let text = "";
+
+  const append = (message: Message) => {
+    messages.push(message);
+    io.commit(message);
+  };
+  const end = (status: ResultStatus, error?: string): LoopResult => ({ status, text, usage, turns, ...(error ? { error } : {}) });
+
+  while (true) {
+    if (signal.aborted) return end("interrupted");
+    if (turns >= config.maxTurns) return end("max_turns", `stopped after ${config.maxTurns} turns (--max-turns)`);
+    turns++;
+    const request = {
+      model: config.model,
+      system: config.system,
+      messages,
+      tools: definitions,
+      max_tokens: config.maxTokens,
+    };
+    const turn = await streamTurn(io, io.stream(request, signal));
+    if (turn.type === "error") {
+      if (turn.partial) append(partialReply(turn.partial));
+      if (turn.partial) text = turn.partial;
+      if (signal.aborted || turn.code === "aborted") return end("interrupted");
+      io.emit({ type: "error", message: turn.message, code: turn.code });
+      return end("error", turn.message);
+    }
+
+    usage = addUsage(usage, turn.usage);
+    io.emit({ type: "assistant", content: turn.content, stop_reason: turn.stop_reason, usage: turn.usage, model: config.model });
+    if (turn.content.length > 0) append({ role: "assistant", content: turn.content });
+    text = textOf(turn.content) || text;
+
+    const calls = turn.content.filter((b): b is ToolUseBlock => b.type === "tool_use");
+    if (calls.length === 0) {
+      if (turn.stop_reason === "pause_turn") continue;
+      return end("success");
+    }
+    const incomplete = new Set(turn.incomplete_tool_ids);
+    const outcomes = await runCalls(calls, (call) =>
+      runToolCall(call, tools, config, io, signal, {
+        incomplete: incomplete.has(call.id),
+        confirmReason: repeats(call),
+      }), tools);
+    append({ role: "user", content: outcomes.map((o) => o.block) });
+    if (outcomes.some((o) => o.stop)) return end("permission", "stopped: a tool call needed a permission (--on-ask fail)");
+    if (signal.aborted) return end("interrupted");
+  }
+}
+
+type TurnOutcome =
+  | Extract<ProviderEvent, { type: "done" }>
+  | { type: "error"; message: string; code: string; partial: string };
+
+async function streamTurn(io: LoopIO, events: AsyncIterable<ProviderEvent>): Promise<TurnOutcome> {
+  let partial = "";
+  for await (const event of events) {
+    switch (event.type) {
+      case "text_delta":
+        partial += event.text;
+        io.emit(event);
+        break;
+      case "retry":
+        // A retried attempt starts the reply again: what streamed so far is discarded.
+        partial = "";
+        io.emit(event);
+        break;
+      case "done":
+        return event;
+      case "error":
+        return { type: "error", message: event.message, code: event.code, partial };
+    }
+  }
+  return { type: "error", message: "the provider stream ended without a reply", code: "unknown", partial };
+}
+
+/** Read-only calls next to each other run concurrently; every other call runs alone, in order. */
+async function runCalls(
+  calls: ToolUseBlock[],
+  run: (call: ToolUseBlock) => Promise<CallOutcome>,
+  tools: ReadonlyMap<string, Tool>,
+): Promise<CallOutcome[]> {
+  const outcomes: CallOutcome[] = [];
+  let i = 0;
+  while (i < calls.length) {
+    const group = [calls[i]!];
+    while (tools.get(group[0]!.name)?.readOnly && i + group.length < calls.length && tools.get(calls[i + group.length]!.name)?.readOnly) {
+      group.push(calls[i + group.length]!);
+    }
+    const stopped = outcomes.some((o) => o.stop);
+    outcomes.push(...(await Promise.all(group.map((call) => (stopped ? Promise.resolve(notRun(call)) : run(call))))));
+    i += group.length;
+  }
+  return outcomes;
+}
+
+function notRun(call: ToolUseBlock): CallOutcome {
+  return {
+    block: { type: "tool_result", tool_use_id: call.id, is_error: true, content: "Not run: the run stopped for a permission." },
+  };
+}
+
+/** Returns a reason to confirm when the same call with the same input comes a fourth time in a row. */
+function repeatCounter(): (call: ToolUseBlock) => string | undefined {
+  let last = "";
+  let count = 0;
+  return (call) => {
+    const key = `${call.name}\u0000${JSON.stringify(call.input)}`;
+    count = key === last ? count + 1 : 1;
+    last = key;
+    if (count <= REPEAT_LIMIT) return undefined;
+    return `the model has made this exact call ${count - 1} times in a row; it may be stuck in a loop`;
+  };
+}
+
+function partialReply(text: string): Message {
+  return { role: "assistant", content: [{ type: "text", text }] };
+}
+
+function textOf(content: ContentBlock[]): string {
+  return content
+    .filter((b): b is { type: "text"; text: string } => b.type === "text")
+    .map((b) => b.text)
+    .join("");
+}

@@ -1,0 +1,102 @@
+// The tool-call pipeline: validate -> permission -> run -> bound. Every failure becomes an error
+// result written for the model to act on; nothing here throws.
+import * as v from "valibot";
+import type { Tool, ToolResult } from "../sdk.ts";
+import { toolDefinition } from "./tool-schema.ts";
+import type { LoopConfig, LoopIO, ToolResultBlock, ToolUseBlock } from "./types.ts";
+
+export type CallOutcome = { block: ToolResultBlock; stop?: boolean };
+
+export type CallOptions = {
+  /** the reply was cut by the output limit while this call's input was being written */
+  incomplete?: boolean;
+  /** set when the loop wants a person to confirm before running (the same call repeated) */
+  confirmReason?: string;
+};
+
+export async function runToolCall(
+  call: ToolUseBlock,
+  tools: ReadonlyMap<string, Tool>,
+  config: LoopConfig,
+  io: LoopIO,
+  signal: AbortSignal,
+  options: CallOptions = {},
+): Promise<CallOutcome> {
+  io.emit({ type: "tool_start", id: call.id, name: call.name, input: call.input });
+  const finish = (output: string, isError: boolean, stop?: boolean): CallOutcome => {
+    const bounded = isError ? { output, truncated: false } : io.bound(output, call.id);
+    io.emit({ type: "tool_end", id: call.id, name: call.name, is_error: isError, output: bounded.output, truncated: bounded.truncated });
+    const block: ToolResultBlock = { type: "tool_result", tool_use_id: call.id, content: bounded.output || "(no output)" };
+    if (isError) block.is_error = true;
+    return { block, stop };
+  };
+
+  if (signal.aborted) return finish("Interrupted by the user; the tool did not run.", true);
+  if (options.incomplete) {
+    return finish(
+      "Your reply hit the output token limit while writing this tool call, so its input was cut off and it did not run. Call it again with a smaller input (split large content over several calls).",
+      true,
+    );
+  }
+  const tool = tools.get(call.name);
+  if (!tool) {
+    const names = [...tools.keys()].join(", ");
+    return finish(`Unknown tool "${call.name}". Available tools: ${names}.`, true);
+  }
+  const parsed = v.safeParse(tool.input, call.input);
+  if (!parsed.success) return finish(invalidInput(tool, parsed.issues), true);
+
+  const requests = permissionRequests(tool, parsed.output, config.cwd);
+  if (typeof requests === "string") return finish(requests, true);
+  const auth = await io.authorize({
+    toolUseId: call.id,
+    tool: tool.name,
+    input: parsed.output,
+    requests,
+    ...(options.confirmReason ? { reason: options.confirmReason } : {}),
+  });
+  if (!auth.allow) return finish(auth.message, true, auth.stop);
+  if (signal.aborted) return finish("Interrupted by the user before the tool ran.", true);
+
+  const result = await runSafely(tool, parsed.output, {
+    cwd: config.cwd,
+    signal,
+    sessionId: config.sessionId,
+    toolUseId: call.id,
+    output: (chunk) => io.emit({ type: "tool_output", id: call.id, chunk }),
+  });
+  return finish(result.output, result.isError);
+}
+
+function permissionRequests(tool: Tool, input: unknown, cwd: string) {
+  if (!tool.permissions) return [{ permission: tool.name, pattern: "*", always: ["*"] }];
+  try {
+    return tool.permissions(input, { cwd });
+  } catch (error) {
+    return `Tool "${tool.name}" could not work out what this call touches: ${errorText(error)}`;
+  }
+}
+
+async function runSafely(tool: Tool, input: unknown, ctx: Parameters<Tool["run"]>[1]): Promise<{ output: string; isError: boolean }> {
+  try {
+    const result: ToolResult = await tool.run(input, ctx);
+    if (typeof result === "string") return { output: result, isError: false };
+    return { output: result.output, isError: result.isError === true };
+  } catch (error) {
+    if (ctx.signal.aborted) return { output: "Interrupted by the user.", isError: true };
+    return { output: `Tool "${tool.name}" failed: ${errorText(error)}`, isError: true };
+  }
+}
+
+function invalidInput(tool: Tool, issues: v.BaseIssue<unknown>[]): string {
+  const problems = issues.map((issue) => {
+    const path = v.getDotPath(issue);
+    return `- ${path ? `${path}: ` : ""}${issue.message}`;
+  });
+  const schema = JSON.stringify(toolDefinition(tool).input_schema);
+  return `Invalid input for tool "${tool.name}":\n${problems.join("\n")}\nFix the input and call it again. Expected schema: ${schema}`;
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,137 @@
+// The loop's vocabulary: messages as the provider sees them, the event union every front end reads,
+// and the injected I/O the loop runs on. Nothing here touches the file system, the terminal or Bun.
+import type { PermissionRequest, Tool } from "../sdk.ts";
+
+export type TextBlock = { type: "text"; text: string };
+export type ToolUseBlock = { type: "tool_use"; id: string; name: string; input: unknown };
+export type ToolResultBlock = {
+  type: "tool_result";
+  tool_use_id: string;
+  content: string;
+  is_error?: boolean;
+};
+/** Blocks the loop does not interpret (thinking, redacted_thinking...) are kept and sent back as they came. */
+export type OpaqueBlock = { type: string; [key: string]: unknown };
+export type ContentBlock = TextBlock | ToolUseBlock | ToolResultBlock | OpaqueBlock;
+
+export type Message = { role: "user" | "assistant"; content: ContentBlock[] };
+
+export type Usage = {
+  input_tokens: number;
+  output_tokens: number;
+  cache_read_input_tokens: number;
+  cache_creation_input_tokens: number;
+};
+
+export const emptyUsage = (): Usage => ({
+  input_tokens: 0,
+  output_tokens: 0,
+  cache_read_input_tokens: 0,
+  cache_creation_input_tokens: 0,
+});
+
+export function addUsage(a: Usage, b: Usage): Usage {
+  return {
+    input_tokens: a.input_tokens + b.input_tokens,
+    output_tokens: a.output_tokens + b.output_tokens,
+    cache_read_input_tokens: a.cache_read_input_tokens + b.cache_read_input_tokens,
+    cache_creation_input_tokens: a.cache_creation_input_tokens + b.cache_creation_input_tokens,
+  };
+}
+
+export type ResultStatus = "success" | "error" | "max_turns" | "permission" | "interrupted";
+
+/** Events as the loop and the session produce them; the session stamps session_id and seq. */
+export type AgentEvent =
+  | { type: "session"; id: string; cwd: string; model: string; version: string }
+  | { type: "user"; text: string }
+  | { type: "text_delta"; text: string }
+  | { type: "assistant"; content: ContentBlock[]; stop_reason: string | null; usage: Usage; model: string }
+  | { type: "tool_start"; id: string; name: string; input: unknown }
+  | { type: "tool_output"; id: string; chunk: string }
+  | { type: "tool_end"; id: string; name: string; is_error: boolean; output: string; truncated: boolean }
+  | { type: "permission_ask"; id: string; tool_use_id: string; tool: string; requests: PermissionRequest[]; reason?: string }
+  | { type: "permission_reply"; id: string; reply: PermissionReply; message?: string }
+  | { type: "retry"; attempt: number; delay_ms: number; reason: string }
+  | { type: "compaction"; summary: string }
+  | { type: "error"; message: string; code?: string }
+  | {
+      type: "result";
+      status: ResultStatus;
+      text: string;
+      usage: Usage;
+      cost_usd: number;
+      turns: number;
+      duration_ms: number;
+      error?: string;
+    };
+
+export type EventEnvelope = { session_id: string; seq: number };
+export type StampedEvent = AgentEvent & EventEnvelope;
+export type EventOf<T extends AgentEvent["type"]> = Extract<AgentEvent, { type: T }>;
+
+export type PermissionReply = "once" | "always" | "reject";
+
+/** What a provider stream yields. A failure is the last item, never a throw. */
+export type ProviderEvent =
+  | { type: "text_delta"; text: string }
+  | { type: "retry"; attempt: number; delay_ms: number; reason: string }
+  | {
+      type: "done";
+      content: ContentBlock[];
+      stop_reason: string | null;
+      usage: Usage;
+      /** ids of tool_use blocks whose input was cut off (the reply hit the output limit mid-call) */
+      incomplete_tool_ids: string[];
+    }
+  | { type: "error"; message: string; status?: number; code: ProviderErrorCode };
+
+export type ProviderErrorCode =
+  | "auth"
+  | "bad_request"
+  | "rate_limited"
+  | "overloaded"
+  | "server"
+  | "connection"
+  | "aborted"
+  | "unknown";
+
+export type ModelRequest = {
+  model: string;
+  system: string;
+  messages: Message[];
+  tools: { name: string; description: string; input_schema: Record<string, unknown> }[];
+  max_tokens: number;
+};
+
+export type StreamFn = (request: ModelRequest, signal: AbortSignal) => AsyncIterable<ProviderEvent>;
+
+/** The permission decision for one tool call, made outside the loop (rules, asks, approvals). */
+export type Authorization = { allow: true } | { allow: false; message: string; stop?: boolean };
+
+export type AuthorizeInput = {
+  toolUseId: string;
+  tool: string;
+  input: unknown;
+  requests: PermissionRequest[];
+  /** set when the loop itself wants a person to confirm (the same call repeated) */
+  reason?: string;
+};
+
+export type LoopIO = {
+  stream: StreamFn;
+  authorize: (call: AuthorizeInput) => Promise<Authorization>;
+  emit: (event: AgentEvent) => void;
+  /** Bounds a tool's output for the model; may save the full text elsewhere. */
+  bound: (output: string, toolUseId: string) => { output: string; truncated: boolean };
+};
+
+export type LoopConfig = {
+  model: string;
+  system: string;
+  maxTokens: number;
+  maxTurns: number;
+  cwd: string;
+  sessionId: string;
+  tools: Tool[];
+};

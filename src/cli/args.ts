@@ -1,0 +1,152 @@
+// Parses argv into a typed command line. Unknown flags and bad values are usage errors with a
+// one-line hint (exit 2).
+export type OutputFormat = "text" | "json" | "stream-json";
+export type OnAsk = "deny" | "fail";
+export type Mode = "default" | "plan" | "accept-edits" | "auto";
+
+export type Args = {
+  command: string[];
+  print: boolean;
+  prompt?: string;
+  continue: boolean;
+  resume?: string;
+  model?: string;
+  maxTurns?: number;
+  cwd?: string;
+  permissionMode?: Mode;
+  allow: string[];
+  deny: string[];
+  ask: string[];
+  outputFormat: OutputFormat;
+  onAsk: OnAsk;
+  serve: boolean;
+  port?: number;
+  hostname?: string;
+  trust: boolean;
+  help: boolean;
+  version: boolean;
+  json: boolean;
+  format?: string;
+};
+
+export class UsageError extends Error {}
+
+type Kind = "bool" | "string" | "list";
+type Spec = { key: keyof Args; kind: Kind; short?: string; check?: (value: string, flag: string) => unknown };
+
+const oneOf = (values: readonly string[]) => (value: string, flag: string) => {
+  if (!values.includes(value)) throw new UsageError(`${flag} expects one of ${values.join(", ")}, got "${value}"`);
+  return value;
+};
+const positiveInt = (value: string, flag: string) => {
+  if (!/^\d+$/.test(value) || Number(value) < 1) throw new UsageError(`${flag} expects a positive integer, got "${value}"`);
+  return Number(value);
+};
+const port = (value: string, flag: string) => {
+  if (!/^\d+$/.test(value) || Number(value) > 65535) throw new UsageError(`${flag} expects a port number 0-65535, got "${value}"`);
+  return Number(value);
+};
+
+const FLAGS: Record<string, Spec> = {
+  "--print": { key: "print", kind: "bool", short: "-p" },
+  "--continue": { key: "continue", kind: "bool", short: "-c" },
+  "--resume": { key: "resume", kind: "string", short: "-r" },
+  "--model": { key: "model", kind: "string", short: "-m" },
+  "--max-turns": { key: "maxTurns", kind: "string", check: positiveInt },
+  "--cwd": { key: "cwd", kind: "string" },
+  "--permission-mode": { key: "permissionMode", kind: "string", check: oneOf(["default", "plan", "accept-edits", "auto"]) },
+  "--allow": { key: "allow", kind: "list" },
+  "--deny": { key: "deny", kind: "list" },
+  "--ask": { key: "ask", kind: "list" },
+  "--output-format": { key: "outputFormat", kind: "string", check: oneOf(["text", "json", "stream-json"]) },
+  "--on-ask": { key: "onAsk", kind: "string", check: oneOf(["deny", "fail"]) },
+  "--serve": { key: "serve", kind: "bool" },
+  "--port": { key: "port", kind: "string", check: port },
+  "--hostname": { key: "hostname", kind: "string" },
+  "--trust": { key: "trust", kind: "bool" },
+  "--help": { key: "help", kind: "bool", short: "-h" },
+  "--version": { key: "version", kind: "bool", short: "-v" },
+  "--json": { key: "json", kind: "bool" },
+  "--format": { key: "format", kind: "string", check: oneOf(["md", "json"]) },
+};
+
+const SHORT = new Map(Object.entries(FLAGS).flatMap(([long, spec]) => (spec.short ? [[spec.short, long] as const] : [])));
+
+export function parseArgs(argv: readonly string[]): Args {
+  const args: Args = {
+    command: [],
+    print: false,
+    continue: false,
+    allow: [],
+    deny: [],
+    ask: [],
+    outputFormat: "text",
+    onAsk: "deny",
+    serve: false,
+    trust: false,
+    help: false,
+    version: false,
+    json: false,
+  };
+  const record = args as unknown as Record<string, unknown>;
+  const positionals: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === "--") {
+      positionals.push(...argv.slice(i + 1));
+      break;
+    }
+    if (arg === "-" || !arg.startsWith("-")) {
+      positionals.push(arg);
+      continue;
+    }
+    const eq = arg.startsWith("--") ? arg.indexOf("=") : -1;
+    const name = eq > 0 ? arg.slice(0, eq) : arg;
+    const long = SHORT.get(name) ?? name;
+    const spec = FLAGS[long];
+    if (!spec) throw new UsageError(`unknown option ${name}${suggest(name)}`);
+    if (spec.kind === "bool") {
+      if (eq > 0) throw new UsageError(`${long} takes no value`);
+      record[spec.key] = true;
+      continue;
+    }
+    const value = eq > 0 ? arg.slice(eq + 1) : argv[++i];
+    if (value === undefined) throw new UsageError(`${long} needs a value`);
+    const checked = spec.check ? spec.check(value, long) : value;
+    if (spec.kind === "list") (record[spec.key] as string[]).push(value);
+    else record[spec.key] = checked;
+  }
+  if (args.print) {
+    args.prompt = positionals.shift();
+    if (positionals.length > 0) {
+      throw new UsageError(`unexpected argument "${positionals[0]}" (quote the whole prompt: rein -p "...")`);
+    }
+  }
+  args.command = positionals;
+  if (args.continue && args.resume) throw new UsageError("--continue and --resume cannot be used together");
+  return args;
+}
+
+function suggest(name: string): string {
+  let best: string | undefined;
+  let bestDistance = 3;
+  for (const flag of Object.keys(FLAGS)) {
+    const d = distance(name, flag);
+    if (d < bestDistance) [best, bestDistance] = [flag, d];
+  }
+  return best ? ` (did you mean ${best}? see rein --help)` : " (see rein --help)";
+}
+
+function distance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let prev = row[0]!;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const next = Math.min(row[j]! + 1, row[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+      prev = row[j]!;
+      row[j] = next;
+    }
+  }
+  return row[b.length]!;
+}

@@ -1,0 +1,75 @@
+// Resolves what every mode needs from argv and the environment: the working directory, the
+// project root, the file locations and the validated configuration.
+import { existsSync, statSync } from "node:fs";
+import { resolve } from "node:path";
+import { findProjectRoot, loadConfig, type ResolvedConfig } from "../config/load.ts";
+import { reinPaths, type ReinPaths } from "../config/paths.ts";
+import type { RunSettings } from "../session/factory.ts";
+import { Store } from "../session/store.ts";
+import { VERSION } from "../version.ts";
+import { UsageError, type Args } from "./args.ts";
+
+export type Env = Record<string, string | undefined>;
+export type Context = { args: Args; env: Env; cwd: string; projectRoot: string; paths: ReinPaths; config: ResolvedConfig };
+
+export function resolveContext(args: Args, env: Env): Context {
+  const cwd = resolve(args.cwd ?? process.cwd());
+  if (!existsSync(cwd) || !statSync(cwd).isDirectory()) throw new UsageError(`--cwd ${args.cwd}: no such directory`);
+  const projectRoot = findProjectRoot(cwd);
+  const config = loadConfig({
+    cwd,
+    projectRoot,
+    env,
+    overrides: {
+      ...(args.model ? { model: args.model } : {}),
+      ...(args.maxTurns ? { maxTurns: args.maxTurns } : {}),
+      ...(args.permissionMode ? { permissionMode: args.permissionMode } : {}),
+      allow: args.allow,
+      deny: args.deny,
+      ask: args.ask,
+      trust: args.trust,
+    },
+  });
+  return { args, env, cwd, projectRoot, paths: reinPaths(env), config };
+}
+
+export class MissingKeyError extends Error {
+  constructor() {
+    super(
+      'no API key: set ANTHROPIC_API_KEY (export ANTHROPIC_API_KEY=sk-ant-...) or add "apiKey" to ~/.config/rein/config.json',
+    );
+  }
+}
+
+export function runSettings(ctx: Context, extra: Pick<RunSettings, "askPolicy"> = {}): RunSettings {
+  const { config, env } = ctx;
+  if (!config.apiKey) throw new MissingKeyError();
+  const num = (name: string) => (env[name] && Number.isFinite(Number(env[name])) ? Number(env[name]) : undefined);
+  const baseDelayMs = num("REIN_RETRY_BASE_MS");
+  const maxAttempts = num("REIN_RETRY_MAX_ATTEMPTS");
+  const idleTimeoutMs = num("REIN_STREAM_IDLE_MS");
+  return {
+    cwd: ctx.cwd,
+    projectRoot: ctx.projectRoot,
+    model: config.model,
+    apiKey: config.apiKey,
+    ...(config.baseURL ? { baseURL: config.baseURL } : {}),
+    maxTurns: config.maxTurns,
+    ...(config.maxTokens ? { maxTokens: config.maxTokens } : {}),
+    permissionMode: config.permissionMode,
+    rules: config.rules,
+    outputDir: ctx.paths.outputDir,
+    userInstructions: ctx.paths.userInstructions,
+    version: VERSION,
+    retry: { ...(baseDelayMs !== undefined ? { baseDelayMs } : {}), ...(maxAttempts !== undefined ? { maxAttempts } : {}) },
+    ...(idleTimeoutMs ? { idleTimeoutMs } : {}),
+    ...extra,
+  };
+}
+
+/** Opens the session database; a corrupt one is moved aside and reported through `warn`. */
+export function openStore(ctx: Context, warn: (message: string) => void): Store {
+  const { store, warning } = Store.open(ctx.paths.db);
+  if (warning) warn(warning);
+  return store;
+}

@@ -1,0 +1,31 @@
+export const HELP = `rein: a coding agent in your terminal
+
+Usage:
+  rein                                  interactive session (needs a terminal)
+  rein -p "PROMPT" [flags]              print mode: run to completion, print, exit
+  git diff | rein -p "review this"      piped stdin is added to the prompt as context
+  rein -p - < prompt.txt                the prompt is stdin
+  rein sessions list | show ID | export ID [--format md|json] | rm ID
+  rein tools list
+  rein permissions explain [--json] [flags] -- 'COMMAND LINE'
+  rein doctor
+  rein --version
+
+Flags:
+  -c, --continue              continue the latest session in this directory
+  -r, --resume ID             resume a session (id or unique prefix)
+  -m, --model NAME            model (default claude-sonnet-5-5)
+      --max-turns N           stop after N model turns (exit 4)
+      --cwd DIR               work in DIR
+      --permission-mode MODE  default | plan | accept-edits | auto
+      --allow RULE            allow, e.g. --allow 'bash(npm test *)' or --allow edit
+      --deny RULE             deny, e.g. --deny 'bash(git push *)'
+      --ask RULE              always ask
+      --trust                 accept the project's own config that loosens permissions
+  print mode:
+      --output-format FMT     text | json | stream-json
+      --on-ask POLICY         deny (default: refuse and tell the model) | fail (exit 3)
+
+Exit codes: 0 success, 1 run failed, 2 usage or configuration error, 3 stopped for a
+permission, 4 turn limit reached, 130 interrupted.
+`;

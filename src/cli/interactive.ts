@@ -1,0 +1,114 @@
+// A minimal interactive mode: read a prompt, stream the answer, ask permissions with
+// @clack/prompts. Ctrl-C aborts a running turn; a second Ctrl-C at the prompt exits.
+// Only reached when stdin and stdout are both terminals (clack hangs otherwise).
+import { createInterface } from "node:readline/promises";
+import { isCancel, select, text as askText } from "@clack/prompts";
+import chalk from "chalk";
+import type { StampedEvent } from "../agent/types.ts";
+import type { Session } from "../session/session.ts";
+import { openSession } from "./open-session.ts";
+import { openStore, runSettings, type Context } from "./context.ts";
+
+export async function interactive(ctx: Context): Promise<number> {
+  if (ctx.env.NO_COLOR && !ctx.env.FORCE_COLOR) chalk.level = 0;
+  const settings = runSettings(ctx);
+  const store = openStore(ctx, (m) => process.stderr.write(chalk.yellow(`rein: ${m}\n`)));
+  const session = openSession(ctx, store, settings);
+  const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: true, historySize: 200 });
+  let interrupts = 0;
+  rl.on("SIGINT", () => {
+    if (session.running) return session.abort();
+    interrupts++;
+    if (interrupts >= 2) rl.close();
+    else process.stdout.write(chalk.dim("\n(press Ctrl-C again to exit)\n"));
+  });
+  session.subscribe(render(session, rl));
+  process.stdout.write(chalk.dim(`rein ${settings.version} · ${settings.model} · ${ctx.cwd}\nCtrl-C stops a turn, twice at the prompt exits, Ctrl-D exits.\n`));
+  try {
+    while (true) {
+      const line = await question(rl);
+      if (line === undefined) break;
+      interrupts = 0;
+      if (!line.trim()) continue;
+      const result = await session.prompt(line);
+      if (result.status !== "success" && result.error) process.stdout.write(chalk.red(`\n${result.error}\n`));
+      if (result.status === "interrupted") process.stdout.write(chalk.dim("\n(interrupted)\n"));
+    }
+  } finally {
+    rl.close();
+    store.close();
+  }
+  process.stdout.write(chalk.dim(`session ${session.id} (resume: rein -r ${session.id})\n`));
+  return 0;
+}
+
+function question(rl: ReturnType<typeof createInterface>): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    const onClose = () => resolve(undefined);
+    rl.once("close", onClose);
+    rl.question(chalk.bold("› ")).then(
+      (answer) => (rl.off("close", onClose), resolve(answer)),
+      () => resolve(undefined),
+    );
+  });
+}
+
+function render(session: Session, rl: ReturnType<typeof createInterface>): (event: StampedEvent) => void {
+  return (event) => {
+    switch (event.type) {
+      case "text_delta":
+        process.stdout.write(event.text);
+        return;
+      case "assistant":
+        process.stdout.write("\n");
+        return;
+      case "tool_start":
+        process.stdout.write(chalk.cyan(`● ${event.name} `) + chalk.dim(brief(event.input)) + "\n");
+        return;
+      case "tool_end":
+        process.stdout.write(chalk.dim(`  ${event.is_error ? chalk.red("error: ") : ""}${brief(event.output)}\n`));
+        return;
+      case "retry":
+        process.stdout.write(chalk.yellow(`retrying in ${(event.delay_ms / 1000).toFixed(1)}s: ${event.reason}\n`));
+        return;
+      case "permission_ask":
+        void askPerson(session, rl, event);
+        return;
+      default:
+        return;
+    }
+  };
+}
+
+async function askPerson(session: Session, rl: ReturnType<typeof createInterface>, ask: Extract<StampedEvent, { type: "permission_ask" }>) {
+  rl.pause();
+  try {
+    const what = ask.requests.map((r) => `${r.permission}: ${r.pattern}`).join("\n");
+    const reason = ask.reason ? `\n${chalk.yellow(ask.reason)}` : "";
+    const always = ask.requests.flatMap((r) => r.always.map((p) => `${r.permission}(${p})`));
+    const choice = await select({
+      message: `${ask.tool} wants to run:\n${what}${reason}`,
+      options: [
+        { value: "once", label: "Allow once" },
+        ...(always.length ? [{ value: "always", label: `Allow always this session: ${always.join(", ")}` }] : []),
+        { value: "reject", label: "Reject" },
+        { value: "message", label: "Reject with a message to the model" },
+      ],
+    });
+    if (isCancel(choice)) return void session.reply(ask.id, "reject");
+    if (choice === "message") {
+      const message = await askText({ message: "Message to the model" });
+      return void session.reply(ask.id, "reject", isCancel(message) ? undefined : message);
+    }
+    session.reply(ask.id, choice as "once" | "always" | "reject");
+  } finally {
+    rl.resume();
+  }
+}
+
+function brief(value: unknown): string {
+  const first = value && typeof value === "object" ? Object.values(value)[0] : value;
+  const text = typeof first === "string" ? first : JSON.stringify(first ?? "");
+  const line = text.trim().split("\n")[0] ?? "";
+  return line.length > 100 ? `${line.slice(0, 97)}...` : line;
+}

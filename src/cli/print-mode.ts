@@ -1,0 +1,101 @@
+// Print mode: run one prompt to completion, print it in the chosen format, exit with a code that
+// says how it went. stdout carries only the answer (text) or the JSON; everything else is stderr.
+import type { ResultStatus } from "../agent/types.ts";
+import { formatRule } from "../session/explain.ts";
+import type { Answer, Ask } from "../session/broker.ts";
+import type { OnAsk } from "./args.ts";
+import { UsageError } from "./args.ts";
+import { openSession } from "./open-session.ts";
+import { openStore, runSettings, type Context } from "./context.ts";
+import { readStdin } from "./stdin.ts";
+import { stderrRenderer } from "./stderr-renderer.ts";
+
+export const EXIT_CODES: Record<ResultStatus, number> = { success: 0, error: 1, permission: 3, max_turns: 4, interrupted: 130 };
+
+export async function printMode(ctx: Context): Promise<number> {
+  const { args } = ctx;
+  const settings = runSettings(ctx, { askPolicy: askPolicy(args.onAsk) });
+  const prompt = await readPrompt(args.prompt, ctx.env);
+  const store = openStore(ctx, warn);
+  try {
+    const session = openSession(ctx, store, settings);
+    const format = args.outputFormat;
+    session.subscribe(format === "stream-json" ? (e) => writeLine(JSON.stringify(e)) : stderrRenderer(warn));
+    const stop = onSignals(() => session.abort());
+    const result = await session.prompt(prompt);
+    stop();
+    if (format === "json") writeLine(JSON.stringify(result));
+    if (format === "text") {
+      if (result.text) process.stdout.write(result.text.endsWith("\n") ? result.text : `${result.text}\n`);
+      if (result.status !== "success" && result.error) warn(result.error);
+      if (result.status === "interrupted") warn(`interrupted; continue with: rein -r ${session.id} -p "..."`);
+    }
+    return EXIT_CODES[result.status];
+  } finally {
+    store.close();
+  }
+}
+
+async function readPrompt(argument: string | undefined, env: Context["env"]): Promise<string> {
+  const stdinIsTty = process.stdin.isTTY === true;
+  if (argument === "-") {
+    if (stdinIsTty) throw new UsageError('"-" reads the prompt from stdin, but stdin is a terminal; pipe the prompt in');
+    const { text } = await readStdin({});
+    if (!text.trim()) throw new UsageError("the prompt read from stdin was empty");
+    return text;
+  }
+  if (stdinIsTty) {
+    if (!argument?.trim()) throw new UsageError('no prompt: rein -p "PROMPT"');
+    return argument;
+  }
+  const wait = Number(env.REIN_STDIN_TIMEOUT_MS ?? 1000);
+  const { text, timedOut } = await readStdin(argument ? { firstByteTimeoutMs: Number.isFinite(wait) ? wait : 1000 } : {});
+  if (timedOut) warn(`stdin sent nothing within ${wait} ms; going on without it (use -p - to read the prompt from stdin)`);
+  if (!argument?.trim()) {
+    if (!text.trim()) throw new UsageError('no prompt: rein -p "PROMPT", or pipe one in: echo "PROMPT" | rein -p');
+    return text;
+  }
+  return text.trim() ? `${argument}\n\n<stdin>\n${text}\n</stdin>` : argument;
+}
+
+/** Who answers a permission ask in print mode: nobody can, so the policy does. */
+export function askPolicy(onAsk: OnAsk): (ask: Ask) => Answer {
+  return (ask) => {
+    const rules = ask.requests.map((r) => `--allow '${formatRule({ permission: r.permission, pattern: r.always[0] ?? r.pattern })}'`);
+    const why = ask.reason ? ` (${ask.reason})` : "";
+    if (onAsk === "fail") {
+      warn(`stopped: ${ask.tool} needs a permission${why}; to allow it: ${rules.join(" ")}`);
+      return { reply: "reject", stop: true, explain: "Not run: rein stopped because this call needs a permission (--on-ask fail)." };
+    }
+    warn(`refused ${ask.tool}: it needs a permission${why}; to allow it: ${rules.join(" ")}`);
+    return {
+      reply: "reject",
+      explain:
+        `Not run: this call needs a permission nobody can grant in this non-interactive run (--on-ask deny)${why}. ` +
+        `Do not try to get the same effect another way. If it is needed, tell the user it can be allowed with: ${rules.join(" ")}`,
+    };
+  };
+}
+
+function onSignals(abort: () => void): () => void {
+  let count = 0;
+  const handler = () => {
+    count++;
+    if (count > 1) process.exit(130);
+    abort();
+  };
+  process.on("SIGINT", handler);
+  process.on("SIGTERM", handler);
+  return () => {
+    process.off("SIGINT", handler);
+    process.off("SIGTERM", handler);
+  };
+}
+
+function writeLine(line: string): void {
+  process.stdout.write(`${line}\n`);
+}
+
+function warn(message: string): void {
+  process.stderr.write(`rein: ${message}\n`);
+}

@@ -1,0 +1,60 @@
+// Dispatches a command line to its mode and turns failures into exit codes: 2 for usage and
+// configuration errors, 1 for everything else that went wrong.
+import { ConfigError } from "../config/load.ts";
+import { StoreError } from "../session/store.ts";
+import { parseArgs, UsageError } from "./args.ts";
+import { MissingKeyError, resolveContext } from "./context.ts";
+import { HELP } from "./help.ts";
+
+export async function run(argv: string[], env: Record<string, string | undefined> = process.env): Promise<number> {
+  try {
+    const args = parseArgs(argv);
+    if (args.help) return out(HELP);
+    if (args.version) return out(`rein ${(await import("../version.ts")).VERSION}\n`);
+    const [command, ...rest] = args.command;
+    if (command && !args.print) return await subcommand(command, rest, args, env);
+    if (args.serve) throw new UsageError("rein --serve is not available in this build yet");
+    const ctx = resolveContext(args, env);
+    if (args.print) return await (await import("./print-mode.ts")).printMode(ctx);
+    if (process.stdin.isTTY !== true || process.stdout.isTTY !== true) {
+      throw new UsageError('the interactive mode needs a terminal on stdin and stdout; for scripts use: rein -p "PROMPT"');
+    }
+    return await (await import("./interactive.ts")).interactive(ctx);
+  } catch (error) {
+    return fail(error);
+  }
+}
+
+async function subcommand(command: string, rest: string[], args: ReturnType<typeof parseArgs>, env: Record<string, string | undefined>): Promise<number> {
+  switch (command) {
+    case "sessions":
+      return (await import("./sessions-command.ts")).sessionsCommand(rest, resolveContext(args, env));
+    case "tools":
+      return (await import("./tools-command.ts")).toolsCommand(rest);
+    case "permissions":
+      return (await import("./permissions-command.ts")).permissionsCommand(rest, resolveContext(args, env));
+    case "doctor":
+      return (await import("./doctor.ts")).doctor(resolveContext(args, env));
+    default:
+      throw new UsageError(`unknown command "${command}" (commands: sessions, tools, permissions, doctor; a prompt needs -p)`);
+  }
+}
+
+function out(text: string): number {
+  process.stdout.write(text);
+  return 0;
+}
+
+export function fail(error: unknown): number {
+  if (error instanceof UsageError || error instanceof ConfigError || error instanceof MissingKeyError) {
+    process.stderr.write(`rein: ${error.message}\n`);
+    return 2;
+  }
+  if (error instanceof StoreError) {
+    process.stderr.write(`rein: ${error.message}\n`);
+    return 1;
+  }
+  const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  process.stderr.write(`rein: internal error: ${message}\n`);
+  return 1;
+}

@@ -1,0 +1,69 @@
+// rein sessions list | show ID | export ID [--format md|json] | rm ID
+import type { ContentBlock } from "../agent/types.ts";
+import type { SessionRow, Store, StoredMessage } from "../session/store.ts";
+import { UsageError } from "./args.ts";
+import { openStore, type Context } from "./context.ts";
+
+export function sessionsCommand(rest: string[], ctx: Context): number {
+  const [action = "list", id] = rest;
+  const store = openStore(ctx, (m) => process.stderr.write(`rein: ${m}\n`));
+  try {
+    if (action === "list") return list(store, ctx.args.json);
+    if (!id) throw new UsageError(`rein sessions ${action} needs a session id (see: rein sessions list)`);
+    const found = store.findSession(id);
+    if (typeof found === "string") throw new UsageError(found);
+    switch (action) {
+      case "show":
+        return write(markdown(found, store.messages(found.id)));
+      case "export":
+        return write(ctx.args.format === "json" || ctx.args.json ? exportJson(found, store) : markdown(found, store.messages(found.id)));
+      case "rm":
+        store.deleteSession(found.id);
+        return write(`deleted session ${found.id}\n`);
+      default:
+        throw new UsageError(`unknown action "${action}" (rein sessions list | show ID | export ID | rm ID)`);
+    }
+  } finally {
+    store.close();
+  }
+}
+
+function list(store: Store, json: boolean): number {
+  const rows = store.listSessions({ limit: 100 });
+  if (json) return write(`${JSON.stringify(rows)}\n`);
+  if (rows.length === 0) return write("no sessions yet\n");
+  const lines = rows.map((r) => `${r.id}  ${new Date(r.updated_at).toISOString().slice(0, 16).replace("T", " ")}  ${r.title ?? "(untitled)"}  ${r.cwd}`);
+  return write(`${lines.join("\n")}\n`);
+}
+
+function exportJson(row: SessionRow, store: Store): string {
+  return `${JSON.stringify({ session: row, messages: store.messages(row.id), events: store.events(row.id) }, null, 2)}\n`;
+}
+
+function markdown(row: SessionRow, messages: StoredMessage[]): string {
+  const parts = [`# ${row.title ?? "Session"}\n\n${row.id} · ${row.model} · ${row.cwd} · ${new Date(row.created_at).toISOString()}\n`];
+  for (const m of messages) {
+    const status = m.status === "complete" ? "" : ` (${m.status})`;
+    const body = m.content.map(blockText).filter(Boolean).join("\n\n");
+    if (body) parts.push(`## ${m.role}${status}\n\n${body}\n`);
+  }
+  return `${parts.join("\n")}`;
+}
+
+function blockText(block: ContentBlock): string {
+  switch (block.type) {
+    case "text":
+      return String(block.text);
+    case "tool_use":
+      return `**tool ${String(block.name)}** \`${JSON.stringify(block.input)}\``;
+    case "tool_result":
+      return `**result${block.is_error ? " (error)" : ""}**\n\n\`\`\`\n${String(block.content)}\n\`\`\``;
+    default:
+      return "";
+  }
+}
+
+function write(text: string): number {
+  process.stdout.write(text);
+  return 0;
+}

@@ -1,0 +1,162 @@
+import { resolve } from "node:path";
+import * as v from "valibot";
+import { ConfigError } from "./config-error.ts";
+import { projectPaths, reinPaths } from "./paths.ts";
+import { readConfigFile } from "./read-config-file.ts";
+import { parseRule, RULE_EXAMPLE, type Rule, type RuleAction } from "./rule.ts";
+import {
+  ApiKeySchema,
+  BaseUrlSchema,
+  type ConfigFile,
+  MaxTurnsSchema,
+  ModelSchema,
+  type PermissionMode,
+  PermissionModeSchema,
+  ServerTokenSchema,
+} from "./schema.ts";
+
+export { ConfigError } from "./config-error.ts";
+export { findProjectRoot } from "./find-project-root.ts";
+export type { Rule, RuleAction } from "./rule.ts";
+export type { PermissionMode } from "./schema.ts";
+
+type Env = Record<string, string | undefined>;
+
+export type ResolvedConfig = {
+  model: string;
+  apiKey?: string;
+  baseURL?: string;
+  maxTurns: number;
+  maxTokens?: number;
+  permissionMode: PermissionMode;
+  /** Lowest precedence first. Each source lists its allow rules, then ask, then deny: the last match wins. */
+  rules: { user: Rule[]; project: Rule[]; flags: Rule[] };
+  server: { token?: string; origins: string[] };
+  /** Config files that were read, user first. */
+  sources: string[];
+  warnings: string[];
+};
+
+export type Overrides = {
+  model?: string;
+  maxTurns?: number;
+  permissionMode?: PermissionMode;
+  allow?: string[];
+  deny?: string[];
+  ask?: string[];
+  /** Accept the project config's allow rules and a permissive permissionMode. */
+  trust?: boolean;
+};
+
+export type LoadOptions = { cwd: string; projectRoot: string; env: Env; overrides: Overrides };
+
+export const CONFIG_DEFAULTS = { model: "claude-sonnet-5-5", maxTurns: 100, permissionMode: "default" } as const;
+
+/** One layer of scalar settings; a later layer wins where it defines a value. */
+type Settings = Pick<ConfigFile, "model" | "apiKey" | "baseURL" | "maxTurns" | "maxTokens" | "permissionMode"> & {
+  serverToken?: string;
+};
+
+/** Defaults < user config < project config < environment < flags. Throws ConfigError. */
+export function loadConfig(opts: LoadOptions): ResolvedConfig {
+  const userFile = resolve(opts.cwd, reinPaths(opts.env).userConfig);
+  const projectFile = projectPaths(resolve(opts.cwd, opts.projectRoot)).config;
+  const user = readConfigFile(userFile, { kind: "user" });
+  const rawProject = readConfigFile(projectFile, { kind: "project", userConfig: userFile });
+  const warnings: string[] = [];
+  const project = rawProject && !opts.overrides.trust ? untrusted(rawProject, projectFile, warnings) : rawProject;
+
+  const layers: Settings[] = [
+    { ...user, serverToken: user?.server?.token },
+    project ?? {},
+    fromEnv(opts.env),
+    fromFlags(opts.overrides),
+  ];
+  const pick = <K extends keyof Settings>(key: K): Settings[K] =>
+    layers.findLast((layer) => layer[key] !== undefined)?.[key];
+
+  return {
+    model: pick("model") ?? CONFIG_DEFAULTS.model,
+    apiKey: pick("apiKey"),
+    baseURL: pick("baseURL"),
+    maxTurns: pick("maxTurns") ?? CONFIG_DEFAULTS.maxTurns,
+    maxTokens: pick("maxTokens"),
+    permissionMode: pick("permissionMode") ?? CONFIG_DEFAULTS.permissionMode,
+    rules: { user: fileRules(user), project: fileRules(project), flags: flagRules(opts.overrides) },
+    server: { token: pick("serverToken"), origins: user?.server?.origins ?? [] },
+    sources: [user && userFile, rawProject && projectFile].filter((file) => file !== undefined),
+    warnings,
+  };
+}
+
+/** A repository is untrusted input: it may restrict what rein does, never widen it. */
+function untrusted(config: ConfigFile, file: string, warnings: string[]): ConfigFile {
+  const { permissionMode, permissions, ...rest } = config;
+  if (permissions?.allow?.length) {
+    warnings.push(
+      `ignored permissions.allow from ${file}: an untrusted workspace cannot allow itself permissions (run with --trust to accept them)`,
+    );
+  }
+  const permissive = permissionMode === "auto" || permissionMode === "accept-edits";
+  if (permissive) {
+    warnings.push(
+      `ignored permissionMode "${permissionMode}" from ${file}: an untrusted workspace cannot raise its own permission mode (run with --trust to accept it)`,
+    );
+  }
+  return {
+    ...rest,
+    permissionMode: permissive ? undefined : permissionMode,
+    permissions: { ask: permissions?.ask, deny: permissions?.deny },
+  };
+}
+
+function fileRules(config: ConfigFile | undefined): Rule[] {
+  const permissions = config?.permissions;
+  return [...(permissions?.allow ?? []), ...(permissions?.ask ?? []), ...(permissions?.deny ?? [])];
+}
+
+function flagRules(overrides: Overrides): Rule[] {
+  const actions: RuleAction[] = ["allow", "ask", "deny"];
+  return actions.flatMap((action) => (overrides[action] ?? []).map((text) => flagRule(text, action)));
+}
+
+function flagRule(text: string, action: RuleAction): Rule {
+  const rule = parseRule(text, action);
+  if (typeof rule !== "string") return rule;
+  const flag = `--${action}`;
+  throw new ConfigError(`config error: ${flag} ${JSON.stringify(text)}: ${rule} (expected a rule like ${RULE_EXAMPLE})`, {
+    key: flag,
+  });
+}
+
+function fromEnv(env: Env): Settings {
+  const read = <T>(name: string, schema: v.GenericSchema<unknown, T>, convert = (text: string): unknown => text) => {
+    const text = env[name];
+    return text === undefined || text === "" ? undefined : checked(schema, convert(text), name);
+  };
+  return {
+    apiKey: read("ANTHROPIC_API_KEY", ApiKeySchema),
+    baseURL: read("ANTHROPIC_BASE_URL", BaseUrlSchema),
+    model: read("REIN_MODEL", ModelSchema),
+    maxTurns: read("REIN_MAX_TURNS", MaxTurnsSchema, (text) => (/^\s*\d+\s*$/.test(text) ? Number(text) : text)),
+    permissionMode: read("REIN_PERMISSION_MODE", PermissionModeSchema),
+    serverToken: read("REIN_SERVER_TOKEN", ServerTokenSchema),
+  };
+}
+
+// The CLI parses flags loosely; their values are checked here with the same schemas as the files.
+function fromFlags(overrides: Overrides): Settings {
+  const read = <T>(value: unknown, schema: v.GenericSchema<unknown, T>, flag: string) =>
+    value === undefined ? undefined : checked(schema, value, flag);
+  return {
+    model: read(overrides.model, ModelSchema, "--model"),
+    maxTurns: read(overrides.maxTurns, MaxTurnsSchema, "--max-turns"),
+    permissionMode: read(overrides.permissionMode, PermissionModeSchema, "--permission-mode"),
+  };
+}
+
+function checked<T>(schema: v.GenericSchema<unknown, T>, value: unknown, where: string): T {
+  const result = v.safeParse(schema, value, { abortPipeEarly: true });
+  if (result.success) return result.output;
+  throw new ConfigError(`config error: ${where}: ${result.issues[0].message}`, { key: where });
+}

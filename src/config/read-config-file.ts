@@ -1,0 +1,82 @@
+import { readFileSync } from "node:fs";
+import * as v from "valibot";
+import { ConfigError } from "./config-error.ts";
+import { locateJsonError } from "./json-error.ts";
+import { type ConfigFile, ConfigFileSchema } from "./schema.ts";
+
+/** Keys only the user config may set: a repository could otherwise send the user's key to its own host. */
+const USER_ONLY_KEYS = ["apiKey", "baseURL", "server"] as const;
+
+export type ConfigFileKind = { kind: "user" } | { kind: "project"; userConfig: string };
+
+/** Reads and validates one config file. Undefined when the file does not exist; ConfigError when it is wrong. */
+export function readConfigFile(file: string, kind: ConfigFileKind): ConfigFile | undefined {
+  const text = readText(file);
+  if (text === undefined) return undefined;
+  const json = parseJson(file, text);
+  if (kind.kind === "project") rejectUserOnlyKeys(file, json, kind.userConfig);
+  const result = v.safeParse(ConfigFileSchema, json, { abortPipeEarly: true });
+  if (result.success) return result.output;
+  throw issuesError(file, result.issues);
+}
+
+function readText(file: string): string | undefined {
+  try {
+    return readFileSync(file, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    // ENOTDIR: `.rein` is a file, so there is no `.rein/config.json` either.
+    if (code === "ENOENT" || code === "ENOTDIR") return undefined;
+    throw new ConfigError(`config error in ${file}: cannot read the file (${code ?? String(error)})`, { file });
+  }
+}
+
+function parseJson(file: string, raw: string): unknown {
+  const text = raw.replace(/^\uFEFF/, "");
+  if (text.trim() === "") throw new ConfigError(`config error in ${file}: empty file; delete it or write {}`, { file });
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    const at = locateJsonError(text);
+    const detail = at ? `line ${at.line}, column ${at.column}: invalid JSON (${at.problem})` : `invalid JSON (${(error as Error).message})`;
+    throw new ConfigError(`config error in ${file}: ${detail}`, { file });
+  }
+}
+
+function rejectUserOnlyKeys(file: string, json: unknown, userConfig: string): void {
+  if (typeof json !== "object" || json === null) return;
+  const key = USER_ONLY_KEYS.find((name) => Object.hasOwn(json, name));
+  if (key === undefined) return;
+  throw new ConfigError(
+    `config error in ${file}: "${key}" is not allowed in a project config (a repository could send your API key to another host); move it to your user config ${userConfig}`,
+    { file, key },
+  );
+}
+
+function issuesError(file: string, issues: [v.BaseIssue<unknown>, ...v.BaseIssue<unknown>[]]): ConfigError {
+  const shown = issues.slice(0, 3).map(formatIssue);
+  const more = issues.length > 3 ? `; and ${issues.length - 3} more` : "";
+  const key = issueKey(issues[0]);
+  return new ConfigError(`config error in ${file}: ${shown.join("; ")}${more}`, { file, key: key || undefined });
+}
+
+/** `"permissions.allow[1]": expected ...`; an unknown key is reported against the object that holds it. */
+function formatIssue(issue: v.BaseIssue<unknown>): string {
+  const unknownKey = issue.path?.at(-1)?.origin === "key";
+  const key = unknownKey ? pathText(issue.path?.slice(0, -1)) : issueKey(issue);
+  return key ? `"${key}": ${issue.message}` : issue.message;
+}
+
+function issueKey(issue: v.BaseIssue<unknown>): string {
+  return pathText(issue.path);
+}
+
+function pathText(path: readonly v.IssuePathItem[] | undefined): string {
+  let text = "";
+  for (const item of path ?? []) {
+    const key = item.key;
+    if (typeof key === "number") text += `[${key}]`;
+    else text += text === "" ? String(key) : `.${String(key)}`;
+  }
+  return text;
+}

@@ -1,0 +1,117 @@
+import * as v from "valibot";
+import { parseRule, RULE_EXAMPLE, type RuleAction } from "./rule.ts";
+
+// Every message ends with what was found, so a formatted issue reads
+// `"maxTurns": expected an integer >= 1, got "ten"`.
+
+export const PERMISSION_MODES = ["default", "plan", "accept-edits", "auto"] as const;
+export type PermissionMode = (typeof PERMISSION_MODES)[number];
+
+export const ModelSchema = v.pipe(
+  v.string(expected("expected a model name")),
+  v.minLength(1, expected("expected a model name")),
+);
+
+export const ApiKeySchema = v.pipe(
+  v.string(expected("expected an API key string", { secret: true })),
+  v.minLength(1, expected("expected an API key string", { secret: true })),
+);
+
+export const BaseUrlSchema = v.pipe(
+  v.string(expected("expected an http(s) URL")),
+  v.check(isHttpUrl, expected("expected an http(s) URL")),
+);
+
+export const MaxTurnsSchema = positiveInteger();
+export const MaxTokensSchema = positiveInteger();
+
+export const PermissionModeSchema = v.picklist(PERMISSION_MODES, expected(`expected one of ${PERMISSION_MODES.join(", ")}`));
+
+export const ServerTokenSchema = v.pipe(
+  v.string(expected("expected a token of at least 16 characters", { secret: true })),
+  v.minLength(16, expected("expected a token of at least 16 characters", { secret: true })),
+);
+
+const PermissionsSchema = strict({
+  allow: v.optional(rules("allow")),
+  ask: v.optional(rules("ask")),
+  deny: v.optional(rules("deny")),
+});
+
+const ServerSchema = strict({
+  token: v.optional(ServerTokenSchema),
+  origins: v.optional(
+    v.array(
+      v.pipe(v.string(expected("expected an origin like http://localhost:5173")), v.check(isOrigin, expected("expected an origin like http://localhost:5173"))),
+      expected("expected a list of origins"),
+    ),
+  ),
+});
+
+/** One config file, user or project. Rule strings come out parsed. */
+export const ConfigFileSchema = strict({
+  model: v.optional(ModelSchema),
+  apiKey: v.optional(ApiKeySchema),
+  baseURL: v.optional(BaseUrlSchema),
+  maxTurns: v.optional(MaxTurnsSchema),
+  maxTokens: v.optional(MaxTokensSchema),
+  permissionMode: v.optional(PermissionModeSchema),
+  permissions: v.optional(PermissionsSchema),
+  server: v.optional(ServerSchema),
+});
+
+export type ConfigFile = v.InferOutput<typeof ConfigFileSchema>;
+
+/** A strict object (valibot's would accept an array) whose unknown-key message lists the keys it knows. */
+function strict<const TEntries extends v.ObjectEntries>(entries: TEntries) {
+  const known = Object.keys(entries).join(", ");
+  return v.pipe(
+    v.unknown(),
+    v.check((input) => typeof input === "object" && input !== null && !Array.isArray(input), expected("expected an object")),
+    v.strictObject(entries, (issue) => `unknown key ${JSON.stringify(issue.input)} (known keys: ${known})`),
+  );
+}
+
+function rules(action: RuleAction) {
+  const message = `expected a rule like ${RULE_EXAMPLE}`;
+  const rule = v.pipe(
+    v.string(expected(message)),
+    v.rawTransform(({ dataset, addIssue, NEVER }) => {
+      const parsed = parseRule(dataset.value, action);
+      if (typeof parsed !== "string") return parsed;
+      addIssue({ message: `${message}, got ${describe(dataset.value)} (${parsed})` });
+      return NEVER;
+    }),
+  );
+  return v.array(rule, expected("expected a list of rules"));
+}
+
+function positiveInteger() {
+  const message = expected("expected an integer >= 1");
+  return v.pipe(v.number(message), v.integer(message), v.minValue(1, message));
+}
+
+function expected(text: string, opts: { secret?: boolean } = {}) {
+  return (issue: v.BaseIssue<unknown>) => `${text}, got ${describe(issue.input, opts.secret)}`;
+}
+
+/** A short rendering of a bad value; secrets are never echoed back. */
+export function describe(value: unknown, secret = false): string {
+  if (typeof value === "string") {
+    if (secret) return `a string of ${value.length} characters`;
+    return JSON.stringify(value.length > 60 ? `${value.slice(0, 57)}...` : value);
+  }
+  if (Array.isArray(value)) return "a list";
+  if (value === null) return "null";
+  if (typeof value === "object") return "an object";
+  return String(value);
+}
+
+function isHttpUrl(text: string): boolean {
+  const url = URL.parse(text);
+  return url !== null && (url.protocol === "http:" || url.protocol === "https:");
+}
+
+function isOrigin(text: string): boolean {
+  return isHttpUrl(text) && URL.parse(text)?.origin === text;
+}

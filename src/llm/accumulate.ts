@@ -1,0 +1,109 @@
+// Builds the finished reply from the raw stream events of the Messages API. A tool call whose block
+// never closed (the reply hit the output limit) is reported as incomplete, with an empty input so
+// the message stays valid to send back.
+import type Anthropic from "@anthropic-ai/sdk";
+import { emptyUsage, type ContentBlock, type ProviderEvent, type Usage } from "../agent/types.ts";
+
+type Block = { block: Record<string, unknown> & { type: string }; json: string; closed: boolean };
+
+export type Accumulator = {
+  /** Takes one event; returns streamed text to show, if any. */
+  add(event: Anthropic.RawMessageStreamEvent): string | undefined;
+  /** The finished reply, or undefined when the stream never said it was complete. */
+  finish(): Extract<ProviderEvent, { type: "done" }> | undefined;
+};
+
+export function accumulate(): Accumulator {
+  const blocks: Block[] = [];
+  let usage: Usage = emptyUsage();
+  let stopReason: string | null = null;
+  let stopped = false;
+
+  return {
+    add(event) {
+      switch (event.type) {
+        case "message_start":
+          usage = mergeUsage(usage, event.message.usage);
+          return undefined;
+        case "content_block_start":
+          blocks[event.index] = { block: { ...(event.content_block as unknown as Block["block"]) }, json: "", closed: false };
+          return undefined;
+        case "content_block_delta":
+          return applyDelta(blocks[event.index], event.delta);
+        case "content_block_stop": {
+          const b = blocks[event.index];
+          if (b) b.closed = true;
+          return undefined;
+        }
+        case "message_delta":
+          stopReason = event.delta.stop_reason ?? stopReason;
+          usage = mergeUsage(usage, event.usage);
+          return undefined;
+        case "message_stop":
+          stopped = true;
+          return undefined;
+        default:
+          return undefined;
+      }
+    },
+    finish() {
+      if (!stopped) return undefined;
+      const incomplete: string[] = [];
+      const content: ContentBlock[] = [];
+      for (const b of blocks) {
+        if (!b) continue;
+        if (b.block.type !== "tool_use") {
+          content.push(b.block as ContentBlock);
+          continue;
+        }
+        const input = b.closed ? parseInput(b.json) : undefined;
+        if (input === undefined) incomplete.push(String(b.block.id));
+        content.push({ ...(b.block as ContentBlock), input: input ?? {} } as ContentBlock);
+      }
+      return { type: "done", content, stop_reason: stopReason, usage, incomplete_tool_ids: incomplete };
+    },
+  };
+}
+
+function applyDelta(b: Block | undefined, delta: Anthropic.RawContentBlockDeltaEvent["delta"]): string | undefined {
+  if (!b) return undefined;
+  switch (delta.type) {
+    case "text_delta":
+      b.block.text = String(b.block.text ?? "") + delta.text;
+      return delta.text;
+    case "input_json_delta":
+      b.json += delta.partial_json;
+      return undefined;
+    case "thinking_delta":
+      b.block.thinking = String(b.block.thinking ?? "") + delta.thinking;
+      return undefined;
+    case "signature_delta":
+      b.block.signature = delta.signature;
+      return undefined;
+    default:
+      return undefined;
+  }
+}
+
+function parseInput(json: string): unknown {
+  if (json.trim() === "") return {};
+  try {
+    return JSON.parse(json);
+  } catch {
+    return undefined;
+  }
+}
+
+type WireUsage = Partial<Record<keyof Usage, number | null>>;
+
+function mergeUsage(current: Usage, next: WireUsage | null | undefined): Usage {
+  if (!next) return current;
+  // message_delta carries cumulative counts: a present number replaces the earlier one.
+  const pick = (key: keyof Usage) => (typeof next[key] === "number" ? (next[key] as number) : current[key]);
+  return {
+    input_tokens: pick("input_tokens"),
+    output_tokens: pick("output_tokens"),
+    cache_read_input_tokens: pick("cache_read_input_tokens"),
+    cache_creation_input_tokens: pick("cache_creation_input_tokens"),
+  };
+}

@@ -1,0 +1,143 @@
+// The Anthropic Messages API behind the provider interface: streams one turn, turns every failure
+// into a final `error` event, and owns retries (the SDK's own are off).
+import Anthropic from "@anthropic-ai/sdk";
+import type { ModelRequest, ProviderErrorCode, ProviderEvent, StreamFn } from "../agent/types.ts";
+import { accumulate, type Accumulator } from "./accumulate.ts";
+import { DEFAULT_RETRY, isRetryable, parseRetryAfter, retryDelayMs, type RetryPolicy } from "./retry.ts";
+
+export type AnthropicOptions = {
+  apiKey: string;
+  baseURL?: string;
+  retry?: RetryPolicy;
+  /** an attempt whose stream sends nothing for this long is dropped and retried */
+  idleTimeoutMs?: number;
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+};
+
+type Failure = { code: ProviderErrorCode; message: string; status?: number; retryAfterMs?: number };
+
+export function anthropicStream(options: AnthropicOptions): StreamFn {
+  const client = new Anthropic({
+    apiKey: options.apiKey,
+    ...(options.baseURL ? { baseURL: options.baseURL } : {}),
+    maxRetries: 0,
+    logLevel: "off",
+  });
+  const policy = options.retry ?? DEFAULT_RETRY;
+  const sleep = options.sleep ?? abortableSleep;
+  const idleTimeoutMs = options.idleTimeoutMs ?? 120_000;
+
+  return async function* stream(request: ModelRequest, signal: AbortSignal): AsyncGenerator<ProviderEvent> {
+    for (let attempt = 1; ; attempt++) {
+      const failure = yield* streamOnce(client, request, signal, idleTimeoutMs);
+      if (!failure) return;
+      if (signal.aborted) {
+        yield { type: "error", code: "aborted", message: "aborted" };
+        return;
+      }
+      if (!isRetryable(failure.code) || attempt >= policy.maxAttempts) {
+        const tries = attempt > 1 ? ` (after ${attempt} attempts)` : "";
+        yield { type: "error", code: failure.code, status: failure.status, message: failure.message + tries };
+        return;
+      }
+      const delay = retryDelayMs(attempt, policy, failure.retryAfterMs);
+      yield { type: "retry", attempt, delay_ms: delay, reason: failure.message };
+      await sleep(delay, signal);
+    }
+  };
+}
+
+async function* streamOnce(
+  client: Anthropic,
+  request: ModelRequest,
+  signal: AbortSignal,
+  idleTimeoutMs: number,
+): AsyncGenerator<ProviderEvent, Failure | undefined> {
+  const attempt = new AbortController();
+  const onAbort = () => attempt.abort();
+  signal.addEventListener("abort", onAbort, { once: true });
+  let idle = false;
+  let timer = setTimeout(() => ((idle = true), attempt.abort()), idleTimeoutMs);
+  const acc: Accumulator = accumulate();
+  try {
+    const events = await client.messages.create(
+      {
+        model: request.model,
+        system: request.system,
+        messages: request.messages as Anthropic.MessageParam[],
+        tools: request.tools as Anthropic.Tool[],
+        max_tokens: request.max_tokens,
+        stream: true,
+      },
+      { signal: attempt.signal, timeout: idleTimeoutMs },
+    );
+    for await (const event of events) {
+      clearTimeout(timer);
+      timer = setTimeout(() => ((idle = true), attempt.abort()), idleTimeoutMs);
+      const text = acc.add(event);
+      if (text) yield { type: "text_delta", text };
+    }
+    if (idle) return { code: "connection", message: `the API sent nothing for ${idleTimeoutMs / 1000}s` };
+    if (signal.aborted) return { code: "aborted", message: "aborted" };
+    const done = acc.finish();
+    if (!done) return { code: "connection", message: "the response stream ended before the reply was complete" };
+    yield done;
+    return undefined;
+  } catch (error) {
+    if (idle) return { code: "connection", message: `the API sent nothing for ${idleTimeoutMs / 1000}s` };
+    return classify(error);
+  } finally {
+    clearTimeout(timer);
+    signal.removeEventListener("abort", onAbort);
+  }
+}
+
+function classify(error: unknown): Failure {
+  if (error instanceof Anthropic.APIUserAbortError) return { code: "aborted", message: "aborted" };
+  if (error instanceof Anthropic.APIConnectionError) {
+    return { code: "connection", message: `could not reach the API: ${error.message}` };
+  }
+  if (error instanceof Anthropic.APIError) {
+    const status = error.status;
+    const detail = error.apiMessage ?? error.message;
+    const retryAfterMs = parseRetryAfter(error.headers);
+    const code = codeFor(status, error.type);
+    return { code, status, retryAfterMs, message: describe(code, status, detail) };
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  if (error instanceof SyntaxError) return { code: "server", message: `malformed response from the API: ${message}` };
+  return { code: "connection", message: `the response stream failed: ${message}` };
+}
+
+function codeFor(status: number | undefined, type: string | null): ProviderErrorCode {
+  if (status === 401 || status === 403 || type === "authentication_error" || type === "permission_error") return "auth";
+  if (status === 429 || type === "rate_limit_error") return "rate_limited";
+  if (status === 529 || type === "overloaded_error") return "overloaded";
+  if ((status !== undefined && status >= 500) || type === "api_error") return "server";
+  if (status === 408 || status === 409) return "server";
+  if (status !== undefined && status >= 400) return "bad_request";
+  return "unknown";
+}
+
+function describe(code: ProviderErrorCode, status: number | undefined, detail: string): string {
+  const prefix = status ? `API error ${status}` : "API error";
+  if (code === "auth") {
+    return `${prefix}: the API key was refused (${detail}). Check ANTHROPIC_API_KEY or "apiKey" in ~/.config/rein/config.json.`;
+  }
+  if (code === "rate_limited") return `${prefix}: rate limited (${detail})`;
+  if (code === "overloaded") return `${prefix}: the API is overloaded (${detail})`;
+  return `${prefix}: ${detail}`;
+}
+
+function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    signal.addEventListener("abort", done, { once: true });
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    }
+  });
+}

@@ -1,0 +1,49 @@
+// The public tool API: the only rein module that tools/ and user tools import (as `rein/tool`).
+import type { GenericSchema, InferOutput } from "valibot";
+
+/** What one tool call touches, in the permission engine's terms. */
+export type PermissionRequest = {
+  /** `bash`, `edit`, `read`, `external_directory`, `webfetch`, or a tool's own name */
+  permission: string;
+  /** the thing touched: a simple command, a path, a URL */
+  pattern: string;
+  /** the generalised patterns an "always" answer would save */
+  always: string[];
+  /** true when the pattern could not be resolved statically: only a bare `*` rule may allow it */
+  opaque?: boolean;
+};
+
+export type ToolContext = {
+  cwd: string;
+  signal: AbortSignal;
+  sessionId: string;
+  toolUseId: string;
+  /** streams a chunk of output to whoever watches the session */
+  output: (chunk: string) => void;
+};
+
+export type ToolResult = string | { output: string; isError?: boolean; metadata?: Record<string, unknown> };
+
+export type ToolSpec<S extends GenericSchema> = {
+  name: string;
+  description: string;
+  input: S;
+  run: (input: InferOutput<S>, ctx: ToolContext) => Promise<ToolResult> | ToolResult;
+  permissions?: (input: InferOutput<S>, ctx: Pick<ToolContext, "cwd">) => PermissionRequest[];
+  readOnly?: boolean;
+};
+
+/** A tool as the loop holds it, its input type erased. */
+export type Tool = {
+  name: string;
+  description: string;
+  input: GenericSchema;
+  run: (input: unknown, ctx: ToolContext) => Promise<ToolResult> | ToolResult;
+  permissions?: (input: unknown, ctx: Pick<ToolContext, "cwd">) => PermissionRequest[];
+  readOnly?: boolean;
+};
+
+/** Identity helper: gives a tool file types without a framework. */
+export function defineTool<S extends GenericSchema>(spec: ToolSpec<S>): Tool {
+  return spec as unknown as Tool;
+}

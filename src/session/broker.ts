@@ -1,0 +1,100 @@
+// The permission broker: evaluates a call's requests against the rules and the run-time approvals,
+// and turns an "ask" into an event that whoever holds the session answers.
+import type { Authorization, AuthorizeInput, PermissionReply } from "../agent/types.ts";
+import { evaluate, formatRule, type Rule } from "../permission/evaluate.ts";
+import type { PermissionRequest } from "../sdk.ts";
+
+export type Ask = { id: string; toolUseId: string; tool: string; requests: PermissionRequest[]; reason?: string };
+export type Answer = {
+  reply: PermissionReply;
+  message?: string;
+  stop?: boolean;
+  /** the whole text the model gets for a rejection, replacing the default wording (used by policies) */
+  explain?: string;
+};
+/** Answers asks without a person (print mode's --on-ask). Returning undefined leaves the ask open. */
+export type AskPolicy = (ask: Ask) => Answer | undefined;
+
+export type BrokerIO = {
+  rules: () => readonly Rule[];
+  emitAsk: (ask: Ask) => void;
+  emitReply: (id: string, answer: Answer) => void;
+  policy?: AskPolicy;
+  newId: () => string;
+};
+
+export class PermissionBroker {
+  readonly approvals: Rule[] = [];
+  private readonly open = new Map<string, { ask: Ask; resolve: (answer: Answer) => void }>();
+
+  constructor(private readonly io: BrokerIO) {}
+
+  async authorize(call: AuthorizeInput): Promise<Authorization> {
+    const decision = evaluate(call.requests, this.io.rules(), this.approvals);
+    if (decision.action === "deny") {
+      const denied = decision.requests.find((d) => d.action === "deny")!;
+      const by = denied.rule ? ` by the rule "${formatRule(denied.rule)}"` : "";
+      return {
+        allow: false,
+        message: `Permission denied: ${formatRule(denied.request)} is forbidden${by}. Do not try to reach the same result another way; tell the user what you needed.`,
+      };
+    }
+    if (decision.action === "allow" && !call.reason) return { allow: true };
+
+    const pending = decision.requests.filter((d) => d.action !== "allow").map((d) => d.request);
+    const ask: Ask = {
+      id: this.io.newId(),
+      toolUseId: call.toolUseId,
+      tool: call.tool,
+      requests: pending.length > 0 ? pending : call.requests,
+      ...(call.reason ? { reason: call.reason } : {}),
+    };
+    const answer = await this.ask(ask);
+    if (answer.reply === "always") this.approvals.push(...alwaysRules(ask.requests));
+    if (answer.reply !== "reject") return { allow: true };
+    const because = answer.message ? ` The user said: ${answer.message}` : "";
+    return {
+      allow: false,
+      message: answer.explain ?? `The user rejected this tool call; it did not run.${because}`,
+      ...(answer.stop ? { stop: true } : {}),
+    };
+  }
+
+  /** Answers an open ask; false when there is none with that id (already answered, or unknown). */
+  reply(id: string, reply: PermissionReply, message?: string): boolean {
+    const entry = this.open.get(id);
+    if (!entry) return false;
+    this.settle(id, { reply, ...(message ? { message } : {}) });
+    return true;
+  }
+
+  pending(): Ask[] {
+    return [...this.open.values()].map((e) => e.ask);
+  }
+
+  /** Rejects every open ask (the run is being aborted). */
+  rejectAll(message: string): void {
+    for (const id of [...this.open.keys()]) this.settle(id, { reply: "reject", message });
+  }
+
+  private ask(ask: Ask): Promise<Answer> {
+    return new Promise((resolve) => {
+      this.open.set(ask.id, { ask, resolve });
+      this.io.emitAsk(ask);
+      const automatic = this.io.policy?.(ask);
+      if (automatic && this.open.has(ask.id)) this.settle(ask.id, automatic);
+    });
+  }
+
+  private settle(id: string, answer: Answer): void {
+    const entry = this.open.get(id);
+    if (!entry) return;
+    this.open.delete(id);
+    this.io.emitReply(id, answer);
+    entry.resolve(answer);
+  }
+}
+
+function alwaysRules(requests: readonly PermissionRequest[]): Rule[] {
+  return requests.flatMap((r) => r.always.map((pattern) => ({ permission: r.permission, pattern, action: "allow" as const })));
+}

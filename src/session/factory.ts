@@ -1,0 +1,67 @@
+// Assembles what a Session runs on from settings the front end resolved: the provider, the tools,
+// the rule set (defaults, mode, user, project, flags: last match wins) and the system prompt.
+import type { StreamFn } from "../agent/types.ts";
+import { anthropicStream } from "../llm/anthropic.ts";
+import { modelInfo } from "../llm/models.ts";
+import { DEFAULT_RETRY, type RetryPolicy } from "../llm/retry.ts";
+import type { Rule } from "../permission/evaluate.ts";
+import { DEFAULT_RULES, modeRules, type PermissionMode } from "../permission/modes.ts";
+import { builtinTools } from "../registry/builtin.ts";
+import type { AskPolicy } from "./broker.ts";
+import { boundOutput } from "./bound-output.ts";
+import { systemPrompt } from "./instructions.ts";
+import type { SessionOptions } from "./session.ts";
+import type { Store } from "./store.ts";
+
+export type RunSettings = {
+  cwd: string;
+  projectRoot: string;
+  model: string;
+  apiKey: string;
+  baseURL?: string;
+  maxTurns: number;
+  maxTokens?: number;
+  permissionMode: PermissionMode;
+  rules: { user: Rule[]; project: Rule[]; flags: Rule[] };
+  outputDir: string;
+  userInstructions: string;
+  version: string;
+  askPolicy?: AskPolicy;
+  retry?: Partial<RetryPolicy>;
+  idleTimeoutMs?: number;
+  stream?: StreamFn;
+};
+
+export function ruleSet(mode: PermissionMode, rules: RunSettings["rules"]): Rule[] {
+  return [...DEFAULT_RULES, ...modeRules(mode), ...rules.user, ...rules.project, ...rules.flags];
+}
+
+export function sessionOptions(settings: RunSettings, store: Store): SessionOptions {
+  const info = modelInfo(settings.model);
+  const stream =
+    settings.stream ??
+    anthropicStream({
+      apiKey: settings.apiKey,
+      ...(settings.baseURL ? { baseURL: settings.baseURL } : {}),
+      retry: { ...DEFAULT_RETRY, ...settings.retry },
+      ...(settings.idleTimeoutMs ? { idleTimeoutMs: settings.idleTimeoutMs } : {}),
+    });
+  return {
+    store,
+    stream,
+    model: settings.model,
+    system: systemPrompt({ projectRoot: settings.projectRoot, userInstructions: settings.userInstructions, cwd: settings.cwd }),
+    tools: builtinTools(),
+    rules: ruleSet(settings.permissionMode, settings.rules),
+    maxTurns: settings.maxTurns,
+    maxTokens: settings.maxTokens ?? Math.min(info.maxOutput, 32_000),
+    bound: (sessionId) => boundOutput(settings.outputDir, sessionId),
+    version: settings.version,
+    ...(settings.askPolicy ? { askPolicy: settings.askPolicy } : {}),
+  };
+}
+
+/** The tools a session gets, for listings. */
+export function availableTools() {
+  return builtinTools();
+}

@@ -1,0 +1,31 @@
+// Numbered schema migrations, run at open; PRAGMA user_version records the last one applied.
+export const MIGRATIONS: readonly string[] = [
+  // 1: sessions, the conversation as sent to the provider, and the event log
+  `CREATE TABLE sessions (
+     id TEXT PRIMARY KEY,
+     cwd TEXT NOT NULL,
+     model TEXT NOT NULL,
+     title TEXT,
+     created_at INTEGER NOT NULL,
+     updated_at INTEGER NOT NULL
+   );
+   CREATE INDEX sessions_by_cwd ON sessions (cwd, updated_at);
+   CREATE TABLE messages (
+     session_id TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+     idx INTEGER NOT NULL,
+     role TEXT NOT NULL,
+     content TEXT NOT NULL,
+     seq INTEGER NOT NULL,
+     status TEXT NOT NULL,
+     created_at INTEGER NOT NULL,
+     PRIMARY KEY (session_id, idx)
+   );
+   CREATE TABLE events (
+     session_id TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+     seq INTEGER NOT NULL,
+     type TEXT NOT NULL,
+     data TEXT NOT NULL,
+     created_at INTEGER NOT NULL,
+     PRIMARY KEY (session_id, seq)
+   );`,
+];

@@ -1,0 +1,210 @@
+// The Session: the one object every front end drives. It runs the loop, persists every event before
+// subscribers see it, keeps the conversation, and brokers permission asks.
+import { runLoop } from "../agent/loop.ts";
+import type { AgentEvent, Message, PermissionReply, StampedEvent, StreamFn } from "../agent/types.ts";
+import { costUsd } from "../llm/models.ts";
+import type { Rule } from "../permission/evaluate.ts";
+import type { Tool } from "../sdk.ts";
+import { PermissionBroker, type Ask, type AskPolicy } from "./broker.ts";
+import type { Bound } from "./bound-output.ts";
+import { newId } from "./ids.ts";
+import { repairMessages } from "./repair.ts";
+import type { SessionRow, Store } from "./store.ts";
+
+export type SessionOptions = {
+  store: Store;
+  stream: StreamFn;
+  model: string;
+  system: string;
+  tools: Tool[];
+  rules: readonly Rule[];
+  maxTurns: number;
+  maxTokens: number;
+  bound: (sessionId: string) => Bound;
+  askPolicy?: AskPolicy;
+  version: string;
+  now?: () => number;
+};
+
+export type ResultEvent = Extract<StampedEvent, { type: "result" }>;
+type Listener = (event: StampedEvent) => void;
+
+export class Session {
+  private readonly listeners = new Set<Listener>();
+  private readonly broker: PermissionBroker;
+  private readonly messages: Message[];
+  private controller: AbortController | undefined;
+  private started = false;
+
+  private constructor(
+    readonly row: SessionRow,
+    private readonly options: SessionOptions,
+    messages: Message[],
+  ) {
+    this.messages = messages;
+    this.broker = new PermissionBroker({
+      rules: () => this.options.rules,
+      newId: () => newId("ask"),
+      policy: options.askPolicy,
+      emitAsk: (ask: Ask) =>
+        this.emit({
+          type: "permission_ask",
+          id: ask.id,
+          tool_use_id: ask.toolUseId,
+          tool: ask.tool,
+          requests: ask.requests,
+          ...(ask.reason ? { reason: ask.reason } : {}),
+        }),
+      emitReply: (id, answer) =>
+        this.emit({ type: "permission_reply", id, reply: answer.reply, ...(answer.message ? { message: answer.message } : {}) }),
+    });
+  }
+
+  static create(cwd: string, options: SessionOptions): Session {
+    const row = options.store.createSession({ id: newId("s"), cwd, model: options.model }, options.now?.());
+    return new Session(row, options, []);
+  }
+
+  /** Opens a stored session, first repairing what a crash left so the conversation is valid again. */
+  static open(row: SessionRow, options: SessionOptions): Session {
+    const { store } = options;
+    const stored = store.messages(row.id);
+    const repairs = repairMessages(stored, store.events(row.id, stored.at(-1)?.seq ?? 0));
+    const seq = store.lastSeq(row.id);
+    store.transaction(() => {
+      for (const message of repairs) store.appendMessage(row.id, message, seq, "repaired");
+    });
+    const messages: Message[] = [...stored, ...repairs].map(({ role, content }) => ({ role, content }));
+    return new Session(row, options, messages);
+  }
+
+  get id(): string {
+    return this.row.id;
+  }
+
+  get running(): boolean {
+    return this.controller !== undefined;
+  }
+
+  history(): readonly Message[] {
+    return this.messages;
+  }
+
+  subscribe(listener: Listener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  async prompt(text: string): Promise<ResultEvent> {
+    if (this.controller) throw new Error("a prompt is already running in this session");
+    const controller = new AbortController();
+    this.controller = controller;
+    const now = this.options.now ?? Date.now;
+    const startedAt = now();
+    const { store } = this.options;
+    try {
+      if (!this.started) {
+        this.started = true;
+        this.emit({ type: "session", id: this.id, cwd: this.row.cwd, model: this.options.model, version: this.options.version });
+      }
+      if (this.messages.length === 0 && !this.row.title) store.updateSession(this.id, { title: titleOf(text) });
+      const user = this.emit({ type: "user", text });
+      const userMessage: Message = { role: "user", content: [{ type: "text", text }] };
+      this.messages.push(userMessage);
+      store.appendMessage(this.id, userMessage, user.seq);
+
+      const result = await runLoop(
+        this.messages,
+        {
+          model: this.options.model,
+          system: this.options.system,
+          maxTokens: this.options.maxTokens,
+          maxTurns: this.options.maxTurns,
+          cwd: this.row.cwd,
+          sessionId: this.id,
+          tools: this.options.tools,
+        },
+        {
+          stream: this.options.stream,
+          authorize: (call) => this.broker.authorize(call),
+          emit: (event) => void this.emit(event),
+          bound: this.options.bound(this.id),
+          commit: (message) => {
+            const interrupted = controller.signal.aborted && message.role === "assistant";
+            store.appendMessage(this.id, message, store.lastSeq(this.id), interrupted ? "interrupted" : "complete");
+          },
+        },
+        controller.signal,
+      );
+      store.updateSession(this.id, {});
+      return this.finish({
+        type: "result",
+        status: result.status,
+        text: result.text,
+        usage: result.usage,
+        cost_usd: costUsd(this.options.model, result.usage),
+        turns: result.turns,
+        duration_ms: now() - startedAt,
+        ...(result.error ? { error: result.error } : {}),
+      });
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      return this.finish({
+        type: "result",
+        status: controller.signal.aborted ? "interrupted" : "error",
+        text: "",
+        usage: { input_tokens: 0, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 },
+        cost_usd: 0,
+        turns: 0,
+        duration_ms: now() - startedAt,
+        error: `internal error: ${message}`,
+      });
+    } finally {
+      this.controller = undefined;
+    }
+  }
+
+  reply(askId: string, reply: PermissionReply, message?: string): boolean {
+    return this.broker.reply(askId, reply, message);
+  }
+
+  pendingAsks(): Ask[] {
+    return this.broker.pending();
+  }
+
+  /** Stops the stream and running tools; the partial reply is kept and the session stays resumable. */
+  abort(): void {
+    if (!this.controller || this.controller.signal.aborted) return;
+    this.controller.abort();
+    this.broker.rejectAll("the run was interrupted");
+  }
+
+  private finish(event: Extract<AgentEvent, { type: "result" }>): ResultEvent {
+    return this.emit(event) as ResultEvent;
+  }
+
+  /** Persists, then notifies. If the store cannot write, subscribers still see the event (seq -1) and the run stops. */
+  private emit(event: AgentEvent): StampedEvent {
+    let stamped: StampedEvent;
+    try {
+      stamped = this.options.store.appendEvent(this.id, event, this.options.now?.());
+    } catch (error) {
+      stamped = { ...event, session_id: this.id, seq: -1 } as StampedEvent;
+      if (event.type !== "result" && event.type !== "error") {
+        this.notify(stamped);
+        throw new Error(`cannot save the session (${(error as Error).message}); the run was stopped so nothing unsaved is lost silently`);
+      }
+    }
+    this.notify(stamped);
+    return stamped;
+  }
+
+  private notify(event: StampedEvent): void {
+    for (const listener of this.listeners) listener(event);
+  }
+}
+
+function titleOf(text: string): string {
+  const line = text.trim().split("\n")[0] ?? "";
+  return line.length > 60 ? `${line.slice(0, 57)}...` : line;
+}

@@ -1,0 +1,80 @@
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { ConfigError } from "../../../src/config/load.ts";
+import { makeWorkspace, thrown, type Workspace } from "./workspace.ts";
+
+let ws: Workspace;
+beforeEach(() => {
+  ws = makeWorkspace();
+});
+afterEach(() => ws.remove());
+
+describe("the project config is untrusted input", () => {
+  for (const key of ["apiKey", "baseURL", "server"]) {
+    test(`it cannot set ${key}, even with --trust`, () => {
+      const value = key === "server" ? { origins: ["http://evil.example"] } : "http://evil.example";
+      ws.writeProject({ [key]: value });
+      const error = thrown(() => ws.load({ overrides: { trust: true } }));
+      expect(error).toBeInstanceOf(ConfigError);
+      expect(error.message).toBe(
+        `config error in ${ws.projectFile}: "${key}" is not allowed in a project config (a repository could send your API key to another host); move it to your user config ${ws.userFile}`,
+      );
+      expect(error.key).toBe(key);
+    });
+  }
+
+  test("the same keys are fine in the user config", () => {
+    ws.writeUser({ apiKey: "sk-user", baseURL: "https://proxy.example" });
+    expect(ws.load()).toMatchObject({ apiKey: "sk-user", baseURL: "https://proxy.example" });
+  });
+
+  test("untrusted: its allow rules and permissive mode are ignored with warnings; deny and ask apply", () => {
+    ws.writeProject({
+      permissionMode: "auto",
+      permissions: { allow: ["bash"], ask: ["edit"], deny: ["bash(git push *)"] },
+    });
+    const config = ws.load();
+    expect(config.permissionMode).toBe("default");
+    expect(config.rules.project).toEqual([
+      { permission: "edit", pattern: "*", action: "ask" },
+      { permission: "bash", pattern: "git push *", action: "deny" },
+    ]);
+    expect(config.warnings).toEqual([
+      `ignored permissions.allow from ${ws.projectFile}: an untrusted workspace cannot allow itself permissions (run with --trust to accept them)`,
+      `ignored permissionMode "auto" from ${ws.projectFile}: an untrusted workspace cannot raise its own permission mode (run with --trust to accept it)`,
+    ]);
+    expect(config.sources).toEqual([ws.projectFile]);
+  });
+
+  test("untrusted: accept-edits is ignored, but the user's own mode still applies", () => {
+    ws.writeUser({ permissionMode: "plan" });
+    ws.writeProject({ permissionMode: "accept-edits" });
+    const config = ws.load();
+    expect(config.permissionMode).toBe("plan");
+    expect(config.warnings).toHaveLength(1);
+  });
+
+  test("untrusted: restrictive modes and other settings apply without warnings", () => {
+    ws.writeProject({ permissionMode: "plan", model: "project-model", maxTurns: 5, permissions: { allow: [] } });
+    const config = ws.load();
+    expect(config).toMatchObject({ permissionMode: "plan", model: "project-model", maxTurns: 5, warnings: [] });
+  });
+
+  test("trusted: allow rules and the permissive mode are accepted", () => {
+    ws.writeProject({ permissionMode: "auto", permissions: { allow: ["bash(npm test *)"], deny: ["bash(git push *)"] } });
+    const config = ws.load({ overrides: { trust: true } });
+    expect(config.permissionMode).toBe("auto");
+    expect(config.rules.project).toEqual([
+      { permission: "bash", pattern: "npm test *", action: "allow" },
+      { permission: "bash", pattern: "git push *", action: "deny" },
+    ]);
+    expect(config.warnings).toEqual([]);
+  });
+
+  test("the user's own allow rules and mode are never second-guessed", () => {
+    ws.writeUser({ permissionMode: "auto", permissions: { allow: ["bash"] } });
+    const config = ws.load();
+    expect(config.permissionMode).toBe("auto");
+    expect(config.rules.user).toEqual([{ permission: "bash", pattern: "*", action: "allow" }]);
+    expect(config.warnings).toEqual([]);
+  });
+});

@@ -1,0 +1,161 @@
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { mkdirSync } from "node:fs";
+import { ConfigError } from "../../../src/config/load.ts";
+import { makeWorkspace, thrown, type Workspace } from "./workspace.ts";
+
+let ws: Workspace;
+beforeEach(() => {
+  ws = makeWorkspace();
+});
+afterEach(() => ws.remove());
+
+/** Writes `content` as the user config and returns the one-line error loading it produces. */
+function userError(content: unknown) {
+  ws.writeUser(content);
+  const error = thrown(() => ws.load());
+  expect(error).toBeInstanceOf(ConfigError);
+  expect(error.message).not.toContain("\n");
+  return error;
+}
+
+describe("a file that is not valid config", () => {
+  test("a bad rule names the file, the key with its index, the value and the problem", () => {
+    const error = userError({ permissions: { allow: ["edit", "bash(("] } });
+    expect(error.message).toBe(
+      `config error in ${ws.userFile}: "permissions.allow[1]": expected a rule like bash(npm test *), got "bash((" (unbalanced parentheses)`,
+    );
+    expect(error.file).toBe(ws.userFile);
+    expect(error.key).toBe("permissions.allow[1]");
+  });
+
+  test("a bad deny rule in the project file is reported against that file", () => {
+    ws.writeProject({ permissions: { deny: ["Bash(rm *)"] } });
+    expect(thrown(() => ws.load()).message).toBe(
+      `config error in ${ws.projectFile}: "permissions.deny[0]": expected a rule like bash(npm test *), got "Bash(rm *)" (invalid permission name "Bash" (use only a-z, 0-9, _, - and *))`,
+    );
+  });
+
+  test("a JSON syntax error gives line and column", () => {
+    const error = userError('{\n  "model": "x",\n    x\n}');
+    expect(error.message).toBe(
+      `config error in ${ws.userFile}: line 3, column 5: invalid JSON (expected a property name in double quotes, found "x")`,
+    );
+  });
+
+  test("an unknown key lists the known ones", () => {
+    expect(userError({ modle: "x" }).message).toBe(
+      `config error in ${ws.userFile}: unknown key "modle" (known keys: model, apiKey, baseURL, maxTurns, maxTokens, permissionMode, permissions, server)`,
+    );
+  });
+
+  test("an unknown nested key is reported against its object", () => {
+    const error = userError({ permissions: { alow: ["edit"] } });
+    expect(error.message).toBe(
+      `config error in ${ws.userFile}: "permissions": unknown key "alow" (known keys: allow, ask, deny)`,
+    );
+    expect(error.key).toBe("permissions.alow");
+  });
+
+  test("wrong types and ranges say what was expected and what was found", () => {
+    expect(userError({ maxTurns: "ten" }).message).toBe(
+      `config error in ${ws.userFile}: "maxTurns": expected an integer >= 1, got "ten"`,
+    );
+    expect(userError({ maxTokens: 0 }).message).toBe(
+      `config error in ${ws.userFile}: "maxTokens": expected an integer >= 1, got 0`,
+    );
+    expect(userError({ model: "" }).message).toBe(`config error in ${ws.userFile}: "model": expected a model name, got ""`);
+    expect(userError({ permissionMode: "yolo" }).message).toBe(
+      `config error in ${ws.userFile}: "permissionMode": expected one of default, plan, accept-edits, auto, got "yolo"`,
+    );
+    expect(userError({ baseURL: "localhost:8080" }).message).toBe(
+      `config error in ${ws.userFile}: "baseURL": expected an http(s) URL, got "localhost:8080"`,
+    );
+    expect(userError({ permissions: { ask: "bash" } }).message).toBe(
+      `config error in ${ws.userFile}: "permissions.ask": expected a list of rules, got "bash"`,
+    );
+    expect(userError({ server: { origins: ["http://localhost:5173/"] } }).message).toBe(
+      `config error in ${ws.userFile}: "server.origins[0]": expected an origin like http://localhost:5173, got "http://localhost:5173/"`,
+    );
+  });
+
+  test("several problems are reported together on one line", () => {
+    expect(userError({ maxTurns: 1.5, permissionMode: "yolo" }).message).toBe(
+      `config error in ${ws.userFile}: "maxTurns": expected an integer >= 1, got 1.5; "permissionMode": expected one of default, plan, accept-edits, auto, got "yolo"`,
+    );
+  });
+
+  test("secrets are never echoed back", () => {
+    const error = userError({ server: { token: "hunter2" } });
+    expect(error.message).toBe(
+      `config error in ${ws.userFile}: "server.token": expected a token of at least 16 characters, got a string of 7 characters`,
+    );
+    expect(userError({ apiKey: "" }).message).toBe(
+      `config error in ${ws.userFile}: "apiKey": expected an API key string, got a string of 0 characters`,
+    );
+  });
+
+  test("the top level must be an object", () => {
+    expect(userError([]).message).toBe(`config error in ${ws.userFile}: expected an object, got a list`);
+    expect(userError({ permissions: null }).message).toBe(
+      `config error in ${ws.userFile}: "permissions": expected an object, got null`,
+    );
+  });
+
+  test("an empty file is an error with the fix", () => {
+    expect(userError(" \n").message).toBe(`config error in ${ws.userFile}: empty file; delete it or write {}`);
+  });
+
+  test("a file that cannot be read is an error, not a silent default", () => {
+    mkdirSync(ws.userFile);
+    expect(thrown(() => ws.load()).message).toBe(`config error in ${ws.userFile}: cannot read the file (EISDIR)`);
+  });
+});
+
+describe("files that are fine", () => {
+  test("missing files are not sources and leave the defaults", () => {
+    expect(ws.load()).toEqual({
+      model: "claude-sonnet-5-5",
+      maxTurns: 100,
+      permissionMode: "default",
+      rules: { user: [], project: [], flags: [] },
+      server: { origins: [] },
+      sources: [],
+      warnings: [],
+    });
+  });
+
+  test("a byte order mark and {} are accepted", () => {
+    ws.writeUser("\uFEFF{}");
+    ws.writeProject("{}");
+    expect(ws.load().sources).toEqual([ws.userFile, ws.projectFile]);
+  });
+
+  test("a full user config is read", () => {
+    ws.writeUser({
+      model: "m",
+      apiKey: "sk-test",
+      baseURL: "http://127.0.0.1:9000",
+      maxTurns: 7,
+      maxTokens: 32000,
+      permissionMode: "plan",
+      permissions: { allow: ["edit"], ask: ["bash"], deny: ["bash(git push *)"] },
+      server: { token: "0123456789abcdef", origins: ["http://localhost:5173"] },
+    });
+    const config = ws.load();
+    expect(config).toMatchObject({
+      model: "m",
+      apiKey: "sk-test",
+      baseURL: "http://127.0.0.1:9000",
+      maxTurns: 7,
+      maxTokens: 32000,
+      permissionMode: "plan",
+      server: { token: "0123456789abcdef", origins: ["http://localhost:5173"] },
+      sources: [ws.userFile],
+    });
+    expect(config.rules.user).toEqual([
+      { permission: "edit", pattern: "*", action: "allow" },
+      { permission: "bash", pattern: "*", action: "ask" },
+      { permission: "bash", pattern: "git push *", action: "deny" },
+    ]);
+  });
+});
