@@ -4,7 +4,7 @@
 import { createInterface } from "node:readline/promises";
 import { isCancel, select, text as askText } from "@clack/prompts";
 import chalk from "chalk";
-import type { StampedEvent } from "../agent/types.ts";
+import type { StampedEvent } from "../session/events.ts";
 import type { Session } from "../session/session.ts";
 import { openSession } from "./open-session.ts";
 import { openStore, runSettings, type Context } from "./context.ts";

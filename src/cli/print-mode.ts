@@ -1,6 +1,6 @@
 // Print mode: run one prompt to completion, print it in the chosen format, exit with a code that
 // says how it went. stdout carries only the answer (text) or the JSON; everything else is stderr.
-import type { ResultStatus } from "../agent/types.ts";
+import type { ResultStatus } from "../session/events.ts";
 import { formatRule } from "../session/explain.ts";
 import type { Answer, Ask } from "../session/broker.ts";
 import type { OnAsk } from "./args.ts";

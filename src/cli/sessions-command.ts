@@ -1,5 +1,5 @@
 // rein sessions list | show ID | export ID [--format md|json] | rm ID
-import type { ContentBlock } from "../agent/types.ts";
+import type { ContentBlock } from "../session/events.ts";
 import type { SessionRow, Store, StoredMessage } from "../session/store.ts";
 import { UsageError } from "./args.ts";
 import { openStore, type Context } from "./context.ts";

@@ -1,5 +1,5 @@
 // Progress for print mode's text and json formats, on stderr: tool calls, retries, errors.
-import type { StampedEvent } from "../agent/types.ts";
+import type { StampedEvent } from "../session/events.ts";
 
 export function stderrRenderer(warn: (message: string) => void): (event: StampedEvent) => void {
   return (event) => {

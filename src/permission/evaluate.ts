@@ -1,8 +1,9 @@
 // One pure evaluation over data: the configured rules (last match wins), then run-time approvals.
-import type { PermissionRequest } from "../sdk.ts";
 import { matchWildcard } from "./wildcard.ts";
 
 export type Action = "allow" | "ask" | "deny";
+/** What a tool call touches (the same shape as the tool API's PermissionRequest; this layer imports nothing of ours). */
+export type PermissionRequest = { permission: string; pattern: string; always: string[]; opaque?: boolean };
 export type Rule = { permission: string; pattern: string; action: Action };
 
 export type RequestDecision = { request: PermissionRequest; action: Action; rule?: Rule; approved?: boolean };

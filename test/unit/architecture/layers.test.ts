@@ -1,0 +1,86 @@
+// Enforces DESIGN.md's dependency direction by reading the import lines of every source file.
+import { describe, expect, test } from "bun:test";
+import { Glob } from "bun";
+import { dirname, join, relative, resolve } from "node:path";
+
+const ROOT = resolve(import.meta.dir, "../../..");
+
+// layer -> layers it may import (besides itself). `version` and `sdk` are leaves anyone may use.
+const ALLOWED: Record<string, readonly string[]> = {
+  tools: ["sdk", "prompts"],
+  sdk: [],
+  agent: ["sdk"],
+  llm: ["agent", "sdk"],
+  registry: ["agent", "sdk", "tools"],
+  permission: [],
+  config: [],
+  session: ["agent", "sdk", "permission", "llm", "registry", "prompts"],
+  cli: ["session", "config"],
+  server: ["session", "config"],
+  main: ["*"],
+  version: [],
+  types: [],
+};
+
+function layerOf(file: string): string | undefined {
+  const rel = relative(ROOT, file);
+  if (rel.startsWith("tools/")) return "tools";
+  if (rel.startsWith("prompts/")) return "prompts";
+  if (rel === "src/sdk.ts") return "sdk";
+  if (rel === "src/main.ts") return "main";
+  if (rel === "src/version.ts" || rel === "package.json") return "version";
+  if (rel === "src/text-modules.d.ts") return "types";
+  const match = /^src\/([^/]+)\//.exec(rel);
+  return match?.[1];
+}
+
+function importsOf(source: string): string[] {
+  const specifiers: string[] = [];
+  for (const m of source.matchAll(/(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+["']([^"']+)["']/g)) specifiers.push(m[1]!);
+  for (const m of source.matchAll(/import\(\s*["']([^"']+)["']\s*\)/g)) specifiers.push(m[1]!);
+  return specifiers;
+}
+
+async function violations(): Promise<string[]> {
+  const found: string[] = [];
+  for (const pattern of ["src/**/*.ts", "tools/**/*.ts"]) {
+    for await (const rel of new Glob(pattern).scan(ROOT)) {
+      const file = join(ROOT, rel);
+      const from = layerOf(file)!;
+      const allowed = ALLOWED[from];
+      if (!allowed) {
+        found.push(`${rel}: layer "${from}" is not in the table`);
+        continue;
+      }
+      for (const spec of importsOf(await Bun.file(file).text())) {
+        const target = spec === "rein/tool" ? "sdk" : spec.startsWith(".") ? layerOf(resolve(dirname(file), spec)) : undefined;
+        if (!target || target === from || target === "version" || target === "types") continue;
+        if (allowed.includes("*") || allowed.includes(target)) continue;
+        found.push(`${rel} imports ${spec} (${from} -> ${target})`);
+      }
+    }
+  }
+  return found;
+}
+
+describe("layers", () => {
+  test("every import follows the dependency direction of DESIGN.md", async () => {
+    expect(await violations()).toEqual([]);
+  });
+
+  test("the check sees a forbidden import when there is one", () => {
+    const specs = importsOf(`import { x } from "../cli/run.ts";\nconst y = await import("../server/app.ts");`);
+    expect(specs).toEqual(["../cli/run.ts", "../server/app.ts"]);
+    expect(layerOf(join(ROOT, "src/agent/loop.ts"))).toBe("agent");
+    expect(ALLOWED.agent).not.toContain(layerOf(join(ROOT, "src/cli/run.ts")));
+  });
+
+  test("the agent core touches no file system, console or Bun", async () => {
+    const offenders: string[] = [];
+    for await (const rel of new Glob("src/agent/**/*.ts").scan(ROOT)) {
+      const text = await Bun.file(join(ROOT, rel)).text();
+      if (/from\s+["']node:(fs|child_process|readline)|\bBun\.\w|console\.|process\.std/.test(text)) offenders.push(rel);
+    }
+    expect(offenders).toEqual([]);
+  });
+});

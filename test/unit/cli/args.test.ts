@@ -1,0 +1,58 @@
+import { describe, expect, test } from "bun:test";
+import { parseArgs, UsageError } from "../../../src/cli/args.ts";
+
+const usage = (argv: string[]) => {
+  try {
+    parseArgs(argv);
+  } catch (error) {
+    expect(error).toBeInstanceOf(UsageError);
+    return (error as Error).message;
+  }
+  throw new Error(`expected a usage error for ${argv.join(" ")}`);
+};
+
+describe("parseArgs", () => {
+  test("print mode takes the prompt as its positional", () => {
+    const args = parseArgs(["-p", "say ok", "--output-format", "json", "-m", "claude-haiku-4-5"]);
+    expect(args.print).toBe(true);
+    expect(args.prompt).toBe("say ok");
+    expect(args.outputFormat).toBe("json");
+    expect(args.model).toBe("claude-haiku-4-5");
+  });
+
+  test("repeatable rules keep their order, and --flag=value works", () => {
+    const args = parseArgs(["-p", "x", "--allow", "bash(npm test *)", "--allow=edit", "--deny", "bash(git push *)"]);
+    expect(args.allow).toEqual(["bash(npm test *)", "edit"]);
+    expect(args.deny).toEqual(["bash(git push *)"]);
+  });
+
+  test("numbers and choices are checked", () => {
+    expect(parseArgs(["-p", "x", "--max-turns", "3"]).maxTurns).toBe(3);
+    expect(usage(["-p", "x", "--max-turns", "abc"])).toBe('--max-turns expects a positive integer, got "abc"');
+    expect(usage(["-p", "x", "--max-turns", "0"])).toContain("positive integer");
+    expect(usage(["-p", "x", "--output-format", "xml"])).toBe('--output-format expects one of text, json, stream-json, got "xml"');
+    expect(usage(["--permission-mode", "yolo"])).toContain("default, plan, accept-edits, auto");
+    expect(usage(["--port", "70000"])).toContain("0-65535");
+  });
+
+  test("an unknown flag names itself and suggests the nearest", () => {
+    expect(usage(["--modle", "x"])).toBe("unknown option --modle (did you mean --model? see rein --help)");
+    expect(usage(["--frobnicate"])).toBe("unknown option --frobnicate (see rein --help)");
+  });
+
+  test("a flag missing its value, and a stray second prompt, are usage errors", () => {
+    expect(usage(["-p", "x", "--model"])).toBe("--model needs a value");
+    expect(usage(["-p", "one", "two"])).toContain('unexpected argument "two"');
+    expect(usage(["-c", "-r", "abc"])).toContain("cannot be used together");
+  });
+
+  test("subcommands are positionals; -- ends the flags", () => {
+    const args = parseArgs(["permissions", "explain", "--json", "--", "git", "push", "--force"]);
+    expect(args.command).toEqual(["permissions", "explain", "git", "push", "--force"]);
+    expect(args.json).toBe(true);
+  });
+
+  test("- as the prompt means stdin", () => {
+    expect(parseArgs(["-p", "-"]).prompt).toBe("-");
+  });
+});
