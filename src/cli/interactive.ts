@@ -22,6 +22,8 @@ export async function interactive(ctx: Context): Promise<number> {
     if (interrupts >= 2) rl.close();
     else process.stdout.write(chalk.dim("\n(press Ctrl-C again to exit)\n"));
   });
+  // A fallback for when the terminal is not in raw mode (Ctrl-C then arrives as a signal).
+  process.on("SIGINT", () => rl.emit("SIGINT"));
   session.subscribe(render(session, rl));
   process.stdout.write(chalk.dim(`rein ${settings.version} · ${settings.model} · ${ctx.cwd}\nCtrl-C stops a turn, twice at the prompt exits, Ctrl-D exits.\n`));
   try {
@@ -102,6 +104,8 @@ async function askPerson(session: Session, rl: ReturnType<typeof createInterface
     }
     session.reply(ask.id, choice as "once" | "always" | "reject");
   } finally {
+    // clack leaves the terminal in cooked mode; readline needs raw mode back, or Ctrl-C becomes a signal.
+    if (process.stdin.isTTY) process.stdin.setRawMode(true);
     rl.resume();
   }
 }

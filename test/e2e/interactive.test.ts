@@ -1,0 +1,93 @@
+// The minimal interactive mode in a real terminal: tmux runs the compiled binary, send-keys types,
+// capture-pane reads the screen.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { startFakeAnthropic, type FakeServer } from "../fake/server.ts";
+
+const ROOT = resolve(import.meta.dir, "../..");
+const BIN = join(ROOT, "dist/rein");
+const hasTmux = Bun.spawnSync(["sh", "-c", "command -v tmux"]).exitCode === 0;
+const socket = `rein-test-${process.pid}`;
+
+let fake: FakeServer;
+let dir: string;
+
+beforeAll(async () => {
+  if (!existsSync(BIN)) Bun.spawnSync(["bun", "build.ts"], { cwd: ROOT, stdout: "inherit", stderr: "inherit" });
+  fake = await startFakeAnthropic();
+  dir = mkdtempSync(join(tmpdir(), "rein-tty-"));
+});
+
+afterAll(async () => {
+  tmux("kill-server");
+  await fake.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function tmux(...args: string[]): string {
+  return Bun.spawnSync(["tmux", "-L", socket, ...args], { stdout: "pipe", stderr: "pipe" }).stdout.toString();
+}
+
+const screen = () => tmux("capture-pane", "-t", "rein", "-p");
+
+/** Polls the screen until it shows `text`; a terminal has no event to await. */
+async function waitForScreen(text: string | RegExp, timeoutMs = 10_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const shown = screen();
+    if (typeof text === "string" ? shown.includes(text) : text.test(shown)) return shown;
+    await Bun.sleep(50);
+  }
+  throw new Error(`screen never showed ${text}:\n${screen()}`);
+}
+
+describe.skipIf(!hasTmux)("interactive mode in tmux", () => {
+  test("streams an answer, asks for a permission, aborts a turn with Ctrl-C and exits on a second Ctrl-C", async () => {
+    const marker = join(dir, "made-by-rein");
+    fake.script(
+      { reply: [{ type: "text", text: "I will make it." }, { type: "tool_use", name: "bash", input: { command: `touch ${marker}` } }] },
+      { reply: [{ type: "text", text: "Made the file." }] },
+      { reply: [{ type: "text", text: "A slow answer streaming in small pieces for a long while." }], chunkSize: 4, delayMs: 150 },
+      { reply: [{ type: "text", text: "Back after the interrupt." }] },
+    );
+    const env = [
+      `ANTHROPIC_API_KEY=test-key`,
+      `ANTHROPIC_BASE_URL=${fake.url}`,
+      `REIN_DATA_DIR=${join(dir, "data")}`,
+      `REIN_CONFIG_DIR=${join(dir, "config")}`,
+      `NO_COLOR=1`,
+    ].join(" ");
+    tmux("new-session", "-d", "-s", "rein", "-x", "120", "-y", "40", "-c", dir, `env ${env} ${BIN}; echo EXIT=$?; read x`);
+    await waitForScreen("Ctrl-D exits");
+
+    tmux("send-keys", "-t", "rein", "make a file", "Enter");
+    await waitForScreen("wants to run");
+    expect(screen()).toContain(`touch ${marker}`);
+    expect(existsSync(marker)).toBe(false);
+    tmux("send-keys", "-t", "rein", "Enter"); // "Allow once" is the first choice
+    await waitForScreen("Made the file.");
+    expect(existsSync(marker)).toBe(true);
+
+    tmux("send-keys", "-t", "rein", "now something slow", "Enter");
+    await waitForScreen("A slow");
+    tmux("send-keys", "-t", "rein", "C-c");
+    await waitForScreen("(interrupted)");
+    expect(screen()).not.toContain("long while.");
+
+    tmux("send-keys", "-t", "rein", "go on", "Enter");
+    await waitForScreen("Back after the interrupt.");
+    const last = fake.requests.at(-1)!.body as { messages: { role: string; content: { type: string; text?: string }[] }[] };
+    const roles = last.messages.map((m) => m.role);
+    expect(roles.slice(-3)).toEqual(["user", "assistant", "user"]);
+    expect(last.messages.at(-2)!.content[0]!.text).toStartWith("A slow");
+
+    tmux("send-keys", "-t", "rein", "C-c");
+    await waitForScreen("again to exit");
+    tmux("send-keys", "-t", "rein", "C-c");
+    const final = await waitForScreen(/EXIT=\d+/);
+    expect(final).toContain("EXIT=0");
+    expect(final).toMatch(/resume: rein -r s_/);
+  }, 30_000);
+});
