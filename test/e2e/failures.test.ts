@@ -1,0 +1,135 @@
+// Exit codes and messages when the provider, the command line or the turn limit says no.
+import { expect, test } from "bun:test";
+import { bash, parseEvents, text, world } from "./harness.ts";
+
+test.concurrent("no API key: exit 2 and stderr says how to set ANTHROPIC_API_KEY", async () => {
+  await using w = await world();
+  const r = await w.run(["-p", "hi"], { env: { ANTHROPIC_API_KEY: undefined } });
+  expect(r.code).toBe(2);
+  expect(r.stderr).toContain("ANTHROPIC_API_KEY");
+  expect(r.stderr).toContain("export ANTHROPIC_API_KEY=");
+  expect(r.stdout).toBe("");
+  expect(w.fake.requests).toHaveLength(0);
+});
+
+test.concurrent("401: exit 1, the key was refused, and it is not retried", async () => {
+  await using w = await world();
+  w.fake.script({ error: 401 }, { reply: [text("must not be reached")] });
+  const r = await w.run(["-p", "hi"]);
+  expect(r.code).toBe(1);
+  expect(r.stderr).toContain("the API key was refused");
+  expect(r.stdout).toBe("");
+  expect(w.fake.requests).toHaveLength(1);
+});
+
+test.concurrent("400: exit 1 and not retried", async () => {
+  await using w = await world();
+  w.fake.script({ error: 400, body: { type: "error", error: { type: "invalid_request_error", message: "messages: bad shape" } } });
+  const r = await w.run(["-p", "hi"]);
+  expect(r.code).toBe(1);
+  expect(r.stderr).toContain("API error 400");
+  expect(r.stderr).toContain("messages: bad shape");
+  expect(w.fake.requests).toHaveLength(1);
+});
+
+test.concurrent("429 with retry-after 0, then success: exit 0 after 2 requests", async () => {
+  await using w = await world();
+  w.fake.script({ error: 429, retryAfter: 0 }, { reply: [text("after the wait")] });
+  const r = await w.run(["-p", "hi"]);
+  expect(r.code).toBe(0);
+  expect(r.stdout).toBe("after the wait\n");
+  expect(r.stderr).toContain("retrying");
+  expect(w.fake.requests).toHaveLength(2);
+});
+
+for (const status of [529, 500]) {
+  test.concurrent(`${status} on every attempt: exit 1 after REIN_RETRY_MAX_ATTEMPTS requests, the last error on stderr`, async () => {
+    await using w = await world();
+    w.fake.script({ error: status }, { error: status }, { error: status }, { reply: [text("must not be reached")] });
+    const r = await w.run(["-p", "hi"], { env: { REIN_RETRY_MAX_ATTEMPTS: "3" } });
+    expect(r.code).toBe(1);
+    expect(w.fake.requests).toHaveLength(3);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toContain(`API error ${status}`);
+    expect(r.stderr).toContain("after 3 attempts");
+  });
+}
+
+test.concurrent("a stream cut mid-reply is retried and only the good answer is printed", async () => {
+  await using w = await world();
+  w.fake.script({ cut: [text("BROKEN half of an answer that never ends")] }, { reply: [text("the good answer")] });
+  const r = await w.run(["-p", "hi", "--output-format", "stream-json"]);
+  expect(r.code).toBe(0);
+  const events = parseEvents(r.stdout);
+  expect(events.some((e) => e.type === "retry")).toBe(true);
+  expect(events.at(-1)).toMatchObject({ type: "result", status: "success", text: "the good answer" });
+  const assistants = events.filter((e) => e.type === "assistant");
+  expect(assistants).toHaveLength(1);
+  expect(JSON.stringify(assistants[0]!.content)).not.toContain("BROKEN");
+  expect(w.fake.requests).toHaveLength(2);
+
+  // and in text mode stdout is the good answer alone
+  w.fake.script({ cut: [text("BROKEN again")] }, { reply: [text("good again")] });
+  const plain = await w.run(["-p", "hi"]);
+  expect(plain).toMatchObject({ code: 0, stdout: "good again\n" });
+});
+
+test.concurrent("a stream that goes silent is dropped after REIN_STREAM_IDLE_MS and retried", async () => {
+  await using w = await world();
+  w.fake.script({ hang: true }, { reply: [text("the second try answered")] });
+  const r = await w.run(["-p", "hi"], { env: { REIN_STREAM_IDLE_MS: "300" } });
+  expect(r).toMatchObject({ code: 0, stdout: "the second try answered\n" });
+  expect(r.stderr).toContain("sent nothing");
+  expect(w.fake.requests).toHaveLength(2);
+});
+
+test.concurrent("a malformed body, then a good reply: retried, exit 0", async () => {
+  await using w = await world();
+  w.fake.script({ malformed: true }, { reply: [text("recovered")] });
+  const r = await w.run(["-p", "hi"]);
+  expect(r.code).toBe(0);
+  expect(r.stdout).toBe("recovered\n");
+  expect(w.fake.requests).toHaveLength(2);
+});
+
+test.concurrent("a malformed body on every attempt: exit 1 with a clear message, never 0 with empty output", async () => {
+  await using w = await world();
+  w.fake.script({ malformed: true }, { malformed: true }, { malformed: true });
+  const r = await w.run(["-p", "hi"], { env: { REIN_RETRY_MAX_ATTEMPTS: "3" } });
+  expect(r.code).toBe(1);
+  expect(r.stdout).toBe("");
+  expect(r.stderr).toMatch(/malformed|parse|JSON/i);
+  expect(r.stderr).toContain("after 3 attempts");
+  expect(r.stderr).not.toContain("internal error");
+  expect(w.fake.requests).toHaveLength(3);
+});
+
+test.concurrent("an unknown flag: exit 2 with a one-line hint", async () => {
+  await using w = await world();
+  const r = await w.run(["-p", "hi", "--modle", "x"]);
+  expect(r.code).toBe(2);
+  expect(r.stderr.trim().split("\n")).toHaveLength(1);
+  expect(r.stderr).toContain("--modle");
+  expect(r.stderr).toContain("did you mean --model");
+  expect(w.fake.requests).toHaveLength(0);
+});
+
+test.concurrent("bad flag values: exit 2", async () => {
+  await using w = await world();
+  const turns = await w.run(["-p", "hi", "--max-turns", "abc"]);
+  expect(turns.code).toBe(2);
+  expect(turns.stderr).toContain("--max-turns");
+  const format = await w.run(["-p", "hi", "--output-format", "xml"]);
+  expect(format.code).toBe(2);
+  expect(format.stderr).toContain("text, json, stream-json");
+  expect(w.fake.requests).toHaveLength(0);
+});
+
+test.concurrent("--max-turns 1 with a model that keeps calling tools: exit 4", async () => {
+  await using w = await world();
+  w.fake.script({ reply: [bash("echo again")] }, { reply: [bash("echo again")] });
+  const r = await w.run(["-p", "loop", "--max-turns", "1", "--output-format", "json"]);
+  expect(r.code).toBe(4);
+  expect(JSON.parse(r.stdout)).toMatchObject({ type: "result", status: "max_turns", turns: 1 });
+  expect(w.fake.requests).toHaveLength(1);
+});

@@ -1,0 +1,71 @@
+// Permissions in print mode: the --on-ask policies and the --allow / --deny flags, seen from the
+// file system and from what the model is told.
+import { expect, test } from "bun:test";
+import { existsSync } from "node:fs";
+import { bash, resultText, text, toolResultsOf, world } from "./harness.ts";
+
+test.concurrent("--on-ask deny (default): the model is told the call was refused and which --allow would allow it; the run succeeds", async () => {
+  await using w = await world();
+  w.fake.script({ reply: [bash("touch x")] }, { reply: [text("I could not create x.")] });
+
+  const r = await w.run(["-p", "create x"]);
+
+  expect(r.code).toBe(0);
+  expect(r.stdout).toBe("I could not create x.\n");
+  expect(existsSync(w.path("x"))).toBe(false);
+  const [result] = toolResultsOf(w.fake.requests[1]);
+  expect(result?.is_error).toBe(true);
+  expect(resultText(result)).toContain("--allow 'bash(touch x)'");
+  expect(r.stderr).toContain("--allow");
+});
+
+test.concurrent("--on-ask fail: exit 3 and the command did not run", async () => {
+  await using w = await world();
+  w.fake.script({ reply: [bash("touch x")] }, { reply: [text("must not be reached")] });
+
+  const r = await w.run(["-p", "create x", "--on-ask", "fail", "--output-format", "json"]);
+
+  expect(r.code).toBe(3);
+  expect(existsSync(w.path("x"))).toBe(false);
+  expect(JSON.parse(r.stdout)).toMatchObject({ type: "result", status: "permission" });
+  expect(r.stderr).toContain("--allow 'bash(touch x)'");
+  expect(w.fake.requests).toHaveLength(1);
+});
+
+test.concurrent("--allow 'bash(touch *)' lets touch run", async () => {
+  await using w = await world();
+  w.fake.script({ reply: [bash("touch x")] }, { reply: [text("created")] });
+
+  const r = await w.run(["-p", "create x", "--allow", "bash(touch *)"]);
+
+  expect(r.code).toBe(0);
+  expect(existsSync(w.path("x"))).toBe(true);
+  const [result] = toolResultsOf(w.fake.requests[1]);
+  expect(result?.is_error).toBeFalsy();
+});
+
+test.concurrent("--deny 'bash(echo *)' blocks echo, which the defaults allow", async () => {
+  await using w = await world();
+  w.fake.script({ reply: [bash("echo hi")] }, { reply: [text("blocked")] });
+
+  const r = await w.run(["-p", "echo", "--deny", "bash(echo *)"]);
+
+  expect(r.code).toBe(0);
+  const [result] = toolResultsOf(w.fake.requests[1]);
+  expect(result?.is_error).toBe(true);
+  expect(resultText(result)).toContain("Permission denied");
+  expect(resultText(result)).not.toMatch(/^hi/m);
+});
+
+test.concurrent("a compound command is not allowed by a rule for its first part", async () => {
+  await using w = await world();
+  w.fake.script({ reply: [bash("echo a && touch y")] }, { reply: [text("not allowed")] });
+
+  const r = await w.run(["-p", "go", "--allow", "bash(echo *)"]);
+
+  expect(r.code).toBe(0);
+  expect(existsSync(w.path("y"))).toBe(false);
+  const [result] = toolResultsOf(w.fake.requests[1]);
+  expect(result?.is_error).toBe(true);
+  expect(resultText(result)).toContain("Not run");
+});

@@ -1,0 +1,96 @@
+// Print mode through the compiled binary: what goes to stdout and stderr in each output format.
+import { expect, test } from "bun:test";
+import pkg from "../../package.json" with { type: "json" };
+import { bash, lastUserText, messagesOf, parseEvents, resultText, text, toolResultsOf, world } from "./harness.ts";
+
+test.concurrent("text: stdout is exactly the final answer; tool progress goes to stderr; the tool result goes back", async () => {
+  await using w = await world();
+  w.fake.script({ reply: [text("Let me look."), bash("echo hi")] }, { reply: [text("The command printed hi.")] });
+
+  const r = await w.run(["-p", "say hi with bash"]);
+
+  expect(r.code).toBe(0);
+  expect(r.stdout).toBe("The command printed hi.\n");
+  expect(r.stderr).toContain("bash echo hi");
+  expect(w.fake.requests).toHaveLength(2);
+  expect(lastUserText(w.fake.requests[0])).toBe("say hi with bash");
+  const [result] = toolResultsOf(w.fake.requests[1]);
+  expect(result?.is_error).toBeFalsy();
+  expect(resultText(result).trim()).toBe("hi");
+  const sent = messagesOf(w.fake.requests[1]);
+  expect(sent.map((m) => m.role)).toEqual(["user", "assistant", "user"]);
+});
+
+test.concurrent("json: stdout is one result object", async () => {
+  await using w = await world();
+  w.fake.script({ reply: [text("Forty-two.")], usage: { input_tokens: 100, output_tokens: 5 } });
+
+  const r = await w.run(["-p", "answer", "--output-format", "json"]);
+
+  expect(r.code).toBe(0);
+  const lines = r.stdout.trim().split("\n");
+  expect(lines).toHaveLength(1);
+  const result = JSON.parse(lines[0]!);
+  expect(result).toMatchObject({ type: "result", status: "success", text: "Forty-two.", turns: 1 });
+  expect(result.usage).toMatchObject({ input_tokens: 100, output_tokens: 5 });
+  expect(typeof result.cost_usd).toBe("number");
+  expect(result.session_id).toMatch(/^s_/);
+});
+
+test.concurrent("stream-json: one event per line, seq increasing, session first, result last", async () => {
+  await using w = await world();
+  w.fake.script({ reply: [text("Running it."), bash("echo hi")] }, { reply: [text("Done.")] });
+
+  const r = await w.runStream(["-p", "go"]);
+
+  expect(r.code).toBe(0);
+  const { events } = r;
+  expect(events[0]?.type).toBe("session");
+  expect(events[0]).toMatchObject({ cwd: w.cwd, version: pkg.version });
+  expect(events.at(-1)).toMatchObject({ type: "result", status: "success", text: "Done." });
+  const types = new Set(events.map((e) => e.type));
+  for (const type of ["user", "text_delta", "assistant", "tool_start", "tool_end"]) expect(types).toContain(type);
+  for (let i = 1; i < events.length; i++) expect(events[i]!.seq).toBeGreaterThan(events[i - 1]!.seq);
+  expect(new Set(events.map((e) => e.session_id)).size).toBe(1);
+  const end = events.find((e) => e.type === "tool_end")!;
+  expect(end).toMatchObject({ name: "bash", is_error: false });
+  expect(end.output.trim()).toBe("hi");
+});
+
+test.concurrent("stream-json: a failed run still ends with a result line, status error", async () => {
+  await using w = await world();
+  w.fake.script({ error: 401 });
+
+  const r = await w.runStream(["-p", "go"]);
+
+  expect(r.code).toBe(1);
+  expect(r.events[0]?.type).toBe("session");
+  expect(r.events.at(-1)).toMatchObject({ type: "result", status: "error" });
+  expect(r.events.at(-1)!.error).toContain("API key was refused");
+});
+
+test.concurrent("--version prints rein and the package version", async () => {
+  await using w = await world();
+  const r = await w.run(["--version"]);
+  expect(r).toMatchObject({ code: 0, stdout: `rein ${pkg.version}\n` });
+});
+
+test.concurrent("rein with no -p and stdin not a terminal is a usage error that points to -p", async () => {
+  await using w = await world();
+  const r = await w.run([]);
+  expect(r.code).toBe(2);
+  expect(r.stderr).toContain("-p");
+  expect(w.fake.requests).toHaveLength(0);
+});
+
+test.concurrent("rein doctor with a key passes and reports the database", async () => {
+  await using w = await world();
+  const r = await w.run(["doctor"]);
+  expect(r.code).toBe(0);
+  expect(r.stdout).toContain("database");
+  expect(r.stdout).toContain(w.dataDir);
+});
+
+test.concurrent("parseEvents is strict about whole lines", () => {
+  expect(parseEvents('{"type":"a","seq":1}\n{"type":"b"', { partial: true }).map((e) => e.type)).toEqual(["a"]);
+});

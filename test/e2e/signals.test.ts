@@ -1,0 +1,116 @@
+// Interrupts and crashes: SIGINT keeps the partial reply and exits 130; after a kill -9 the next
+// run repairs the session so the provider still gets a valid conversation; tools never outlive rein.
+import { expect, test } from "bun:test";
+import { alternates, bash, blocksOf, killLeftovers, messagesOf, parseEvents, pidsMatching, resultText, text, toolResultsOf, waitFor, world } from "./harness.ts";
+
+test.concurrent("SIGINT mid-reply: exit 130, the partial text is kept as interrupted, and -c goes on from it", async () => {
+  await using w = await world();
+  w.fake.script({ hang: true, afterText: "partial answer" });
+
+  const rein = w.start(["-p", "tell me a story", "--output-format", "stream-json"]);
+  await rein.waitForEvent("text_delta");
+  rein.kill("SIGINT");
+  const r = await rein.exited;
+
+  expect(r.code).toBe(130);
+  const events = parseEvents(r.stdout);
+  expect(events.at(-1)).toMatchObject({ type: "result", status: "interrupted" });
+  const id = events[0]!.session_id;
+
+  const exported = await w.run(["sessions", "export", id, "--format", "json"]);
+  expect(exported.code).toBe(0);
+  const { messages } = JSON.parse(exported.stdout);
+  const partial = messages.find((m: { role: string }) => m.role === "assistant");
+  expect(partial).toMatchObject({ status: "interrupted", content: [{ type: "text", text: "partial answer" }] });
+
+  w.fake.script({ reply: [text("going on")] });
+  const next = await w.run(["-c", "-p", "go on"]);
+  expect(next).toMatchObject({ code: 0, stdout: "going on\n" });
+  const sent = messagesOf(w.fake.requests.at(-1));
+  expect(alternates(sent)).toBe(true);
+  expect(sent.map((m) => blocksOf(m)[0]?.text)).toEqual(["tell me a story", "partial answer", "go on"]);
+});
+
+test.concurrent("SIGINT during a long retry wait: exit 130 at once, not after the wait", async () => {
+  await using w = await world();
+  w.fake.script({ error: 429, retryAfter: 30 }, { reply: [text("must not be reached")] });
+
+  const rein = w.start(["-p", "hi", "--output-format", "stream-json"]);
+  await rein.waitForEvent("retry");
+  const interruptedAt = Date.now();
+  rein.kill("SIGINT");
+  const r = await rein.exited;
+
+  expect(r.code).toBe(130);
+  expect(Date.now() - interruptedAt).toBeLessThan(5_000);
+  expect(parseEvents(r.stdout).at(-1)).toMatchObject({ type: "result", status: "interrupted" });
+  expect(w.fake.requests).toHaveLength(1);
+});
+
+test.concurrent("SIGKILL mid-reply: -c repairs the session and sends the partial text as an assistant message", async () => {
+  await using w = await world();
+  w.fake.script({ hang: true, afterText: "half of it" });
+
+  const rein = w.start(["-p", "explain", "--output-format", "stream-json"]);
+  await rein.waitForEvent("text_delta");
+  rein.kill("SIGKILL");
+  await rein.exited;
+
+  w.fake.script({ reply: [text("resumed")] });
+  const next = await w.run(["-c", "-p", "continue"]);
+  expect(next).toMatchObject({ code: 0, stdout: "resumed\n" });
+  const sent = messagesOf(w.fake.requests.at(-1));
+  expect(alternates(sent)).toBe(true);
+  expect(sent[1]).toMatchObject({ role: "assistant", content: [{ type: "text", text: "half of it" }] });
+  expect(blocksOf(sent.at(-1))[0]?.text).toBe("continue");
+});
+
+test.concurrent("SIGKILL while a tool runs: -c sends an interrupted error result for that tool call", async () => {
+  await using w = await world();
+  const command = "sleep 30.25";
+  w.fake.script({ reply: [bash(command, "toolu_sleepy")] });
+
+  const rein = w.start(["-p", "wait", "--allow", "bash(sleep *)", "--output-format", "stream-json"]);
+  try {
+    await rein.waitForEvent("tool_start");
+    await waitFor(async () => (await pidsMatching(command)).length > 0, `${command} to be running`);
+    rein.kill("SIGKILL");
+    await rein.exited;
+
+    w.fake.script({ reply: [text("it was interrupted")] });
+    const next = await w.run(["-c", "-p", "continue"]);
+    expect(next).toMatchObject({ code: 0, stdout: "it was interrupted\n" });
+    const results = toolResultsOf(w.fake.requests.at(-1));
+    expect(results).toHaveLength(1);
+    expect(results[0]).toMatchObject({ tool_use_id: "toolu_sleepy", is_error: true });
+    expect(resultText(results[0])).toMatch(/interrupted/i);
+    const sent = messagesOf(w.fake.requests.at(-1));
+    expect(sent.map((m) => m.role)).toEqual(["user", "assistant", "user", "user"]);
+  } finally {
+    // kill -9 gives rein no chance to stop its tool's process group; do it here, by pid.
+    await killLeftovers(command);
+  }
+});
+
+test.concurrent("SIGINT while a tool runs: exit 130 and the tool's process is gone", async () => {
+  await using w = await world();
+  const command = "sleep 31.5";
+  w.fake.script({ reply: [bash(command)] });
+
+  const rein = w.start(["-p", "wait", "--allow", "bash(sleep *)", "--output-format", "stream-json"]);
+  try {
+    await rein.waitForEvent("tool_start");
+    await waitFor(async () => (await pidsMatching(command)).length > 0, `${command} to be running`);
+    rein.kill("SIGINT");
+    const r = await rein.exited;
+
+    expect(r.code).toBe(130);
+    const events = parseEvents(r.stdout);
+    expect(events.find((e) => e.type === "tool_end")).toMatchObject({ is_error: true });
+    expect(events.at(-1)).toMatchObject({ type: "result", status: "interrupted" });
+    // The kill is sent before rein exits; give the kernel a moment to reap the child.
+    await waitFor(async () => (await pidsMatching(command)).length === 0, `no ${command} left`, 2_000);
+  } finally {
+    await killLeftovers(command);
+  }
+});
