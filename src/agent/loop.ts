@@ -39,7 +39,7 @@ export async function runLoop(messages: Message[], config: LoopConfig, io: LoopR
 
   while (true) {
     if (signal.aborted) return end("interrupted");
-    if (turns >= config.maxTurns) return end("max_turns", `stopped after ${config.maxTurns} turns (--max-turns)`);
+    if (turns >= config.maxTurns) return end("max_turns", `stopped after ${config.maxTurns} turn${config.maxTurns === 1 ? "" : "s"} (--max-turns)`);
     turns++;
     const request = {
       model: config.model,

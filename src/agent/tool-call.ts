@@ -24,7 +24,8 @@ export async function runToolCall(
 ): Promise<CallOutcome> {
   io.emit({ type: "tool_start", id: call.id, name: call.name, input: call.input });
   const finish = (output: string, isError: boolean, stop?: boolean): CallOutcome => {
-    const bounded = isError ? { output, truncated: false } : io.bound(output, call.id);
+    // Failed runs are bounded too: a command that times out can print as much as one that succeeds.
+    const bounded = io.bound(output, call.id);
     io.emit({ type: "tool_end", id: call.id, name: call.name, is_error: isError, output: bounded.output, truncated: bounded.truncated });
     const block: ToolResultBlock = { type: "tool_result", tool_use_id: call.id, content: bounded.output || "(no output)" };
     if (isError) block.is_error = true;

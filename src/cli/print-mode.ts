@@ -21,16 +21,17 @@ export async function printMode(ctx: Context): Promise<number> {
     const session = openSession(ctx, store, settings);
     const format = args.outputFormat;
     session.subscribe(format === "stream-json" ? (e) => writeLine(JSON.stringify(e)) : stderrRenderer(warn));
-    const stop = onSignals(() => session.abort());
+    const signals = onSignals(() => session.abort());
     const result = await session.prompt(prompt);
-    stop();
+    signals.stop();
     if (format === "json") writeLine(JSON.stringify(result));
     if (format === "text") {
-      if (result.text) process.stdout.write(result.text.endsWith("\n") ? result.text : `${result.text}\n`);
+      // Only a finished answer goes to stdout: `rein -p ... > out.txt` must never keep half an answer.
+      if (result.status === "success" && result.text) process.stdout.write(result.text.endsWith("\n") ? result.text : `${result.text}\n`);
       if (result.status !== "success" && result.error) warn(result.error);
       if (result.status === "interrupted") warn(`interrupted; continue with: rein -r ${session.id} -p "..."`);
     }
-    return EXIT_CODES[result.status];
+    return result.status === "interrupted" && signals.received() === "SIGTERM" ? 143 : EXIT_CODES[result.status];
   } finally {
     store.close();
   }
@@ -77,18 +78,22 @@ export function askPolicy(onAsk: OnAsk): (ask: Ask) => Answer {
   };
 }
 
-function onSignals(abort: () => void): () => void {
-  let count = 0;
-  const handler = () => {
-    count++;
-    if (count > 1) process.exit(130);
+/** The first SIGINT or SIGTERM aborts the run (kept, resumable); a second one exits at once. */
+function onSignals(abort: () => void): { stop: () => void; received: () => NodeJS.Signals | undefined } {
+  let first: NodeJS.Signals | undefined;
+  const handler = (signal: NodeJS.Signals) => {
+    if (first) process.exit(signal === "SIGTERM" ? 143 : 130);
+    first = signal;
     abort();
   };
   process.on("SIGINT", handler);
   process.on("SIGTERM", handler);
-  return () => {
-    process.off("SIGINT", handler);
-    process.off("SIGTERM", handler);
+  return {
+    stop: () => {
+      process.off("SIGINT", handler);
+      process.off("SIGTERM", handler);
+    },
+    received: () => first,
   };
 }
 

@@ -21,8 +21,25 @@ export async function run(argv: string[], env: Record<string, string | undefined
     }
     return await (await import("./interactive.ts")).interactive(ctx);
   } catch (error) {
-    return fail(error);
+    const code = fail(error);
+    earlyResult(argv, error);
+    return code;
   }
+}
+
+/**
+ * json and stream-json promise a closing `result` even when rein fails before a session exists
+ * (bad flag, config, key, database): it then has no session_id and seq 0.
+ */
+function earlyResult(argv: readonly string[], error: unknown): void {
+  const print = argv.includes("-p") || argv.includes("--print");
+  const at = argv.indexOf("--output-format");
+  const format = at >= 0 ? argv[at + 1] : argv.find((a) => a.startsWith("--output-format="))?.slice(16);
+  if (!print || (format !== "json" && format !== "stream-json")) return;
+  const message = error instanceof Error ? error.message : String(error);
+  const usage = { input_tokens: 0, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 };
+  const result = { type: "result", session_id: null, seq: 0, status: "error", text: "", usage, cost_usd: 0, turns: 0, duration_ms: 0, error: message };
+  process.stdout.write(`${JSON.stringify(result)}\n`);
 }
 
 async function subcommand(command: string, rest: string[], args: ReturnType<typeof parseArgs>, env: Record<string, string | undefined>): Promise<number> {

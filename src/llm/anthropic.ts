@@ -43,6 +43,10 @@ export function anthropicStream(options: AnthropicOptions): StreamFn {
       const delay = retryDelayMs(attempt, policy, failure.retryAfterMs);
       yield { type: "retry", attempt, delay_ms: delay, reason: failure.message };
       await sleep(delay, signal);
+      if (signal.aborted) {
+        yield { type: "error", code: "aborted", message: "aborted" };
+        return;
+      }
     }
   };
 }
@@ -56,6 +60,7 @@ async function* streamOnce(
   const attempt = new AbortController();
   const onAbort = () => attempt.abort();
   signal.addEventListener("abort", onAbort, { once: true });
+  if (signal.aborted) attempt.abort();
   let idle = false;
   let timer = setTimeout(() => ((idle = true), attempt.abort()), idleTimeoutMs);
   const acc: Accumulator = accumulate();
@@ -104,7 +109,8 @@ function classify(error: unknown): Failure {
     const code = codeFor(status, error.type);
     return { code, status, retryAfterMs, message: describe(code, status, detail) };
   }
-  const message = error instanceof Error ? error.message : String(error);
+  // Bun's fetch appends a hint about its own `verbose` option; it means nothing to a rein user.
+  const message = (error instanceof Error ? error.message : String(error)).replace(/\s*For more information, pass `verbose: true`.*$/s, "");
   if (error instanceof SyntaxError) return { code: "server", message: `malformed response from the API: ${message}` };
   return { code: "connection", message: `the response stream failed: ${message}` };
 }

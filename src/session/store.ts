@@ -141,6 +141,7 @@ function prepare(path: string): Database {
   const db = new Database(path, { create: true, strict: true });
   try {
     db.exec("PRAGMA busy_timeout = 5000");
+    checkVersion(db); // before anything rewrites the header of a file this rein cannot read
     db.exec("PRAGMA journal_mode = WAL");
     db.exec("PRAGMA synchronous = NORMAL");
     db.exec("PRAGMA foreign_keys = ON");
@@ -152,11 +153,16 @@ function prepare(path: string): Database {
   }
 }
 
-function migrate(db: Database): void {
+function checkVersion(db: Database): number {
   const { user_version: current } = db.query("PRAGMA user_version").get() as { user_version: number };
   if (current > MIGRATIONS.length) {
     throw new StoreError(`the session database was written by a newer rein (schema ${current}); upgrade rein`);
   }
+  return current;
+}
+
+function migrate(db: Database): void {
+  const current = checkVersion(db);
   for (let version = current + 1; version <= MIGRATIONS.length; version++) {
     db.transaction(() => {
       db.exec(MIGRATIONS[version - 1]!);
@@ -175,13 +181,13 @@ function isCorruption(error: unknown): boolean {
 
 function wrap(error: unknown, path: string): Error {
   const message = error instanceof Error ? error.message : String(error);
-  if (/locked|busy/i.test(message)) {
+  if (/database is locked|SQLITE_BUSY/i.test(message)) {
     return new StoreError(`the session database ${path} is locked by another process (${message}); close the other rein or try again`);
   }
-  if (/readonly|read-only|permission|EACCES/i.test(message)) {
+  if (/readonly database|unable to open database|EACCES|EROFS/i.test(message)) {
     return new StoreError(`cannot write the session database ${path} (${message}); check its permissions or set REIN_DATA_DIR`);
   }
-  if (/full|SQLITE_FULL|ENOSPC/i.test(message)) {
+  if (/database or disk is full|SQLITE_FULL|ENOSPC/i.test(message)) {
     return new StoreError(`the disk is full: cannot write ${path} (${message}); free some space and try again`);
   }
   return error instanceof StoreError ? error : new StoreError(`cannot open the session database ${path}: ${message}`);
