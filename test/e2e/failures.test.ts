@@ -133,3 +133,25 @@ test.concurrent("--max-turns 1 with a model that keeps calling tools: exit 4", a
   expect(JSON.parse(r.stdout)).toMatchObject({ type: "result", status: "max_turns", turns: 1 });
   expect(w.fake.requests).toHaveLength(1);
 });
+
+test.concurrent("a failed run leaves stdout empty in text mode, even after text streamed", async () => {
+  await using w = await world();
+  w.fake.script({ cut: [text("BROKEN one")] }, { cut: [text("BROKEN two")] });
+  const r = await w.run(["-p", "hi"], { env: { REIN_RETRY_MAX_ATTEMPTS: "2" } });
+  expect(r.code).toBe(1);
+  expect(r.stdout).toBe("");
+  expect(r.stderr).toContain("after 2 attempts");
+});
+
+test.concurrent("json and stream-json end with a result line even when rein fails before a session exists", async () => {
+  await using w = await world();
+  for (const format of ["json", "stream-json"]) {
+    const r = await w.run(["-p", "hi", "-r", "nosuch", "--output-format", format]);
+    expect(r.code).toBe(2);
+    const last = JSON.parse(r.stdout.trim().split("\n").at(-1)!);
+    expect(last).toMatchObject({ type: "result", status: "error", session_id: null, seq: 0 });
+    expect(last.error).toContain('no session "nosuch"');
+  }
+  const plain = await w.run(["-p", "hi", "-r", "nosuch"]);
+  expect(plain.stdout).toBe("");
+});

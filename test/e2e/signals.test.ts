@@ -114,3 +114,15 @@ test.concurrent("SIGINT while a tool runs: exit 130 and the tool's process is go
     await killLeftovers(command);
   }
 });
+
+test.concurrent("SIGTERM mid-reply: exit 143, nothing half-written on stdout in text mode", async () => {
+  await using w = await world();
+  w.fake.script({ hang: true, afterText: "half of an answer" });
+  const rein = w.start(["-p", "tell me a story"]);
+  await waitFor(() => w.fake.requests.length === 1, "the request to reach the fake");
+  rein.kill("SIGTERM");
+  const r = await rein.exited;
+  expect(r.code).toBe(143);
+  expect(r.stdout).toBe("");
+  expect(r.stderr).toContain("interrupted");
+});
