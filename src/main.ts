@@ -5,11 +5,10 @@ import { VERSION } from "./version.ts";
 
 const argv = process.argv.slice(2);
 if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v")) {
-  process.stdout.write(`rein ${VERSION}\n`);
+  console.log(`rein ${VERSION}`); // not process.stdout: building it costs Bun 1.4 about 15 ms
 } else {
   const { run } = await import("./cli/run.ts");
-  const code = await run(argv);
-  // Flush what is buffered, then exit: an idle stdin or a kept-alive socket must not hold rein open.
-  await new Promise<void>((resolve) => process.stdout.write("", () => resolve()));
-  process.exit(code);
+  // Output is written synchronously (src/cli/output.ts), so exiting now loses nothing; an idle
+  // stdin or a kept-alive socket must not hold rein open.
+  process.exit(await run(argv));
 }

@@ -2,6 +2,7 @@
 import { existsSync } from "node:fs";
 import { Store } from "../session/store.ts";
 import type { Context } from "./context.ts";
+import { out } from "./output.ts";
 
 export function doctor(ctx: Context): number {
   const checks: [string, boolean, string][] = [];
@@ -23,6 +24,6 @@ export function doctor(ctx: Context): number {
   const bwrap = ["/usr/bin/bwrap", "/bin/bwrap"].some(existsSync);
   checks.push(["sandbox", true, bwrap ? "bubblewrap found" : "bubblewrap not found (not needed yet)"]);
   checks.push(["model", true, config.model]);
-  for (const [name, ok, detail] of checks) process.stdout.write(`${ok ? "ok  " : "FAIL"} ${name.padEnd(13)} ${detail}\n`);
+  for (const [name, ok, detail] of checks) out(`${ok ? "ok  " : "FAIL"} ${name.padEnd(13)} ${detail}\n`);
   return checks.every(([, ok]) => ok) ? 0 : 1;
 }

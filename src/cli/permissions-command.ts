@@ -2,6 +2,7 @@
 import { explainCommand } from "../session/explain.ts";
 import { UsageError } from "./args.ts";
 import type { Context } from "./context.ts";
+import { out } from "./output.ts";
 
 export function permissionsCommand(rest: string[], ctx: Context): number {
   const [action, ...words] = rest;
@@ -10,7 +11,7 @@ export function permissionsCommand(rest: string[], ctx: Context): number {
   if (!command) throw new UsageError("rein permissions explain needs a command line: rein permissions explain -- 'git push'");
   const result = explainCommand(command, ctx.cwd, ctx.config.permissionMode, ctx.config.rules);
   if (ctx.args.json) {
-    process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    out(`${JSON.stringify(result, null, 2)}\n`);
     return 0;
   }
   const lines = [`${result.decision}: ${command}`];
@@ -20,6 +21,6 @@ export function permissionsCommand(rest: string[], ctx: Context): number {
     lines.push(`  ${r.permission}(${r.pattern}) -> ${r.action}, ${why}${opaque}`);
     if (r.always.length > 0 && r.action === "ask") lines.push(`    "always" would save: ${r.always.map((p) => `${r.permission}(${p})`).join(", ")}`);
   }
-  process.stdout.write(`${lines.join("\n")}\n`);
+  out(`${lines.join("\n")}\n`);
   return 0;
 }

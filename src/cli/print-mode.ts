@@ -9,6 +9,7 @@ import { openSession } from "./open-session.ts";
 import { openStore, runSettings, type Context } from "./context.ts";
 import { readStdin } from "./stdin.ts";
 import { stderrRenderer } from "./stderr-renderer.ts";
+import { out, stdinIsPiped, warn } from "./output.ts";
 
 export const EXIT_CODES: Record<ResultStatus, number> = { success: 0, error: 1, permission: 3, max_turns: 4, interrupted: 130 };
 
@@ -27,7 +28,7 @@ export async function printMode(ctx: Context): Promise<number> {
     if (format === "json") writeLine(JSON.stringify(result));
     if (format === "text") {
       // Only a finished answer goes to stdout: `rein -p ... > out.txt` must never keep half an answer.
-      if (result.status === "success" && result.text) process.stdout.write(result.text.endsWith("\n") ? result.text : `${result.text}\n`);
+      if (result.status === "success" && result.text) out(result.text.endsWith("\n") ? result.text : `${result.text}\n`);
       if (result.status !== "success" && result.error) warn(result.error);
       if (result.status === "interrupted") warn(`interrupted; continue with: rein -r ${session.id} -p "..."`);
     }
@@ -38,14 +39,14 @@ export async function printMode(ctx: Context): Promise<number> {
 }
 
 async function readPrompt(argument: string | undefined, env: Context["env"]): Promise<string> {
-  const stdinIsTty = process.stdin.isTTY === true;
+  const piped = stdinIsPiped();
   if (argument === "-") {
-    if (stdinIsTty) throw new UsageError('"-" reads the prompt from stdin, but stdin is a terminal; pipe the prompt in');
+    if (!piped) throw new UsageError('"-" reads the prompt from stdin, but nothing is piped in (stdin is a terminal or empty)');
     const { text } = await readStdin({});
     if (!text.trim()) throw new UsageError("the prompt read from stdin was empty");
     return text;
   }
-  if (stdinIsTty) {
+  if (!piped) {
     if (!argument?.trim()) throw new UsageError('no prompt: rein -p "PROMPT"');
     return argument;
   }
@@ -98,9 +99,5 @@ function onSignals(abort: () => void): { stop: () => void; received: () => NodeJ
 }
 
 function writeLine(line: string): void {
-  process.stdout.write(`${line}\n`);
-}
-
-function warn(message: string): void {
-  process.stderr.write(`rein: ${message}\n`);
+  out(`${line}\n`);
 }

@@ -5,18 +5,19 @@ import { StoreError } from "../session/store.ts";
 import { parseArgs, UsageError } from "./args.ts";
 import { MissingKeyError, resolveContext } from "./context.ts";
 import { HELP } from "./help.ts";
+import { bothTerminals, err, out } from "./output.ts";
 
 export async function run(argv: string[], env: Record<string, string | undefined> = process.env): Promise<number> {
   try {
     const args = parseArgs(argv);
-    if (args.help) return out(HELP);
-    if (args.version) return out(`rein ${(await import("../version.ts")).VERSION}\n`);
+    if (args.help) return print(HELP);
+    if (args.version) return print(`rein ${(await import("../version.ts")).VERSION}\n`);
     const [command, ...rest] = args.command;
     if (command && !args.print) return await subcommand(command, rest, args, env);
     if (args.serve) throw new UsageError("rein --serve is not available in this build yet");
     const ctx = resolveContext(args, env);
     if (args.print) return await (await import("./print-mode.ts")).printMode(ctx);
-    if (process.stdin.isTTY !== true || process.stdout.isTTY !== true) {
+    if (!(await bothTerminals())) {
       throw new UsageError('the interactive mode needs a terminal on stdin and stdout; for scripts use: rein -p "PROMPT"');
     }
     return await (await import("./interactive.ts")).interactive(ctx);
@@ -39,7 +40,7 @@ function earlyResult(argv: readonly string[], error: unknown): void {
   const message = error instanceof Error ? error.message : String(error);
   const usage = { input_tokens: 0, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 };
   const result = { type: "result", session_id: null, seq: 0, status: "error", text: "", usage, cost_usd: 0, turns: 0, duration_ms: 0, error: message };
-  process.stdout.write(`${JSON.stringify(result)}\n`);
+  out(`${JSON.stringify(result)}\n`);
 }
 
 async function subcommand(command: string, rest: string[], args: ReturnType<typeof parseArgs>, env: Record<string, string | undefined>): Promise<number> {
@@ -57,21 +58,21 @@ async function subcommand(command: string, rest: string[], args: ReturnType<type
   }
 }
 
-function out(text: string): number {
-  process.stdout.write(text);
+function print(text: string): number {
+  out(text);
   return 0;
 }
 
 export function fail(error: unknown): number {
   if (error instanceof UsageError || error instanceof ConfigError || error instanceof MissingKeyError) {
-    process.stderr.write(`rein: ${error.message}\n`);
+    err(`rein: ${error.message}\n`);
     return 2;
   }
   if (error instanceof StoreError) {
-    process.stderr.write(`rein: ${error.message}\n`);
+    err(`rein: ${error.message}\n`);
     return 1;
   }
   const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
-  process.stderr.write(`rein: internal error: ${message}\n`);
+  err(`rein: internal error: ${message}\n`);
   return 1;
 }

@@ -3,10 +3,11 @@ import type { ContentBlock } from "../session/events.ts";
 import type { SessionRow, Store, StoredMessage } from "../session/store.ts";
 import { UsageError } from "./args.ts";
 import { openStore, type Context } from "./context.ts";
+import { out, err } from "./output.ts";
 
 export function sessionsCommand(rest: string[], ctx: Context): number {
   const [action = "list", id] = rest;
-  const store = openStore(ctx, (m) => process.stderr.write(`rein: ${m}\n`));
+  const store = openStore(ctx, (m) => err(`rein: ${m}\n`));
   try {
     if (action === "list") return list(store, ctx.args.json);
     if (!id) throw new UsageError(`rein sessions ${action} needs a session id (see: rein sessions list)`);
@@ -64,6 +65,6 @@ function blockText(block: ContentBlock): string {
 }
 
 function write(text: string): number {
-  process.stdout.write(text);
+  out(text);
   return 0;
 }

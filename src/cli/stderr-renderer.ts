@@ -1,11 +1,12 @@
 // Progress for print mode's text and json formats, on stderr: tool calls, retries, errors.
 import type { StampedEvent } from "../session/events.ts";
+import { err } from "./output.ts";
 
 export function stderrRenderer(warn: (message: string) => void): (event: StampedEvent) => void {
   return (event) => {
     switch (event.type) {
       case "tool_start":
-        process.stderr.write(`› ${event.name} ${summary(event.input)}\n`);
+        err(`› ${event.name} ${summary(event.input)}\n`);
         return;
       case "retry":
         warn(`retrying in ${(event.delay_ms / 1000).toFixed(1)}s (attempt ${event.attempt} failed: ${event.reason})`);

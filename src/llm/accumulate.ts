@@ -1,14 +1,14 @@
 // Builds the finished reply from the raw stream events of the Messages API. A tool call whose block
 // never closed (the reply hit the output limit) is reported as incomplete, with an empty input so
 // the message stays valid to send back.
-import type Anthropic from "@anthropic-ai/sdk";
+import type { RawContentBlockDeltaEvent, RawMessageStreamEvent } from "@anthropic-ai/sdk/resources/messages/messages";
 import { emptyUsage, type ContentBlock, type ProviderEvent, type Usage } from "../agent/types.ts";
 
 type Block = { block: Record<string, unknown> & { type: string }; json: string; closed: boolean };
 
 export type Accumulator = {
   /** Takes one event; returns streamed text to show, if any. */
-  add(event: Anthropic.RawMessageStreamEvent): string | undefined;
+  add(event: RawMessageStreamEvent): string | undefined;
   /** The finished reply, or undefined when the stream never said it was complete. */
   finish(): Extract<ProviderEvent, { type: "done" }> | undefined;
 };
@@ -65,7 +65,7 @@ export function accumulate(): Accumulator {
   };
 }
 
-function applyDelta(b: Block | undefined, delta: Anthropic.RawContentBlockDeltaEvent["delta"]): string | undefined {
+function applyDelta(b: Block | undefined, delta: RawContentBlockDeltaEvent["delta"]): string | undefined {
   if (!b) return undefined;
   switch (delta.type) {
     case "text_delta":

@@ -1,6 +1,10 @@
 // The Anthropic Messages API behind the provider interface: streams one turn, turns every failure
 // into a final `error` event, and owns retries (the SDK's own are off).
-import Anthropic from "@anthropic-ai/sdk";
+// The client and the Messages resource alone: the SDK's index pulls in every resource, which costs
+// a one-shot run about 6 ms of start-up in the compiled binary.
+import { BaseAnthropic } from "@anthropic-ai/sdk/client";
+import { APIConnectionError, APIError, APIUserAbortError } from "@anthropic-ai/sdk/core/error";
+import { Messages, type MessageParam, type Tool as ApiTool } from "@anthropic-ai/sdk/resources/messages/messages";
 import type { ModelRequest, ProviderErrorCode, ProviderEvent, StreamFn } from "../agent/types.ts";
 import { accumulate, type Accumulator } from "./accumulate.ts";
 import { DEFAULT_RETRY, isRetryable, parseRetryAfter, retryDelayMs, type RetryPolicy } from "./retry.ts";
@@ -17,19 +21,20 @@ export type AnthropicOptions = {
 type Failure = { code: ProviderErrorCode; message: string; status?: number; retryAfterMs?: number };
 
 export function anthropicStream(options: AnthropicOptions): StreamFn {
-  const client = new Anthropic({
+  const client = new BaseAnthropic({
     apiKey: options.apiKey,
     ...(options.baseURL ? { baseURL: options.baseURL } : {}),
     maxRetries: 0,
     logLevel: "off",
   });
+  const messages = new Messages(client as ConstructorParameters<typeof Messages>[0]);
   const policy = options.retry ?? DEFAULT_RETRY;
   const sleep = options.sleep ?? abortableSleep;
   const idleTimeoutMs = options.idleTimeoutMs ?? 120_000;
 
   return async function* stream(request: ModelRequest, signal: AbortSignal): AsyncGenerator<ProviderEvent> {
     for (let attempt = 1; ; attempt++) {
-      const failure = yield* streamOnce(client, request, signal, idleTimeoutMs);
+      const failure = yield* streamOnce(messages, request, signal, idleTimeoutMs);
       if (!failure) return;
       if (signal.aborted) {
         yield { type: "error", code: "aborted", message: "aborted" };
@@ -52,7 +57,7 @@ export function anthropicStream(options: AnthropicOptions): StreamFn {
 }
 
 async function* streamOnce(
-  client: Anthropic,
+  messages: Messages,
   request: ModelRequest,
   signal: AbortSignal,
   idleTimeoutMs: number,
@@ -65,12 +70,12 @@ async function* streamOnce(
   let timer = setTimeout(() => ((idle = true), attempt.abort()), idleTimeoutMs);
   const acc: Accumulator = accumulate();
   try {
-    const events = await client.messages.create(
+    const events = await messages.create(
       {
         model: request.model,
         system: request.system,
-        messages: request.messages as Anthropic.MessageParam[],
-        tools: request.tools as Anthropic.Tool[],
+        messages: request.messages as MessageParam[],
+        tools: request.tools as ApiTool[],
         max_tokens: request.max_tokens,
         stream: true,
       },
@@ -98,11 +103,11 @@ async function* streamOnce(
 }
 
 function classify(error: unknown): Failure {
-  if (error instanceof Anthropic.APIUserAbortError) return { code: "aborted", message: "aborted" };
-  if (error instanceof Anthropic.APIConnectionError) {
+  if (error instanceof APIUserAbortError) return { code: "aborted", message: "aborted" };
+  if (error instanceof APIConnectionError) {
     return { code: "connection", message: `could not reach the API: ${error.message}` };
   }
-  if (error instanceof Anthropic.APIError) {
+  if (error instanceof APIError) {
     const status = error.status;
     const detail = error.apiMessage ?? error.message;
     const retryAfterMs = parseRetryAfter(error.headers);

@@ -1,0 +1,51 @@
+// Writes to stdout and stderr with synchronous, ordered writes on the file descriptors. Bun 1.4
+// spends about 15-20 ms building `process.stdout`/`process.stderr` the first time they are
+// touched, which is most of a one-shot run; print mode and the subcommands never touch them.
+import { fstatSync, writeSync } from "node:fs";
+
+export function out(text: string): void {
+  writeAll(1, text);
+}
+
+export function err(text: string): void {
+  writeAll(2, text);
+}
+
+/** `rein: message` on stderr. */
+export function warn(message: string): void {
+  err(`rein: ${message}\n`);
+}
+
+/** Whether stdin and stdout are both terminals. node:tty loads Node's streams (several ms), so only the interactive path asks. */
+export async function bothTerminals(): Promise<boolean> {
+  const { isatty } = await import("node:tty");
+  return isatty(0) && isatty(1);
+}
+
+/**
+ * Whether stdin can carry piped input: a pipe, a socket or a file. A character device is a terminal
+ * (never read without being asked) or /dev/null (nothing to read); fstat tells without node:tty.
+ */
+export function stdinIsPiped(): boolean {
+  try {
+    const stat = fstatSync(0);
+    return stat.isFIFO() || stat.isSocket() || stat.isFile();
+  } catch {
+    return false; // closed
+  }
+}
+
+function writeAll(fd: number, text: string): void {
+  let bytes = Buffer.from(text);
+  while (bytes.length > 0) {
+    try {
+      const written = writeSync(fd, bytes);
+      bytes = bytes.subarray(written);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === "EAGAIN") continue; // a non-blocking pipe that is full: try again
+      if (code === "EPIPE") return; // the reader went away (`rein ... | head`): nothing left to tell
+      throw error;
+    }
+  }
+}
