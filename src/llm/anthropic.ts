@@ -26,6 +26,8 @@ export function anthropicStream(options: AnthropicOptions): StreamFn {
     ...(options.baseURL ? { baseURL: options.baseURL } : {}),
     maxRetries: 0,
     logLevel: "off",
+    // No spans and no trace headers: rein sends nothing it was not asked to, and tracing costs time on every request.
+    openTelemetry: false,
   });
   const messages = new Messages(client as ConstructorParameters<typeof Messages>[0]);
   const policy = options.retry ?? DEFAULT_RETRY;

@@ -35,6 +35,8 @@ export class Session {
   private readonly messages: Message[];
   private controller: AbortController | undefined;
   private started = false;
+  /** the seq of the last event this session persisted: a committed message records where it stands */
+  private lastSeq = 0;
 
   private constructor(
     readonly row: SessionRow,
@@ -131,7 +133,7 @@ export class Session {
           bound: this.options.bound(this.id),
           commit: (message) => {
             const interrupted = controller.signal.aborted && message.role === "assistant";
-            store.appendMessage(this.id, message, store.lastSeq(this.id), interrupted ? "interrupted" : "complete");
+            store.appendMessage(this.id, message, this.lastSeq, interrupted ? "interrupted" : "complete");
           },
         },
         controller.signal,
@@ -188,6 +190,7 @@ export class Session {
     let stamped: StampedEvent;
     try {
       stamped = this.options.store.appendEvent(this.id, event, this.options.now?.());
+      this.lastSeq = stamped.seq;
     } catch (error) {
       stamped = { ...event, session_id: this.id, seq: -1 } as StampedEvent;
       if (event.type !== "result" && event.type !== "error") {
