@@ -1,3 +1,4 @@
+import { afterAll, afterEach, beforeAll, expect } from "bun:test";
 // Everything a Session test runs on, all real: the fake Anthropic server driven through the real SDK
 // (anthropicStream), a SQLite store in a temp dir, the real output bounding. Retries do not wait.
 import { join } from "node:path";
@@ -118,4 +119,21 @@ function callIds(message: Message): string[] {
 function resultIds(message: Message): string[] {
   if (message.role !== "user") return [];
   return message.content.filter((b): b is ToolResultBlock => b.type === "tool_result").map((b) => b.tool_use_id);
+}
+
+/**
+ * Registers the hooks a test file uses around one shared kit: start it before all, check after each
+ * test that every scripted step was consumed, close it after all. Returns the kit's getter.
+ */
+export function useKit(): () => Kit {
+  let kit: Kit | undefined;
+  beforeAll(async () => {
+    kit = await startKit();
+  });
+  afterEach(() => {
+    expect(kit!.fake.pending()).toBe(0);
+    kit!.fake.reset();
+  });
+  afterAll(() => kit!.close());
+  return () => kit!;
 }

@@ -1,25 +1,18 @@
 // The agent loop driven through a real Session: the fake server answers through the real SDK,
 // events and messages land in a real SQLite store, tools are real (defined here, or tools/bash.ts).
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
+import { beforeEach, describe, expect, test } from "bun:test";
 import * as v from "valibot";
 import bash from "../../../tools/bash.ts";
 import type { ToolResultBlock } from "../../../src/agent/types.ts";
 import { defineTool } from "../../../src/sdk.ts";
 import type { Ask } from "../../../src/session/broker.ts";
-import { conversationProblems, sentMessages, sentResults, startKit, type Kit } from "../../support/session-kit.ts";
+import { conversationProblems, sentMessages, sentResults, type Kit, useKit } from "../../support/session-kit.ts";
 
+const useShared = useKit();
 let kit: Kit;
-
-beforeAll(async () => {
-  kit = await startKit();
+beforeEach(() => {
+  kit = useShared();
 });
-
-afterEach(() => {
-  expect(kit.fake.pending()).toBe(0);
-  kit.fake.reset();
-});
-
-afterAll(() => kit.close());
 
 const finalText = { reply: [{ type: "text" as const, text: "All done." }] };
 

@@ -1,25 +1,18 @@
 // A real crash: a child process runs a session against the fake server and is killed with SIGKILL
 // mid-reply or mid-tool. Opening the session afterwards repairs it, and the next prompt sends the
 // provider a valid conversation.
-import { afterAll, afterEach, beforeAll, expect, test } from "bun:test";
+import { beforeEach, expect, test } from "bun:test";
 import { join } from "node:path";
 import type { Message, StampedEvent } from "../../../src/agent/types.ts";
 import { Session } from "../../../src/session/session.ts";
-import { conversationProblems, sentMessages, startKit, type Kit } from "../../support/session-kit.ts";
+import { conversationProblems, sentMessages, type Kit, useKit } from "../../support/session-kit.ts";
 import { quick, stall } from "../../support/crash-child.ts";
 
+const useShared = useKit();
 let kit: Kit;
-
-beforeAll(async () => {
-  kit = await startKit();
+beforeEach(() => {
+  kit = useShared();
 });
-
-afterEach(() => {
-  expect(kit.fake.pending()).toBe(0);
-  kit.fake.reset();
-});
-
-afterAll(() => kit.close());
 
 /** Runs the child until an event passes `killWhen`, then kills it; returns the session id. */
 async function crashAt(prompt: string, killWhen: (event: StampedEvent) => boolean): Promise<string> {

@@ -1,26 +1,19 @@
 // Opening a session repairs what a crash left. The crash state is written to a real store exactly as
 // a running session writes it; then Session.open must append the right messages, and the next
 // prompt must send the provider a valid conversation.
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
+import { beforeEach, describe, expect, test } from "bun:test";
 import type { Message } from "../../../src/agent/types.ts";
 import { repairMessages } from "../../../src/session/repair.ts";
 import { Session } from "../../../src/session/session.ts";
 import { crashWriter } from "../../support/crash-state.ts";
-import { conversationProblems, sentMessages, startKit, type Kit } from "../../support/session-kit.ts";
+import { conversationProblems, sentMessages, type Kit, useKit } from "../../support/session-kit.ts";
 
+const useShared = useKit();
 let kit: Kit;
 let n = 0;
-
-beforeAll(async () => {
-  kit = await startKit();
+beforeEach(() => {
+  kit = useShared();
 });
-
-afterEach(() => {
-  expect(kit.fake.pending()).toBe(0);
-  kit.fake.reset();
-});
-
-afterAll(() => kit.close());
 
 const crashed = () => crashWriter(kit.store, `s_crash_${++n}`, kit.dir.path);
 const text = (t: string) => [{ type: "text" as const, text: t }];

@@ -1,19 +1,12 @@
-import { afterAll, afterEach, beforeAll, expect, test } from "bun:test";
+import { beforeEach, expect, test } from "bun:test";
 import type { StampedEvent } from "../../../src/agent/types.ts";
-import { startKit, type Kit } from "../../support/session-kit.ts";
+import { type Kit, useKit } from "../../support/session-kit.ts";
 
+const useShared = useKit();
 let kit: Kit;
-
-beforeAll(async () => {
-  kit = await startKit();
+beforeEach(() => {
+  kit = useShared();
 });
-
-afterEach(() => {
-  expect(kit.fake.pending()).toBe(0);
-  kit.fake.reset();
-});
-
-afterAll(() => kit.close());
 
 test("every event is stored before subscribers see it, with seq increasing from 1", async () => {
   const { session } = kit.create();
