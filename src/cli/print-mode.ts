@@ -26,9 +26,9 @@ export async function printMode(ctx: Context): Promise<number> {
     const result = await session.prompt(prompt);
     signals.stop();
     if (format === "json") writeLine(JSON.stringify(result));
-    if (format === "text") {
-      // Only a finished answer goes to stdout: `rein -p ... > out.txt` must never keep half an answer.
-      if (result.status === "success" && result.text) out(result.text.endsWith("\n") ? result.text : `${result.text}\n`);
+    // Only a finished answer goes to stdout: `rein -p ... > out.txt` must never keep half an answer.
+    if (format === "text" && result.status === "success" && result.text) out(result.text.endsWith("\n") ? result.text : `${result.text}\n`);
+    if (format !== "stream-json") {
       if (result.status !== "success" && result.error) warn(result.error);
       if (result.status === "interrupted") warn(`interrupted; continue with: rein -r ${session.id} -p "..."`);
     }
