@@ -13,6 +13,15 @@ export type PermissionRequest = {
   opaque?: boolean;
 };
 
+/** What a tool remembers of a file it read, to tell later whether the file changed since. */
+export type FileStamp = { mtimeMs: number; size: number };
+
+/** The session's memory of the files the model has read (absolute paths). */
+export type FileMemory = {
+  recordRead: (path: string, stamp: FileStamp) => void;
+  lastRead: (path: string) => FileStamp | undefined;
+};
+
 export type ToolContext = {
   cwd: string;
   signal: AbortSignal;
@@ -20,6 +29,8 @@ export type ToolContext = {
   toolUseId: string;
   /** streams a chunk of output to whoever watches the session */
   output: (chunk: string) => void;
+  /** files read in this session (edit requires a fresh read) */
+  files: FileMemory;
 };
 
 export type ToolResult = string | { output: string; isError?: boolean; metadata?: Record<string, unknown> };

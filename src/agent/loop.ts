@@ -24,8 +24,6 @@ export type LoopRun = LoopIO & { commit: (message: Message) => void };
 const REPEAT_LIMIT = 3;
 
 export async function runLoop(messages: Message[], config: LoopConfig, io: LoopRun, signal: AbortSignal): Promise<LoopResult> {
-  const tools = new Map(config.tools.map((t) => [t.name, t] as const));
-  const definitions = config.tools.map(toolDefinition);
   const repeats = repeatCounter();
   let usage = emptyUsage();
   let turns = 0;
@@ -41,11 +39,13 @@ export async function runLoop(messages: Message[], config: LoopConfig, io: LoopR
     if (signal.aborted) return end("interrupted");
     if (turns >= config.maxTurns) return end("max_turns", `stopped after ${config.maxTurns} turn${config.maxTurns === 1 ? "" : "s"} (--max-turns)`);
     turns++;
+    const current = await io.tools();
+    const tools = new Map(current.map((t) => [t.name, t] as const));
     const request = {
       model: config.model,
       system: config.system,
       messages,
-      tools: definitions,
+      tools: current.map(toolDefinition),
       max_tokens: config.maxTokens,
     };
     const turn = await streamTurn(io, io.stream(request, signal));

@@ -23,10 +23,18 @@ export async function runToolCall(
   options: CallOptions = {},
 ): Promise<CallOutcome> {
   io.emit({ type: "tool_start", id: call.id, name: call.name, input: call.input });
-  const finish = (output: string, isError: boolean, stop?: boolean): CallOutcome => {
+  const finish = (output: string, isError: boolean, stop?: boolean, metadata?: Record<string, unknown>): CallOutcome => {
     // Failed runs are bounded too: a command that times out can print as much as one that succeeds.
     const bounded = io.bound(output, call.id);
-    io.emit({ type: "tool_end", id: call.id, name: call.name, is_error: isError, output: bounded.output, truncated: bounded.truncated });
+    io.emit({
+      type: "tool_end",
+      id: call.id,
+      name: call.name,
+      is_error: isError,
+      output: bounded.output,
+      truncated: bounded.truncated,
+      ...(metadata ? { metadata } : {}),
+    });
     const block: ToolResultBlock = { type: "tool_result", tool_use_id: call.id, content: bounded.output || "(no output)" };
     if (isError) block.is_error = true;
     return { block, stop };
@@ -65,8 +73,9 @@ export async function runToolCall(
     sessionId: config.sessionId,
     toolUseId: call.id,
     output: (chunk) => io.emit({ type: "tool_output", id: call.id, chunk }),
+    files: io.files,
   });
-  return finish(result.output, result.isError);
+  return finish(result.output, result.isError, undefined, result.metadata);
 }
 
 function permissionRequests(tool: Tool, input: unknown, cwd: string) {
@@ -78,11 +87,16 @@ function permissionRequests(tool: Tool, input: unknown, cwd: string) {
   }
 }
 
-async function runSafely(tool: Tool, input: unknown, ctx: Parameters<Tool["run"]>[1]): Promise<{ output: string; isError: boolean }> {
+type RunOutcome = { output: string; isError: boolean; metadata?: Record<string, unknown> };
+
+async function runSafely(tool: Tool, input: unknown, ctx: Parameters<Tool["run"]>[1]): Promise<RunOutcome> {
   try {
     const result: ToolResult = await tool.run(input, ctx);
     if (typeof result === "string") return { output: result, isError: false };
-    return { output: result.output, isError: result.isError === true };
+    if (!result || typeof result.output !== "string") {
+      return { output: `Tool "${tool.name}" returned no output string (a tool must return a string or { output }).`, isError: true };
+    }
+    return { output: result.output, isError: result.isError === true, ...(result.metadata ? { metadata: result.metadata } : {}) };
   } catch (error) {
     if (ctx.signal.aborted) return { output: "Interrupted by the user.", isError: true };
     return { output: `Tool "${tool.name}" failed: ${errorText(error)}`, isError: true };

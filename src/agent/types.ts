@@ -1,6 +1,6 @@
 // The loop's vocabulary: messages as the provider sees them, the event union every front end reads,
 // and the injected I/O the loop runs on. Nothing here touches the file system, the terminal or Bun.
-import type { PermissionRequest, Tool } from "../sdk.ts";
+import type { FileMemory, PermissionRequest, Tool } from "../sdk.ts";
 
 export type TextBlock = { type: "text"; text: string };
 export type ToolUseBlock = { type: "tool_use"; id: string; name: string; input: unknown };
@@ -49,7 +49,16 @@ export type AgentEvent =
   | { type: "assistant"; content: ContentBlock[]; stop_reason: string | null; usage: Usage; model: string }
   | { type: "tool_start"; id: string; name: string; input: unknown }
   | { type: "tool_output"; id: string; chunk: string }
-  | { type: "tool_end"; id: string; name: string; is_error: boolean; output: string; truncated: boolean }
+  | {
+      type: "tool_end";
+      id: string;
+      name: string;
+      is_error: boolean;
+      output: string;
+      truncated: boolean;
+      /** what the tool returned for front ends (e.g. the todo list), never sent to the model */
+      metadata?: Record<string, unknown>;
+    }
   | { type: "permission_ask"; id: string; tool_use_id: string; tool: string; requests: PermissionRequest[]; reason?: string }
   | { type: "permission_reply"; id: string; reply: PermissionReply; message?: string }
   | { type: "retry"; attempt: number; delay_ms: number; reason: string }
@@ -124,6 +133,9 @@ export type LoopIO = {
   emit: (event: AgentEvent) => void;
   /** Bounds a tool's output for the model; may save the full text elsewhere. */
   bound: (output: string, toolUseId: string) => { output: string; truncated: boolean };
+  /** The tools for the next turn: asked before every model turn, so changed tool files are picked up. */
+  tools: () => Tool[] | Promise<Tool[]>;
+  files: FileMemory;
 };
 
 export type LoopConfig = {
@@ -133,5 +145,4 @@ export type LoopConfig = {
   maxTurns: number;
   cwd: string;
   sessionId: string;
-  tools: Tool[];
 };

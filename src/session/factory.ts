@@ -32,6 +32,11 @@ export type RunSettings = {
   stream?: StreamFn;
 };
 
+/** What the model reads of one tool result, in characters: 15% of the window's characters, within 10k-60k. */
+export function outputBound(contextWindowTokens: number): number {
+  return Math.round(Math.min(60_000, Math.max(10_000, contextWindowTokens * 0.15)));
+}
+
 export function ruleSet(mode: PermissionMode, rules: RunSettings["rules"]): Rule[] {
   return [...DEFAULT_RULES, ...modeRules(mode), ...rules.user, ...rules.project, ...rules.flags];
 }
@@ -55,7 +60,7 @@ export function sessionOptions(settings: RunSettings, store: Store): SessionOpti
     rules: ruleSet(settings.permissionMode, settings.rules),
     maxTurns: settings.maxTurns,
     maxTokens: settings.maxTokens ?? Math.min(info.maxOutput, 32_000),
-    bound: (sessionId) => boundOutput(settings.outputDir, sessionId),
+    bound: (sessionId) => boundOutput(settings.outputDir, sessionId, outputBound(info.contextWindow)),
     version: settings.version,
     ...(settings.askPolicy ? { askPolicy: settings.askPolicy } : {}),
   };

@@ -4,7 +4,7 @@ import { runLoop } from "../agent/loop.ts";
 import type { AgentEvent, Message, PermissionReply, StampedEvent, StreamFn } from "../agent/types.ts";
 import { costUsd } from "../llm/models.ts";
 import type { Rule } from "../permission/evaluate.ts";
-import type { Tool } from "../sdk.ts";
+import type { FileMemory, FileStamp, Tool } from "../sdk.ts";
 import { PermissionBroker, type Ask, type AskPolicy } from "./broker.ts";
 import type { Bound } from "./bound-output.ts";
 import { newId } from "./ids.ts";
@@ -16,7 +16,8 @@ export type SessionOptions = {
   stream: StreamFn;
   model: string;
   system: string;
-  tools: Tool[];
+  /** the tools, or a function asked before every turn (tool files reload between turns) */
+  tools: Tool[] | (() => Tool[] | Promise<Tool[]>);
   rules: readonly Rule[];
   maxTurns: number;
   maxTokens: number;
@@ -37,6 +38,7 @@ export class Session {
   private started = false;
   /** the seq of the last event this session persisted: a committed message records where it stands */
   private lastSeq = 0;
+  private readonly files = fileMemory();
 
   private constructor(
     readonly row: SessionRow,
@@ -124,13 +126,14 @@ export class Session {
           maxTurns: this.options.maxTurns,
           cwd: this.row.cwd,
           sessionId: this.id,
-          tools: this.options.tools,
         },
         {
           stream: this.options.stream,
           authorize: (call) => this.broker.authorize(call),
           emit: (event) => void this.emit(event),
           bound: this.options.bound(this.id),
+          tools: typeof this.options.tools === "function" ? this.options.tools : () => this.options.tools as Tool[],
+          files: this.files,
           commit: (message) => {
             const interrupted = controller.signal.aborted && message.role === "assistant";
             store.appendMessage(this.id, message, this.lastSeq, interrupted ? "interrupted" : "complete");
@@ -205,6 +208,11 @@ export class Session {
   private notify(event: StampedEvent): void {
     for (const listener of this.listeners) listener(event);
   }
+}
+
+function fileMemory(): FileMemory {
+  const stamps = new Map<string, FileStamp>();
+  return { recordRead: (path, stamp) => void stamps.set(path, stamp), lastRead: (path) => stamps.get(path) };
 }
 
 function titleOf(text: string): string {
