@@ -1,0 +1,22 @@
+// A real ToolContext for calling a tool's run() directly in a test: an abort controller, a file
+// memory and the streamed output collected.
+import type { FileStamp, ToolContext } from "../../src/sdk.ts";
+
+export type TestContext = ToolContext & { chunks: string[]; abort: () => void };
+
+export function toolContext(cwd: string, overrides: Partial<ToolContext> = {}): TestContext {
+  const controller = new AbortController();
+  const stamps = new Map<string, FileStamp>();
+  const chunks: string[] = [];
+  return {
+    cwd,
+    signal: controller.signal,
+    sessionId: "s_test",
+    toolUseId: "toolu_test",
+    output: (chunk) => void chunks.push(chunk),
+    files: { recordRead: (path, stamp) => void stamps.set(path, stamp), lastRead: (path) => stamps.get(path) },
+    chunks,
+    abort: () => controller.abort(),
+    ...overrides,
+  };
+}
