@@ -3,19 +3,31 @@
 import { existsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { findProjectRoot, loadConfig, type ResolvedConfig } from "../config/load.ts";
-import { reinPaths, type ReinPaths } from "../config/paths.ts";
-import type { RunSettings } from "../session/factory.ts";
+import { projectPaths, reinPaths, type ReinPaths } from "../config/paths.ts";
+import { workspaceTrust } from "../config/trust.ts";
+import type { RunSettings, ToolDir } from "../session/factory.ts";
 import { Store } from "../session/store.ts";
 import { VERSION } from "../version.ts";
 import { UsageError, type Args } from "./args.ts";
 
 export type Env = Record<string, string | undefined>;
-export type Context = { args: Args; env: Env; cwd: string; projectRoot: string; paths: ReinPaths; config: ResolvedConfig };
+export type Context = {
+  args: Args;
+  env: Env;
+  cwd: string;
+  projectRoot: string;
+  paths: ReinPaths;
+  config: ResolvedConfig;
+  /** --trust, or the user trusted this workspace before (project tools and loosening config apply) */
+  trusted: boolean;
+};
 
 export function resolveContext(args: Args, env: Env): Context {
   const cwd = resolve(args.cwd ?? process.cwd());
   if (!existsSync(cwd) || !statSync(cwd).isDirectory()) throw new UsageError(`--cwd ${args.cwd}: no such directory`);
   const projectRoot = findProjectRoot(cwd);
+  const paths = reinPaths(env);
+  const trusted = args.trust || workspaceTrust(paths.dataDir, projectRoot) === "trusted";
   const config = loadConfig({
     cwd,
     projectRoot,
@@ -27,10 +39,10 @@ export function resolveContext(args: Args, env: Env): Context {
       allow: args.allow,
       deny: args.deny,
       ask: args.ask,
-      trust: args.trust,
+      trust: trusted,
     },
   });
-  return { args, env, cwd, projectRoot, paths: reinPaths(env), config };
+  return { args, env, cwd, projectRoot, paths, config, trusted };
 }
 
 export class MissingKeyError extends Error {
@@ -61,10 +73,25 @@ export function runSettings(ctx: Context, extra: Pick<RunSettings, "askPolicy"> 
     outputDir: ctx.paths.outputDir,
     userInstructions: ctx.paths.userInstructions,
     version: VERSION,
+    toolDirs: toolDirs(ctx),
     retry: { ...(baseDelayMs !== undefined ? { baseDelayMs } : {}), ...(maxAttempts !== undefined ? { maxAttempts } : {}) },
     ...(idleTimeoutMs ? { idleTimeoutMs } : {}),
     ...extra,
   };
+}
+
+/** User tools always; project tools only in a trusted workspace. */
+export function toolDirs(ctx: Context): ToolDir[] {
+  const user: ToolDir = { dir: ctx.paths.userTools, source: "user" };
+  return ctx.trusted ? [user, { dir: projectPaths(ctx.projectRoot).tools, source: "project" }] : [user];
+}
+
+/** A warning when the project has tools that an untrusted workspace does not load. */
+export function untrustedToolsWarning(ctx: Context): string | undefined {
+  if (ctx.trusted) return undefined;
+  const dir = projectPaths(ctx.projectRoot).tools;
+  if (!existsSync(dir)) return undefined;
+  return `project tools in ${dir} were not loaded: this workspace is not trusted (run with --trust to load them)`;
 }
 
 /** Opens the session database; a corrupt one is moved aside and reported through `warn`. */

@@ -2,18 +2,32 @@
 // @clack/prompts. Ctrl-C aborts a running turn; a second Ctrl-C at the prompt exits.
 // Only reached when stdin and stdout are both terminals (clack hangs otherwise).
 import { createInterface } from "node:readline/promises";
-import { isCancel, select, text as askText } from "@clack/prompts";
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
+import { confirm, isCancel, select, text as askText } from "@clack/prompts";
 import chalk from "chalk";
 import type { StampedEvent } from "../session/events.ts";
 import type { Session } from "../session/session.ts";
 import { openSession } from "./open-session.ts";
-import { openStore, runSettings, type Context } from "./context.ts";
+import { findProjectRoot } from "../config/load.ts";
+import { projectPaths, reinPaths } from "../config/paths.ts";
+import { rememberTrust, workspaceTrust } from "../config/trust.ts";
+import { sessionOptions, toolRegistry } from "../session/factory.ts";
+import type { Args } from "./args.ts";
+import { openStore, resolveContext, runSettings, untrustedToolsWarning, type Env } from "./context.ts";
+import { formatLoadError } from "./tools-command.ts";
 
-export async function interactive(ctx: Context): Promise<number> {
-  if (ctx.env.NO_COLOR && !ctx.env.FORCE_COLOR) chalk.level = 0;
+export async function interactive(args: Args, env: Env): Promise<number> {
+  if (env.NO_COLOR && !env.FORCE_COLOR) chalk.level = 0;
+  if (!args.trust) await askTrustOnce(args, env);
+  const ctx = resolveContext(args, env);
+  const warn = (m: string) => process.stderr.write(chalk.yellow(`rein: ${m}\n`));
   const settings = runSettings(ctx);
-  const store = openStore(ctx, (m) => process.stderr.write(chalk.yellow(`rein: ${m}\n`)));
-  const session = openSession(ctx, store, settings);
+  const store = openStore(ctx, warn);
+  const untrusted = untrustedToolsWarning(ctx);
+  if (untrusted) warn(untrusted);
+  const registry = toolRegistry(settings.toolDirs, (errors) => warn(`tools not loaded:\n${errors.map(formatLoadError).join("\n")}`));
+  const session = openSession(ctx, store, sessionOptions(settings, store, registry));
   const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: true, historySize: 200 });
   let interrupts = 0;
   rl.on("SIGINT", () => {
@@ -42,6 +56,20 @@ export async function interactive(ctx: Context): Promise<number> {
   }
   process.stdout.write(chalk.dim(`session ${session.id} (resume: rein -r ${session.id})\n`));
   return 0;
+}
+
+/** Asks once per workspace whether its own tools and config may run, when it has any; the answer is remembered. */
+async function askTrustOnce(args: Args, env: Env): Promise<void> {
+  const root = findProjectRoot(resolve(args.cwd ?? process.cwd()));
+  const dataDir = reinPaths(env).dataDir;
+  const project = projectPaths(root);
+  if (!existsSync(project.tools) && !existsSync(project.config)) return;
+  if (workspaceTrust(dataDir, root) !== "unknown") return;
+  const answer = await confirm({
+    message: `Trust ${root}? Its .rein/ folder can add tools that run code from the repository and loosen permissions.`,
+    initialValue: false,
+  });
+  if (!isCancel(answer)) rememberTrust(dataDir, root, answer);
 }
 
 function question(rl: ReturnType<typeof createInterface>): Promise<string | undefined> {

@@ -1,12 +1,10 @@
 // Picks the session a run works in: a new one, the latest in this directory (-c), or one by id (-r).
-import { sessionOptions, type RunSettings } from "../session/factory.ts";
-import { Session } from "../session/session.ts";
+import { Session, type SessionOptions } from "../session/session.ts";
 import type { Store } from "../session/store.ts";
 import { UsageError } from "./args.ts";
 import type { Context } from "./context.ts";
 
-export function openSession(ctx: Context, store: Store, settings: RunSettings): Session {
-  const options = sessionOptions(settings, store);
+export function openSession(ctx: Context, store: Store, options: SessionOptions): Session {
   if (ctx.args.resume) {
     const found = store.findSession(ctx.args.resume);
     if (typeof found === "string") throw new UsageError(found);

@@ -6,7 +6,9 @@ import type { Answer, Ask } from "../session/broker.ts";
 import type { OnAsk } from "./args.ts";
 import { UsageError } from "./args.ts";
 import { openSession } from "./open-session.ts";
-import { openStore, runSettings, type Context } from "./context.ts";
+import { openStore, runSettings, untrustedToolsWarning, type Context } from "./context.ts";
+import { sessionOptions, toolRegistry } from "../session/factory.ts";
+import { formatLoadError } from "./tools-command.ts";
 import { readStdin } from "./stdin.ts";
 import { stderrRenderer } from "./stderr-renderer.ts";
 import { out, stdinIsPiped, warn } from "./output.ts";
@@ -19,7 +21,10 @@ export async function printMode(ctx: Context): Promise<number> {
   const prompt = await readPrompt(args.prompt, ctx.env);
   const store = openStore(ctx, warn);
   try {
-    const session = openSession(ctx, store, settings);
+    const untrusted = untrustedToolsWarning(ctx);
+    if (untrusted) warn(untrusted);
+    const registry = toolRegistry(settings.toolDirs, (errors) => warn(`tools not loaded:\n${errors.map(formatLoadError).join("\n")}`));
+    const session = openSession(ctx, store, sessionOptions(settings, store, registry));
     const format = args.outputFormat;
     session.subscribe(format === "stream-json" ? (e) => writeLine(JSON.stringify(e)) : stderrRenderer(warn));
     const signals = onSignals(() => session.abort());

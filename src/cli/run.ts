@@ -15,12 +15,11 @@ export async function run(argv: string[], env: Record<string, string | undefined
     const [command, ...rest] = args.command;
     if (command && !args.print) return await subcommand(command, rest, args, env);
     if (args.serve) throw new UsageError("rein --serve is not available in this build yet");
-    const ctx = resolveContext(args, env);
-    if (args.print) return await (await import("./print-mode.ts")).printMode(ctx);
+    if (args.print) return await (await import("./print-mode.ts")).printMode(resolveContext(args, env));
     if (!(await bothTerminals())) {
       throw new UsageError('the interactive mode needs a terminal on stdin and stdout; for scripts use: rein -p "PROMPT"');
     }
-    return await (await import("./interactive.ts")).interactive(ctx);
+    return await (await import("./interactive.ts")).interactive(args, env);
   } catch (error) {
     const code = fail(error);
     earlyResult(argv, error);
@@ -48,7 +47,7 @@ async function subcommand(command: string, rest: string[], args: ReturnType<type
     case "sessions":
       return (await import("./sessions-command.ts")).sessionsCommand(rest, resolveContext(args, env));
     case "tools":
-      return (await import("./tools-command.ts")).toolsCommand(rest);
+      return (await import("./tools-command.ts")).toolsCommand(rest, resolveContext(args, env));
     case "permissions":
       return (await import("./permissions-command.ts")).permissionsCommand(rest, resolveContext(args, env));
     case "doctor":

@@ -1,13 +1,30 @@
-// rein tools list: the tools the model gets, and where each came from.
-import { availableTools } from "../session/factory.ts";
+// rein tools list: every tool the model gets, where it came from, and the files that failed to load.
+import { toolRegistry, type LoadError } from "../session/factory.ts";
 import { UsageError } from "./args.ts";
+import { toolDirs, untrustedToolsWarning, type Context } from "./context.ts";
 import { out } from "./output.ts";
 
-export function toolsCommand(rest: string[]): number {
+export async function toolsCommand(rest: string[], ctx: Context): Promise<number> {
   const [action = "list"] = rest;
   if (action !== "list") throw new UsageError(`unknown action "${action}" (rein tools list)`);
-  for (const tool of availableTools()) {
-    out(`${tool.name.padEnd(12)} built-in  ${tool.description.split("\n")[0]}\n`);
+  const { tools, errors } = await toolRegistry(toolDirs(ctx)).list();
+  if (ctx.args.json) {
+    const rows = tools.map(({ tool, source, file }) => ({ name: tool.name, source, ...(file ? { file } : {}), description: tool.description }));
+    out(`${JSON.stringify({ tools: rows, errors }, null, 2)}\n`);
+    return 0;
   }
+  const width = Math.max(...tools.map((t) => t.tool.name.length)) + 2;
+  for (const { tool, source, file } of tools) {
+    const summary = tool.description.split("\n")[0]!.slice(0, 70);
+    out(`${tool.name.padEnd(width)}${source.padEnd(10)}${file ? `${file}  ` : ""}${summary}\n`);
+  }
+  if (errors.length > 0) out(`\nnot loaded:\n${errors.map(formatLoadError).join("\n")}\n`);
+  const untrusted = untrustedToolsWarning(ctx);
+  if (untrusted) out(`\n${untrusted}\n`);
   return 0;
+}
+
+export function formatLoadError(error: LoadError): string {
+  const where = error.line ? `${error.file}:${error.line}${error.column ? `:${error.column}` : ""}` : error.file;
+  return `  ${where}: ${error.reason}`;
 }

@@ -7,6 +7,7 @@ import { DEFAULT_RETRY, type RetryPolicy } from "../llm/retry.ts";
 import type { Rule } from "../permission/evaluate.ts";
 import { DEFAULT_RULES, modeRules, type PermissionMode } from "../permission/modes.ts";
 import { builtinTools } from "../registry/builtin.ts";
+import { ToolRegistry, type LoadError, type ToolDir } from "../registry/registry.ts";
 import type { AskPolicy } from "./broker.ts";
 import { boundOutput } from "./bound-output.ts";
 import { systemPrompt } from "./instructions.ts";
@@ -25,6 +26,8 @@ export type RunSettings = {
   rules: { user: Rule[]; project: Rule[]; flags: Rule[] };
   outputDir: string;
   userInstructions: string;
+  /** folders of user and project tools, loaded and reloaded by the registry */
+  toolDirs: ToolDir[];
   version: string;
   askPolicy?: AskPolicy;
   retry?: Partial<RetryPolicy>;
@@ -41,7 +44,14 @@ export function ruleSet(mode: PermissionMode, rules: RunSettings["rules"]): Rule
   return [...DEFAULT_RULES, ...modeRules(mode), ...rules.user, ...rules.project, ...rules.flags];
 }
 
-export function sessionOptions(settings: RunSettings, store: Store): SessionOptions {
+export type { LoadError, ToolDir, ToolRegistry };
+
+/** The registry of a run: the built-ins plus the tool folders; `onErrors` hears of files that fail to load. */
+export function toolRegistry(dirs: ToolDir[], onErrors?: (errors: readonly LoadError[]) => void): ToolRegistry {
+  return new ToolRegistry(builtinTools(), dirs, onErrors);
+}
+
+export function sessionOptions(settings: RunSettings, store: Store, registry = toolRegistry(settings.toolDirs)): SessionOptions {
   const info = modelInfo(settings.model);
   const stream =
     settings.stream ??
@@ -56,7 +66,7 @@ export function sessionOptions(settings: RunSettings, store: Store): SessionOpti
     stream,
     model: settings.model,
     system: systemPrompt({ projectRoot: settings.projectRoot, userInstructions: settings.userInstructions, cwd: settings.cwd }),
-    tools: builtinTools(),
+    tools: () => registry.tools(),
     rules: ruleSet(settings.permissionMode, settings.rules),
     maxTurns: settings.maxTurns,
     maxTokens: settings.maxTokens ?? Math.min(info.maxOutput, 32_000),
@@ -64,9 +74,4 @@ export function sessionOptions(settings: RunSettings, store: Store): SessionOpti
     version: settings.version,
     ...(settings.askPolicy ? { askPolicy: settings.askPolicy } : {}),
   };
-}
-
-/** The tools a session gets, for listings. */
-export function availableTools() {
-  return builtinTools();
 }

@@ -1,0 +1,125 @@
+// The tools a session offers: the built-ins, then user tools (~/.config/rein/tools/*.ts) and, in
+// a trusted workspace, project tools (.rein/tools/*.ts). Tool folders are checked before every
+// model turn; when any file in them changed (a tool or a file it imports), they are loaded again.
+import { readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+import type { Tool } from "../sdk.ts";
+import { loadToolFile, type LoadError, type LoadedTool, type ToolSource } from "./load-tool-file.ts";
+import { registerToolModules } from "./virtual-modules.ts";
+
+export type ToolDir = { dir: string; source: Exclude<ToolSource, "built-in"> };
+export type { LoadError, LoadedTool, ToolSource };
+
+const TOOL_FILE = /\.(ts|mts|js|mjs)$/;
+
+export class ToolRegistry {
+  private signature = "";
+  private version = 0;
+  private loaded: LoadedTool[] = [];
+  private failures: LoadError[] = [];
+
+  constructor(
+    private readonly builtins: readonly Tool[],
+    private readonly dirs: readonly ToolDir[],
+    /** told after each load that had failures, so a front end can show them */
+    private readonly onErrors?: (errors: readonly LoadError[]) => void,
+  ) {}
+
+  /** The tools for the next turn, reloading the tool folders first if anything in them changed. */
+  async tools(): Promise<Tool[]> {
+    await this.refresh();
+    return [...this.builtins, ...this.loaded.map((l) => l.tool)];
+  }
+
+  /** Loads the tool folders again when their files changed; true when it did. */
+  async refresh(): Promise<boolean> {
+    const signature = this.dirs.map((d) => fingerprint(d.dir)).join("\n");
+    if (signature === this.signature) return false;
+    this.signature = signature;
+    await this.load();
+    return true;
+  }
+
+  /** Every tool with where it came from, and the files that failed to load. */
+  async list(): Promise<{ tools: LoadedTool[]; errors: LoadError[] }> {
+    await this.refresh();
+    return { tools: [...this.builtins.map((tool) => ({ tool, source: "built-in" as const })), ...this.loaded], errors: [...this.failures] };
+  }
+
+  errors(): readonly LoadError[] {
+    return this.failures;
+  }
+
+  private async load(): Promise<void> {
+    const version = ++this.version;
+    const taken = new Map<string, string>(this.builtins.map((t) => [t.name, "a built-in tool"]));
+    const loaded: LoadedTool[] = [];
+    const failures: LoadError[] = [];
+    for (const { dir, source } of this.dirs) {
+      const files = toolFiles(dir);
+      if (files.length === 0) continue;
+      registerToolModules();
+      forgetModules(dir);
+      for (const file of files) {
+        const result = await loadToolFile(file, version);
+        if ("reason" in result) {
+          failures.push(result);
+          continue;
+        }
+        const owner = taken.get(result.name);
+        if (owner) {
+          failures.push({ file, reason: `the name "${result.name}" is already used by ${owner}; rename this tool` });
+          continue;
+        }
+        taken.set(result.name, file);
+        loaded.push({ tool: result, source, file });
+      }
+    }
+    this.loaded = loaded;
+    this.failures = failures;
+    if (failures.length > 0) this.onErrors?.(failures);
+  }
+}
+
+/** The tool files of a folder: its top-level .ts/.js files (files in subfolders are helpers they import). */
+function toolFiles(dir: string): string[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true })
+      .filter((e) => e.isFile() && TOOL_FILE.test(e.name) && !e.name.endsWith(".d.ts"))
+      .map((e) => join(dir, e.name))
+      .sort();
+  } catch {
+    return [];
+  }
+}
+
+/** Names, sizes and modification times of every file under a folder: changes when any of them does. */
+function fingerprint(dir: string, depth = 0): string {
+  let entries;
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return "";
+  }
+  const parts: string[] = [];
+  for (const entry of entries) {
+    if (entry.name === "node_modules" || entry.name.startsWith(".")) continue;
+    const path = join(dir, entry.name);
+    if (entry.isDirectory() && depth < 4) parts.push(fingerprint(path, depth + 1));
+    else if (entry.isFile()) {
+      try {
+        const s = statSync(path);
+        parts.push(`${path}:${s.size}:${s.mtimeMs}`);
+      } catch {
+        // removed while we looked
+      }
+    }
+  }
+  return parts.sort().join("|");
+}
+
+/** Drops the folder's modules from the module cache so a reload sees changed relative imports too. */
+function forgetModules(dir: string): void {
+  const cache = require.cache as Record<string, unknown>;
+  for (const key of Object.keys(cache)) if (key.startsWith(dir)) delete cache[key];
+}
