@@ -1,12 +1,17 @@
 // rein tools list: every tool the model gets, where it came from, and the files that failed to load.
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import toolTypes from "./tool-types.d.ts.txt" with { type: "text" };
+import { projectPaths } from "../config/paths.ts";
 import { toolRegistry, type LoadError } from "../session/factory.ts";
 import { UsageError } from "./args.ts";
 import { toolDirs, untrustedToolsWarning, type Context } from "./context.ts";
 import { out } from "./output.ts";
 
 export async function toolsCommand(rest: string[], ctx: Context): Promise<number> {
-  const [action = "list"] = rest;
-  if (action !== "list") throw new UsageError(`unknown action "${action}" (rein tools list)`);
+  const [action = "list", where] = rest;
+  if (action === "init") return init(ctx, where);
+  if (action !== "list") throw new UsageError(`unknown action "${action}" (rein tools list | init [user|project])`);
   const { tools, errors } = await toolRegistry(toolDirs(ctx)).list();
   if (ctx.args.json) {
     const rows = tools.map(({ tool, source, file }) => ({ name: tool.name, source, ...(file ? { file } : {}), description: tool.description }));
@@ -21,6 +26,33 @@ export async function toolsCommand(rest: string[], ctx: Context): Promise<number
   if (errors.length > 0) out(`\nnot loaded:\n${errors.map(formatLoadError).join("\n")}\n`);
   const untrusted = untrustedToolsWarning(ctx);
   if (untrusted) out(`\n${untrusted}\n`);
+  return 0;
+}
+
+const TSCONFIG = {
+  compilerOptions: {
+    target: "ESNext",
+    module: "Preserve",
+    moduleResolution: "bundler",
+    strict: true,
+    noEmit: true,
+    allowImportingTsExtensions: true,
+    skipLibCheck: true,
+    types: [],
+  },
+  include: ["**/*.ts"],
+};
+
+/** Writes the tool types and a tsconfig.json into a tools folder, so an editor can type-check tools there. */
+function init(ctx: Context, where = "user"): number {
+  if (where !== "user" && where !== "project") throw new UsageError(`rein tools init takes user or project, not "${where}"`);
+  const dir = where === "user" ? ctx.paths.userTools : projectPaths(ctx.projectRoot).tools;
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, "rein-tool.d.ts"), toolTypes);
+  const tsconfig = join(dir, "tsconfig.json");
+  if (!existsSync(tsconfig)) writeFileSync(tsconfig, `${JSON.stringify(TSCONFIG, null, 2)}\n`);
+  out(`wrote ${join(dir, "rein-tool.d.ts")} and ${tsconfig}\n`);
+  out(`for valibot's types in your editor: cd ${dir} && npm install --save-dev valibot\n`);
   return 0;
 }
 
