@@ -6,7 +6,7 @@ Usage:
   git diff | rein -p "review this"      piped stdin is added to the prompt as context
   rein -p - < prompt.txt                the prompt is stdin
   rein sessions list | show ID | export ID [--format md|json] | rm ID
-  rein tools list
+  rein tools list | init [user|project]
   rein permissions explain [--json] [flags] -- 'COMMAND LINE'
   rein doctor
   rein --version
