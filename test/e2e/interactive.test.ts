@@ -44,6 +44,27 @@ async function waitForScreen(text: string | RegExp, timeoutMs = 10_000): Promise
 }
 
 describe.skipIf(!hasTmux)("interactive mode in tmux", () => {
+  test("asks once whether to trust a workspace with its own tools, and remembers the answer", async () => {
+    const work = join(dir, "trusting");
+    await Bun.write(join(work, ".rein", "tools", "noop.ts"), "export default 1;\n");
+    const data = join(dir, "trust-data");
+    const env = `env ANTHROPIC_API_KEY=test-key ANTHROPIC_BASE_URL=${fake.url} REIN_DATA_DIR=${data} REIN_CONFIG_DIR=${join(dir, "config")} NO_COLOR=1`;
+    tmux("new-session", "-d", "-s", "trust", "-x", "120", "-y", "30", "-c", work, `${env} ${BIN}; echo EXIT=$?; read x`);
+    const shown = () => tmux("capture-pane", "-t", "trust", "-p");
+    const deadline = Date.now() + 10_000;
+    while (!shown().includes("Trust") && Date.now() < deadline) await Bun.sleep(50);
+    expect(shown()).toContain(`Trust ${work}?`);
+    tmux("send-keys", "-t", "trust", "y");
+    tmux("send-keys", "-t", "trust", "Enter");
+    while (!shown().includes("Ctrl-D exits") && Date.now() < deadline) await Bun.sleep(50);
+    expect(shown()).toContain("Ctrl-D exits");
+    const trust = await Bun.file(join(data, "trust.json")).json();
+    expect(trust.trusted).toEqual([work]);
+    tmux("send-keys", "-t", "trust", "C-d");
+    while (!shown().includes("EXIT=") && Date.now() < deadline) await Bun.sleep(50);
+    expect(shown()).toContain("EXIT=0");
+  }, 20_000);
+
   test("streams an answer, asks for a permission, aborts a turn with Ctrl-C and exits on a second Ctrl-C", async () => {
     const marker = join(dir, "made-by-rein");
     fake.script(
