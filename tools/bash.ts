@@ -1,12 +1,32 @@
-// Runs a shell command in the workspace. The basic version: timeout and abort kill the whole
-// process group; stdout and stderr are merged in order; provider keys never reach the child.
+// Runs a shell command in the workspace. stdout and stderr arrive merged in order, stdin is
+// /dev/null, and the command's whole process group ends with the call: at its timeout, on abort, or
+// when the shell exits (background children included). Output is held bounded: a head and a rolling
+// tail in memory, the full stream in a temp file once it outgrows the head.
+import { closeSync, constants, openSync, unlinkSync, writeSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import * as v from "valibot";
 import { defineTool } from "rein/tool";
 import description from "../prompts/tools/bash.txt" with { type: "text" };
+import { signalGroup } from "./lib/process-group.ts";
 
 const DEFAULT_TIMEOUT_MS = 120_000;
 const MAX_TIMEOUT_MS = 600_000;
-const SECRET_ENV = /^(ANTHROPIC_API_KEY|ANTHROPIC_AUTH_TOKEN|REIN_SERVER_TOKEN|REIN_.*_KEY)$/;
+/** After SIGTERM, how long the group may clean up (git removes its index.lock) before SIGKILL. */
+const KILL_AFTER_MS = 1_000;
+/** After the shell exits, how long a background child still holding the pipe may go on printing. */
+const GRACE_MS = 150;
+/** Bytes kept from the start (also the part streamed live) and from the end of the output. */
+const HEAD_BYTES = 1 << 20;
+const TAIL_BYTES = 1 << 20;
+// Credentials rein itself uses never reach the command: the provider's key and token, and rein's
+// own secrets (REIN_SERVER_TOKEN, any REIN_*_KEY or REIN_*_TOKEN). Other tokens (GITHUB_TOKEN...)
+// belong to the user's own tools and pass through.
+const SECRET_ENV = /^(ANTHROPIC_API_KEY|ANTHROPIC_AUTH_TOKEN|REIN_\w*_(KEY|TOKEN))$/;
+// Set only where the user has not chosen: nothing may wait for a person. No editor (git commit
+// without -m fails instead of opening one), no pager, and no git password prompt (git reads it from
+// /dev/tty, not stdin; the child has no terminal anyway, this makes the failure say so).
+const NON_INTERACTIVE: Record<string, string> = { GIT_EDITOR: "true", GIT_PAGER: "cat", PAGER: "cat", GIT_TERMINAL_PROMPT: "0" };
 // Anything beyond plain words is left to the full shell analysis; until then such a line is opaque.
 const SHELL_SYNTAX = /[;&|<>$`(){}\\\n*?[\]~!#'"]/;
 
@@ -24,50 +44,241 @@ export default defineTool({
     if (SHELL_SYNTAX.test(line)) return [{ permission: "bash", pattern: line, always: [], opaque: true }];
     return [{ permission: "bash", pattern: line, always: [line] }];
   },
-  async run({ command, timeout }, ctx) {
-    const proc = Bun.spawn(["bash", "-c", `exec 2>&1\n${command}`], {
+  async run({ command, timeout = DEFAULT_TIMEOUT_MS }, ctx) {
+    if (ctx.signal.aborted) return { output: "[killed: interrupted before it started]", isError: true };
+    // `exec 2>&1` on the command's own first line puts stderr on the stdout pipe, so the two arrive
+    // in the order written and bash's line numbers stay the command's. Only a syntax error on that
+    // first line comes before the redirection: it arrives on the stderr pipe, read for that alone.
+    const proc = Bun.spawn(["bash", "-c", `exec 2>&1; ${command}`], {
       cwd: ctx.cwd,
-      env: childEnv(),
+      env: childEnv(process.env),
       stdin: "ignore",
       stdout: "pipe",
-      stderr: "ignore",
-      detached: true,
+      stderr: "pipe",
+      detached: true, // a new session: its own process group (pgid = pid) and no terminal
     });
-    const killGroup = () => {
-      try {
-        process.kill(-proc.pid, "SIGKILL");
-      } catch {
-        // already gone
-      }
+    const pgid = proc.pid;
+    const capture = new OutputCapture(spillPath(ctx.toolUseId), ctx.output);
+    const pumps = [pump(proc.stdout, capture), pump(proc.stderr, capture)];
+    const drained = Promise.all(pumps.map((p) => p.done));
+
+    let killed: "timeout" | "interrupt" | undefined;
+    let escalation: Timer | undefined;
+    const stop = (reason: "timeout" | "interrupt") => {
+      if (killed) return;
+      killed = reason;
+      // SIGTERM first: git, package managers and test runners remove their lock and temp files on
+      // it. SIGKILL follows for whatever ignores it, so the call still ends within about a second.
+      signalGroup(pgid, "SIGTERM");
+      escalation = setTimeout(() => signalGroup(pgid, "SIGKILL"), KILL_AFTER_MS);
     };
-    let timedOut = false;
-    const timer = setTimeout(() => ((timedOut = true), killGroup()), timeout ?? DEFAULT_TIMEOUT_MS);
-    ctx.signal.addEventListener("abort", killGroup, { once: true });
-    let output = "";
+    const timer = setTimeout(() => stop("timeout"), timeout);
+    const onAbort = () => stop("interrupt");
+    ctx.signal.addEventListener("abort", onAbort, { once: true });
+    let leftovers = false;
     try {
-      const decoder = new TextDecoder();
-      for await (const bytes of proc.stdout) {
-        const chunk = decoder.decode(bytes, { stream: true });
-        output += chunk;
-        ctx.output(chunk);
-      }
-      output += decoder.decode();
-      const code = await proc.exited;
-      if (timedOut) return { output: `${output}\n[killed: timed out after ${(timeout ?? DEFAULT_TIMEOUT_MS) / 1000}s]`, isError: true };
-      if (ctx.signal.aborted) return { output: `${output}\n[killed: interrupted]`, isError: true };
-      return code === 0 ? output : `${output}\n[exit code ${code}]`;
+      await proc.exited;
+      // A background child may hold the pipe open forever: do not wait for EOF past a short grace.
+      await settlesWithin(drained, GRACE_MS);
+      // Killed leftovers that held the pipe have exited once it reads EOF. (Polling the group until
+      // it is empty would wait on init reaping the zombies, which can take seconds in a container.)
+      leftovers = signalGroup(pgid, "SIGKILL");
+      // A process that left the group (setsid, a daemon) may still hold the pipe: stop reading.
+      if (!(await settlesWithin(drained, GRACE_MS))) for (const p of pumps) p.cancel();
     } finally {
       clearTimeout(timer);
-      ctx.signal.removeEventListener("abort", killGroup);
-      killGroup(); // background children left behind by the command go too
+      clearTimeout(escalation);
+      ctx.signal.removeEventListener("abort", onAbort);
     }
+
+    const { text, note } = capture.finish();
+    const notes = note ? [note] : [];
+    if (killed === "timeout") return { output: withNotes(text, [...notes, `[killed: timed out after ${timeout / 1000}s]`]), isError: true };
+    if (killed === "interrupt") return { output: withNotes(text, [...notes, "[killed: interrupted]"]), isError: true };
+    if (leftovers) notes.push("[background processes still running when the command ended were stopped]");
+    // A nonzero exit is the command's answer (grep found nothing), not a failure of the tool.
+    if (proc.signalCode) notes.push(`[killed by ${proc.signalCode}]`);
+    else if (proc.exitCode !== 0) notes.push(`[exit code ${proc.exitCode}]`);
+    return withNotes(text, notes);
   },
 });
 
-function childEnv(): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [key, value] of Object.entries(process.env)) {
+function childEnv(parent: NodeJS.ProcessEnv): Record<string, string> {
+  const env: Record<string, string> = { ...NON_INTERACTIVE };
+  for (const [key, value] of Object.entries(parent)) {
     if (value !== undefined && !SECRET_ENV.test(key)) env[key] = value;
   }
+  env.REIN = "1"; // lets a script tell it runs under rein
   return env;
+}
+
+function spillPath(toolUseId: string): string {
+  return join(tmpdir(), `rein-bash-${process.pid}-${toolUseId.replace(/[^\w-]/g, "_")}.log`);
+}
+
+function withNotes(text: string, notes: string[]): string {
+  if (notes.length === 0) return text;
+  const separator = text === "" || text.endsWith("\n") ? "" : "\n";
+  return `${text}${separator}${notes.join("\n")}`;
+}
+
+/** Reads a stream into the capture until EOF or cancel; a broken pipe just ends it. */
+function pump(stream: ReadableStream<Uint8Array>, capture: OutputCapture) {
+  const reader = stream.getReader();
+  const done = (async () => {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      capture.write(value);
+    }
+  })().catch(() => undefined);
+  return { done, cancel: () => void reader.cancel().catch(() => undefined) };
+}
+
+async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: Timer | undefined;
+  const late = new Promise<boolean>((resolve) => (timer = setTimeout(resolve, ms, false)));
+  try {
+    return await Promise.race([promise.then(() => true), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * A command's output in bounded memory: the first HEAD_BYTES (streamed live as they come), then a
+ * rolling tail of TAIL_BYTES. Once the output outgrows the head, the full stream also goes to a temp
+ * file, kept only if something had to be left out of the result.
+ */
+class OutputCapture {
+  private total = 0;
+  private readonly head: Uint8Array[] = [];
+  private headBytes = 0;
+  private tail: TailRing | undefined;
+  private fd: number | undefined;
+  private readonly live = new TextDecoder();
+  private readonly path: string;
+  private readonly emit: (chunk: string) => void;
+
+  constructor(path: string, emit: (chunk: string) => void) {
+    this.path = path;
+    // Live output is best effort: a watcher that throws must not stop the pipe being read (a full
+    // pipe would block the command until its timeout).
+    this.emit = (chunk) => {
+      try {
+        emit(chunk);
+      } catch {
+        // dropped
+      }
+    };
+  }
+
+  write(bytes: Uint8Array): void {
+    this.total += bytes.length;
+    const head = bytes.subarray(0, Math.max(0, HEAD_BYTES - this.headBytes));
+    if (head.length > 0) {
+      this.head.push(head.slice());
+      this.headBytes += head.length;
+      const text = this.live.decode(head, { stream: true });
+      if (text) this.emit(text);
+    }
+    const rest = bytes.subarray(head.length);
+    if (rest.length === 0) return;
+    this.tail ??= this.overflow();
+    this.tail.write(rest);
+    this.spill(rest);
+  }
+
+  finish(): { text: string; note?: string } {
+    const head = Buffer.concat(this.head);
+    if (!this.tail) return { text: new TextDecoder().decode(head) };
+    const tail = this.tail.bytes();
+    const omitted = this.total - head.length - tail.length;
+    const saved = this.closeFile(omitted > 0);
+    const decoder = new TextDecoder();
+    // stream: true holds back a character cut in two at the end of the head instead of mangling it
+    const headText = decoder.decode(head, { stream: true });
+    if (omitted === 0) return { text: headText + decoder.decode(tail) };
+    const where = saved ? `the full output is in ${this.path}` : "the full output could not be saved";
+    return {
+      text: `${headText}\n\n[... ${omitted} bytes omitted; ${where}]\n\n${new TextDecoder().decode(tail.subarray(charStart(tail)))}`,
+      note: `[output: ${this.total} bytes in all, ${omitted} omitted from the middle; ${where}]`,
+    };
+  }
+
+  private overflow(): TailRing {
+    this.emit(`\n[rein: live output stops after the first ${HEAD_BYTES} bytes; the result keeps the head and the tail]\n`);
+    try {
+      this.fd = openSync(this.path, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW, 0o600);
+      for (const part of this.head) writeAll(this.fd, part);
+    } catch {
+      this.closeFile(false);
+    }
+    return new TailRing(TAIL_BYTES);
+  }
+
+  private spill(bytes: Uint8Array): void {
+    if (this.fd === undefined) return;
+    try {
+      writeAll(this.fd, bytes);
+    } catch {
+      this.closeFile(false); // a full disk: better no file than a silently short one
+    }
+  }
+
+  /** Closes the temp file, deleting it unless `keep`; true when it is kept. */
+  private closeFile(keep: boolean): boolean {
+    if (this.fd === undefined) return false;
+    closeSync(this.fd);
+    this.fd = undefined;
+    if (keep) return true;
+    try {
+      unlinkSync(this.path);
+    } catch {
+      // already gone
+    }
+    return false;
+  }
+}
+
+/** The last `size` bytes written, in one fixed buffer. */
+class TailRing {
+  private readonly buffer: Uint8Array;
+  private end = 0;
+  private full = false;
+
+  constructor(size: number) {
+    this.buffer = new Uint8Array(size);
+  }
+
+  write(bytes: Uint8Array): void {
+    const size = this.buffer.length;
+    if (bytes.length >= size) {
+      this.buffer.set(bytes.subarray(bytes.length - size));
+      this.end = 0;
+      this.full = true;
+      return;
+    }
+    const first = Math.min(bytes.length, size - this.end);
+    this.buffer.set(bytes.subarray(0, first), this.end);
+    this.buffer.set(bytes.subarray(first), 0);
+    if (this.end + bytes.length >= size) this.full = true;
+    this.end = (this.end + bytes.length) % size;
+  }
+
+  bytes(): Uint8Array {
+    if (!this.full) return this.buffer.subarray(0, this.end);
+    return Buffer.concat([this.buffer.subarray(this.end), this.buffer.subarray(0, this.end)]);
+  }
+}
+
+function writeAll(fd: number, bytes: Uint8Array): void {
+  for (let offset = 0; offset < bytes.length; ) offset += writeSync(fd, bytes, offset);
+}
+
+/** Where the first whole UTF-8 character starts (a cut may leave up to 3 continuation bytes). */
+function charStart(bytes: Uint8Array): number {
+  let start = 0;
+  while (start < 3 && start < bytes.length && (bytes[start]! & 0xc0) === 0x80) start++;
+  return start;
 }

@@ -1,0 +1,259 @@
+// The bash tool against a real bash: merged output, exit status, environment, and the bad inputs
+// (endless output, a command that never ends, background children) that must not hurt rein.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { existsSync, realpathSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import * as v from "valibot";
+import bash from "../../../tools/bash.ts";
+import { toolContext, type TestContext } from "../../support/tool-context.ts";
+import { tempDir, type TempDir } from "../../support/temp-dir.ts";
+
+let dir: TempDir;
+beforeAll(() => {
+  dir = tempDir("rein-bash-");
+});
+afterAll(() => dir.remove());
+
+async function run(input: { command: string; timeout?: number }, ctx: TestContext = toolContext(dir.path)) {
+  const result = await bash.run(input, ctx);
+  return typeof result === "string" ? { output: result, isError: false } : { output: result.output, isError: result.isError === true };
+}
+
+/** A context whose promise resolves with the first streamed chunk. */
+function watched(toolUseId = "toolu_watched") {
+  let first!: () => void;
+  const started = new Promise<void>((resolve) => (first = resolve));
+  const ctx = toolContext(dir.path, { toolUseId });
+  const collect = ctx.output;
+  ctx.output = (chunk) => (collect(chunk), first());
+  return { ctx, started };
+}
+
+/** Pids of live processes whose command line contains `marker` (zombies have none). */
+function running(marker: string): number[] {
+  const pgrep = Bun.spawnSync(["pgrep", "-f", marker]);
+  return pgrep.stdout.toString().split("\n").filter(Boolean).map(Number);
+}
+
+function killAll(marker: string): void {
+  for (const pid of running(marker)) process.kill(pid, "SIGKILL");
+}
+
+describe("what the command prints and how it ends", () => {
+  test("stdout and stderr arrive merged in the order written", async () => {
+    const result = await run({ command: "echo a; echo b >&2; echo c; echo d >&2" });
+    expect(result).toEqual({ output: "a\nb\nc\nd\n", isError: false });
+  });
+
+  test("a nonzero exit is shown at the end and is not a tool error", async () => {
+    const result = await run({ command: "echo out; exit 3" });
+    expect(result).toEqual({ output: "out\n[exit code 3]", isError: false });
+  });
+
+  test("a shell killed by a signal says which", async () => {
+    const result = await run({ command: "echo before; kill -TERM $$" });
+    expect(result.output).toBe("before\n[killed by SIGTERM]");
+  });
+
+  test("a syntax error on the first line still reaches the output; line numbers are the command's", async () => {
+    const first = await run({ command: "echo (" });
+    expect(first.output).toContain("syntax error");
+    expect(first.output).toEndWith("[exit code 2]");
+
+    const later = await run({ command: "true\nno_such_command_xyz" });
+    expect(later.output).toContain("line 2: no_such_command_xyz: command not found");
+    expect(later.output).toEndWith("[exit code 127]");
+  });
+
+  test("it runs in ctx.cwd with stdin at EOF, so a read never hangs", async () => {
+    const result = await run({ command: "pwd; cat; read -r line; echo read=$?" });
+    expect(result.output).toBe(`${realpathSync(dir.path)}\nread=1\n`);
+  });
+
+  test("timeouts outside 1 s..10 min are rejected by the schema", () => {
+    expect(v.safeParse(bash.input, { command: "true", timeout: 999 }).success).toBe(false);
+    expect(v.safeParse(bash.input, { command: "true", timeout: 600_001 }).success).toBe(false);
+    expect(v.safeParse(bash.input, { command: "true", timeout: 600_000 }).success).toBe(true);
+  });
+});
+
+describe("the child's environment", () => {
+  const names = ["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "REIN_SERVER_TOKEN", "REIN_OTHER_KEY", "GITHUB_TOKEN", "GIT_EDITOR", "PAGER"];
+  const saved = new Map(names.map((name) => [name, process.env[name]]));
+  afterAll(() => {
+    for (const [name, value] of saved) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+  });
+
+  test("has none of rein's keys, keeps the user's other tokens, and sets REIN=1", async () => {
+    process.env.ANTHROPIC_API_KEY = "sk-test-secret";
+    process.env.ANTHROPIC_AUTH_TOKEN = "auth-secret";
+    process.env.REIN_SERVER_TOKEN = "server-secret";
+    process.env.REIN_OTHER_KEY = "other-secret";
+    process.env.GITHUB_TOKEN = "users-own-token";
+
+    const { output } = await run({ command: "env" });
+
+    expect(output).not.toContain("secret");
+    expect(output).not.toContain("ANTHROPIC_API_KEY");
+    expect(output).toContain("GITHUB_TOKEN=users-own-token\n");
+    expect(output).toContain("REIN=1\n");
+  });
+
+  test("non-interactive defaults apply only where the user set nothing", async () => {
+    delete process.env.GIT_EDITOR;
+    process.env.PAGER = "less";
+
+    const { output } = await run({ command: 'echo "$GIT_EDITOR $PAGER $GIT_TERMINAL_PROMPT"' });
+
+    expect(output).toBe("true less 0\n");
+  });
+});
+
+describe("bad inputs", () => {
+  test("50 MB of output: head and tail come back with the omitted count; memory and live output stay bounded", async () => {
+    const ctx = toolContext(dir.path, { toolUseId: "toolu_big" });
+    Bun.gc(true);
+    const before = process.memoryUsage().rss;
+    let peak = before;
+    const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 5);
+    const began = performance.now();
+
+    const result = await run({ command: "yes | head -c 50000000; echo; echo LAST-LINE" }, ctx);
+
+    const took = performance.now() - began;
+    clearInterval(sampler);
+    peak = Math.max(peak, process.memoryUsage().rss);
+    const total = 50_000_000 + 1 + "LAST-LINE\n".length;
+    const omitted = total - 2 * 1024 * 1024;
+    const path = result.output.match(/the full output is in (\S+)\]/)?.[1];
+    try {
+      expect(result.isError).toBe(false);
+      expect(result.output.startsWith("y\ny\ny\n")).toBe(true);
+      expect(result.output).toContain(`\n[... ${omitted} bytes omitted; the full output is in `);
+      expect(result.output).toEndWith(`y\n\nLAST-LINE\n[output: ${total} bytes in all, ${omitted} omitted from the middle; the full output is in ${path}]`);
+      expect(result.output.length).toBeLessThan(2 * 1024 * 1024 + 1000);
+      expect(path && statSync(path).size).toBe(total);
+      expect(peak - before).toBeLessThan(150 * 1024 * 1024);
+      expect(took).toBeLessThan(10_000);
+      // Live output is the head and one note, not 50 MB of events.
+      const streamed = ctx.chunks.join("");
+      expect(streamed.length).toBeLessThan(1024 * 1024 + 200);
+      expect(ctx.chunks.at(-1)).toContain("live output stops after the first 1048576 bytes");
+    } finally {
+      if (path) rmSync(path, { force: true });
+    }
+  });
+
+  test("output a little over the head is returned whole and no temp file is left", async () => {
+    const ctx = toolContext(dir.path, { toolUseId: "toolu_medium" });
+    const result = await run({ command: "head -c 1500000 /dev/zero | tr '\\0' x; echo" }, ctx);
+    expect(result.output).toBe(`${"x".repeat(1_500_000)}\n`);
+    expect(existsSync(join(tmpdir(), `rein-bash-${process.pid}-toolu_medium.log`))).toBe(false);
+    expect(ctx.chunks.join("")).toContain("live output stops");
+  });
+
+  test("a multi-byte character cut at the head or tail edge is dropped, never mangled", async () => {
+    // 'é' is two bytes: an odd-length prefix makes it straddle both cuts.
+    const result = await run({ command: "printf a; head -c 3000000 /dev/zero | tr '\\0' x | sed 's/xx/é/g'; echo" }, toolContext(dir.path, { toolUseId: "toolu_utf8" }));
+    const path = result.output.match(/the full output is in (\S+)\]/)?.[1];
+    if (path) rmSync(path, { force: true });
+    expect(result.output).not.toContain("\uFFFD");
+    expect(result.output).toContain("bytes omitted");
+  });
+
+  test("a command that never ends is killed at its timeout with everything it started", async () => {
+    const marker = "sleep 77.71";
+    try {
+      const began = performance.now();
+      const result = await run({ command: `echo started; ${marker}; echo never`, timeout: 1000 });
+
+      expect(performance.now() - began).toBeLessThan(2500);
+      expect(result).toEqual({ output: "started\n[killed: timed out after 1s]", isError: true });
+      expect(running(marker)).toEqual([]);
+    } finally {
+      killAll(marker);
+    }
+  });
+
+  test("an abort kills the command promptly and leaves nothing behind", async () => {
+    const marker = "sleep 77.72";
+    const { ctx, started } = watched();
+    try {
+      const result = run({ command: `echo started; ${marker} & ${marker}` }, ctx);
+      await started;
+      const abortedAt = performance.now();
+      ctx.abort();
+      const { output, isError } = await result;
+
+      expect(performance.now() - abortedAt).toBeLessThan(500);
+      expect({ output, isError }).toEqual({ output: "started\n[killed: interrupted]", isError: true });
+      expect(running(marker)).toEqual([]);
+    } finally {
+      killAll(marker);
+    }
+  });
+
+  test("a command ignoring SIGTERM is SIGKILLed a second later", async () => {
+    const marker = "sleep 77.73";
+    const { ctx, started } = watched();
+    try {
+      const result = run({ command: `trap '' TERM; echo started; ${marker}` }, ctx);
+      await started;
+      const abortedAt = performance.now();
+      ctx.abort();
+      const { output, isError } = await result;
+
+      const took = performance.now() - abortedAt;
+      expect(took).toBeGreaterThanOrEqual(900); // SIGTERM did nothing; the SIGKILL a second later did
+      expect(took).toBeLessThan(2000);
+      expect({ output, isError }).toEqual({ output: "started\n[killed: interrupted]", isError: true });
+      expect(running(marker)).toEqual([]);
+    } finally {
+      killAll(marker);
+    }
+  });
+
+  test("a background child holding the pipe does not hold the call: it returns and the child is gone", async () => {
+    const marker = "sleep 77.74";
+    try {
+      const began = performance.now();
+      const result = await run({ command: `${marker} & echo started` });
+
+      expect(performance.now() - began).toBeLessThan(1000);
+      expect(result).toEqual({ output: "started\n[background processes still running when the command ended were stopped]", isError: false });
+      expect(running(marker)).toEqual([]);
+    } finally {
+      killAll(marker);
+    }
+  });
+
+  test("a background child detached from the pipe is stopped too", async () => {
+    const marker = "sleep 77.75";
+    try {
+      const result = await run({ command: `${marker} >/dev/null 2>&1 & echo started` });
+
+      expect(result.output).toStartWith("started\n[background processes");
+      expect(running(marker)).toEqual([]);
+    } finally {
+      killAll(marker);
+    }
+  });
+
+  test("a process that left the group but holds the pipe does not hang the call", async () => {
+    // setsid escapes the group, so rein cannot kill it; it stops reading instead of waiting for EOF.
+    const marker = "sleep 77.76";
+    try {
+      const began = performance.now();
+      const result = await run({ command: `setsid ${marker} & echo started` });
+
+      expect(performance.now() - began).toBeLessThan(1000);
+      expect(result.output).toStartWith("started\n");
+    } finally {
+      killAll(marker);
+    }
+  });
+});
