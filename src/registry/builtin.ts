@@ -1,9 +1,12 @@
 // The built-in tools, embedded in the binary.
 import type { Tool } from "../sdk.ts";
 import bash from "../../tools/bash.ts";
+import edit from "../../tools/edit.ts";
+import read from "../../tools/read.ts";
 import todo from "../../tools/todo.ts";
 import webfetch from "../../tools/webfetch.ts";
+import write from "../../tools/write.ts";
 
 export function builtinTools(): Tool[] {
-  return [bash, webfetch, todo];
+  return [bash, read, write, edit, webfetch, todo];
 }

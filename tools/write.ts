@@ -1,0 +1,49 @@
+// Writes a whole file. An existing file is overwritten only when the model has seen its current
+// content, so a write never silently loses work done since the last read.
+import { mkdir, stat, writeFile } from "node:fs/promises";
+import type { Stats } from "node:fs";
+import { dirname } from "node:path";
+import * as v from "valibot";
+import { defineTool, type FileMemory } from "rein/tool";
+import description from "../prompts/tools/write.txt" with { type: "text" };
+import { pathRequests, resolvePath } from "./lib/path-requests.ts";
+import { countLines, fsErrorText, stampOf, staleness } from "./lib/text-file.ts";
+
+export default defineTool({
+  name: "write",
+  description,
+  input: v.object({
+    path: v.pipe(v.string(), v.description("File path, absolute or relative")),
+    content: v.pipe(v.string(), v.description("The full content of the file")),
+  }),
+  permissions: ({ path }, { cwd }) => pathRequests("edit", path, cwd),
+  async run({ path, content }, ctx) {
+    const absolute = resolvePath(path, ctx.cwd);
+    const existing = await stat(absolute).catch(() => undefined);
+    const refusal = existing && refusalText(absolute, existing, ctx.files);
+    if (refusal) return { output: refusal, isError: true };
+    try {
+      await mkdir(dirname(absolute), { recursive: true });
+      await writeFile(absolute, content);
+      ctx.files.recordRead(absolute, stampOf(await stat(absolute)));
+    } catch (error) {
+      return { output: fsErrorText(error, absolute), isError: true };
+    }
+    const bytes = Buffer.byteLength(content);
+    const lines = countLines(content);
+    const what = existing ? "overwrote the previous content" : "created a new file";
+    return `Wrote ${lines} ${lines === 1 ? "line" : "lines"} (${bytes} bytes) to ${absolute}: ${what}.`;
+  },
+});
+
+function refusalText(path: string, existing: Stats, files: FileMemory): string | undefined {
+  if (existing.isDirectory()) return `${path} is a directory: give the path of a file inside it.`;
+  const stale = staleness(path, existing, files);
+  if (stale === "unread") {
+    return `${path} already exists and you have not read it in this session. Read it first (overwriting content you have not seen loses work), then write again, or use edit to change part of it.`;
+  }
+  if (stale === "changed") {
+    return `${path} changed on disk since you last read it (someone else may have edited it). Read it again, then write again so no one's changes are lost.`;
+  }
+  return undefined;
+}
