@@ -1,0 +1,52 @@
+// Finds files whose path matches a glob, skipping gitignored ones; newest first.
+import { stat } from "node:fs/promises";
+import * as v from "valibot";
+import { defineTool } from "rein/tool";
+import description from "../prompts/tools/glob.txt" with { type: "text" };
+import { pathRequests } from "./lib/path-requests.ts";
+import { INTERRUPTED, notAFolder, searchRoot } from "./lib/search-root.ts";
+import { compare, walk } from "./lib/walk.ts";
+
+const LIMIT = 100;
+
+export default defineTool({
+  name: "glob",
+  description,
+  input: v.object({
+    pattern: v.pipe(v.string(), v.minLength(1), v.description('Matched against paths relative to path, e.g. "src/**/*.ts"')),
+    path: v.optional(v.pipe(v.string(), v.description("Folder to search; default: working directory"))),
+  }),
+  readOnly: true,
+  permissions: ({ path }, ctx) => pathRequests("read", path ?? ".", ctx.cwd),
+  async run({ pattern, path }, ctx) {
+    const where = await searchRoot(path, ctx.cwd);
+    if ("error" in where) return { output: where.error, isError: true };
+    if (where.isFile) return notAFolder(path);
+    const glob = new Bun.Glob(relativePattern(pattern, where.root));
+    const matches: { path: string; rel: string }[] = [];
+    for await (const entry of walk(where.root, ctx.signal)) {
+      if (entry.kind !== "dir" && glob.match(entry.rel)) matches.push(entry);
+    }
+    if (ctx.signal.aborted) return INTERRUPTED;
+    if (matches.length === 0) return noMatch(pattern, path);
+    const stamped = await Promise.all(
+      matches.map(async ({ path: file, rel }) => ({ rel, mtime: (await stat(file).catch(() => undefined))?.mtimeMs ?? 0 })),
+    );
+    stamped.sort((a, b) => b.mtime - a.mtime || compare(a.rel, b.rel));
+    const shown = stamped.slice(0, LIMIT).map((file) => file.rel);
+    if (stamped.length > LIMIT) shown.push(`(${stamped.length - LIMIT} more not shown; narrow the pattern)`);
+    return shown.join("\n");
+  },
+});
+
+/** Patterns are relative to the folder; an absolute one inside it is taken as meant. */
+function relativePattern(pattern: string, root: string): string {
+  if (pattern.startsWith(`${root}/`)) return pattern.slice(root.length + 1);
+  return pattern.replace(/^\.\//, "");
+}
+
+function noMatch(pattern: string, path: string | undefined): string {
+  const where = path === undefined ? "" : ` under ${path}`;
+  const hint = pattern.includes("**") ? "" : ` The pattern matches whole paths relative to the folder; use "**/${pattern}" to look in subfolders too.`;
+  return `No files match "${pattern}"${where}.${hint}`;
+}

@@ -1,0 +1,78 @@
+// Searches file contents with a regex: ripgrep when it is installed, the built-in search
+// otherwise, the same output either way (see tools/lib/grep-search.ts).
+import { basename, dirname } from "node:path";
+import * as v from "valibot";
+import { defineTool } from "rein/tool";
+import description from "../prompts/tools/grep.txt" with { type: "text" };
+import { compile, searchBuiltin, searchRipgrep, type GrepFound, type GrepQuery } from "./lib/grep-search.ts";
+import { pathRequests } from "./lib/path-requests.ts";
+import { INTERRUPTED, searchRoot } from "./lib/search-root.ts";
+
+const FILE_LIMIT = 100;
+const LINE_LIMIT = 200;
+
+export default defineTool({
+  name: "grep",
+  description,
+  input: v.object({
+    pattern: v.pipe(v.string(), v.minLength(1), v.description("Regex (JavaScript syntax)")),
+    path: v.optional(v.pipe(v.string(), v.description("File or folder; default: working directory"))),
+    glob: v.optional(v.pipe(v.string(), v.description('Only files matching this glob, e.g. "*.ts"'))),
+    ignore_case: v.optional(v.boolean()),
+    output_mode: v.optional(v.picklist(["files", "content"])),
+  }),
+  readOnly: true,
+  permissions: ({ path }, ctx) => pathRequests("read", path ?? ".", ctx.cwd),
+  async run(input, ctx) {
+    const where = await searchRoot(input.path, ctx.cwd);
+    if ("error" in where) return { output: where.error, isError: true };
+    const ignoreCase = input.ignore_case === true;
+    const invalid = regexProblem(input.pattern, ignoreCase);
+    if (invalid) return { output: invalid, isError: true };
+    const content = input.output_mode === "content";
+    const query: GrepQuery = {
+      root: where.isFile ? dirname(where.root) : where.root,
+      ...(where.isFile ? { only: basename(where.root) } : {}),
+      pattern: input.pattern,
+      ignoreCase,
+      content,
+      ...(input.glob ? { filter: fileFilter(input.glob) } : {}),
+      limit: content ? LINE_LIMIT : FILE_LIMIT,
+      signal: ctx.signal,
+    };
+    // One file needs no walk, and rg would treat a named binary file differently.
+    const rg = query.only === undefined ? ripgrep() : null;
+    const found = (rg && (await searchRipgrep(rg, query))) || (await searchBuiltin(query));
+    if (ctx.signal.aborted) return INTERRUPTED;
+    return format(found, content, input.pattern, input.path);
+  },
+});
+
+/** rg when it is on PATH, unless REIN_GREP=builtin asks for the built-in search. */
+function ripgrep(): string | null {
+  return process.env.REIN_GREP === "builtin" ? null : Bun.which("rg");
+}
+
+function regexProblem(pattern: string, ignoreCase: boolean): string | undefined {
+  try {
+    compile(pattern, ignoreCase);
+    return undefined;
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    return `The regex is invalid: ${why}. Fix the pattern and call grep again; to match ( ) [ ] { } . * + ? | \\ literally, put a backslash before them.`;
+  }
+}
+
+/** A glob without a slash matches file names at any depth; one with a slash, paths from the root. */
+function fileFilter(glob: string): (rel: string) => boolean {
+  const matcher = new Bun.Glob(glob.replace(/^\.\//, ""));
+  if (glob.includes("/")) return (rel) => matcher.match(rel);
+  return (rel) => matcher.match(rel.slice(rel.lastIndexOf("/") + 1));
+}
+
+function format({ hits, more }: GrepFound, content: boolean, pattern: string, path: string | undefined): string {
+  if (hits.length === 0) return `No matches for /${pattern}/${path === undefined ? "" : ` in ${path}`}.`;
+  const lines = hits.map((hit) => (content ? `${hit.path}:${hit.line}:${hit.text}` : hit.path));
+  if (more > 0) lines.push(`(${more} more ${content ? "matching lines" : "files"} not shown; narrow the pattern, path or glob)`);
+  return lines.join("\n");
+}

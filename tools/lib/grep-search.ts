@@ -1,0 +1,173 @@
+// The two engines behind grep, giving the same hits for the same query: ripgrep when it is
+// installed, and a built-in search over the shared walker with a JS RegExp. Both skip what the
+// walker skips (gitignored paths, `.git`, `node_modules`, symlinks, binary files), filter paths
+// the same way and keep only the first `limit` hits in path, then line, order.
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { compare, walk } from "./walk.ts";
+
+export type GrepQuery = {
+  /** the folder searched; hit paths are relative to it */
+  root: string;
+  /** a single file (its name inside root) searched instead of the whole folder */
+  only?: string;
+  pattern: string;
+  ignoreCase: boolean;
+  /** whole lines (path, number, text), or only which files match */
+  content: boolean;
+  /** keeps a file when true for its relative path */
+  filter?: (rel: string) => boolean;
+  limit: number;
+  signal: AbortSignal;
+};
+
+/** `line` is 0 and `text` empty when only files are asked for. */
+export type GrepHit = { path: string; line: number; text: string };
+export type GrepFound = { hits: GrepHit[]; more: number };
+
+const MAX_LINE = 300;
+const BINARY_PROBE = 8192;
+const PARALLEL_READS = 16;
+
+/** The regex as both engines read it; throws a SyntaxError for an invalid one. */
+export function compile(pattern: string, ignoreCase: boolean): RegExp {
+  return new RegExp(pattern, ignoreCase ? "i" : "");
+}
+
+export async function searchBuiltin(q: GrepQuery): Promise<GrepFound> {
+  const regex = compile(q.pattern, q.ignoreCase);
+  const found = new Collector(q);
+  const files = q.only !== undefined ? [q.only] : await filesUnder(q);
+  let next = 0;
+  const worker = async () => {
+    while (next < files.length && !q.signal.aborted) {
+      const rel = files[next++]!;
+      for (const hit of await searchFile(join(q.root, rel), rel, regex, q.content)) found.add(hit);
+    }
+  };
+  await Promise.all(Array.from({ length: PARALLEL_READS }, worker));
+  return found.result();
+}
+
+/** Undefined when rg could not do the search (it rejects the regex, or fails to start). */
+export async function searchRipgrep(rg: string, q: GrepQuery): Promise<GrepFound | undefined> {
+  if (q.signal.aborted) return { hits: [], more: 0 };
+  const args = [
+    rg,
+    "--no-config",
+    "--no-messages",
+    "--color=never",
+    "--hidden",
+    // gitignore files even outside a repository, and no other ignore files: what the walker reads
+    "--no-require-git",
+    "--no-ignore-dot",
+    "--no-ignore-exclude",
+    "--no-ignore-global",
+    "--glob=!.git",
+    "--glob=!node_modules",
+    ...(q.ignoreCase ? ["--ignore-case"] : []),
+    ...(q.content ? ["--line-number", "--no-heading", "--with-filename"] : ["--files-with-matches"]),
+    "--null",
+    "--regexp",
+    q.pattern,
+    "--",
+    q.only ?? ".",
+  ];
+  let proc: Bun.Subprocess<"ignore", "pipe", "pipe">;
+  try {
+    proc = Bun.spawn(args, { cwd: q.root, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  } catch {
+    return undefined;
+  }
+  const kill = () => proc.kill("SIGKILL");
+  q.signal.addEventListener("abort", kill, { once: true });
+  try {
+    const found = new Collector(q);
+    const stderr = new Response(proc.stderr).text();
+    for await (const record of records(proc.stdout, q.content ? "\n" : "\0")) {
+      const hit = q.content ? parseLine(record) : { path: record, line: 0, text: "" };
+      if (hit) found.add({ ...hit, path: hit.path.replace(/^\.\//, "") });
+    }
+    // Exit 2 also reports unreadable files, which --no-messages keeps out of stderr.
+    if ((await proc.exited) === 2 && (await stderr).trim() !== "") return undefined;
+    return found.result();
+  } finally {
+    q.signal.removeEventListener("abort", kill);
+  }
+}
+
+/** Keeps the first `limit` hits in order, pruning as it goes so memory stays bounded. */
+class Collector {
+  private hits: GrepHit[] = [];
+  private dropped = 0;
+  constructor(private readonly q: Pick<GrepQuery, "filter" | "limit">) {}
+
+  add(hit: GrepHit): void {
+    if (this.q.filter && !this.q.filter(hit.path)) return;
+    this.hits.push(hit);
+    if (this.hits.length >= this.q.limit * 10) this.prune();
+  }
+
+  result(): GrepFound {
+    this.prune();
+    return { hits: this.hits, more: this.dropped };
+  }
+
+  private prune(): void {
+    this.hits.sort((a, b) => compare(a.path, b.path) || a.line - b.line);
+    this.dropped += Math.max(0, this.hits.length - this.q.limit);
+    this.hits.length = Math.min(this.hits.length, this.q.limit);
+  }
+}
+
+async function filesUnder(q: GrepQuery): Promise<string[]> {
+  const files: string[] = [];
+  for await (const entry of walk(q.root, q.signal)) {
+    if (entry.kind === "file" && (!q.filter || q.filter(entry.rel))) files.push(entry.rel);
+  }
+  return files;
+}
+
+async function searchFile(path: string, rel: string, regex: RegExp, content: boolean): Promise<GrepHit[]> {
+  const bytes = await readFile(path).catch(() => undefined);
+  if (!bytes || bytes.subarray(0, BINARY_PROBE).includes(0)) return [];
+  const lines = new TextDecoder().decode(bytes).split("\n");
+  if (lines.at(-1) === "") lines.pop();
+  const hits: GrepHit[] = [];
+  for (const [i, line] of lines.entries()) {
+    if (!regex.test(line)) continue;
+    if (!content) return [{ path: rel, line: 0, text: "" }];
+    hits.push({ path: rel, line: i + 1, text: lineText(line) });
+  }
+  return hits;
+}
+
+/** rg's `path\0number:text` line. */
+function parseLine(record: string): GrepHit | undefined {
+  const match = /^([^\0]*)\0(\d+):/.exec(record);
+  if (!match) return undefined;
+  return { path: match[1]!, line: Number(match[2]), text: lineText(record.slice(match[0].length)) };
+}
+
+function lineText(line: string): string {
+  const text = line.endsWith("\r") ? line.slice(0, -1) : line;
+  return text.length > MAX_LINE ? `${text.slice(0, MAX_LINE)}… (line cut)` : text;
+}
+
+async function* records(stream: ReadableStream<Uint8Array>, separator: string): AsyncGenerator<string> {
+  const decoder = new TextDecoder();
+  let rest = "";
+  for await (const chunk of stream) {
+    // Split only the new text: a long line over many chunks must not be rescanned each time.
+    const parts = decoder.decode(chunk, { stream: true }).split(separator);
+    if (parts.length === 1) {
+      rest += parts[0];
+      continue;
+    }
+    parts[0] = rest + parts[0];
+    rest = parts.pop()!;
+    yield* parts;
+  }
+  rest += decoder.decode();
+  if (rest !== "") yield rest;
+}
