@@ -33,7 +33,12 @@ export type ToolContext = {
   files: FileMemory;
 };
 
-export type ToolResult = string | { output: string; isError?: boolean; metadata?: Record<string, unknown> };
+/** An image the model should see (it reaches models that accept images, inside the tool result). */
+export type ToolImage = { mediaType: string; base64: string };
+
+export type ToolResult =
+  | string
+  | { output: string; isError?: boolean; metadata?: Record<string, unknown>; images?: ToolImage[] };
 
 export type ToolSpec<S extends GenericSchema> = {
   name: string;

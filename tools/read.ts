@@ -1,5 +1,5 @@
 // Reads a window of a text file as numbered lines, never more of the file than the window needs.
-// Images are described, with their data in metadata for front ends and models that take images.
+// Images are described and attached to the result, so a model that takes images sees them.
 import { open, readdir, readFile, stat } from "node:fs/promises";
 import type { Stats } from "node:fs";
 import { basename, dirname, extname } from "node:path";
@@ -111,7 +111,7 @@ async function readImage(path: string, mediaType: string, size: number): Promise
     return `${summary} It is over the ${formatBytes(MAX_IMAGE_BYTES)} limit for images, so its data is not attached; shrink a copy with bash (e.g. convert -resize) to see it.`;
   }
   const base64 = (await readFile(path)).toString("base64");
-  return { output: summary, metadata: { image: { mediaType, base64 } } };
+  return { output: summary, images: [{ mediaType, base64 }], metadata: { image: { mediaType, bytes: size } } };
 }
 
 function binaryText(path: string, ext: string): string {

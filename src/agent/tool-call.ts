@@ -1,7 +1,7 @@
 // The tool-call pipeline: validate -> permission -> run -> bound. Every failure becomes an error
 // result written for the model to act on; nothing here throws.
 import * as v from "valibot";
-import type { Tool, ToolResult } from "../sdk.ts";
+import type { Tool, ToolImage, ToolResult } from "../sdk.ts";
 import { toolDefinition } from "./tool-schema.ts";
 import type { LoopConfig, LoopIO, ToolResultBlock, ToolUseBlock } from "./types.ts";
 
@@ -23,7 +23,7 @@ export async function runToolCall(
   options: CallOptions = {},
 ): Promise<CallOutcome> {
   io.emit({ type: "tool_start", id: call.id, name: call.name, input: call.input });
-  const finish = (output: string, isError: boolean, stop?: boolean, metadata?: Record<string, unknown>): CallOutcome => {
+  const finish = (output: string, isError: boolean, stop?: boolean, metadata?: Record<string, unknown>, images?: ToolImage[]): CallOutcome => {
     // Failed runs are bounded too: a command that times out can print as much as one that succeeds.
     const bounded = io.bound(output, call.id);
     io.emit({
@@ -35,7 +35,11 @@ export async function runToolCall(
       truncated: bounded.truncated,
       ...(metadata ? { metadata } : {}),
     });
-    const block: ToolResultBlock = { type: "tool_result", tool_use_id: call.id, content: bounded.output || "(no output)" };
+    const text = bounded.output || "(no output)";
+    const content: ToolResultBlock["content"] = images?.length
+      ? [{ type: "text", text }, ...images.map((i) => ({ type: "image" as const, source: { type: "base64" as const, media_type: i.mediaType, data: i.base64 } }))]
+      : text;
+    const block: ToolResultBlock = { type: "tool_result", tool_use_id: call.id, content };
     if (isError) block.is_error = true;
     return { block, stop };
   };
@@ -75,7 +79,7 @@ export async function runToolCall(
     output: (chunk) => io.emit({ type: "tool_output", id: call.id, chunk }),
     files: io.files,
   });
-  return finish(result.output, result.isError, undefined, result.metadata);
+  return finish(result.output, result.isError, undefined, result.metadata, result.images);
 }
 
 function permissionRequests(tool: Tool, input: unknown, cwd: string) {
@@ -87,7 +91,7 @@ function permissionRequests(tool: Tool, input: unknown, cwd: string) {
   }
 }
 
-type RunOutcome = { output: string; isError: boolean; metadata?: Record<string, unknown> };
+type RunOutcome = { output: string; isError: boolean; metadata?: Record<string, unknown>; images?: ToolImage[] };
 
 async function runSafely(tool: Tool, input: unknown, ctx: Parameters<Tool["run"]>[1]): Promise<RunOutcome> {
   try {
@@ -96,7 +100,12 @@ async function runSafely(tool: Tool, input: unknown, ctx: Parameters<Tool["run"]
     if (!result || typeof result.output !== "string") {
       return { output: `Tool "${tool.name}" returned no output string (a tool must return a string or { output }).`, isError: true };
     }
-    return { output: result.output, isError: result.isError === true, ...(result.metadata ? { metadata: result.metadata } : {}) };
+    return {
+      output: result.output,
+      isError: result.isError === true,
+      ...(result.metadata ? { metadata: result.metadata } : {}),
+      ...(result.images?.length ? { images: result.images } : {}),
+    };
   } catch (error) {
     if (ctx.signal.aborted) return { output: "Interrupted by the user.", isError: true };
     return { output: `Tool "${tool.name}" failed: ${errorText(error)}`, isError: true };

@@ -4,10 +4,11 @@ import type { FileMemory, PermissionRequest, Tool } from "../sdk.ts";
 
 export type TextBlock = { type: "text"; text: string };
 export type ToolUseBlock = { type: "tool_use"; id: string; name: string; input: unknown };
+export type ImageBlock = { type: "image"; source: { type: "base64"; media_type: string; data: string } };
 export type ToolResultBlock = {
   type: "tool_result";
   tool_use_id: string;
-  content: string;
+  content: string | (TextBlock | ImageBlock)[];
   is_error?: boolean;
 };
 /** Blocks the loop does not interpret (thinking, redacted_thinking...) are kept and sent back as they came. */

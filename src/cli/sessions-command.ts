@@ -58,10 +58,15 @@ function blockText(block: ContentBlock): string {
     case "tool_use":
       return `**tool ${String(block.name)}** \`${JSON.stringify(block.input)}\``;
     case "tool_result":
-      return `**result${block.is_error ? " (error)" : ""}**\n\n\`\`\`\n${String(block.content)}\n\`\`\``;
+      return `**result${block.is_error ? " (error)" : ""}**\n\n\`\`\`\n${resultText(block.content)}\n\`\`\``;
     default:
       return "";
   }
+}
+
+function resultText(content: unknown): string {
+  if (!Array.isArray(content)) return String(content);
+  return content.map((c: { type: string; text?: string }) => (c.type === "text" ? c.text : `[${c.type}]`)).join("\n");
 }
 
 function write(text: string): number {

@@ -134,6 +134,7 @@ describe("tool output the model reads is bounded", () => {
       await session.prompt("print everything");
 
       const [block] = sentResults(kit.fake.requests[1]);
+      if (typeof block!.content !== "string") throw new Error("expected text content");
       expect(block!.content.length).toBeLessThan(40_000);
       expect(block!.content.startsWith("HEAD")).toBe(true);
       expect(block!.content.endsWith("TAIL")).toBe(true);
@@ -436,5 +437,27 @@ describe("abort", () => {
     expect(block.content).toContain("interrupted");
     expect(log.of("tool_end")[0]).toMatchObject({ id: "toolu_sleep", is_error: true });
     expect(conversationProblems(session.history())).toEqual([]);
+  });
+});
+
+describe("images", () => {
+  test("images a tool returns reach the model inside the tool result; the event carries no image data", async () => {
+    const data = Buffer.from("fake png bytes").toString("base64");
+    const look = defineTool({
+      name: "look",
+      description: "Looks at a picture",
+      input: v.object({}),
+      permissions: () => [],
+      run: () => ({ output: "a picture", images: [{ mediaType: "image/png", base64: data }] }),
+    });
+    const { session, log } = kit.create({ tools: [look] });
+    kit.fake.script({ reply: [{ type: "tool_use", id: "toolu_look", name: "look", input: {} }] }, finalText);
+    await session.prompt("look");
+    const [block] = sentResults(kit.fake.requests[1]);
+    expect(block!.content).toEqual([
+      { type: "text", text: "a picture" },
+      { type: "image", source: { type: "base64", media_type: "image/png", data } },
+    ]);
+    expect(JSON.stringify(log.events.filter((e) => e.type === "tool_end"))).not.toContain(data);
   });
 });

@@ -161,12 +161,13 @@ describe("read: refusals", () => {
 describe("read: images", () => {
   const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
 
-  test("a small image is described, with its data in metadata", async () => {
+  test("a small image is described, with its data attached for the model", async () => {
     writeFileSync(join(dir.path, "logo.png"), PNG);
     const result = await run({ path: "logo.png" });
     expect(result.isError).toBe(false);
     expect(result.output).toBe(`${join(dir.path, "logo.png")} is an image (image/png, 16 bytes).`);
-    expect(result.metadata).toEqual({ image: { mediaType: "image/png", base64: PNG.toString("base64") } });
+    expect(result.images).toEqual([{ mediaType: "image/png", base64: PNG.toString("base64") }]);
+    expect(result.metadata).toEqual({ image: { mediaType: "image/png", bytes: 16 } });
   });
 
   test("the content decides the type: a PNG named .jpg is image/png", async () => {
