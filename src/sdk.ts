@@ -31,6 +31,8 @@ export type ToolContext = {
   output: (chunk: string) => void;
   /** files read in this session (edit requires a fresh read) */
   files: FileMemory;
+  /** a folder (kept with the session, in rein's data folder) where a tool may save a large output in full */
+  outputDir: string;
 };
 
 /** An image the model should see (it reaches models that accept images, inside the tool result). */

@@ -2,9 +2,8 @@
 // /dev/null, and the command's whole process group ends with the call: at its timeout, on abort, or
 // when the shell exits (background children included). Output is held bounded: a head and a rolling
 // tail in memory, the full stream in a temp file once it outgrows the head.
-import { closeSync, constants, openSync, unlinkSync, writeSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { closeSync, constants, mkdirSync, openSync, unlinkSync, writeSync } from "node:fs";
+import { dirname, join } from "node:path";
 import * as v from "valibot";
 import { defineTool } from "rein/tool";
 import description from "../prompts/tools/bash.txt" with { type: "text" };
@@ -58,7 +57,7 @@ export default defineTool({
       detached: true, // a new session: its own process group (pgid = pid) and no terminal
     });
     const pgid = proc.pid;
-    const capture = new OutputCapture(spillPath(ctx.toolUseId), ctx.output);
+    const capture = new OutputCapture(spillPath(ctx.outputDir, ctx.toolUseId), ctx.output);
     const pumps = [pump(proc.stdout, capture), pump(proc.stderr, capture)];
     const drained = Promise.all(pumps.map((p) => p.done));
 
@@ -112,8 +111,9 @@ function childEnv(parent: NodeJS.ProcessEnv): Record<string, string> {
   return env;
 }
 
-function spillPath(toolUseId: string): string {
-  return join(tmpdir(), `rein-bash-${process.pid}-${toolUseId.replace(/[^\w-]/g, "_")}.log`);
+/** Where a long output is kept in full: the session's output folder, beside what the loop saves. */
+function spillPath(outputDir: string, toolUseId: string): string {
+  return join(outputDir, `${toolUseId.replace(/[^\w-]/g, "_")}.bash.log`);
 }
 
 function withNotes(text: string, notes: string[]): string {
@@ -209,6 +209,7 @@ class OutputCapture {
   private overflow(): TailRing {
     this.emit(`\n[rein: live output stops after the first ${HEAD_BYTES} bytes; the result keeps the head and the tail]\n`);
     try {
+      mkdirSync(dirname(this.path), { recursive: true });
       this.fd = openSync(this.path, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW, 0o600);
       for (const part of this.head) writeAll(this.fd, part);
     } catch {

@@ -78,6 +78,7 @@ export async function runToolCall(
     toolUseId: call.id,
     output: (chunk) => io.emit({ type: "tool_output", id: call.id, chunk }),
     files: io.files,
+    outputDir: io.outputDir,
   });
   return finish(result.output, result.isError, undefined, result.metadata, result.images);
 }

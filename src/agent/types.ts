@@ -137,6 +137,8 @@ export type LoopIO = {
   /** The tools for the next turn: asked before every model turn, so changed tool files are picked up. */
   tools: () => Tool[] | Promise<Tool[]>;
   files: FileMemory;
+  /** where tools may save full outputs for this session */
+  outputDir: string;
 };
 
 export type LoopConfig = {

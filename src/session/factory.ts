@@ -71,6 +71,7 @@ export function sessionOptions(settings: RunSettings, store: Store, registry = t
     maxTurns: settings.maxTurns,
     maxTokens: settings.maxTokens ?? Math.min(info.maxOutput, 32_000),
     bound: (sessionId) => boundOutput(settings.outputDir, sessionId, outputBound(info.contextWindow)),
+    outputDir: settings.outputDir,
     version: settings.version,
     ...(settings.askPolicy ? { askPolicy: settings.askPolicy } : {}),
   };

@@ -1,5 +1,6 @@
 // The Session: the one object every front end drives. It runs the loop, persists every event before
 // subscribers see it, keeps the conversation, and brokers permission asks.
+import { join } from "node:path";
 import { runLoop } from "../agent/loop.ts";
 import type { AgentEvent, Message, PermissionReply, StampedEvent, StreamFn } from "../agent/types.ts";
 import { costUsd } from "../llm/models.ts";
@@ -22,6 +23,8 @@ export type SessionOptions = {
   maxTurns: number;
   maxTokens: number;
   bound: (sessionId: string) => Bound;
+  /** the data folder's output/: each session's full tool outputs go in a folder named after it */
+  outputDir: string;
   askPolicy?: AskPolicy;
   version: string;
   now?: () => number;
@@ -134,6 +137,7 @@ export class Session {
           bound: this.options.bound(this.id),
           tools: typeof this.options.tools === "function" ? this.options.tools : () => this.options.tools as Tool[],
           files: this.files,
+          outputDir: join(this.options.outputDir, this.id),
           commit: (message) => {
             const interrupted = controller.signal.aborted && message.role === "assistant";
             store.appendMessage(this.id, message, this.lastSeq, interrupted ? "interrupted" : "complete");

@@ -74,6 +74,7 @@ export function testSessionOptions(setup: SessionSetup & { store: Store; baseURL
     maxTurns: setup.maxTurns ?? 20,
     maxTokens: 4096,
     bound: (sessionId) => boundOutput(join(setup.dataDir, "output"), sessionId),
+    outputDir: join(setup.dataDir, "output"),
     version: "0.0.0-test",
     ...(setup.askPolicy ? { askPolicy: setup.askPolicy } : {}),
   };

@@ -1,5 +1,7 @@
 // A real ToolContext for calling a tool's run() directly in a test: an abort controller, a file
 // memory and the streamed output collected.
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { FileStamp, ToolContext } from "../../src/sdk.ts";
 
 export type TestContext = ToolContext & { chunks: string[]; abort: () => void };
@@ -15,6 +17,7 @@ export function toolContext(cwd: string, overrides: Partial<ToolContext> = {}): 
     toolUseId: "toolu_test",
     output: (chunk) => void chunks.push(chunk),
     files: { recordRead: (path, stamp) => void stamps.set(path, stamp), lastRead: (path) => stamps.get(path) },
+    outputDir: join(tmpdir(), `rein-tool-output-${process.pid}`),
     chunks,
     abort: () => controller.abort(),
     ...overrides,
