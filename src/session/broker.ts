@@ -50,7 +50,6 @@ export class PermissionBroker {
       ...(call.reason ? { reason: call.reason } : {}),
     };
     const answer = await this.ask(ask);
-    if (answer.reply === "always") this.approvals.push(...alwaysRules(ask.requests));
     if (answer.reply !== "reject") return { allow: true };
     const because = answer.message ? ` The user said: ${answer.message}` : "";
     return {
@@ -60,11 +59,17 @@ export class PermissionBroker {
     };
   }
 
-  /** Answers an open ask; false when there is none with that id (already answered, or unknown). */
+  /**
+   * Answers an open ask; false when there is none with that id (already answered, or unknown).
+   * A rejection rejects the session's other open asks too; an "always" also answers the open asks
+   * its new approvals now cover.
+   */
   reply(id: string, reply: PermissionReply, message?: string): boolean {
     const entry = this.open.get(id);
     if (!entry) return false;
     this.settle(id, { reply, ...(message ? { message } : {}) });
+    if (reply === "reject") this.rejectAll("rejected together with another call the user rejected");
+    if (reply === "always") this.approveCovered();
     return true;
   }
 
@@ -75,6 +80,14 @@ export class PermissionBroker {
   /** Rejects every open ask (the run is being aborted). */
   rejectAll(message: string): void {
     for (const id of [...this.open.keys()]) this.settle(id, { reply: "reject", message });
+  }
+
+  private approveCovered(): void {
+    for (const { ask } of [...this.open.values()]) {
+      if (!ask.reason && evaluate(ask.requests, this.io.rules(), this.approvals).action === "allow") {
+        this.settle(ask.id, { reply: "once", message: "covered by an earlier \"always\"" });
+      }
+    }
   }
 
   private ask(ask: Ask): Promise<Answer> {
@@ -90,6 +103,7 @@ export class PermissionBroker {
     const entry = this.open.get(id);
     if (!entry) return;
     this.open.delete(id);
+    if (answer.reply === "always") this.approvals.push(...alwaysRules(entry.ask.requests));
     this.io.emitReply(id, answer);
     entry.resolve(answer);
   }
