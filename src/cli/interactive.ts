@@ -4,7 +4,7 @@
 import { createInterface } from "node:readline/promises";
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import { confirm, isCancel, select, text as askText } from "@clack/prompts";
+import { confirm, isCancel } from "@clack/prompts";
 import chalk from "chalk";
 import type { StampedEvent } from "../session/events.ts";
 import type { Session } from "../session/session.ts";
@@ -14,7 +14,8 @@ import { projectPaths, reinPaths } from "../config/paths.ts";
 import { rememberTrust, workspaceTrust } from "../config/trust.ts";
 import { sessionOptions, toolRegistry } from "../session/factory.ts";
 import type { Args } from "./args.ts";
-import { openStore, resolveContext, runSettings, untrustedToolsWarning, type Env } from "./context.ts";
+import { openStore, resolveContext, runSettings, untrustedToolsWarning, type Context, type Env } from "./context.ts";
+import { permissionDialog } from "./permission-dialog.ts";
 import { formatLoadError } from "./tools-command.ts";
 
 export async function interactive(args: Args, env: Env): Promise<number> {
@@ -38,7 +39,7 @@ export async function interactive(args: Args, env: Env): Promise<number> {
   });
   // A fallback for when the terminal is not in raw mode (Ctrl-C then arrives as a signal).
   process.on("SIGINT", () => rl.emit("SIGINT"));
-  session.subscribe(render(session, rl));
+  session.subscribe(render(ctx, session, rl));
   process.stdout.write(chalk.dim(`rein ${settings.version} · ${settings.model} · ${ctx.cwd}\nCtrl-C stops a turn, twice at the prompt exits, Ctrl-D exits.\n`));
   try {
     while (true) {
@@ -83,7 +84,7 @@ function question(rl: ReturnType<typeof createInterface>): Promise<string | unde
   });
 }
 
-function render(session: Session, rl: ReturnType<typeof createInterface>): (event: StampedEvent) => void {
+function render(ctx: Context, session: Session, rl: ReturnType<typeof createInterface>): (event: StampedEvent) => void {
   return (event) => {
     switch (event.type) {
       case "text_delta":
@@ -102,7 +103,7 @@ function render(session: Session, rl: ReturnType<typeof createInterface>): (even
         process.stdout.write(chalk.yellow(`retrying in ${(event.delay_ms / 1000).toFixed(1)}s: ${event.reason}\n`));
         return;
       case "permission_ask":
-        void askPerson(session, rl, event);
+        void askPerson(ctx, session, rl, event);
         return;
       default:
         return;
@@ -110,27 +111,10 @@ function render(session: Session, rl: ReturnType<typeof createInterface>): (even
   };
 }
 
-async function askPerson(session: Session, rl: ReturnType<typeof createInterface>, ask: Extract<StampedEvent, { type: "permission_ask" }>) {
+async function askPerson(ctx: Context, session: Session, rl: ReturnType<typeof createInterface>, ask: Extract<StampedEvent, { type: "permission_ask" }>) {
   rl.pause();
   try {
-    const what = ask.requests.map((r) => `${r.permission}: ${r.pattern}`).join("\n");
-    const reason = ask.reason ? `\n${chalk.yellow(ask.reason)}` : "";
-    const always = ask.requests.flatMap((r) => r.always.map((p) => `${r.permission}(${p})`));
-    const choice = await select({
-      message: `${ask.tool} wants to run:\n${what}${reason}`,
-      options: [
-        { value: "once", label: "Allow once" },
-        ...(always.length ? [{ value: "always", label: `Allow always this session: ${always.join(", ")}` }] : []),
-        { value: "reject", label: "Reject" },
-        { value: "message", label: "Reject with a message to the model" },
-      ],
-    });
-    if (isCancel(choice)) return void session.reply(ask.id, "reject");
-    if (choice === "message") {
-      const message = await askText({ message: "Message to the model" });
-      return void session.reply(ask.id, "reject", isCancel(message) ? undefined : message);
-    }
-    session.reply(ask.id, choice as "once" | "always" | "reject");
+    await permissionDialog(ctx, session, ask);
   } finally {
     // clack leaves the terminal in cooked mode; readline needs raw mode back, or Ctrl-C becomes a signal.
     if (process.stdin.isTTY) process.stdin.setRawMode(true);

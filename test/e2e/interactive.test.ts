@@ -84,7 +84,7 @@ describe.skipIf(!hasTmux)("interactive mode in tmux", () => {
     await waitForScreen("Ctrl-D exits");
 
     tmux("send-keys", "-t", "rein", "make a file", "Enter");
-    await waitForScreen("wants to run");
+    await waitForScreen("wants to:");
     expect(screen()).toContain(`touch ${marker}`);
     expect(existsSync(marker)).toBe(false);
     tmux("send-keys", "-t", "rein", "Enter"); // "Allow once" is the first choice
