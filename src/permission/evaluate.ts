@@ -4,7 +4,8 @@ import { matchWildcard } from "./wildcard.ts";
 export type Action = "allow" | "ask" | "deny";
 /** What a tool call touches (the same shape as the tool API's PermissionRequest; this layer imports nothing of ours). */
 export type PermissionRequest = { permission: string; pattern: string; always: string[]; opaque?: boolean };
-export type Rule = { permission: string; pattern: string; action: Action };
+/** `source` says where a rule came from (built-in defaults, a mode, a config file, a flag, an approval), for explanations. */
+export type Rule = { permission: string; pattern: string; action: Action; source?: string };
 
 export type RequestDecision = { request: PermissionRequest; action: Action; rule?: Rule; approved?: boolean };
 export type Decision = { action: Action; requests: RequestDecision[] };

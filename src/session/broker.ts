@@ -110,5 +110,5 @@ export class PermissionBroker {
 }
 
 function alwaysRules(requests: readonly PermissionRequest[]): Rule[] {
-  return requests.flatMap((r) => r.always.map((pattern) => ({ permission: r.permission, pattern, action: "allow" as const })));
+  return requests.flatMap((r) => r.always.map((pattern) => ({ permission: r.permission, pattern, action: "allow" as const, source: "approved in this session" })));
 }

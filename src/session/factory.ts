@@ -41,7 +41,14 @@ export function outputBound(contextWindowTokens: number): number {
 }
 
 export function ruleSet(mode: PermissionMode, rules: RunSettings["rules"]): Rule[] {
-  return [...DEFAULT_RULES, ...modeRules(mode), ...rules.user, ...rules.project, ...rules.flags];
+  const from = (source: string, list: readonly Rule[]) => list.map((rule) => ({ ...rule, source }));
+  return [
+    ...from("built-in default", DEFAULT_RULES),
+    ...from(`permission mode ${mode}`, modeRules(mode)),
+    ...from("user config", rules.user),
+    ...from("project config", rules.project),
+    ...from("command line", rules.flags),
+  ];
 }
 
 export type { LoadError, ToolDir, ToolRegistry };
