@@ -23,6 +23,7 @@ export type Args = {
   port?: number;
   hostname?: string;
   trust: boolean;
+  sandbox: boolean;
   help: boolean;
   version: boolean;
   json: boolean;
@@ -64,6 +65,7 @@ const FLAGS: Record<string, Spec> = {
   "--port": { key: "port", kind: "string", check: port },
   "--hostname": { key: "hostname", kind: "string" },
   "--trust": { key: "trust", kind: "bool" },
+  "--sandbox": { key: "sandbox", kind: "bool" },
   "--help": { key: "help", kind: "bool", short: "-h" },
   "--version": { key: "version", kind: "bool", short: "-v" },
   "--json": { key: "json", kind: "bool" },
@@ -84,6 +86,7 @@ export function parseArgs(argv: readonly string[]): Args {
     onAsk: "deny",
     serve: false,
     trust: false,
+    sandbox: false,
     help: false,
     version: false,
     json: false,

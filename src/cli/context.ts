@@ -40,6 +40,7 @@ export function resolveContext(args: Args, env: Env): Context {
       deny: args.deny,
       ask: args.ask,
       trust: trusted,
+      sandbox: args.sandbox,
     },
   });
   return { args, env, cwd, projectRoot, paths, config, trusted };
@@ -78,6 +79,11 @@ export function runSettings(ctx: Context, extra: Pick<RunSettings, "askPolicy"> 
     ...(idleTimeoutMs ? { idleTimeoutMs } : {}),
     ...extra,
   };
+}
+
+/** Settings the built-in tools read from the environment of the rein process (the bash tool's sandbox). */
+export function exportToolSettings(ctx: Context): void {
+  process.env.REIN_SANDBOX = ctx.config.sandbox;
 }
 
 /** User tools always; project tools only in a trusted workspace. */

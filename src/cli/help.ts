@@ -21,7 +21,8 @@ Flags:
       --allow RULE            allow, e.g. --allow 'bash(npm test *)' or --allow edit
       --deny RULE             deny, e.g. --deny 'bash(git push *)'
       --ask RULE              always ask
-      --trust                 accept the project's own config that loosens permissions
+      --trust                 accept the project's own tools and config that loosens permissions
+      --sandbox               run every bash command in the kernel sandbox (bubblewrap)
   print mode:
       --output-format FMT     text | json | stream-json
       --on-ask POLICY         deny (default: refuse and tell the model) | fail (exit 3)

@@ -14,7 +14,7 @@ import { projectPaths, reinPaths } from "../config/paths.ts";
 import { rememberTrust, workspaceTrust } from "../config/trust.ts";
 import { sessionOptions, toolRegistry } from "../session/factory.ts";
 import type { Args } from "./args.ts";
-import { openStore, resolveContext, runSettings, untrustedToolsWarning, type Context, type Env } from "./context.ts";
+import { exportToolSettings, openStore, resolveContext, runSettings, untrustedToolsWarning, type Context, type Env } from "./context.ts";
 import { permissionDialog } from "./permission-dialog.ts";
 import { formatLoadError } from "./tools-command.ts";
 
@@ -24,6 +24,7 @@ export async function interactive(args: Args, env: Env): Promise<number> {
   const ctx = resolveContext(args, env);
   const warn = (m: string) => process.stderr.write(chalk.yellow(`rein: ${m}\n`));
   const settings = runSettings(ctx);
+  exportToolSettings(ctx);
   const store = openStore(ctx, warn);
   const untrusted = untrustedToolsWarning(ctx);
   if (untrusted) warn(untrusted);

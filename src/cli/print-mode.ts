@@ -6,7 +6,7 @@ import type { Answer, Ask } from "../session/broker.ts";
 import type { OnAsk } from "./args.ts";
 import { UsageError } from "./args.ts";
 import { openSession } from "./open-session.ts";
-import { openStore, runSettings, untrustedToolsWarning, type Context } from "./context.ts";
+import { exportToolSettings, openStore, runSettings, untrustedToolsWarning, type Context } from "./context.ts";
 import { sessionOptions, toolRegistry } from "../session/factory.ts";
 import { formatLoadError } from "./tools-command.ts";
 import { readStdin } from "./stdin.ts";
@@ -18,6 +18,7 @@ export const EXIT_CODES: Record<ResultStatus, number> = { success: 0, error: 1, 
 export async function printMode(ctx: Context): Promise<number> {
   const { args } = ctx;
   const settings = runSettings(ctx, { askPolicy: askPolicy(args.onAsk) });
+  exportToolSettings(ctx);
   const prompt = await readPrompt(args.prompt, ctx.env);
   const store = openStore(ctx, warn);
   try {

@@ -12,6 +12,8 @@ import {
   ModelSchema,
   type PermissionMode,
   PermissionModeSchema,
+  SandboxSchema,
+  type SandboxSetting,
   ServerTokenSchema,
 } from "./schema.ts";
 
@@ -29,6 +31,7 @@ export type ResolvedConfig = {
   maxTurns: number;
   maxTokens?: number;
   permissionMode: PermissionMode;
+  sandbox: SandboxSetting;
   /** Lowest precedence first. Each source lists its allow rules, then ask, then deny: the last match wins. */
   rules: { user: Rule[]; project: Rule[]; flags: Rule[] };
   server: { token?: string; origins: string[] };
@@ -46,6 +49,8 @@ export type Overrides = {
   ask?: string[];
   /** Accept the project config's allow rules and a permissive permissionMode. */
   trust?: boolean;
+  /** --sandbox: run every bash command in the kernel sandbox */
+  sandbox?: boolean;
 };
 
 export type LoadOptions = { cwd: string; projectRoot: string; env: Env; overrides: Overrides };
@@ -53,7 +58,7 @@ export type LoadOptions = { cwd: string; projectRoot: string; env: Env; override
 export const CONFIG_DEFAULTS = { model: "claude-sonnet-5-5", maxTurns: 100, permissionMode: "default" } as const;
 
 /** One layer of scalar settings; a later layer wins where it defines a value. */
-type Settings = Pick<ConfigFile, "model" | "apiKey" | "baseURL" | "maxTurns" | "maxTokens" | "permissionMode"> & {
+type Settings = Pick<ConfigFile, "model" | "apiKey" | "baseURL" | "maxTurns" | "maxTokens" | "permissionMode" | "sandbox"> & {
   serverToken?: string;
 };
 
@@ -82,6 +87,8 @@ export function loadConfig(opts: LoadOptions): ResolvedConfig {
     maxTurns: pick("maxTurns") ?? CONFIG_DEFAULTS.maxTurns,
     maxTokens: pick("maxTokens"),
     permissionMode: pick("permissionMode") ?? CONFIG_DEFAULTS.permissionMode,
+    // The kernel sandbox: on when asked for; in auto mode by default wherever it is available.
+    sandbox: pick("sandbox") ?? ((pick("permissionMode") ?? CONFIG_DEFAULTS.permissionMode) === "auto" ? "auto" : "off"),
     rules: { user: fileRules(user), project: fileRules(project), flags: flagRules(opts.overrides) },
     server: { token: pick("serverToken"), origins: user?.server?.origins ?? [] },
     sources: [user && userFile, rawProject && projectFile].filter((file) => file !== undefined),
@@ -91,7 +98,10 @@ export function loadConfig(opts: LoadOptions): ResolvedConfig {
 
 /** A repository is untrusted input: it may restrict what rein does, never widen it. */
 function untrusted(config: ConfigFile, file: string, warnings: string[]): ConfigFile {
-  const { permissionMode, permissions, ...rest } = config;
+  const { permissionMode, permissions, sandbox, ...rest } = config;
+  if (sandbox && sandbox !== "on") {
+    warnings.push(`ignored sandbox "${sandbox}" from ${file}: an untrusted workspace cannot turn the sandbox off (run with --trust to accept it)`);
+  }
   if (permissions?.allow?.length) {
     warnings.push(
       `ignored permissions.allow from ${file}: an untrusted workspace cannot allow itself permissions (run with --trust to accept them)`,
@@ -105,6 +115,7 @@ function untrusted(config: ConfigFile, file: string, warnings: string[]): Config
   }
   return {
     ...rest,
+    ...(sandbox === "on" ? { sandbox } : {}),
     permissionMode: permissive ? undefined : permissionMode,
     permissions: { ask: permissions?.ask, deny: permissions?.deny },
   };
@@ -140,6 +151,7 @@ function fromEnv(env: Env): Settings {
     model: read("REIN_MODEL", ModelSchema),
     maxTurns: read("REIN_MAX_TURNS", MaxTurnsSchema, (text) => (/^\s*\d+\s*$/.test(text) ? Number(text) : text)),
     permissionMode: read("REIN_PERMISSION_MODE", PermissionModeSchema),
+    sandbox: read("REIN_SANDBOX", SandboxSchema),
     serverToken: read("REIN_SERVER_TOKEN", ServerTokenSchema),
   };
 }
@@ -152,6 +164,7 @@ function fromFlags(overrides: Overrides): Settings {
     model: read(overrides.model, ModelSchema, "--model"),
     maxTurns: read(overrides.maxTurns, MaxTurnsSchema, "--max-turns"),
     permissionMode: read(overrides.permissionMode, PermissionModeSchema, "--permission-mode"),
+    sandbox: overrides.sandbox ? "on" : undefined,
   };
 }
 

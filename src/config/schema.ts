@@ -27,6 +27,10 @@ export const MaxTokensSchema = positiveInteger();
 
 export const PermissionModeSchema = v.picklist(PERMISSION_MODES, expected(`expected one of ${PERMISSION_MODES.join(", ")}`));
 
+export const SANDBOX_SETTINGS = ["on", "off", "auto"] as const;
+export type SandboxSetting = (typeof SANDBOX_SETTINGS)[number];
+export const SandboxSchema = v.picklist(SANDBOX_SETTINGS, expected(`expected one of ${SANDBOX_SETTINGS.join(", ")}`));
+
 export const ServerTokenSchema = v.pipe(
   v.string(expected("expected a token of at least 16 characters", { secret: true })),
   v.minLength(16, expected("expected a token of at least 16 characters", { secret: true })),
@@ -58,6 +62,7 @@ export const ConfigFileSchema = strict({
   permissionMode: v.optional(PermissionModeSchema),
   permissions: v.optional(PermissionsSchema),
   server: v.optional(ServerSchema),
+  sandbox: v.optional(SandboxSchema),
 });
 
 export type ConfigFile = v.InferOutput<typeof ConfigFileSchema>;

@@ -78,3 +78,20 @@ describe("the project config is untrusted input", () => {
     expect(config.warnings).toEqual([]);
   });
 });
+
+describe("sandbox setting", () => {
+  test("off by default, auto in auto mode, on with --sandbox; an untrusted project can turn it on but not off", () => {
+    const w = ws;
+    expect(w.load().sandbox).toBe("off");
+    expect(w.load({ overrides: { permissionMode: "auto" } }).sandbox).toBe("auto");
+    expect(w.load({ overrides: { sandbox: true } }).sandbox).toBe("on");
+    w.writeProject({ sandbox: "on" });
+    expect(w.load().sandbox).toBe("on");
+    w.writeUser({ sandbox: "on" });
+    w.writeProject({ sandbox: "off" });
+    const untrusted = w.load();
+    expect(untrusted.sandbox).toBe("on");
+    expect(untrusted.warnings.join("\n")).toContain('ignored sandbox "off"');
+    expect(w.load({ overrides: { trust: true } }).sandbox).toBe("off");
+  });
+});

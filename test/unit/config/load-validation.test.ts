@@ -44,7 +44,7 @@ describe("a file that is not valid config", () => {
 
   test("an unknown key lists the known ones", () => {
     expect(userError({ modle: "x" }).message).toBe(
-      `config error in ${ws.userFile}: unknown key "modle" (known keys: model, apiKey, baseURL, maxTurns, maxTokens, permissionMode, permissions, server)`,
+      `config error in ${ws.userFile}: unknown key "modle" (known keys: model, apiKey, baseURL, maxTurns, maxTokens, permissionMode, permissions, server, sandbox)`,
     );
   });
 
@@ -117,6 +117,7 @@ describe("files that are fine", () => {
       model: "claude-sonnet-5-5",
       maxTurns: 100,
       permissionMode: "default",
+      sandbox: "off",
       rules: { user: [], project: [], flags: [] },
       server: { origins: [] },
       sources: [],
