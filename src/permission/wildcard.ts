@@ -1,5 +1,6 @@
 // Wildcard patterns: `*` matches any run of characters (newlines included); a trailing ` *` also
-// matches nothing, so `ls *` matches `ls` and `ls -la` but not `lsblk`.
+// matches nothing, so `ls *` matches `ls` and `ls -la` but not `lsblk`. `\*` and `\\` stand for a
+// literal `*` and `\` (exact patterns saved from commands that contain them).
 const cache = new Map<string, RegExp>();
 
 export function matchWildcard(pattern: string, text: string): boolean {
@@ -12,11 +13,20 @@ export function matchWildcard(pattern: string, text: string): boolean {
 }
 
 function compile(pattern: string): RegExp {
-  const trailing = pattern.endsWith(" *");
+  const trailing = pattern.endsWith(" *"); // a star after a space is never escaped
   const body = trailing ? pattern.slice(0, -2) : pattern;
-  const source = body
-    .split("*")
-    .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&"))
-    .join("[\\s\\S]*");
+  let source = "";
+  for (let i = 0; i < body.length; i++) {
+    const c = body[i]!;
+    if (c === "\\" && (body[i + 1] === "*" || body[i + 1] === "\\")) {
+      source += escapeRegExp(body[++i]!);
+    } else {
+      source += c === "*" ? "[\\s\\S]*" : escapeRegExp(c);
+    }
+  }
   return new RegExp(`^${source}${trailing ? "( [\\s\\S]*)?" : ""}$`);
+}
+
+function escapeRegExp(c: string): string {
+  return /[.+?^${}()|[\]\\*]/.test(c) ? `\\${c}` : c;
 }

@@ -52,7 +52,9 @@ describe("matchWildcard", () => {
     expect(matchWildcard("^$", "")).toBe(false);
     expect(matchWildcard("a?", "a")).toBe(false);
     expect(matchWildcard("a{2}", "aa")).toBe(false);
-    expect(matchWildcard("C:\\dir\\*", "C:\\dir\\file")).toBe(true);
+    // a backslash before * or \ escapes it (see "escapes"); before anything else it is literal
+    expect(matchWildcard("C:\\dir\\\\*", "C:\\dir\\file")).toBe(true);
+    expect(matchWildcard("C:\\dir\\*", "C:\\dir\\file")).toBe(false);
     expect(matchWildcard("C:\\d", "C:d")).toBe(false);
     expect(matchWildcard("$HOME/*", "$HOME/x")).toBe(true);
   });
@@ -61,5 +63,15 @@ describe("matchWildcard", () => {
     expect(matchWildcard("cache *", "cache hit")).toBe(true);
     expect(matchWildcard("cache *", "cachemiss")).toBe(false);
     expect(matchWildcard("cache *", "cache hit")).toBe(true);
+  });
+});
+
+describe("escapes", () => {
+  test("\\* is a literal star and \\\\ a literal backslash", () => {
+    expect(matchWildcard("rm -rf build/\\*", "rm -rf build/*")).toBe(true);
+    expect(matchWildcard("rm -rf build/\\*", "rm -rf build/ /")).toBe(false);
+    expect(matchWildcard("echo a\\\\b", "echo a\\b")).toBe(true);
+    expect(matchWildcard("echo a\\\\*", "echo a\\anything")).toBe(true);
+    expect(matchWildcard("ls *", "ls")).toBe(true);
   });
 });

@@ -1,0 +1,83 @@
+// Paths no rule or mode may open up (credentials, rein's own secrets) and paths that always ask
+// (`.env` files). Checked before any rule, on the path as resolveForCheck returns it (absolute,
+// symlinks resolved); `home` and `reinDirs` must be resolved the same way, or a symlinked home
+// would hide ~/.ssh. Matching is case-sensitive.
+import { basename, normalize } from "node:path";
+
+export type SensitiveMatch = { action: "deny" | "ask"; reason: string };
+
+// Under the home directory: the entry itself and, for directories, everything inside.
+const HOME_DENIED: ReadonlyArray<readonly [string, string]> = [
+  [".ssh", "SSH keys and configuration"],
+  [".gnupg", "GPG keys"],
+  [".aws", "AWS credentials"],
+  [".config/gcloud", "Google Cloud credentials"],
+  [".azure", "Azure credentials"],
+  [".kube", "Kubernetes credentials"],
+  [".docker/config.json", "container registry credentials"],
+  [".npmrc", "npm registry token"],
+  [".yarnrc.yml", "yarn registry token"],
+  [".pypirc", "PyPI token"],
+  [".cargo/credentials", "crates.io token"],
+  [".cargo/credentials.toml", "crates.io token"],
+  [".gem/credentials", "RubyGems token"],
+  [".netrc", "network login credentials"],
+  [".git-credentials", "git credentials"],
+  [".config/git/credentials", "git credentials"],
+  [".config/gh/hosts.yml", "GitHub CLI token"],
+  [".pgpass", "PostgreSQL passwords"],
+  [".vault-token", "Vault token"],
+  [".terraform.d/credentials.tfrc.json", "Terraform Cloud token"],
+  [".password-store", "password store"],
+  [".local/share/keyrings", "desktop keyrings"],
+];
+
+const SYSTEM_DENIED: ReadonlyArray<readonly [string, string]> = [
+  ["/etc/shadow", "system password hashes"],
+  ["/etc/shadow-", "system password hashes"],
+  ["/etc/gshadow", "system password hashes"],
+  ["/etc/sudoers", "sudo configuration"],
+  ["/etc/sudoers.d", "sudo configuration"],
+];
+
+// In rein's config and data folders: the config (server token, saved approvals), the trust answers
+// (trusting a workspace loads its tools) and the session store. Other files there (user tools,
+// AGENTS.md, the output folder the agent is told to read) follow the ordinary rules.
+const REIN_SECRET = /^(config\.json|trust\.json|rein\.db)($|[.-])|token/;
+
+const ENV_TEMPLATE = /^\.env\.(example|sample|template)$/;
+
+/**
+ * Whether a path is sensitive: "deny" whatever the mode and rules, "ask" for `.env` files
+ * (`.env`, `.env.local`, `prod.env`; not `.env.example`, `.env.sample`, `.env.template`).
+ * `reinDirs` are rein's config and data folders.
+ */
+export function sensitivePath(absolutePath: string, home: string, reinDirs: readonly string[] = []): SensitiveMatch | undefined {
+  const path = normalize(absolutePath);
+  const homeDir = normalize(home).replace(/(.)\/$/, "$1");
+  for (const [rel, what] of HOME_DENIED) {
+    if (within(path, `${homeDir === "/" ? "" : homeDir}/${rel}`)) return deny(what);
+  }
+  for (const [entry, what] of SYSTEM_DENIED) {
+    if (within(path, entry)) return deny(what);
+  }
+  for (const dir of reinDirs) {
+    const parent = normalize(dir).replace(/(.)\/$/, "$1");
+    if (path.startsWith(`${parent}/`) && !path.slice(parent.length + 1).includes("/") && REIN_SECRET.test(basename(path))) {
+      return deny("rein's own secrets and settings");
+    }
+  }
+  const name = basename(path);
+  if ((name === ".env" || name.startsWith(".env.") || name.endsWith(".env")) && !ENV_TEMPLATE.test(name)) {
+    return { action: "ask", reason: "an environment file, which often holds secrets" };
+  }
+  return undefined;
+}
+
+function within(path: string, entry: string): boolean {
+  return path === entry || path.startsWith(`${entry}/`);
+}
+
+function deny(what: string): SensitiveMatch {
+  return { action: "deny", reason: `${what}, protected in every permission mode` };
+}

@@ -1,0 +1,14 @@
+import { Parser, Language } from "web-tree-sitter";
+import { readFileSync } from "node:fs";
+const t0 = performance.now();
+const rt = readFileSync("node_modules/web-tree-sitter/web-tree-sitter.wasm");
+const lb = readFileSync("node_modules/tree-sitter-bash/tree-sitter-bash.wasm");
+const t1 = performance.now();
+await Parser.init({ wasmBinary: rt });
+const t2 = performance.now();
+const lang = await Language.load(lb);
+const t3 = performance.now();
+const p = new Parser(); p.setLanguage(lang);
+const tree = p.parse("ls -la && echo hi")!; tree.delete();
+const t4 = performance.now();
+console.log({ read: t1-t0, init: t2-t1, lang: t3-t2, first: t4-t3 });

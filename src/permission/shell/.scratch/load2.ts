@@ -1,0 +1,15 @@
+import { Parser, Language } from "web-tree-sitter";
+import { readFileSync } from "node:fs";
+const rt = readFileSync("node_modules/web-tree-sitter/web-tree-sitter.wasm");
+const lb = readFileSync("node_modules/tree-sitter-bash/tree-sitter-bash.wasm");
+const t1 = performance.now();
+const langMod = WebAssembly.compile(lb);
+const rtMod = WebAssembly.compile(rt);
+await Parser.init({ instantiateWasm(imports: WebAssembly.Imports, cb: (i: WebAssembly.Instance, m: WebAssembly.Module) => void) { rtMod.then(async (m) => cb(await WebAssembly.instantiate(m, imports), m)); return {}; } } as never);
+const t2 = performance.now();
+const lang = Language.loadSync(await langMod);
+const t3 = performance.now();
+const p = new Parser(); p.setLanguage(lang);
+const tree = p.parse("ls -la && echo hi")!; console.log(tree.rootNode.toString()); tree.delete();
+const t4 = performance.now();
+console.log({ init: t2-t1, lang: t3-t2, first: t4-t3, total: t4 - t1 });

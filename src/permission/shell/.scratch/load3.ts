@@ -1,0 +1,13 @@
+import { Parser, Language } from "web-tree-sitter";
+import { readFileSync } from "node:fs";
+const rt = readFileSync("node_modules/web-tree-sitter/web-tree-sitter.wasm");
+const lb = readFileSync("node_modules/tree-sitter-bash/tree-sitter-bash.wasm");
+let t = performance.now();
+const lap = (s: string) => { const n = performance.now(); console.log(s, (n - t).toFixed(1)); t = n; };
+const rtMod = new WebAssembly.Module(rt); lap("compile rt");
+const langMod = new WebAssembly.Module(lb); lap("compile lang");
+await Parser.init({ instantiateWasm(imports: WebAssembly.Imports, cb: (i: WebAssembly.Instance, m: WebAssembly.Module) => void) { cb(new WebAssembly.Instance(rtMod, imports), rtMod); return {}; } } as never);
+lap("init");
+const lang = Language.loadSync(langMod); lap("loadSync");
+const p = new Parser(); p.setLanguage(lang);
+const tree = p.parse("ls -la && echo hi")!; tree.delete(); lap("first parse");

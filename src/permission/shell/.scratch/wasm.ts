@@ -1,0 +1,11 @@
+import { readFileSync } from "node:fs";
+const rt = readFileSync("node_modules/web-tree-sitter/web-tree-sitter.wasm");
+const lb = readFileSync("node_modules/tree-sitter-bash/tree-sitter-bash.wasm");
+let t = performance.now();
+const m1 = await WebAssembly.compile(rt);
+console.log("compile rt", performance.now() - t); t = performance.now();
+const m2 = await WebAssembly.compile(lb);
+console.log("compile lang", performance.now() - t); t = performance.now();
+const m3 = new WebAssembly.Module(lb);
+console.log("sync compile lang", performance.now() - t); t = performance.now();
+console.log(WebAssembly.Module.imports(m2).length, WebAssembly.Module.exports(m2).slice(0,5));
