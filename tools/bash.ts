@@ -3,11 +3,13 @@
 // when the shell exits (background children included). Output is held bounded: a head and a rolling
 // tail in memory, the full stream in a temp file once it outgrows the head.
 import { closeSync, constants, mkdirSync, openSync, unlinkSync, writeSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import * as v from "valibot";
 import { defineTool } from "rein/tool";
 import description from "../prompts/tools/bash.txt" with { type: "text" };
 import { signalGroup } from "./lib/process-group.ts";
+import { blockedWriteNote, sandboxArgv, sandboxDecision } from "./lib/sandbox.ts";
 
 const DEFAULT_TIMEOUT_MS = 120_000;
 const MAX_TIMEOUT_MS = 600_000;
@@ -45,10 +47,17 @@ export default defineTool({
   },
   async run({ command, timeout = DEFAULT_TIMEOUT_MS }, ctx) {
     if (ctx.signal.aborted) return { output: "[killed: interrupted before it started]", isError: true };
+    // REIN_SANDBOX (on, off, auto) is read at each call: rein sets it from its config and flags.
+    const sandbox = sandboxDecision(process.env);
+    if ("error" in sandbox) return { output: sandbox.error, isError: true };
     // `exec 2>&1` on the command's own first line puts stderr on the stdout pipe, so the two arrive
     // in the order written and bash's line numbers stay the command's. Only a syntax error on that
     // first line comes before the redirection: it arrives on the stderr pipe, read for that alone.
-    const proc = Bun.spawn(["bash", "-c", `exec 2>&1; ${command}`], {
+    const shell = ["bash", "-c", `exec 2>&1; ${command}`];
+    const argv = sandbox.use
+      ? sandboxArgv(shell, { workspace: ctx.cwd, tmp: tmpdir(), network: sandbox.network, writable: [ctx.outputDir] })
+      : shell;
+    const proc = Bun.spawn(argv, {
       cwd: ctx.cwd,
       env: childEnv(process.env),
       stdin: "ignore",
@@ -92,6 +101,9 @@ export default defineTool({
 
     const { text, note } = capture.finish();
     const notes = note ? [note] : [];
+    const blocked = sandbox.use ? blockedWriteNote(text) : undefined;
+    if (blocked) notes.push(blocked);
+    if (!sandbox.use && sandbox.note) notes.push(sandbox.note);
     if (killed === "timeout") return { output: withNotes(text, [...notes, `[killed: timed out after ${timeout / 1000}s]`]), isError: true };
     if (killed === "interrupt") return { output: withNotes(text, [...notes, "[killed: interrupted]"]), isError: true };
     if (leftovers) notes.push("[background processes still running when the command ended were stopped]");
