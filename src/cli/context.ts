@@ -5,7 +5,7 @@ import { resolve } from "node:path";
 import { findProjectRoot, loadConfig, type ResolvedConfig } from "../config/load.ts";
 import { projectPaths, reinPaths, type ReinPaths } from "../config/paths.ts";
 import { workspaceTrust } from "../config/trust.ts";
-import type { RunSettings, ToolDir } from "../session/factory.ts";
+import { sandboxAvailable, type RunSettings, type ToolDir } from "../session/factory.ts";
 import { Store } from "../session/store.ts";
 import { VERSION } from "../version.ts";
 import { UsageError, type Args } from "./args.ts";
@@ -82,8 +82,14 @@ export function runSettings(ctx: Context, extra: Pick<RunSettings, "askPolicy"> 
 }
 
 /** Settings the built-in tools read from the environment of the rein process (the bash tool's sandbox). */
-export function exportToolSettings(ctx: Context): void {
+export function exportToolSettings(ctx: Context, warn: (message: string) => void): void {
   process.env.REIN_SANDBOX = ctx.config.sandbox;
+  if (ctx.config.sandbox === "off") return;
+  const sandbox = sandboxAvailable();
+  if (!sandbox.ok) {
+    const effect = ctx.config.sandbox === "on" ? "bash commands will not run" : "bash commands run without it";
+    warn(`the kernel sandbox is unavailable (${sandbox.reason}): ${effect}. ${sandbox.hint}`);
+  }
 }
 
 /** User tools always; project tools only in a trusted workspace. */

@@ -1,5 +1,5 @@
 // rein doctor: checks what a run needs, and says what to do about each problem.
-import { existsSync } from "node:fs";
+import { sandboxAvailable } from "../session/factory.ts";
 import { Store } from "../session/store.ts";
 import type { Context } from "./context.ts";
 import { out } from "./output.ts";
@@ -21,8 +21,13 @@ export function doctor(ctx: Context): number {
   }
   checks.push(["config", true, config.sources.length ? `read ${config.sources.join(", ")}` : "no config files (defaults)"]);
   for (const w of config.warnings) checks.push(["config", false, w]);
-  const bwrap = ["/usr/bin/bwrap", "/bin/bwrap"].some(existsSync);
-  checks.push(["sandbox", true, bwrap ? "bubblewrap found" : "bubblewrap not found (not needed yet)"]);
+  const sandbox = sandboxAvailable();
+  const wanted = config.sandbox === "on";
+  checks.push([
+    "sandbox",
+    sandbox.ok || !wanted,
+    sandbox.ok ? `bubblewrap ${sandbox.version} (sandbox ${config.sandbox})` : `unavailable: ${sandbox.reason}; ${sandbox.hint} (sandbox ${config.sandbox})`,
+  ]);
   checks.push(["model", true, config.model]);
   for (const [name, ok, detail] of checks) out(`${ok ? "ok  " : "FAIL"} ${name.padEnd(13)} ${detail}\n`);
   return checks.every(([, ok]) => ok) ? 0 : 1;

@@ -24,7 +24,7 @@ export async function interactive(args: Args, env: Env): Promise<number> {
   const ctx = resolveContext(args, env);
   const warn = (m: string) => process.stderr.write(chalk.yellow(`rein: ${m}\n`));
   const settings = runSettings(ctx);
-  exportToolSettings(ctx);
+  exportToolSettings(ctx, warn);
   const store = openStore(ctx, warn);
   const untrusted = untrustedToolsWarning(ctx);
   if (untrusted) warn(untrusted);

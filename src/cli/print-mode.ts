@@ -18,7 +18,7 @@ export const EXIT_CODES: Record<ResultStatus, number> = { success: 0, error: 1, 
 export async function printMode(ctx: Context): Promise<number> {
   const { args } = ctx;
   const settings = runSettings(ctx, { askPolicy: askPolicy(args.onAsk) });
-  exportToolSettings(ctx);
+  exportToolSettings(ctx, warn);
   const prompt = await readPrompt(args.prompt, ctx.env);
   const store = openStore(ctx, warn);
   try {

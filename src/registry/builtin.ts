@@ -10,6 +10,8 @@ import todo from "../../tools/todo.ts";
 import webfetch from "../../tools/webfetch.ts";
 import write from "../../tools/write.ts";
 
+export { sandboxAvailable } from "../../tools/lib/sandbox.ts";
+
 export function builtinTools(): Tool[] {
   return [bash, read, write, edit, glob, grep, list, webfetch, todo];
 }
