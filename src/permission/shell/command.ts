@@ -1,0 +1,94 @@
+// Simple commands, declarations (`export A=1`), `unset` and bare assignments: their words are
+// evaluated (walking what is substituted into them), then resolved through wrappers (resolve.ts).
+import type { Node } from "web-tree-sitter";
+import { emit, pendingOf } from "./emit.ts";
+import { fileRedirect } from "./redirects.ts";
+import { resolveCommand } from "./resolve.ts";
+import type { Scope } from "./scope.ts";
+import type { Walker } from "./walk.ts";
+import { evalWord, literal, type Word } from "./words.ts";
+
+// Text that looks like shell code, kept in a variable: bash runs it where the variable is expanded
+// in an arithmetic context (`a[$(...)]`), with ${x@P}, or as PS4 under `set -x`.
+const CODE_TEXT = /\$\(|`/;
+
+export function runCommand(w: Walker, node: Node, scope: Scope): void {
+  const env = [...scope.env];
+  const words: Word[] = [];
+  const place = scope.place;
+  const children = node.children;
+  for (let i = 0; i < children.length; i++) {
+    const child = children[i]!;
+    switch (child.type) {
+      case "variable_assignment":
+        env.push(child.text);
+        w.scan(child, scope);
+        continue;
+      case "file_redirect":
+        fileRedirect(w, child, scope);
+        continue;
+      case "herestring_redirect":
+        w.scan(child, scope);
+        continue;
+      case "comment":
+        continue;
+    }
+    const next = children[i + 1];
+    if (child.type === "$" && next?.type === "string" && next.startIndex === child.endIndex) {
+      const text = child.text + next.text; // $"..." is translated by the locale: not static
+      words.push({ value: text, text, dynamic: true });
+      i++;
+      continue;
+    }
+    words.push(child.isNamed ? evalWord(w, child, scope) : literal(child.text));
+  }
+  resolveCommand(w, scope, { words, env, wrappers: scope.wrappers, place, dynamic: scope.dynamic, text: node.text });
+}
+
+/** `export A=1`, `declare -x B`, `local c`: reported as commands, and their assignments kept for later commands. */
+export function runDeclaration(w: Walker, node: Node, scope: Scope): void {
+  const words: Word[] = [];
+  const assignments: { node: Node; word: Word }[] = [];
+  for (const child of node.children) {
+    if (child.type === "comment") continue;
+    if (child.type === "variable_assignment") {
+      const word = assignmentWord(w, child, scope);
+      words.push(word);
+      assignments.push({ node: child, word });
+    } else words.push(child.isNamed ? evalWord(w, child, scope) : literal(child.text));
+  }
+  resolveCommand(w, scope, { words, env: [...scope.env], wrappers: scope.wrappers, place: scope.place, dynamic: scope.dynamic, text: node.text });
+  for (const { node: child, word } of assignments) remember(w, child, word, scope);
+}
+
+export function runUnset(w: Walker, node: Node, scope: Scope): void {
+  const words = node.children.filter((c) => c.type !== "comment").map((c) => (c.isNamed ? evalWord(w, c, scope) : literal(c.text)));
+  resolveCommand(w, scope, { words, env: [...scope.env], wrappers: scope.wrappers, place: scope.place, dynamic: scope.dynamic, text: node.text });
+}
+
+/** A bare assignment runs no command itself (but `x=$(...)` runs what it substitutes). */
+export function assign(w: Walker, node: Node, scope: Scope): void {
+  remember(w, node, assignmentWord(w, node, scope), scope);
+}
+
+function assignmentWord(w: Walker, node: Node, scope: Scope): Word {
+  const name = node.childForFieldName("name");
+  if (name) w.scan(name, scope); // a subscript can hold a substitution
+  const value = node.childForFieldName("value");
+  if (!value) return literal(node.text);
+  const word = evalWord(w, value, scope);
+  const prefix = node.text.slice(0, value.startIndex - node.startIndex);
+  return { value: prefix + word.value, text: node.text, dynamic: word.dynamic };
+}
+
+// An assignment reaches the commands after it on the line (PATH, LD_PRELOAD... may already be
+// exported), so it joins their env; HOME and CDPATH change how `~` and `cd` resolve.
+function remember(w: Walker, node: Node, word: Word, scope: Scope): void {
+  const name = node.childForFieldName("name")?.text;
+  if (!word.dynamic && CODE_TEXT.test(word.value)) {
+    emit(w, pendingOf(scope, node.text), "a variable is given text that looks like shell code, which bash can run where it is expanded");
+  }
+  scope.env = [...scope.env, node.text];
+  if (name === "HOME") scope.home = undefined;
+  if (name === "CDPATH") scope.cdpath = true;
+}

@@ -1,0 +1,60 @@
+// What one shell process knows at a point of the line. A subshell, a pipeline element, a substitution
+// or a background job gets a copy, so its `cd`s and assignments do not reach the rest of the line.
+import type { Node } from "web-tree-sitter";
+
+/** The directory commands run in; `known` turns false once a `cd` cannot be followed. */
+export type Place = { readonly cwd: string; readonly known: boolean };
+
+export type Scope = {
+  place: Place;
+  /** For `~` and `$HOME`; undefined once the line assigns HOME. */
+  home: string | undefined;
+  /** Assignments made earlier on the line: they reach the commands after them (`PATH=.:$PATH; ls`). */
+  env: string[];
+  /** Wrappers of the shell running this code (`sudo bash -c '...'` gives ["sudo", "bash"]). */
+  wrappers: string[];
+  /** This code's words are filled in at run time (`xargs sh -c`, `parallel`): every command is dynamic. */
+  dynamic: boolean;
+  /** Words matching this are substituted by the running wrapper (`parallel 'rm {}'`): they are dynamic. */
+  replace: RegExp | undefined;
+  /** Shells within shells (`bash -c "bash -c ..."`). */
+  depth: number;
+  /** Functions defined so far, by name. */
+  functions: Map<string, Node>;
+  /** CDPATH was set: a relative `cd` is not followed. */
+  cdpath: boolean;
+};
+
+export function rootScope(cwd: string, home: string): Scope {
+  return {
+    place: { cwd, known: true },
+    home,
+    env: [],
+    wrappers: [],
+    dynamic: false,
+    replace: undefined,
+    depth: 0,
+    functions: new Map(),
+    cdpath: false,
+  };
+}
+
+export function childScope(scope: Scope): Scope {
+  return { ...scope, env: [...scope.env], functions: new Map(scope.functions) };
+}
+
+/** A new shell process running code (`bash -c`): it inherits the directory and environment, not functions. */
+export function shellScope(scope: Scope, wrappers: string[], place: Place, env: string[], dynamic: boolean, replace?: RegExp): Scope {
+  return { ...scope, place, env, wrappers, dynamic: dynamic || scope.dynamic, replace, depth: scope.depth + 1, functions: new Map() };
+}
+
+/** Runs a part that may or may not run (`a && cd x`, an `if` branch): a `cd` in it leaves the directory unknown. */
+export function conditional(scope: Scope, part: () => void): void {
+  const before = scope.place;
+  part();
+  if (!samePlace(before, scope.place)) scope.place = { cwd: scope.place.cwd, known: false };
+}
+
+export function samePlace(a: Place, b: Place): boolean {
+  return a.cwd === b.cwd && a.known === b.known;
+}

@@ -1,0 +1,326 @@
+// Walks a parse tree and collects every command it would run and every file its redirections touch.
+// Statements are followed in order through one Scope per shell process (see scope.ts); anything that is
+// not a statement is scanned for the commands hidden in it ($(...), <(...), here-doc bodies...).
+import type { Node, Parser } from "web-tree-sitter";
+import { assign, runCommand, runDeclaration, runUnset } from "./command.ts";
+import { backquoted } from "./backquoted.ts";
+import { emit, pendingOf } from "./emit.ts";
+import { parseLine } from "./parse-line.ts";
+import { fileRedirect } from "./redirects.ts";
+import { resolveCommand } from "./resolve.ts";
+import { childScope, conditional, samePlace, type Scope } from "./scope.ts";
+import type { Redirect, ShellCommand } from "./types.ts";
+import { literal } from "./words.ts";
+
+const STATEMENTS = new Set([
+  "c_style_for_statement",
+  "case_statement",
+  "command",
+  "compound_statement",
+  "declaration_command",
+  "for_statement",
+  "function_definition",
+  "if_statement",
+  "list",
+  "negated_command",
+  "pipeline",
+  "redirected_statement",
+  "subshell",
+  "test_command",
+  "unset_command",
+  "variable_assignment",
+  "variable_assignments",
+  "while_statement",
+]);
+
+// Deeper nesting than this is refused rather than risking the stack.
+const MAX_NESTING = 150;
+// Function bodies expanded at their calls, per line (each call can change the directory).
+const MAX_CALLS = 32;
+// Leaves in which tree-sitter-bash 0.25 leaves a `...` substitution as text (`${x:-`cmd`}`, here-docs).
+const UNPARSED_CODE = new Set(["word", "string_content", "heredoc_content", "regex", "extglob_pattern"]);
+// Quoted text that bash evaluates as arithmetic in a test runs its `a[$(...)]` subscripts.
+const CODE_TEXT = /\$\(|`/;
+
+export class TooDeep extends Error {}
+
+export class Walker {
+  readonly commands: ShellCommand[] = [];
+  readonly redirects: Redirect[] = [];
+  private nesting = 0;
+  private calls = 0;
+  private readonly calling = new Set<string>();
+
+  constructor(readonly parser: Parser) {}
+
+  statement(node: Node, scope: Scope): void {
+    if (++this.nesting > MAX_NESTING) throw new TooDeep();
+    try {
+      this.dispatch(node, scope);
+    } finally {
+      this.nesting--;
+    }
+  }
+
+  /** Statements in order; one followed by `&` runs in the background, in a copy of the scope. */
+  sequence(node: Node, scope: Scope): void {
+    const children = node.children;
+    for (let i = 0; i < children.length; i++) {
+      const child = children[i]!;
+      if (!child.isNamed) continue;
+      this.statement(child, children[i + 1]?.type === "&" ? childScope(scope) : scope);
+    }
+  }
+
+  /** The commands inside a node that is not a statement: a word, an expansion, an arithmetic... */
+  scan(node: Node, scope: Scope): void {
+    if (node.type === "command_substitution" || node.type === "process_substitution") return this.statement(node, scope);
+    if (node.namedChildCount === 0) {
+      if (UNPARSED_CODE.has(node.type) && node.text.includes("`")) this.backquotes(node.text, scope);
+      return;
+    }
+    if (++this.nesting > MAX_NESTING) throw new TooDeep();
+    try {
+      for (const child of node.namedChildren) {
+        if (STATEMENTS.has(child.type)) this.statement(child, scope);
+        else this.scan(child, scope);
+      }
+    } finally {
+      this.nesting--;
+    }
+  }
+
+  /** Walks shell code a command runs (`bash -c '...'`); false when it does not parse. */
+  code(source: string, scope: Scope): boolean {
+    const tree = parseLine(this.parser, source);
+    if (!tree) return false;
+    try {
+      if (tree.rootNode.hasError) return false;
+      this.sequence(tree.rootNode, scope);
+      return true;
+    } finally {
+      tree.delete();
+    }
+  }
+
+  /** A call of a function defined on the line: its body runs here, with this directory. */
+  call(name: string, scope: Scope): void {
+    const body = scope.functions.get(name);
+    if (!body) return;
+    if (this.calling.has(name) || this.calls >= MAX_CALLS) {
+      scope.place = { cwd: scope.place.cwd, known: false }; // recursion or too many calls: what it does to the directory is unknown
+      return;
+    }
+    this.calls++;
+    this.calling.add(name);
+    try {
+      this.statement(body, scope);
+    } finally {
+      this.calling.delete(name);
+    }
+  }
+
+  private dispatch(node: Node, scope: Scope): void {
+    switch (node.type) {
+      case "compound_statement":
+        if (node.namedChildCount === 0) return this.braces(node, scope);
+        return this.sequence(node, scope);
+      case "program":
+      case "do_group":
+      case "else_clause":
+      case "elif_clause":
+      case "case_item":
+      case "negated_command":
+        return this.sequence(node, scope);
+      case "command_substitution":
+        // Inside `...` bash unescapes \` \$ \\ before parsing; tree-sitter does not.
+        if (node.text.startsWith("`") && node.text.includes("\\")) return void this.backquotes(node.text, scope);
+        return this.sequence(node, childScope(scope));
+      case "subshell":
+      case "process_substitution":
+        return this.sequence(node, childScope(scope));
+      case "pipeline":
+        for (const part of node.namedChildren) this.statement(part, childScope(scope));
+        return;
+      case "list":
+        return this.list(node, scope);
+      case "command":
+        return runCommand(this, node, scope);
+      case "declaration_command":
+        return runDeclaration(this, node, scope);
+      case "unset_command":
+        return runUnset(this, node, scope);
+      case "variable_assignment":
+        return assign(this, node, scope);
+      case "variable_assignments":
+        for (const part of node.namedChildren) this.statement(part, scope);
+        return;
+      case "redirected_statement":
+        return this.redirected(node, scope);
+      case "function_definition":
+        return this.define(node, scope);
+      case "if_statement":
+      case "case_statement":
+        return conditional(scope, () => this.sequence(node, scope));
+      case "while_statement":
+      case "for_statement":
+      case "c_style_for_statement":
+        return this.loop(node, scope);
+      case "test_command":
+        return this.test(node, scope);
+      case "file_redirect": // $(< file) reads the file
+        return fileRedirect(this, node, scope);
+      case "comment":
+        return;
+      default:
+        return this.scan(node, scope);
+    }
+  }
+
+  // `a && b || c` nests to the left. Elements after `&&` run after the previous ones succeeded, so they
+  // see their `cd`s; an element after `||` may run from any point. After the chain, a `cd` that was
+  // not in the first element may or may not have happened.
+  private list(node: Node, scope: Scope, beforeLast?: () => void): void {
+    const parts: Node[] = [];
+    const operators: string[] = [];
+    let current: Node = node;
+    while (current.type === "list") {
+      const named = current.namedChildren.filter((c) => c.type !== "comment");
+      const [left, right] = [named[0], named[named.length - 1]];
+      if (!left || !right || left === right) break;
+      parts.unshift(right);
+      operators.unshift(current.children.find((c) => c.type === "||") ? "||" : "&&");
+      current = left;
+    }
+    parts.unshift(current);
+    if (parts.length === 1) beforeLast?.();
+    const start = scope.place;
+    this.statement(parts[0]!, scope);
+    const afterFirst = scope.place;
+    for (let i = 1; i < parts.length; i++) {
+      if (i === parts.length - 1) beforeLast?.();
+      if (operators[i - 1] === "||") this.orElse(parts[i]!, scope, start);
+      else this.statement(parts[i]!, scope);
+    }
+    if (!samePlace(afterFirst, scope.place)) scope.place = { cwd: scope.place.cwd, known: false };
+  }
+
+  private orElse(part: Node, scope: Scope, start: Scope["place"]): void {
+    const kept = scope.place;
+    const entry = samePlace(start, kept) ? kept : { cwd: kept.cwd, known: false };
+    scope.place = entry;
+    this.statement(part, scope);
+    scope.place = samePlace(entry, scope.place) ? kept : { cwd: scope.place.cwd, known: false };
+  }
+
+  // Redirections are set up before the body runs, so they use the directory from before it. A here-doc
+  // can carry the rest of its line (`cat <<EOF | sh`, `cat <<EOF && rm x`): walked after the body.
+  // tree-sitter-bash hangs `a && b > f` off the whole list; bash redirects only b, so the redirect is
+  // resolved where the last element starts.
+  private redirected(node: Node, scope: Scope): void {
+    const later: { node: Node; piped: boolean }[] = [];
+    let body: Node | null = null;
+    const redirects: Node[] = [];
+    for (let i = 0; i < node.childCount; i++) {
+      const child = node.child(i)!;
+      if (node.fieldNameForChild(i) === "body") body = child;
+      else redirects.push(child);
+    }
+    const setUp = () => {
+      for (const redirect of redirects) this.redirect(redirect, scope, later);
+    };
+    if (body?.type === "list") this.list(body, scope, setUp);
+    else {
+      setUp();
+      if (body) this.statement(body, scope);
+    }
+    for (const rest of later) {
+      if (rest.piped) this.statement(rest.node, childScope(scope));
+      else conditional(scope, () => this.statement(rest.node, scope));
+    }
+  }
+
+  private redirect(node: Node, scope: Scope, later: { node: Node; piped: boolean }[]): void {
+    switch (node.type) {
+      case "file_redirect":
+        return fileRedirect(this, node, scope);
+      case "heredoc_redirect":
+        return this.heredoc(node, scope, later);
+      default:
+        if (node.isNamed) this.scan(node, scope);
+    }
+  }
+
+  // A here-doc can carry the rest of its line (`right`, a pipeline) and further redirects.
+  private heredoc(node: Node, scope: Scope, later: { node: Node; piped: boolean }[]): void {
+    let expands = true;
+    for (let i = 0; i < node.childCount; i++) {
+      const child = node.child(i)!;
+      if (node.fieldNameForChild(i) === "right") later.push({ node: child, piped: false });
+      else if (STATEMENTS.has(child.type)) later.push({ node: child, piped: true });
+      else if (child.type.endsWith("_redirect")) this.redirect(child, scope, later);
+      else if (child.type === "heredoc_start") expands = !/['"\\]/.test(child.text);
+      else if (child.type === "heredoc_body") {
+        if (expands) this.heredocBody(child, scope); // a quoted delimiter makes the body plain data
+      }
+      else if (child.isNamed) this.scan(child, scope);
+    }
+  }
+
+  // An unquoted here-doc body runs its $(...) (parsed by tree-sitter) and its `...` (left as text by
+  // tree-sitter-bash 0.25: found here).
+  private heredocBody(node: Node, scope: Scope): void {
+    this.scan(node, scope);
+    this.backquotes(node.text, scope);
+  }
+
+  /** Walks the `...` substitutions in text tree-sitter left unparsed; returns how many there were. */
+  backquotes(text: string, scope: Scope): number {
+    const found = backquoted(text);
+    for (const code of found) {
+      if (!this.code(code, childScope(scope))) emit(this, pendingOf(scope, code), "a `...` substitution does not parse");
+    }
+    return found.length;
+  }
+
+  // The body is walked where it is defined, so its commands are found however it is called, and again
+  // at each call, where it runs with the caller's directory.
+  private define(node: Node, scope: Scope): void {
+    const name = node.childForFieldName("name")?.text;
+    const body = node.childForFieldName("body");
+    for (let i = 0; i < node.childCount; i++) {
+      if (node.fieldNameForChild(i) === "redirect") this.redirect(node.child(i)!, scope, []);
+    }
+    if (!name || !body) return;
+    scope.functions.set(name, body);
+    this.statement(body, childScope(scope));
+  }
+
+  // A loop body runs again from where the previous pass left: when it changes the directory, nothing
+  // in it has a known one.
+  private loop(node: Node, scope: Scope): void {
+    const firstCommand = this.commands.length;
+    const firstRedirect = this.redirects.length;
+    const before = scope.place;
+    conditional(scope, () => this.sequence(node, scope));
+    if (samePlace(before, scope.place)) return;
+    for (let i = firstCommand; i < this.commands.length; i++) this.commands[i]!.dynamic = true;
+    for (let i = firstRedirect; i < this.redirects.length; i++) this.redirects[i]!.dynamic = true;
+  }
+
+  // tree-sitter-bash reads the word `{}` as an empty group; bash runs a command named `{}`, which
+  // `parallel {} ::: rm` fills in.
+  private braces(node: Node, scope: Scope): void {
+    const text = node.text;
+    const word = scope.replace?.test(text) ? { value: text, text, dynamic: true } : literal(text);
+    resolveCommand(this, scope, pendingOf(scope, text, [word]));
+  }
+
+  private test(node: Node, scope: Scope): void {
+    this.scan(node, scope);
+    const quoted = node.descendantsOfType(["raw_string", "string_content", "ansi_c_string"]);
+    if (quoted.some((n) => n && CODE_TEXT.test(n.text))) {
+      emit(this, pendingOf(scope, node.text), "a test can evaluate quoted text as arithmetic, which runs the code in it");
+    }
+  }
+}
