@@ -28,8 +28,6 @@ const SECRET_ENV = /^(ANTHROPIC_API_KEY|ANTHROPIC_AUTH_TOKEN|REIN_\w*_(KEY|TOKEN
 // without -m fails instead of opening one), no pager, and no git password prompt (git reads it from
 // /dev/tty, not stdin; the child has no terminal anyway, this makes the failure say so).
 const NON_INTERACTIVE: Record<string, string> = { GIT_EDITOR: "true", GIT_PAGER: "cat", PAGER: "cat", GIT_TERMINAL_PROMPT: "0" };
-// Anything beyond plain words is left to the full shell analysis; until then such a line is opaque.
-const SHELL_SYNTAX = /[;&|<>$`(){}\\\n*?[\]~!#'"]/;
 
 export default defineTool({
   name: "bash",
@@ -40,11 +38,9 @@ export default defineTool({
       v.pipe(v.number(), v.integer(), v.minValue(1000), v.maxValue(MAX_TIMEOUT_MS), v.description("Milliseconds; default 120000")),
     ),
   }),
-  permissions: ({ command }) => {
-    const line = command.trim();
-    if (SHELL_SYNTAX.test(line)) return [{ permission: "bash", pattern: line, always: [], opaque: true }];
-    return [{ permission: "bash", pattern: line, always: [line] }];
-  },
+  // The whole line: the permission engine finds every command in it, the files it touches and
+  // what "always" would save (src/permission/engine.ts).
+  permissions: ({ command }) => [{ permission: "bash", pattern: command.trim(), always: [] }],
   async run({ command, timeout = DEFAULT_TIMEOUT_MS }, ctx) {
     if (ctx.signal.aborted) return { output: "[killed: interrupted before it started]", isError: true };
     // REIN_SANDBOX (on, off, auto) is read at each call: rein sets it from its config and flags.

@@ -1,7 +1,8 @@
 // Resolves what every mode needs from argv and the environment: the working directory, the
 // project root, the file locations and the validated configuration.
 import { existsSync, statSync } from "node:fs";
-import { resolve } from "node:path";
+import { homedir } from "node:os";
+import { join, resolve } from "node:path";
 import { findProjectRoot, loadConfig, type ResolvedConfig } from "../config/load.ts";
 import { projectPaths, reinPaths, type ReinPaths } from "../config/paths.ts";
 import { workspaceTrust } from "../config/trust.ts";
@@ -75,10 +76,28 @@ export function runSettings(ctx: Context, extra: Pick<RunSettings, "askPolicy"> 
     userInstructions: ctx.paths.userInstructions,
     version: VERSION,
     toolDirs: toolDirs(ctx),
+    home: env.HOME || homedir(),
+    reinDirs: reinDirs(ctx),
     retry: { ...(baseDelayMs !== undefined ? { baseDelayMs } : {}), ...(maxAttempts !== undefined ? { maxAttempts } : {}) },
     ...(idleTimeoutMs ? { idleTimeoutMs } : {}),
     ...extra,
   };
+}
+
+/** What `rein permissions explain` evaluates with: the same rules and engine context as a run. */
+export function runSettingsForExplain(ctx: Context) {
+  return {
+    cwd: ctx.cwd,
+    projectRoot: ctx.projectRoot,
+    home: ctx.env.HOME || homedir(),
+    reinDirs: reinDirs(ctx),
+    mode: ctx.config.permissionMode,
+    rules: ctx.config.rules,
+  };
+}
+
+function reinDirs(ctx: Context): string[] {
+  return [ctx.paths.configDir, ctx.paths.dataDir, join(ctx.projectRoot, ".rein")];
 }
 
 /** Settings the built-in tools read from the environment of the rein process (the bash tool's sandbox). */

@@ -14,7 +14,11 @@ type Choice = "once" | "session" | "project" | "user" | "reject" | "message";
 export async function permissionDialog(ctx: Context, session: Session, ask: AskEvent): Promise<void> {
   const rules = ask.requests.flatMap((r) => r.always.map((pattern) => ({ permission: r.permission, pattern })));
   const shown = rules.map((r) => (r.pattern === "*" ? r.permission : `${r.permission}(${r.pattern})`)).join(", ");
-  const what = ask.requests.map((r) => `${r.permission}: ${r.pattern}${r.opaque ? chalk.yellow("  (cannot be checked statically)") : ""}`);
+  const what = ask.requests.map((r) => {
+    const extra = r as { reason?: string; fixed?: { reason: string } };
+    const why = extra.fixed?.reason ?? extra.reason ?? (r.opaque ? "cannot be checked statically" : undefined);
+    return `${r.permission}: ${r.pattern}${why ? chalk.yellow(`  (${why})`) : ""}`;
+  });
   const reason = ask.reason ? `\n${chalk.yellow(ask.reason)}` : "";
   const options: { value: Choice; label: string }[] = [{ value: "once", label: "Allow once" }];
   if (rules.length > 0) {

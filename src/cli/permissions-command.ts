@@ -1,25 +1,30 @@
-// rein permissions explain [--json] [flags] -- 'COMMAND LINE'
+// rein permissions explain [--json] [--permission-mode M] [--allow R] [--deny R] [--ask R] -- 'LINE'
 import { explainCommand } from "../session/explain.ts";
 import { UsageError } from "./args.ts";
-import type { Context } from "./context.ts";
+import { runSettingsForExplain, type Context } from "./context.ts";
 import { out } from "./output.ts";
 
-export function permissionsCommand(rest: string[], ctx: Context): number {
+export async function permissionsCommand(rest: string[], ctx: Context): Promise<number> {
   const [action, ...words] = rest;
   if (action !== "explain") throw new UsageError(`unknown action "${action ?? ""}" (rein permissions explain -- 'COMMAND')`);
-  const command = words.join(" ").trim();
-  if (!command) throw new UsageError("rein permissions explain needs a command line: rein permissions explain -- 'git push'");
-  const result = explainCommand(command, ctx.cwd, ctx.config.permissionMode, ctx.config.rules);
+  const line = words.join(" ").trim();
+  if (!line) throw new UsageError("rein permissions explain needs a command line: rein permissions explain -- 'git push'");
+  const result = await explainCommand(line, runSettingsForExplain(ctx));
   if (ctx.args.json) {
     out(`${JSON.stringify(result, null, 2)}\n`);
     return 0;
   }
-  const lines = [`${result.decision}: ${command}`];
+  const lines = [`${result.decision}: ${line}`, "", "commands:"];
+  for (const c of result.commands) {
+    const wrapped = c.wrappers ? ` (through ${c.wrappers.join(", ")})` : "";
+    lines.push(`  ${[...(c.env ?? []), ...c.argv].join(" ")}${wrapped}${c.opaque ? `  [opaque: ${c.opaque}]` : ""}`);
+  }
+  lines.push("", "requests:");
   for (const r of result.requests) {
-    const why = r.rule ? `rule ${r.rule}` : "no rule matches: ask";
-    const opaque = r.opaque ? " (not resolvable statically: only a bare allow may allow it)" : "";
-    lines.push(`  ${r.permission}(${r.pattern}) -> ${r.action}, ${why}${opaque}`);
-    if (r.always.length > 0 && r.action === "ask") lines.push(`    "always" would save: ${r.always.map((p) => `${r.permission}(${p})`).join(", ")}`);
+    const why = r.rule ? `rule ${r.rule.action} ${r.rule.pattern === "*" ? r.rule.permission : `${r.rule.permission}(${r.rule.pattern})`} from ${r.rule.source}` : "";
+    const reason = r.reason ? (why ? `; ${r.reason}` : r.reason) : "";
+    lines.push(`  ${r.decision.padEnd(5)} ${r.permission}(${r.pattern}): ${why}${reason}`);
+    if (r.decision === "ask" && r.always.length > 0) lines.push(`        "always" would save: ${r.always.map((p) => `${r.permission}(${p})`).join(", ")}`);
   }
   out(`${lines.join("\n")}\n`);
   return 0;

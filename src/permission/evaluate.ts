@@ -1,13 +1,28 @@
-// One pure evaluation over data: the configured rules (last match wins), then run-time approvals.
+// One pure evaluation over data: what is fixed before any rule (sensitive paths, lines that cannot
+// be analysed), then the configured rules (last match wins; a wrapped command's inner forms can
+// only tighten), then run-time approvals.
 import { matchWildcard } from "./wildcard.ts";
 
 export type Action = "allow" | "ask" | "deny";
-/** What a tool call touches (the same shape as the tool API's PermissionRequest; this layer imports nothing of ours). */
-export type PermissionRequest = { permission: string; pattern: string; always: string[]; opaque?: boolean };
+/** What a tool call touches (the tool API's PermissionRequest plus what the engine adds; this layer imports nothing of ours). */
+export type PermissionRequest = {
+  permission: string;
+  pattern: string;
+  always: string[];
+  opaque?: boolean;
+  /** decided before any rule: a sensitive path (deny, or ask for .env), a line that cannot be analysed (ask) */
+  fixed?: { action: "deny" | "ask"; reason: string };
+  /** the inner forms of a wrapped command (`rm x` for `sudo rm x`): their deny and pattern ask rules apply too */
+  alsoCheck?: string[];
+  /** a destructive command: only an approval of exactly this command allows it, never a generalised one */
+  destructive?: boolean;
+  /** why it is opaque, for explanations */
+  reason?: string;
+};
 /** `source` says where a rule came from (built-in defaults, a mode, a config file, a flag, an approval), for explanations. */
 export type Rule = { permission: string; pattern: string; action: Action; source?: string };
 
-export type RequestDecision = { request: PermissionRequest; action: Action; rule?: Rule; approved?: boolean };
+export type RequestDecision = { request: PermissionRequest; action: Action; rule?: Rule; approved?: boolean; reason?: string };
 export type Decision = { action: Action; requests: RequestDecision[] };
 
 /** The rule that decides one request, or undefined when none matches. */
@@ -27,11 +42,30 @@ export function evaluateRequest(
   rules: readonly Rule[],
   approvals: readonly Rule[] = [],
 ): RequestDecision {
+  if (request.fixed?.action === "deny") return { request, action: "deny", reason: request.fixed.reason };
   const rule = matchRule(request, rules);
-  if (rule?.action === "deny" || rule?.action === "allow") return { request, action: rule.action, rule };
+  if (rule?.action === "deny") return { request, action: "deny", rule };
+  const inner = innerRule(request, rules);
+  if (inner?.action === "deny") return { request, action: "deny", rule: inner, reason: "a rule for the command it wraps denies it" };
+  const forced = request.fixed?.reason;
+  if (rule?.action === "allow" && !inner && !forced) return { request, action: "allow", rule };
   const approval = matchRule(request, approvals);
-  if (approval?.action === "allow") return { request, action: "allow", rule: approval, approved: true };
-  return { request, action: "ask", rule };
+  if (approval?.action === "allow" && (!request.destructive || approval.pattern === request.always[0])) {
+    return { request, action: "allow", rule: approval, approved: true };
+  }
+  const reason = forced ?? (inner ? "a rule for the command it wraps asks" : request.opaque ? request.reason : rule ? undefined : "no rule matches");
+  return { request, action: "ask", ...(inner ?? rule ? { rule: inner ?? rule } : {}), ...(reason ? { reason } : {}) };
+}
+
+/** A deny, or an ask written for something narrower than everything, matching an inner form of a wrapped command. */
+function innerRule(request: PermissionRequest, rules: readonly Rule[]): Rule | undefined {
+  let found: Rule | undefined;
+  for (const pattern of request.alsoCheck ?? []) {
+    const rule = matchRule({ ...request, pattern, opaque: false }, rules);
+    if (rule?.action === "deny") return rule;
+    if (rule?.action === "ask" && rule.pattern !== "*") found ??= rule;
+  }
+  return found;
 }
 
 /** A call's decision: any request denied -> deny; any ask -> ask; else allow. */

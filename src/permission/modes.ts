@@ -8,15 +8,29 @@ const allow = (permission: string, pattern = "*"): Rule => ({ permission, patter
 const ask = (permission: string, pattern = "*"): Rule => ({ permission, pattern, action: "ask" });
 const deny = (permission: string, pattern = "*"): Rule => ({ permission, pattern, action: "deny" });
 
-// Commands that only read and take no paths worth guarding. The full engine (shell analysis and
-// workspace paths) widens this list; until then anything with shell syntax is opaque and asks.
-// The asks after the allows catch the flags with which these commands write.
+// Commands that only read. The engine makes each command of a line a request of its own and adds
+// `read`/`edit`/`external_directory` requests for the files it touches, so these allow a command
+// only when every part of the line is one of them, every path is inside the workspace and nothing
+// is written. The asks after the allows catch the flags with which some of them write or run code.
+const READ_ONLY_COMMANDS = [
+  "cd", "ls", "cat", "head", "tail", "wc", "grep", "egrep", "fgrep", "rg", "find", "tree", "file", "stat", "du", "df",
+  "diff", "cmp", "sort", "uniq", "cut", "tr", "nl", "column", "jq", "basename", "dirname", "realpath",
+  "readlink", "md5sum", "sha1sum", "sha256sum", "sha512sum", "xxd", "od", "hexdump", "strings", "echo", "printf",
+  "seq", "pwd", "whoami", "id", "uname", "which", "type", "true", "false", "test", "[",
+  "git status", "git diff", "git log", "git show", "git rev-parse", "git ls-files", "git blame", "git describe",
+];
+// sed is not here: its scripts can write files (w) and run commands (e).
 const READ_ONLY_BASH: readonly Rule[] = [
-  ...["echo *", "pwd", "true", "false", "date", "date +*", "whoami", "ls *", "git status *", "git diff *", "git log *", "git show *", "git branch"].map(
+  ...READ_ONLY_COMMANDS.map((c) => allow("bash", `${c} *`)),
+  ...["date", "date +*", "hostname", "git branch", "git branch -a", "git branch -r", "git branch -v", "git branch -vv", "git branch --list*", "git tag", "git tag -l*", "git tag --list*", "git remote", "git remote -v"].map(
     (c) => allow("bash", c),
   ),
   ask("bash", "git * --output*"),
-  ask("bash", "git * -o *"),
+  ask("bash", "find * -delete*"),
+  ask("bash", "find * -fprint*"),
+  ask("bash", "find * -fls*"),
+  ask("bash", "sort * -o*"),
+  ask("bash", "tree * -o*"),
 ];
 
 export const DEFAULT_RULES: readonly Rule[] = [

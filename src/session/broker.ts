@@ -1,8 +1,7 @@
 // The permission broker: evaluates a call's requests against the rules and the run-time approvals,
 // and turns an "ask" into an event that whoever holds the session answers.
 import type { Authorization, AuthorizeInput, PermissionReply } from "../agent/types.ts";
-import { evaluate, formatRule, type Rule } from "../permission/evaluate.ts";
-import type { PermissionRequest } from "../sdk.ts";
+import { evaluate, formatRule, type PermissionRequest, type Rule } from "../permission/evaluate.ts";
 
 export type Ask = { id: string; toolUseId: string; tool: string; requests: PermissionRequest[]; reason?: string };
 export type Answer = {
@@ -17,6 +16,8 @@ export type AskPolicy = (ask: Ask) => Answer | undefined;
 
 export type BrokerIO = {
   rules: () => readonly Rule[];
+  /** what the rules see of a call's requests (the permission engine: shell lines, resolved paths) */
+  expand?: (requests: PermissionRequest[]) => Promise<PermissionRequest[]>;
   emitAsk: (ask: Ask) => void;
   emitReply: (id: string, answer: Answer) => void;
   policy?: AskPolicy;
@@ -30,13 +31,15 @@ export class PermissionBroker {
   constructor(private readonly io: BrokerIO) {}
 
   async authorize(call: AuthorizeInput): Promise<Authorization> {
-    const decision = evaluate(call.requests, this.io.rules(), this.approvals);
+    const requests = this.io.expand ? await this.io.expand(call.requests) : call.requests;
+    const decision = evaluate(requests, this.io.rules(), this.approvals);
     if (decision.action === "deny") {
       const denied = decision.requests.find((d) => d.action === "deny")!;
-      const by = denied.rule ? ` by the rule "${formatRule(denied.rule)}"` : "";
+      const by = denied.rule ? ` by the rule "${formatRule(denied.rule)}"${denied.rule.source ? ` (${denied.rule.source})` : ""}` : "";
+      const why = denied.reason ? `: ${denied.reason}` : "";
       return {
         allow: false,
-        message: `Permission denied: ${formatRule(denied.request)} is forbidden${by}. Do not try to reach the same result another way; tell the user what you needed.`,
+        message: `Permission denied: ${formatRule(denied.request)} is forbidden${by}${why}. Do not try to reach the same result another way; tell the user what you needed.`,
       };
     }
     if (decision.action === "allow" && !call.reason) return { allow: true };
@@ -46,7 +49,7 @@ export class PermissionBroker {
       id: this.io.newId(),
       toolUseId: call.toolUseId,
       tool: call.tool,
-      requests: pending.length > 0 ? pending : call.requests,
+      requests: pending.length > 0 ? pending : requests,
       ...(call.reason ? { reason: call.reason } : {}),
     };
     const answer = await this.ask(ask);

@@ -1,30 +1,54 @@
-// Explains what the permission engine decides for a command line, rule by rule: the same requests
-// and the same evaluation a real call would get.
+// Explains what the permission engine decides for a command line: every command found, every
+// request, its decision, the rule that decided (or the built-in reason) and the "always" patterns.
+// The same expansion and evaluation a real bash call gets.
+import { tmpdir } from "node:os";
+import { engineContext, expandRequests } from "../permission/engine.ts";
 import { evaluate, formatRule, type Action, type Rule } from "../permission/evaluate.ts";
 import type { PermissionMode } from "../permission/modes.ts";
-import { builtinTools } from "../registry/builtin.ts";
 import { ruleSet } from "./factory.ts";
 
 export type Explanation = {
-  command: string;
   decision: Action;
-  requests: { permission: string; pattern: string; opaque: boolean; action: Action; rule: string | null; always: string[] }[];
+  commands: { argv: string[]; env?: string[]; wrappers?: string[]; cwd: string; opaque?: string }[];
+  requests: {
+    permission: string;
+    pattern: string;
+    decision: Action;
+    always: string[];
+    rule: { permission: string; pattern: string; action: Action; source: string } | null;
+    reason: string | null;
+  }[];
 };
 
-export function explainCommand(command: string, cwd: string, mode: PermissionMode, rules: { user: Rule[]; project: Rule[]; flags: Rule[] }): Explanation {
-  const bash = builtinTools().find((t) => t.name === "bash")!;
-  const requests = bash.permissions!({ command }, { cwd });
-  const decision = evaluate(requests, ruleSet(mode, rules));
+export type ExplainOptions = {
+  cwd: string;
+  projectRoot: string;
+  home: string;
+  reinDirs: string[];
+  mode: PermissionMode;
+  rules: { user: Rule[]; project: Rule[]; flags: Rule[] };
+};
+
+export async function explainCommand(line: string, opts: ExplainOptions): Promise<Explanation> {
+  const ctx = engineContext({ ...opts, tmp: tmpdir() });
+  const { requests, commands } = await expandRequests([{ permission: "bash", pattern: line, always: [] }], ctx);
+  const decision = evaluate(requests, ruleSet(opts.mode, opts.rules));
   return {
-    command,
     decision: decision.action,
+    commands: commands.map((c) => ({
+      argv: c.argv,
+      ...(c.env.length ? { env: c.env } : {}),
+      ...(c.wrappers.length ? { wrappers: c.wrappers } : {}),
+      cwd: c.cwd,
+      ...(c.opaque ? { opaque: c.opaque } : {}),
+    })),
     requests: decision.requests.map((d) => ({
       permission: d.request.permission,
       pattern: d.request.pattern,
-      opaque: d.request.opaque === true,
-      action: d.action,
-      rule: d.rule ? `${d.rule.action} ${formatRule(d.rule)}` : null,
+      decision: d.action,
       always: d.request.always,
+      rule: d.rule ? { permission: d.rule.permission, pattern: d.rule.pattern, action: d.rule.action, source: d.rule.source ?? "unknown" } : null,
+      reason: d.reason ?? null,
     })),
   };
 }

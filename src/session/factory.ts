@@ -4,7 +4,9 @@ import type { StreamFn } from "../agent/types.ts";
 import { anthropicStream } from "../llm/anthropic.ts";
 import { modelInfo } from "../llm/models.ts";
 import { DEFAULT_RETRY, type RetryPolicy } from "../llm/retry.ts";
-import type { Rule } from "../permission/evaluate.ts";
+import { tmpdir } from "node:os";
+import { engineContext, expandRequests, type EngineContext } from "../permission/engine.ts";
+import type { PermissionRequest, Rule } from "../permission/evaluate.ts";
 import { DEFAULT_RULES, modeRules, type PermissionMode } from "../permission/modes.ts";
 import { builtinTools } from "../registry/builtin.ts";
 import { ToolRegistry, type LoadError, type ToolDir } from "../registry/registry.ts";
@@ -28,6 +30,9 @@ export type RunSettings = {
   userInstructions: string;
   /** folders of user and project tools, loaded and reloaded by the registry */
   toolDirs: ToolDir[];
+  /** the user's home, and rein's own folders whose secrets no tool may touch */
+  home: string;
+  reinDirs: string[];
   version: string;
   askPolicy?: AskPolicy;
   retry?: Partial<RetryPolicy>;
@@ -38,6 +43,19 @@ export type RunSettings = {
 /** What the model reads of one tool result, in characters: 15% of the window's characters, within 10k-60k. */
 export function outputBound(contextWindowTokens: number): number {
   return Math.round(Math.min(60_000, Math.max(10_000, contextWindowTokens * 0.15)));
+}
+
+/** The permission engine for a run: shell lines and paths expanded into what the rules see. */
+export function permissionEngine(settings: Pick<RunSettings, "projectRoot" | "home" | "reinDirs">) {
+  const contexts = new Map<string, EngineContext>();
+  return async (requests: PermissionRequest[], cwd: string): Promise<PermissionRequest[]> => {
+    let ctx = contexts.get(cwd);
+    if (!ctx) {
+      ctx = engineContext({ cwd, projectRoot: settings.projectRoot, home: settings.home, reinDirs: settings.reinDirs, tmp: tmpdir() });
+      contexts.set(cwd, ctx);
+    }
+    return (await expandRequests(requests, ctx)).requests;
+  };
 }
 
 export function ruleSet(mode: PermissionMode, rules: RunSettings["rules"]): Rule[] {
@@ -76,6 +94,7 @@ export function sessionOptions(settings: RunSettings, store: Store, registry = t
     system: systemPrompt({ projectRoot: settings.projectRoot, userInstructions: settings.userInstructions, cwd: settings.cwd }),
     tools: () => registry.tools(),
     rules: ruleSet(settings.permissionMode, settings.rules),
+    expand: permissionEngine(settings),
     maxTurns: settings.maxTurns,
     maxTokens: settings.maxTokens ?? Math.min(info.maxOutput, 32_000),
     bound: (sessionId) => boundOutput(settings.outputDir, sessionId, outputBound(info.contextWindow)),

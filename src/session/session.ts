@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { runLoop } from "../agent/loop.ts";
 import type { AgentEvent, Message, PermissionReply, StampedEvent, StreamFn } from "../agent/types.ts";
 import { costUsd } from "../llm/models.ts";
-import type { Rule } from "../permission/evaluate.ts";
+import type { PermissionRequest, Rule } from "../permission/evaluate.ts";
 import type { FileMemory, FileStamp, Tool } from "../sdk.ts";
 import { PermissionBroker, type Ask, type AskPolicy } from "./broker.ts";
 import type { Bound } from "./bound-output.ts";
@@ -20,6 +20,8 @@ export type SessionOptions = {
   /** the tools, or a function asked before every turn (tool files reload between turns) */
   tools: Tool[] | (() => Tool[] | Promise<Tool[]>);
   rules: readonly Rule[];
+  /** the permission engine: what the rules see of a call's requests, for a session working in `cwd` */
+  expand?: (requests: PermissionRequest[], cwd: string) => Promise<PermissionRequest[]>;
   maxTurns: number;
   maxTokens: number;
   bound: (sessionId: string) => Bound;
@@ -51,6 +53,7 @@ export class Session {
     this.messages = messages;
     this.broker = new PermissionBroker({
       rules: () => this.options.rules,
+      ...(options.expand ? { expand: (requests: PermissionRequest[]) => options.expand!(requests, row.cwd) } : {}),
       newId: () => newId("ask"),
       policy: options.askPolicy,
       emitAsk: (ask: Ask) =>

@@ -15,7 +15,9 @@ test.concurrent("--on-ask deny (default): the model is told the call was refused
   expect(existsSync(w.path("x"))).toBe(false);
   const [result] = toolResultsOf(w.fake.requests[1]);
   expect(result?.is_error).toBe(true);
-  expect(resultText(result)).toContain("--allow 'bash(touch x)'");
+  // touch is a command and a write: the model learns both rules ("always" generalises touch by the arity table)
+  expect(resultText(result)).toContain("--allow 'bash(touch *)'");
+  expect(resultText(result)).toContain(`--allow 'edit(${w.path("x")})'`);
   expect(r.stderr).toContain("--allow");
 });
 
@@ -28,19 +30,23 @@ test.concurrent("--on-ask fail: exit 3 and the command did not run", async () =>
   expect(r.code).toBe(3);
   expect(existsSync(w.path("x"))).toBe(false);
   expect(JSON.parse(r.stdout)).toMatchObject({ type: "result", status: "permission" });
-  expect(r.stderr).toContain("--allow 'bash(touch x)'");
+  expect(r.stderr).toContain("--allow 'bash(touch *)'");
   expect(w.fake.requests).toHaveLength(1);
 });
 
-test.concurrent("--allow 'bash(touch *)' lets touch run", async () => {
+test.concurrent("--allow 'bash(touch *)' with --allow edit lets touch run; the command rule alone does not allow the write", async () => {
   await using w = await world();
-  w.fake.script({ reply: [bash("touch x")] }, { reply: [text("created")] });
+  w.fake.script({ reply: [bash("touch x")] }, { reply: [text("not created")] }, { reply: [bash("touch x")] }, { reply: [text("created")] });
 
-  const r = await w.run(["-p", "create x", "--allow", "bash(touch *)"]);
+  const refused = await w.run(["-p", "create x", "--allow", "bash(touch *)"]);
+  expect(refused.code).toBe(0);
+  expect(existsSync(w.path("x"))).toBe(false);
+
+  const r = await w.run(["-p", "create x", "--allow", "bash(touch *)", "--allow", "edit"]);
 
   expect(r.code).toBe(0);
   expect(existsSync(w.path("x"))).toBe(true);
-  const [result] = toolResultsOf(w.fake.requests[1]);
+  const [result] = toolResultsOf(w.fake.requests[3]);
   expect(result?.is_error).toBeFalsy();
 });
 
