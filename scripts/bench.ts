@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { startFakeAnthropic, type FakeServer, type FakeStep } from "../test/fake/server.ts";
 import { ToolRegistry } from "../src/registry/registry.ts";
+import { analyzeWith, loadShellParser } from "../src/permission/shell/analyze.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
 const BIN = join(ROOT, "dist/rein");
@@ -86,6 +87,31 @@ export default defineTool({ name: "probe", description: "Probe.", input: v.objec
   return ms;
 }
 
+/** Shell analysis in process: loading the parser once, then the median parse + walk of typical lines. */
+async function shellAnalysis(): Promise<{ loadMs: number; medianUs: number }> {
+  const start = performance.now();
+  const parser = await loadShellParser();
+  const loadMs = performance.now() - start;
+  const lines = [
+    "ls -la", "git status", "git diff HEAD~1 -- src/", "npm test", "bun test test/unit", "cat package.json | grep version",
+    "cd src && ls -la", "grep -rn TODO src/ | head -20", "rm -rf dist && bun build.ts", "find . -name '*.ts' -exec wc -l {} +",
+    'echo "hello $HOME" > out.txt', "git add -A && git commit -m 'wip: fix'", "mkdir -p build && cd build && cmake .. && make -j4",
+    "python3 -m pytest -x tests/", "sudo apt-get install -y ripgrep", 'for f in *.md; do wc -l "$f"; done',
+    "cat <<EOF > notes.txt\nhello\nEOF", "docker ps --format '{{.Names}}'", "curl -s https://example.com | jq .", "ls ~/.config 2>/dev/null || true",
+  ];
+  const samples: number[] = [];
+  for (let round = 0; round < 700; round++) {
+    for (const line of lines) {
+      const t = performance.now();
+      analyzeWith(parser, line, ROOT, "/home/bench");
+      if (round >= 200) samples.push((performance.now() - t) * 1000); // the first rounds warm the JIT
+    }
+  }
+  const result = { loadMs, medianUs: median(samples) };
+  console.error(`shell analysis: parser load ${loadMs.toFixed(1)} ms, ${result.medianUs.toFixed(1)} µs median per line`);
+  return result;
+}
+
 async function main() {
   if (!process.argv.includes("--no-build")) {
     const build = Bun.spawnSync(["bun", "build.ts"], { cwd: ROOT, stdout: "inherit", stderr: "inherit" });
@@ -134,6 +160,7 @@ async function main() {
     const bash = await measure("bash -c 'echo 1' spawned from Bun", RUNS * 2, () => runCommand(["bash", "-c", "echo 1"], env));
     const binaryMiB = statSync(BIN).size / 2 ** 20;
     const reload = await toolReload(home);
+    const shell = await shellAnalysis();
 
     const rows: [string, string, string][] = [
       ["`rein --version`", `${version.ms.toFixed(1)} ms`, "at most 10 ms"],
@@ -146,6 +173,8 @@ async function main() {
       ["for context: spawning `bash -c 'echo 1'` from Bun (the bash tool's own cost)", `${bash.ms.toFixed(2)} ms`, ""],
       ["reloading a changed user tool (change seen -> tool usable, in process)", `${reload.toFixed(2)} ms`, "under 20 ms"],
       ["first request before the conversation (system + tools JSON)", `${preamble} characters (~${Math.round(preamble / 4)} tokens)`, "at most 8,000 characters"],
+      ["loading the shell parser (tree-sitter-bash wasm, once per process, in process)", `${shell.loadMs.toFixed(1)} ms`, "at most 25 ms"],
+      ["analysing a typical command line (parse + walk, median of 20 lines, in process)", `${shell.medianUs.toFixed(1)} µs`, "at most 100 µs"],
       ["binary size (dist/rein)", `${binaryMiB.toFixed(1)} MiB`, "at most 115 MiB"],
     ];
     const cpu = cpus()[0]?.model ?? "unknown CPU";
