@@ -91,6 +91,9 @@ async function streamTurn(io: LoopIO, events: AsyncIterable<ProviderEvent>): Pro
         partial += event.text;
         io.emit(event);
         break;
+      case "tool_use_start":
+        io.prepare?.(event.name);
+        break;
       case "retry":
         // A retried attempt starts the reply again: what streamed so far is discarded.
         partial = "";

@@ -85,6 +85,8 @@ export type PermissionReply = "once" | "always" | "reject";
 /** What a provider stream yields. A failure is the last item, never a throw. */
 export type ProviderEvent =
   | { type: "text_delta"; text: string }
+  /** the reply began a tool call (its input is still streaming) */
+  | { type: "tool_use_start"; name: string }
   | { type: "retry"; attempt: number; delay_ms: number; reason: string }
   | {
       type: "done";
@@ -137,6 +139,8 @@ export type LoopIO = {
   /** The tools for the next turn: asked before every model turn, so changed tool files are picked up. */
   tools: () => Tool[] | Promise<Tool[]>;
   files: FileMemory;
+  /** told when the model begins writing a tool call, to start work the call will need */
+  prepare?: (tool: string) => void;
   /** where tools may save full outputs for this session */
   outputDir: string;
 };

@@ -7,8 +7,8 @@ import { emptyUsage, type ContentBlock, type ProviderEvent, type Usage } from ".
 type Block = { block: Record<string, unknown> & { type: string }; json: string; closed: boolean };
 
 export type Accumulator = {
-  /** Takes one event; returns streamed text to show, if any. */
-  add(event: RawMessageStreamEvent): string | undefined;
+  /** Takes one event; returns what to pass on at once (streamed text, a tool call beginning), if anything. */
+  add(event: RawMessageStreamEvent): ProviderEvent | undefined;
   /** The finished reply, or undefined when the stream never said it was complete. */
   finish(): Extract<ProviderEvent, { type: "done" }> | undefined;
 };
@@ -25,11 +25,15 @@ export function accumulate(): Accumulator {
         case "message_start":
           usage = mergeUsage(usage, event.message.usage);
           return undefined;
-        case "content_block_start":
-          blocks[event.index] = { block: { ...(event.content_block as unknown as Block["block"]) }, json: "", closed: false };
-          return undefined;
-        case "content_block_delta":
-          return applyDelta(blocks[event.index], event.delta);
+        case "content_block_start": {
+          const block = { ...(event.content_block as unknown as Block["block"]) };
+          blocks[event.index] = { block, json: "", closed: false };
+          return block.type === "tool_use" ? { type: "tool_use_start", name: String(block.name) } : undefined;
+        }
+        case "content_block_delta": {
+          const text = applyDelta(blocks[event.index], event.delta);
+          return text ? { type: "text_delta", text } : undefined;
+        }
         case "content_block_stop": {
           const b = blocks[event.index];
           if (b) b.closed = true;

@@ -86,8 +86,8 @@ async function* streamOnce(
     for await (const event of events) {
       clearTimeout(timer);
       timer = setTimeout(() => ((idle = true), attempt.abort()), idleTimeoutMs);
-      const text = acc.add(event);
-      if (text) yield { type: "text_delta", text };
+      const passed = acc.add(event);
+      if (passed) yield passed;
     }
     if (idle) return { code: "connection", message: `the API sent nothing for ${idleTimeoutMs / 1000}s` };
     if (signal.aborted) return { code: "aborted", message: "aborted" };

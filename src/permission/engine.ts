@@ -9,7 +9,6 @@ import { commandPaths } from "./command-paths.ts";
 import type { PermissionRequest } from "./evaluate.ts";
 import { isInside, resolveForCheck } from "./paths.ts";
 import { sensitivePath } from "./sensitive.ts";
-import { analyzeShell } from "./shell/analyze.ts";
 import type { ShellCommand } from "./shell/types.ts";
 
 export type EngineContext = {
@@ -27,6 +26,11 @@ export type Expanded = { requests: PermissionRequest[]; commands: ShellCommand[]
 
 /** Files a redirect may name without touching anything. */
 const HARMLESS = new Set(["/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/zero", "/dev/random", "/dev/urandom"]);
+
+/** Starts loading the shell parser without waiting for it. */
+export function warmUpShellAnalysis(): void {
+  void import("./shell/analyze.ts").then((m) => m.loadShellParser()).catch(() => {});
+}
 
 export async function expandRequests(requests: readonly PermissionRequest[], ctx: EngineContext): Promise<Expanded> {
   const out: PermissionRequest[] = [];
@@ -46,6 +50,8 @@ export async function expandRequests(requests: readonly PermissionRequest[], ctx
 }
 
 async function expandShell(line: string, ctx: EngineContext): Promise<Expanded> {
+  // Loaded on first use: web-tree-sitter and its wasm are not needed by a run that never calls bash.
+  const { analyzeShell } = await import("./shell/analyze.ts");
   const analysis = await analyzeShell(line, ctx.cwd, ctx.home);
   if (analysis.error) {
     return {

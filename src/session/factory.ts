@@ -5,7 +5,7 @@ import { anthropicStream } from "../llm/anthropic.ts";
 import { modelInfo } from "../llm/models.ts";
 import { DEFAULT_RETRY, type RetryPolicy } from "../llm/retry.ts";
 import { tmpdir } from "node:os";
-import { engineContext, expandRequests, type EngineContext } from "../permission/engine.ts";
+import { engineContext, expandRequests, warmUpShellAnalysis, type EngineContext } from "../permission/engine.ts";
 import type { PermissionRequest, Rule } from "../permission/evaluate.ts";
 import { DEFAULT_RULES, modeRules, type PermissionMode } from "../permission/modes.ts";
 import { builtinTools } from "../registry/builtin.ts";
@@ -95,6 +95,8 @@ export function sessionOptions(settings: RunSettings, store: Store, registry = t
     tools: () => registry.tools(),
     rules: ruleSet(settings.permissionMode, settings.rules),
     expand: permissionEngine(settings),
+    // The shell parser takes tens of milliseconds to load: load it while the model writes its first tool call.
+    warmUp: warmUpShellAnalysis,
     maxTurns: settings.maxTurns,
     maxTokens: settings.maxTokens ?? Math.min(info.maxOutput, 32_000),
     bound: (sessionId) => boundOutput(settings.outputDir, sessionId, outputBound(info.contextWindow)),

@@ -22,6 +22,8 @@ export type SessionOptions = {
   rules: readonly Rule[];
   /** the permission engine: what the rules see of a call's requests, for a session working in `cwd` */
   expand?: (requests: PermissionRequest[], cwd: string) => Promise<PermissionRequest[]>;
+  /** started, not awaited, when the model begins its first tool call: work that call would otherwise wait for */
+  warmUp?: () => void;
   maxTurns: number;
   maxTokens: number;
   bound: (sessionId: string) => Bound;
@@ -41,6 +43,7 @@ export class Session {
   private readonly messages: Message[];
   private controller: AbortController | undefined;
   private started = false;
+  private warmedUp = false;
   /** the seq of the last event this session persisted: a committed message records where it stands */
   private lastSeq = 0;
   private readonly files = fileMemory();
@@ -138,6 +141,11 @@ export class Session {
           authorize: (call) => this.broker.authorize(call),
           emit: (event) => void this.emit(event),
           bound: this.options.bound(this.id),
+          prepare: () => {
+            if (this.warmedUp) return;
+            this.warmedUp = true;
+            this.options.warmUp?.();
+          },
           tools: typeof this.options.tools === "function" ? this.options.tools : () => this.options.tools as Tool[],
           files: this.files,
           outputDir: join(this.options.outputDir, this.id),
