@@ -8,7 +8,7 @@ import { alwaysPattern, commandPatterns, isDestructive } from "./always.ts";
 import { commandPaths } from "./command-paths.ts";
 import type { PermissionRequest } from "./evaluate.ts";
 import { isInside, resolveForCheck } from "./paths.ts";
-import { sensitivePath } from "./sensitive.ts";
+import { sensitivePath, sensitiveWithin } from "./sensitive.ts";
 import type { ShellCommand } from "./shell/types.ts";
 
 export type EngineContext = {
@@ -88,7 +88,10 @@ async function expandShell(line: string, ctx: EngineContext): Promise<Expanded> 
 
 function pathRequests(permission: "read" | "edit", path: string, ctx: EngineContext): PermissionRequest[] {
   const resolved = resolveForCheck(path, ctx.cwd, ctx.home);
-  const sensitive = sensitivePath(resolved, ctx.home, ctx.reinDirs);
+  const inside = permission === "read" ? sensitiveWithin(resolved, ctx.home) : [];
+  const sensitive =
+    sensitivePath(resolved, ctx.home, ctx.reinDirs) ??
+    (inside.length ? { action: "ask" as const, reason: `the folder holds credentials (${inside.slice(0, 3).join(", ")}${inside.length > 3 ? ", ..." : ""})` } : undefined);
   const request: PermissionRequest = { permission, pattern: resolved, always: [resolved], ...(sensitive ? { fixed: sensitive } : {}) };
   if (isInside(resolved, ctx.workspace) || ctx.openDirs.some((dir) => isInside(resolved, dir))) return [request];
   return [request, { permission: "external_directory", pattern: resolved, always: [`${dirname(resolved)}/*`] }];

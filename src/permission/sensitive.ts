@@ -81,3 +81,14 @@ function within(path: string, entry: string): boolean {
 function deny(what: string): SensitiveMatch {
   return { action: "deny", reason: `${what}, protected in every permission mode` };
 }
+
+/**
+ * For a folder read as a whole (grep -r, a search, a listing): the protected entries inside it.
+ * Reading such a folder asks, so a recursive search of ~ cannot sweep up ~/.ssh unseen.
+ */
+export function sensitiveWithin(absoluteDir: string, home: string): string[] {
+  const dir = normalize(absoluteDir).replace(/(.)\/$/, "$1");
+  const homeDir = normalize(home).replace(/(.)\/$/, "$1");
+  const entries = [...HOME_DENIED.map(([rel]) => `${homeDir === "/" ? "" : homeDir}/${rel}`), ...SYSTEM_DENIED.map(([entry]) => entry)];
+  return entries.filter((entry) => entry !== dir && within(entry, dir === "/" ? "" : dir));
+}

@@ -124,3 +124,12 @@ describe("always patterns and explanations", () => {
     expect((await decide("eval 'rm -rf x'", { allow: ["bash(*)"] })).decision).toBe("allow");
   });
 });
+
+describe("folders that hold credentials", () => {
+  test("a recursive search of a folder that contains ~/.ssh asks, even in auto mode and even as the workspace", async () => {
+    const search = await decide(`grep -r BEGIN ${home}`, { mode: "auto" });
+    expect(search.decision).toBe("ask");
+    expect(search.requests.find((r) => r.permission === "read")?.reason).toContain(".ssh");
+    expect((await decide("grep -r foo src")).decision).toBe("allow");
+  });
+});
