@@ -8,6 +8,7 @@ import { confirm, isCancel } from "@clack/prompts";
 import chalk from "chalk";
 import type { StampedEvent } from "../session/events.ts";
 import type { Session } from "../session/session.ts";
+import type { Store } from "../session/store.ts";
 import { openSession } from "./open-session.ts";
 import { findProjectRoot } from "../config/load.ts";
 import { projectPaths, reinPaths } from "../config/paths.ts";
@@ -18,7 +19,14 @@ import { exportToolSettings, openStore, resolveContext, runSettings, untrustedTo
 import { permissionDialog } from "./permission-dialog.ts";
 import { formatLoadError } from "./tools-command.ts";
 
-export async function interactive(args: Args, env: Env): Promise<number> {
+/** What the composition root lends the terminal: starting the HTTP server over its live session. */
+export type InteractiveHooks = {
+  serve?: (args: Args, env: Env, ctx: Context, store: Store, session: Session) => Promise<{ url: string; stop: () => Promise<void> }>;
+  /** start serving at once (`rein --serve` in a terminal) */
+  serveNow?: boolean;
+};
+
+export async function interactive(args: Args, env: Env, hooks: InteractiveHooks = {}): Promise<number> {
   if (env.NO_COLOR && !env.FORCE_COLOR) chalk.level = 0;
   if (!args.trust) await askTrustOnce(args, env);
   const ctx = resolveContext(args, env);
@@ -40,7 +48,20 @@ export async function interactive(args: Args, env: Env): Promise<number> {
   });
   // A fallback for when the terminal is not in raw mode (Ctrl-C then arrives as a signal).
   process.on("SIGINT", () => rl.emit("SIGINT"));
-  session.subscribe(render(ctx, session, rl));
+  const dialogs = new Map<string, AbortController>();
+  session.subscribe(render(ctx, session, rl, dialogs));
+  let server: { url: string; stop: () => Promise<void> } | undefined;
+  const startServing = async () => {
+    if (server) return void process.stdout.write(chalk.dim(`already serving on ${server.url}\n`));
+    if (!hooks.serve) return void process.stdout.write(chalk.yellow("serving is not available here: start rein with --serve\n"));
+    try {
+      server = await hooks.serve(args, env, ctx, store, session);
+      process.stdout.write(chalk.dim(`this session is served on ${server.url}/sessions/${session.id} (events: /sessions/${session.id}/events)\n`));
+    } catch (error) {
+      process.stdout.write(chalk.red(`${(error as Error).message}\n`));
+    }
+  };
+  if (hooks.serveNow) await startServing();
   process.stdout.write(chalk.dim(`rein ${settings.version} · ${settings.model} · ${ctx.cwd}\nCtrl-C stops a turn, twice at the prompt exits, Ctrl-D exits.\n`));
   try {
     while (true) {
@@ -48,12 +69,17 @@ export async function interactive(args: Args, env: Env): Promise<number> {
       if (line === undefined) break;
       interrupts = 0;
       if (!line.trim()) continue;
+      if (line.trim() === "/serve") {
+        await startServing();
+        continue;
+      }
       const result = await session.prompt(line);
       if (result.status !== "success" && result.error) process.stdout.write(chalk.red(`\n${result.error}\n`));
       if (result.status === "interrupted") process.stdout.write(chalk.dim("\n(interrupted)\n"));
     }
   } finally {
     rl.close();
+    await server?.stop();
     store.close();
   }
   process.stdout.write(chalk.dim(`session ${session.id} (resume: rein -r ${session.id})\n`));
@@ -85,7 +111,7 @@ function question(rl: ReturnType<typeof createInterface>): Promise<string | unde
   });
 }
 
-function render(ctx: Context, session: Session, rl: ReturnType<typeof createInterface>): (event: StampedEvent) => void {
+function render(ctx: Context, session: Session, rl: ReturnType<typeof createInterface>, dialogs: Map<string, AbortController>): (event: StampedEvent) => void {
   return (event) => {
     switch (event.type) {
       case "text_delta":
@@ -103,8 +129,15 @@ function render(ctx: Context, session: Session, rl: ReturnType<typeof createInte
       case "retry":
         process.stdout.write(chalk.yellow(`retrying in ${(event.delay_ms / 1000).toFixed(1)}s: ${event.reason}\n`));
         return;
-      case "permission_ask":
-        void askPerson(ctx, session, rl, event);
+      case "permission_ask": {
+        const controller = new AbortController();
+        dialogs.set(event.id, controller);
+        void askPerson(ctx, session, rl, event, controller.signal).finally(() => dialogs.delete(event.id));
+        return;
+      }
+      case "permission_reply":
+        // Answered elsewhere (a client of the server): the first answer wins, the dialog closes.
+        dialogs.get(event.id)?.abort();
         return;
       default:
         return;
@@ -112,10 +145,10 @@ function render(ctx: Context, session: Session, rl: ReturnType<typeof createInte
   };
 }
 
-async function askPerson(ctx: Context, session: Session, rl: ReturnType<typeof createInterface>, ask: Extract<StampedEvent, { type: "permission_ask" }>) {
+async function askPerson(ctx: Context, session: Session, rl: ReturnType<typeof createInterface>, ask: Extract<StampedEvent, { type: "permission_ask" }>, signal: AbortSignal) {
   rl.pause();
   try {
-    await permissionDialog(ctx, session, ask);
+    await permissionDialog(ctx, session, ask, signal);
   } finally {
     // clack leaves the terminal in cooked mode; readline needs raw mode back, or Ctrl-C becomes a signal.
     if (process.stdin.isTTY) process.stdin.setRawMode(true);

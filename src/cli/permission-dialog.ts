@@ -11,7 +11,7 @@ import type { Context } from "./context.ts";
 type AskEvent = Extract<StampedEvent, { type: "permission_ask" }>;
 type Choice = "once" | "session" | "project" | "user" | "reject" | "message";
 
-export async function permissionDialog(ctx: Context, session: Session, ask: AskEvent): Promise<void> {
+export async function permissionDialog(ctx: Context, session: Session, ask: AskEvent, signal?: AbortSignal): Promise<void> {
   const rules = ask.requests.flatMap((r) => r.always.map((pattern) => ({ permission: r.permission, pattern })));
   const shown = rules.map((r) => (r.pattern === "*" ? r.permission : `${r.permission}(${r.pattern})`)).join(", ");
   const what = ask.requests.map((r) => {
@@ -29,7 +29,8 @@ export async function permissionDialog(ctx: Context, session: Session, ask: AskE
   }
   options.push({ value: "reject", label: "Reject" }, { value: "message", label: "Reject and tell the model why" });
 
-  const choice = await select({ message: `${ask.tool} wants to:\n${what.join("\n")}${reason}`, options });
+  const choice = await select({ message: `${ask.tool} wants to:\n${what.join("\n")}${reason}`, options, ...(signal ? { signal } : {}) });
+  if (signal?.aborted) return void process.stdout.write(chalk.dim("(answered elsewhere)\n"));
   if (isCancel(choice) || choice === "reject") return void session.reply(ask.id, "reject");
   if (choice === "message") {
     const message = await askText({ message: "Message to the model" });

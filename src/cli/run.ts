@@ -5,21 +5,21 @@ import { StoreError } from "../session/store.ts";
 import { parseArgs, UsageError } from "./args.ts";
 import { MissingKeyError, resolveContext } from "./context.ts";
 import { HELP } from "./help.ts";
+import type { InteractiveHooks } from "./interactive.ts";
 import { bothTerminals, err, out } from "./output.ts";
 
-export async function run(argv: string[], env: Record<string, string | undefined> = process.env): Promise<number> {
+export async function run(argv: string[], env: Record<string, string | undefined> = process.env, hooks: InteractiveHooks = {}): Promise<number> {
   try {
     const args = parseArgs(argv);
     if (args.help) return print(HELP);
     if (args.version) return print(`rein ${(await import("../version.ts")).VERSION}\n`);
     const [command, ...rest] = args.command;
     if (command && !args.print) return await subcommand(command, rest, args, env);
-    if (args.serve) throw new UsageError("rein --serve is not available in this build yet");
     if (args.print) return await (await import("./print-mode.ts")).printMode(resolveContext(args, env));
     if (!(await bothTerminals())) {
       throw new UsageError('the interactive mode needs a terminal on stdin and stdout; for scripts use: rein -p "PROMPT"');
     }
-    return await (await import("./interactive.ts")).interactive(args, env);
+    return await (await import("./interactive.ts")).interactive(args, env, hooks);
   } catch (error) {
     const code = fail(error);
     earlyResult(argv, error);

@@ -44,6 +44,49 @@ async function waitForScreen(text: string | RegExp, timeoutMs = 10_000): Promise
 }
 
 describe.skipIf(!hasTmux)("interactive mode in tmux", () => {
+  test("rein --serve in a terminal serves the live session: a client answers its permission ask first and the dialog closes", async () => {
+    const work = join(dir, "served");
+    await Bun.write(join(work, ".git", "HEAD"), "ref: refs/heads/main\n");
+    const marker = join(work, "made-over-http");
+    fake.script(
+      { reply: [{ type: "tool_use", name: "bash", input: { command: `touch ${marker}` } }] },
+      { reply: [{ type: "text", text: "Made it over HTTP." }] },
+    );
+    const token = "s".repeat(32);
+    const env = `env ANTHROPIC_API_KEY=test-key ANTHROPIC_BASE_URL=${fake.url} REIN_DATA_DIR=${join(dir, "serve-data")} REIN_CONFIG_DIR=${join(dir, "config")} REIN_SERVER_TOKEN=${token} NO_COLOR=1`;
+    tmux("new-session", "-d", "-s", "served", "-x", "160", "-y", "40", "-c", work, `${env} ${BIN} --serve --port 0; echo EXIT=$?; read x`);
+    const shown = () => tmux("capture-pane", "-t", "served", "-p", "-J");
+    const until = async (text: string) => {
+      const deadline = Date.now() + 10_000;
+      while (!shown().includes(text) && Date.now() < deadline) await Bun.sleep(50);
+      expect(shown()).toContain(text);
+    };
+    await until("this session is served on");
+    const [, base, id] = /served on (http:\/\/[\d.:]+)\/sessions\/(s_\w+)/.exec(shown())!;
+    const auth = { authorization: `Bearer ${token}`, "content-type": "application/json" };
+
+    tmux("send-keys", "-t", "served", "touch it", "Enter");
+    await until("wants to:");
+    const info = (await (await fetch(`${base}/sessions/${id}`, { headers: auth })).json()) as { pending_asks: { id: string }[] };
+    expect(info.pending_asks).toHaveLength(1);
+    const answer = await fetch(`${base}/sessions/${id}/permissions/${info.pending_asks[0].id}`, { method: "POST", headers: auth, body: JSON.stringify({ reply: "once" }) });
+    expect(answer.status).toBe(200);
+    await until("Made it over HTTP.");
+    expect(shown()).toContain("(answered elsewhere)");
+    expect(existsSync(marker)).toBe(true);
+
+    // The client sees the terminal session's events, its answer among them.
+    const controller = new AbortController();
+    const stream = (await fetch(`${base}/sessions/${id}/events`, { headers: auth, signal: controller.signal })).body!.getReader();
+    let seen = "";
+    while (!seen.includes("event: result")) seen += new TextDecoder().decode((await stream.read()).value);
+    controller.abort();
+    expect(seen).toContain("event: permission_ask");
+    expect(seen).toMatch(/event: permission_reply\ndata: \{[^\n]*"reply":"once"/);
+    tmux("send-keys", "-t", "served", "C-d");
+    await until("EXIT=0");
+  }, 30_000);
+
   test("asks once whether to trust a workspace with its own tools, and remembers the answer", async () => {
     const work = join(dir, "trusting");
     await Bun.write(join(work, ".rein", "tools", "noop.ts"), "export default 1;\n");

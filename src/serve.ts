@@ -1,0 +1,110 @@
+// `rein --serve`: part of the composition root. Resolves the token and the address, builds the
+// Hono app over a session hub, hands it to Bun.serve, and shuts down cleanly on SIGTERM/SIGINT.
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import type { Args } from "./cli/args.ts";
+import { UsageError } from "./cli/args.ts";
+import { exportToolSettings, openStore, resolveContext, runSettings, type Context, type Env } from "./cli/context.ts";
+import { out, warn } from "./cli/output.ts";
+import { formatLoadError } from "./cli/tools-command.ts";
+import { createApp } from "./server/app.ts";
+import { SessionHub, type SessionParams } from "./server/hub.ts";
+import { OPENAPI } from "./server/openapi.ts";
+import { pageHtml } from "./server/page.ts";
+import { sessionOptions, toolRegistry } from "./session/factory.ts";
+import type { Session } from "./session/session.ts";
+import type { Store } from "./session/store.ts";
+import { VERSION } from "./version.ts";
+
+export const DEFAULT_PORT = 4774;
+const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|\[::1\]|localhost)$/;
+
+export async function serve(args: Args, env: Env): Promise<number> {
+  const ctx = resolveContext(args, env);
+  exportToolSettings(ctx, warn);
+  runSettings(ctx); // fails early (exit 2) when there is no API key
+  const store = openStore(ctx, warn);
+  const server = startServer(args, env, ctx, store);
+  await new Promise<void>((done) => {
+    const stop = () => {
+      process.off("SIGINT", stop);
+      process.off("SIGTERM", stop);
+      void server.stop().then(done);
+    };
+    process.on("SIGINT", stop);
+    process.on("SIGTERM", stop);
+  });
+  store.close();
+  return 0;
+}
+
+export type RunningServer = { url: string; hub: SessionHub; stop: () => Promise<void> };
+
+/** Starts the HTTP server over a hub of sessions; prints its URL on stdout. */
+export function startServer(args: Args, env: Env, ctx: Context, store: Store, live?: Session): RunningServer {
+  const hostname = args.hostname ?? "127.0.0.1";
+  if (!LOOPBACK.test(hostname) && !ctx.config.server.token) {
+    throw new UsageError(`refusing to listen on ${hostname} without a configured token: set REIN_SERVER_TOKEN or server.token in the user config`);
+  }
+  const token = ctx.config.server.token ?? generatedToken(join(ctx.paths.dataDir, "server-token"));
+  const hub = new SessionHub({
+    store,
+    optionsFor: (params) => {
+      const run = contextFor(args, env, params);
+      return { cwd: run.cwd, options: optionsOf(run, store) };
+    },
+    optionsForStored: (row) => optionsOf(contextFor(args, env, { cwd: row.cwd, model: row.model }), store),
+  });
+  if (live) hub.adopt(live);
+  const app = createApp({ hub, token, origins: ctx.config.server.origins, version: VERSION, openapi: OPENAPI, page: pageHtml, heartbeatMs: Number(env.REIN_SSE_HEARTBEAT_MS ?? 15_000) });
+  const server = Bun.serve({ hostname, port: args.port ?? DEFAULT_PORT, fetch: app.fetch, idleTimeout: 0 });
+  const host = server.hostname ?? hostname;
+  const url = `http://${host.includes(":") ? `[${host}]` : host}:${server.port}`;
+  if (!live) out(`${url}\n`);
+  warn(`serving on ${url} (token: ${ctx.config.server.token ? "from your configuration" : join(ctx.paths.dataDir, "server-token")})`);
+  return {
+    url,
+    hub,
+    stop: async () => {
+      void server.stop();
+      await hub.shutdown();
+    },
+  };
+}
+
+
+/** The same resolution print mode does, for a session's own directory and overrides. */
+function contextFor(args: Args, env: Env, params: SessionParams): Context {
+  return resolveContext(
+    {
+      ...args,
+      ...(params.cwd ? { cwd: resolve(params.cwd) } : {}),
+      ...(params.model ? { model: params.model } : {}),
+      ...(params.permission_mode ? { permissionMode: params.permission_mode } : {}),
+      allow: [...args.allow, ...(params.allow ?? [])],
+      deny: [...args.deny, ...(params.deny ?? [])],
+      ask: [...args.ask, ...(params.ask ?? [])],
+    },
+    env,
+  );
+}
+
+function optionsOf(ctx: Context, store: Store) {
+  const settings = runSettings(ctx);
+  const registry = toolRegistry(settings.toolDirs, (errors) => warn(`tools not loaded:\n${errors.map(formatLoadError).join("\n")}`));
+  return sessionOptions(settings, store, registry);
+}
+
+/** A token kept in the data folder (mode 0600): made and printed once, reused by later starts. */
+function generatedToken(file: string): string {
+  if (existsSync(file)) {
+    const saved = readFileSync(file, "utf8").trim();
+    if (saved.length >= 32) return saved;
+  }
+  const token = randomBytes(24).toString("hex");
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, `${token}\n`, { mode: 0o600 });
+  warn(`generated a server token (saved in ${file}): ${token}`);
+  return token;
+}

@@ -1,0 +1,44 @@
+// A session's events over SSE: what the store holds after the client's last seen seq, then live
+// events, with no gap and no duplicate between the two; a comment heartbeat keeps idle streams open.
+import type { Context } from "hono";
+import { streamSSE } from "hono/streaming";
+import type { StampedEvent } from "../session/events.ts";
+import type { SessionHub } from "./hub.ts";
+
+export function eventStream(c: Context, hub: SessionHub, id: string, afterSeq: number, heartbeatMs: number): Response {
+  return streamSSE(c, async (stream) => {
+    const queue: StampedEvent[] = [];
+    let wake: (() => void) | undefined;
+    // Subscribe first, then replay: an event persisted in between is seen twice and skipped by seq.
+    const unsubscribe = hub.subscribe(id, (event) => {
+      queue.push(event);
+      wake?.();
+    });
+    stream.onAbort(() => {
+      unsubscribe();
+      wake?.();
+    });
+    const heartbeat = setInterval(() => void stream.write(": ping\n\n").catch(() => {}), heartbeatMs);
+    let last = afterSeq;
+    const send = async (event: StampedEvent) => {
+      if (event.seq <= last && event.seq !== -1) return;
+      if (event.seq !== -1) last = event.seq;
+      await stream.writeSSE({ id: String(event.seq), event: event.type, data: JSON.stringify(event) });
+    };
+    try {
+      for (const event of hub.storedEvents(id, afterSeq)) await send(event);
+      while (!stream.aborted) {
+        const next = queue.shift();
+        if (next) {
+          await send(next);
+          continue;
+        }
+        await new Promise<void>((resolve) => (wake = resolve));
+        wake = undefined;
+      }
+    } finally {
+      clearInterval(heartbeat);
+      unsubscribe();
+    }
+  });
+}
