@@ -69,7 +69,7 @@ describe.skipIf(!hasTmux)("interactive mode in tmux", () => {
     await until("wants to:");
     const info = (await (await fetch(`${base}/sessions/${id}`, { headers: auth })).json()) as { pending_asks: { id: string }[] };
     expect(info.pending_asks).toHaveLength(1);
-    const answer = await fetch(`${base}/sessions/${id}/permissions/${info.pending_asks[0].id}`, { method: "POST", headers: auth, body: JSON.stringify({ reply: "once" }) });
+    const answer = await fetch(`${base}/sessions/${id}/permissions/${info.pending_asks[0]!.id}`, { method: "POST", headers: auth, body: JSON.stringify({ reply: "once" }) });
     expect(answer.status).toBe(200);
     await until("Made it over HTTP.");
     expect(shown()).toContain("(answered elsewhere)");
