@@ -9,6 +9,7 @@ Usage:
   rein tools list | init [user|project]
   rein permissions explain [--json] [flags] -- 'COMMAND LINE'
   rein doctor
+  rein --serve [--port N] [--hostname H]   the same sessions over HTTP + SSE (token required)
   rein --version
 
 Flags:
