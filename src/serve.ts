@@ -25,16 +25,22 @@ export async function serve(args: Args, env: Env): Promise<number> {
   exportToolSettings(ctx, warn);
   runSettings(ctx); // fails early (exit 2) when there is no API key
   const store = openStore(ctx, warn);
-  const server = startServer(args, env, ctx, store);
-  await new Promise<void>((done) => {
+  // The handlers come before the URL is printed: a client may signal as soon as it reads it.
+  let server: RunningServer | undefined;
+  let signalled = false;
+  const stopped = new Promise<void>((done) => {
     const stop = () => {
       process.off("SIGINT", stop);
       process.off("SIGTERM", stop);
-      void server.stop().then(done);
+      signalled = true;
+      void (server?.stop() ?? Promise.resolve()).then(done);
     };
     process.on("SIGINT", stop);
     process.on("SIGTERM", stop);
   });
+  server = startServer(args, env, ctx, store);
+  if (signalled) await server.stop();
+  await stopped;
   store.close();
   return 0;
 }
@@ -57,8 +63,19 @@ export function startServer(args: Args, env: Env, ctx: Context, store: Store, li
     optionsForStored: (row) => optionsOf(contextFor(args, env, { cwd: row.cwd, model: row.model }), store),
   });
   if (live) hub.adopt(live);
-  const app = createApp({ hub, token, origins: ctx.config.server.origins, version: VERSION, openapi: OPENAPI, page: pageHtml, heartbeatMs: Number(env.REIN_SSE_HEARTBEAT_MS ?? 15_000) });
+  let hosts: string[] = [];
+  const app = createApp({
+    hub,
+    token,
+    origins: ctx.config.server.origins,
+    version: VERSION,
+    openapi: OPENAPI,
+    page: pageHtml,
+    heartbeatMs: Number(env.REIN_SSE_HEARTBEAT_MS ?? 15_000),
+    ...(LOOPBACK.test(hostname) ? { hosts: () => hosts } : {}),
+  });
   const server = Bun.serve({ hostname, port: args.port ?? DEFAULT_PORT, fetch: app.fetch, idleTimeout: 0 });
+  hosts = ["127.0.0.1", "localhost", "[::1]", hostname].map((h) => `${h}:${server.port}`);
   const host = server.hostname ?? hostname;
   const url = `http://${host.includes(":") ? `[${host}]` : host}:${server.port}`;
   if (!live) out(`${url}\n`);

@@ -13,6 +13,11 @@ export type AppDeps = {
   token: string;
   /** origins besides the server's own that may call it (config server.origins) */
   origins: readonly string[];
+  /**
+   * The Host header values the server answers to (`127.0.0.1:PORT`, `localhost:PORT`...); its own
+   * origins are these. Unset (a non-loopback bind with a token) accepts any host.
+   */
+  hosts?: () => readonly string[];
   version: string;
   heartbeatMs?: number;
   openapi?: Record<string, unknown>;
@@ -41,8 +46,9 @@ export function createApp(deps: AppDeps): Hono {
   });
   app.notFound((c) => fail(c, 404, "not_found", `no route ${c.req.method} ${new URL(c.req.url).pathname}`));
 
+  app.use("*", requireOrigin(deps.origins, deps.hosts));
   app.get("/health", (c) => c.json({ ok: true, version: deps.version }));
-  app.use("*", requireOrigin(deps.origins), requireToken(deps.token));
+  app.use("*", requireToken(deps.token));
   app.use("*", bodyLimit({ maxSize: MAX_BODY, onError: (c) => fail(c, 413, "too_large", `the body is over ${MAX_BODY} bytes`) }));
 
   app.get("/", (c) => c.html(deps.page ? deps.page(deps.token) : "<!doctype html><title>rein</title><p>rein is running."));
@@ -100,6 +106,8 @@ async function body<T extends v.GenericSchema>(c: Context, schema: T): Promise<v
   } catch {
     throw new HubError("bad_request", "the body is not valid JSON");
   }
+  // valibot's strictObject takes an array with no elements for an object with no keys.
+  if (Array.isArray(json)) throw new HubError("bad_request", "the body must be a JSON object, not an array");
   const parsed = v.safeParse(schema, json);
   if (parsed.success) return parsed.output;
   const issue = parsed.issues[0];

@@ -15,10 +15,21 @@ export function requireToken(token: string): MiddlewareHandler {
   };
 }
 
-export function requireOrigin(allowed: readonly string[]): MiddlewareHandler {
+/**
+ * Refuses a request from a web page of another origin, and, on a loopback address, a request whose
+ * Host is not the server's own (a DNS-rebinding page would send its own name as the Host and as
+ * the Origin, so the server's origin is taken from the addresses it listens on, never from Host).
+ */
+export function requireOrigin(allowed: readonly string[], hosts?: () => readonly string[]): MiddlewareHandler {
   return async (c, next) => {
+    const own = hosts?.();
+    const host = c.req.header("host");
+    if (own && (!host || !own.includes(host))) {
+      return c.json({ error: { code: "forbidden_origin", message: `requests for host ${host ?? "(none)"} are refused: this server answers to ${own.join(", ")}` } }, 403);
+    }
     const origin = c.req.header("origin");
-    if (!origin || origin === new URL(c.req.url).origin || allowed.includes(origin)) return next();
+    const ownOrigins = own ? own.map((h) => `http://${h}`) : [new URL(c.req.url).origin];
+    if (!origin || ownOrigins.includes(origin) || allowed.includes(origin)) return next();
     return c.json({ error: { code: "forbidden_origin", message: `requests from ${origin} are refused; add it to server.origins in the user config to allow it` } }, 403);
   };
 }

@@ -18,12 +18,16 @@ export function eventStream(c: Context, hub: SessionHub, id: string, afterSeq: n
       unsubscribe();
       wake?.();
     });
+    // Bun 1.4's server holds back the end of the response head until the first body bytes, and its
+    // fetch resolves only then: a stream with nothing stored would look unanswered until an event.
+    await stream.write(": open\n\n");
     const heartbeat = setInterval(() => void stream.write(": ping\n\n").catch(() => {}), heartbeatMs);
     let last = afterSeq;
     const send = async (event: StampedEvent) => {
       if (event.seq <= last && event.seq !== -1) return;
       if (event.seq !== -1) last = event.seq;
-      await stream.writeSSE({ id: String(event.seq), event: event.type, data: JSON.stringify(event) });
+      // An event the store could not save (seq -1) goes out without an id: a client must not resume from it.
+      await stream.writeSSE({ ...(event.seq === -1 ? {} : { id: String(event.seq) }), event: event.type, data: JSON.stringify(event) });
     };
     try {
       for (const event of hub.storedEvents(id, afterSeq)) await send(event);
