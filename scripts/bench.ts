@@ -7,6 +7,8 @@ import { join, resolve } from "node:path";
 import { startFakeAnthropic, type FakeServer, type FakeStep } from "../test/fake/server.ts";
 import { ToolRegistry } from "../src/registry/registry.ts";
 import { analyzeWith, loadShellParser } from "../src/permission/shell/analyze.ts";
+import { encodeSse, replyEvents } from "../test/fake/reply.ts";
+import { sseReader } from "../test/unit/server/sse-client.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
 const BIN = join(ROOT, "dist/rein");
@@ -112,6 +114,122 @@ async function shellAnalysis(): Promise<{ loadMs: number; medianUs: number }> {
   return result;
 }
 
+const SERVER_TOKEN = "bench-server-token-of-32-chars!!";
+const SERVER_SESSIONS = 50;
+const SERVER_TOOL_TURNS = 4;
+
+type BenchServer = { pid: number; url: string; call: (method: string, path: string, body?: unknown) => Promise<Response>; stop: () => Promise<void> };
+
+/** `rein --serve --port 0`, its URL read from the first stdout line. */
+async function startServer(env: Record<string, string>, args: string[] = []): Promise<BenchServer> {
+  const proc = Bun.spawn([BIN, "--serve", "--port", "0", ...args], { env: { ...env, REIN_SERVER_TOKEN: SERVER_TOKEN }, stdin: "ignore", stdout: "pipe", stderr: "inherit" });
+  const reader = proc.stdout.getReader();
+  let out = "";
+  while (!out.includes("\n")) {
+    const { done, value } = await reader.read();
+    if (done) throw new Error(`rein --serve exited before printing its URL (code ${await proc.exited})`);
+    out += new TextDecoder().decode(value);
+  }
+  const url = out.split("\n")[0]!;
+  const call = (method: string, path: string, body?: unknown) =>
+    fetch(`${url}${path}`, { method, headers: { authorization: `Bearer ${SERVER_TOKEN}` }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+  const stop = async () => {
+    proc.kill("SIGTERM");
+    const code = await proc.exited;
+    if (code !== 0) throw new Error(`rein --serve exited ${code} on SIGTERM`);
+  };
+  return { pid: proc.pid, url, call, stop };
+}
+
+/** A field of /proc/PID/status in bytes (VmRSS, VmHWM). */
+async function procMemory(pid: number, field: "VmRSS" | "VmHWM"): Promise<number> {
+  const kb = new RegExp(`${field}:\\s+(\\d+) kB`).exec(await Bun.file(`/proc/${pid}/status`).text())?.[1];
+  if (!kb) throw new Error(`no ${field} in /proc/${pid}/status`);
+  return Number(kb) * 1024;
+}
+
+/** utime + stime of a process, in clock ticks (/proc/PID/stat fields 14 and 15). */
+async function procCpuTicks(pid: number): Promise<number> {
+  const stat = await Bun.file(`/proc/${pid}/stat`).text();
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" "); // the name may hold spaces; fields from 3 on
+  return Number(fields[11]) + Number(fields[12]);
+}
+
+/**
+ * 50 sessions at once through one server, each 4 `echo N` tool turns then a final text. The fake
+ * answers by looking at the request (which session, how many turns so far) and notes when it sent
+ * each reply; the delay is from then to the SSE `assistant` event of that turn on the client.
+ */
+async function serverLoad(env: Record<string, string>): Promise<{ totalMs: number; medianMs: number; p99Ms: number; peakBytes: number }> {
+  const sentAt = new Map<string, number>();
+  let ids = 0;
+  const fake = await startFakeAnthropic({
+    repeat: {
+      raw: async (req) => {
+        const body = (await req.json()) as { model: string; messages: { role: string; content: { type: string; text?: string }[] | string }[] };
+        const first = body.messages[0]!.content;
+        const session = /bench session (\d+)/.exec(typeof first === "string" ? first : (first[0]?.text ?? ""))?.[1];
+        const turn = body.messages.filter((m) => m.role === "assistant").length;
+        const blocks = turn < SERVER_TOOL_TURNS ? [{ type: "tool_use" as const, name: "bash", input: { command: `echo ${turn + 1}` } }] : [{ type: "text" as const, text: "done" }];
+        const events = replyEvents({ blocks }, { model: body.model, inputTokens: 100, nextId: (prefix) => `${prefix}_${++ids}` });
+        sentAt.set(`${session}:${turn}`, performance.now());
+        return new Response(events.map(encodeSse).join(""), { headers: { "content-type": "text/event-stream" } });
+      },
+    },
+  });
+  const server = await startServer({ ...env, ANTHROPIC_BASE_URL: fake.url }, ["--allow", "bash(echo *)"]);
+  try {
+    const delays: number[] = [];
+    const start = performance.now();
+    const one = async (k: number) => {
+      const created = await server.call("POST", "/sessions", {});
+      const { id } = (await created.json()) as { id: string };
+      const sse = sseReader(await server.call("GET", `/sessions/${id}/events`));
+      const accepted = await server.call("POST", `/sessions/${id}/prompt`, { text: `bench session ${k}: run the echoes` });
+      if (accepted.status !== 202) throw new Error(`prompt ${k}: ${accepted.status} ${await accepted.text()}`);
+      let turn = 0;
+      const events = await sse.until((e) => {
+        if (e.event === "assistant") delays.push(performance.now() - sentAt.get(`${k}:${turn++}`)!);
+        return e.event === "result";
+      });
+      await sse.close();
+      const result = events.at(-1)!.data;
+      if (result.type !== "result" || result.status !== "success" || turn !== SERVER_TOOL_TURNS + 1) {
+        throw new Error(`session ${k}: ${JSON.stringify(result)} after ${turn} turns`);
+      }
+    };
+    await Promise.all(Array.from({ length: SERVER_SESSIONS }, (_, k) => one(k)));
+    const totalMs = performance.now() - start;
+    const peakBytes = await procMemory(server.pid, "VmHWM");
+    const sorted = [...delays].sort((a, b) => a - b);
+    const result = { totalMs, medianMs: median(delays), p99Ms: sorted[Math.ceil(sorted.length * 0.99) - 1]!, peakBytes };
+    console.error(
+      `server load: ${SERVER_SESSIONS} x ${SERVER_TOOL_TURNS + 1} turns in ${totalMs.toFixed(0)} ms, reply->SSE median ${result.medianMs.toFixed(2)} ms, p99 ${result.p99Ms.toFixed(2)} ms (${delays.length} turns), peak ${(peakBytes / 2 ** 20).toFixed(1)} MiB`,
+    );
+    return result;
+  } finally {
+    await server.stop();
+    await fake.close();
+  }
+}
+
+/** An idle server: its RSS once listening, and the CPU time it uses over 2 s with nothing to do. */
+async function serverIdle(env: Record<string, string>): Promise<{ rssBytes: number; cpuMs: number }> {
+  const server = await startServer(env);
+  try {
+    const rssBytes = await procMemory(server.pid, "VmRSS");
+    const before = await procCpuTicks(server.pid);
+    await Bun.sleep(2_000); // the measured interval itself, not a wait for state
+    const ticks = (await procCpuTicks(server.pid)) - before;
+    const tick = Number(Bun.spawnSync(["getconf", "CLK_TCK"]).stdout.toString().trim()) || 100;
+    const result = { rssBytes, cpuMs: (ticks * 1000) / tick };
+    console.error(`idle server: ${(rssBytes / 2 ** 20).toFixed(1)} MiB RSS, ${ticks} ticks (${result.cpuMs} ms CPU) over 2 s`);
+    return result;
+  } finally {
+    await server.stop();
+  }
+}
+
 async function main() {
   if (!process.argv.includes("--no-build")) {
     const build = Bun.spawnSync(["bun", "build.ts"], { cwd: ROOT, stdout: "inherit", stderr: "inherit" });
@@ -161,6 +279,8 @@ async function main() {
     const binaryMiB = statSync(BIN).size / 2 ** 20;
     const reload = await toolReload(home);
     const shell = await shellAnalysis();
+    const load = await serverLoad(env);
+    const idle = await serverIdle(env);
 
     const rows: [string, string, string][] = [
       ["`rein --version`", `${version.ms.toFixed(1)} ms`, "at most 10 ms"],
@@ -181,6 +301,12 @@ async function main() {
       ["loading the shell parser (tree-sitter-bash wasm, once per process, in process)", `${shell.loadMs.toFixed(1)} ms`, "at most 25 ms"],
       ["analysing a typical command line (parse + walk, median of 20 lines, in process)", `${shell.medianUs.toFixed(1)} µs`, "at most 100 µs"],
       ["binary size (dist/rein)", `${binaryMiB.toFixed(1)} MiB`, "at most 115 MiB"],
+      [
+        `${SERVER_SESSIONS} sessions x ${SERVER_TOOL_TURNS + 1} turns through the server: total / median / p99 reply->SSE delay / peak memory (VmHWM)`,
+        `${load.totalMs.toFixed(0)} ms / ${load.medianMs.toFixed(2)} ms / ${load.p99Ms.toFixed(2)} ms / ${(load.peakBytes / 2 ** 20).toFixed(1)} MiB`,
+        "",
+      ],
+      ["idle server: memory (RSS after start), CPU over 2 s", `${(idle.rssBytes / 2 ** 20).toFixed(1)} MiB, ${idle.cpuMs.toFixed(0)} ms`, ""],
     ];
     const cpu = cpus()[0]?.model ?? "unknown CPU";
     const doc = [

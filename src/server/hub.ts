@@ -35,6 +35,8 @@ export class SessionHub {
   private readonly live = new Map<string, Session>();
   private readonly running = new Map<string, Promise<ResultEvent>>();
   private closing = false;
+  /** streams to end when their session is deleted */
+  private readonly watchers = new Map<string, Set<() => void>>();
 
   constructor(private readonly deps: HubDeps) {}
 
@@ -121,6 +123,16 @@ export class SessionHub {
     }
     this.live.delete(id);
     this.deps.store.deleteSession(id);
+    for (const end of this.watchers.get(id) ?? []) end();
+    this.watchers.delete(id);
+  }
+
+  /** Calls `end` when the session is deleted; returns the way to stop watching. */
+  onRemoved(id: string, end: () => void): () => void {
+    const set = this.watchers.get(id) ?? new Set();
+    set.add(end);
+    this.watchers.set(id, set);
+    return () => set.delete(end);
   }
 
   /** Live events of a session (opening it if it is only stored). */

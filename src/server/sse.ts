@@ -18,6 +18,7 @@ export function eventStream(c: Context, hub: SessionHub, id: string, afterSeq: n
       unsubscribe();
       wake?.();
     });
+    const unwatch = hub.onRemoved(id, () => void stream.close().then(() => wake?.()));
     // Bun 1.4's server holds back the end of the response head until the first body bytes, and its
     // fetch resolves only then: a stream with nothing stored would look unanswered until an event.
     await stream.write(": open\n\n");
@@ -31,7 +32,7 @@ export function eventStream(c: Context, hub: SessionHub, id: string, afterSeq: n
     };
     try {
       for (const event of hub.storedEvents(id, afterSeq)) await send(event);
-      while (!stream.aborted) {
+      while (!stream.aborted && !stream.closed) {
         const next = queue.shift();
         if (next) {
           await send(next);
@@ -42,6 +43,7 @@ export function eventStream(c: Context, hub: SessionHub, id: string, afterSeq: n
       }
     } finally {
       clearInterval(heartbeat);
+      unwatch();
       unsubscribe();
     }
   });
