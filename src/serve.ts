@@ -60,7 +60,7 @@ export function startServer(args: Args, env: Env, ctx: Context, store: Store, li
       const run = contextFor(args, env, params);
       return { cwd: run.cwd, options: optionsOf(run, store) };
     },
-    optionsForStored: (row) => optionsOf(contextFor(args, env, { cwd: row.cwd, model: row.model }), store),
+    optionsForStored: (row) => optionsOf(contextFor(args, env, { ...storedParams(row.settings), cwd: row.cwd, model: row.model }), store),
   });
   if (live) hub.adopt(live);
   let hosts: string[] = [];
@@ -90,6 +90,17 @@ export function startServer(args: Args, env: Env, ctx: Context, store: Store, li
   };
 }
 
+
+/** The parameters a session was created with over HTTP (its permission mode and rules), if kept. */
+function storedParams(settings: string | null | undefined): SessionParams {
+  if (!settings) return {};
+  try {
+    const { permission_mode, allow, deny, ask } = JSON.parse(settings) as SessionParams;
+    return { ...(permission_mode ? { permission_mode } : {}), ...(allow ? { allow } : {}), ...(deny ? { deny } : {}), ...(ask ? { ask } : {}) };
+  } catch {
+    return {};
+  }
+}
 
 /** The same resolution print mode does, for a session's own directory and overrides. */
 function contextFor(args: Args, env: Env, params: SessionParams): Context {

@@ -47,7 +47,7 @@ export class SessionHub {
 
   create(params: SessionParams): Session {
     const { cwd, options } = this.deps.optionsFor(params);
-    const session = Session.create(cwd, options);
+    const session = Session.create(cwd, options, params);
     this.live.set(session.id, session);
     return session;
   }

@@ -28,4 +28,6 @@ export const MIGRATIONS: readonly string[] = [
      created_at INTEGER NOT NULL,
      PRIMARY KEY (session_id, seq)
    );`,
+  // 2: what a session was created with beyond cwd and model (the server's permission mode and rules), as JSON
+  `ALTER TABLE sessions ADD COLUMN settings TEXT;`,
 ];

@@ -73,8 +73,12 @@ export class Session {
     });
   }
 
-  static create(cwd: string, options: SessionOptions): Session {
-    const row = options.store.createSession({ id: newId("s"), cwd, model: options.model }, options.now?.());
+  /** `settings` is kept with the session (JSON) so a front end can open it again the same way. */
+  static create(cwd: string, options: SessionOptions, settings?: Record<string, unknown>): Session {
+    const row = options.store.createSession(
+      { id: newId("s"), cwd, model: options.model, ...(settings ? { settings: JSON.stringify(settings) } : {}) },
+      options.now?.(),
+    );
     return new Session(row, options, []);
   }
 

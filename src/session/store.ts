@@ -6,7 +6,16 @@ import { dirname } from "node:path";
 import type { AgentEvent, Message, StampedEvent } from "../agent/types.ts";
 import { MIGRATIONS } from "./migrations.ts";
 
-export type SessionRow = { id: string; cwd: string; model: string; title: string | null; created_at: number; updated_at: number };
+export type SessionRow = {
+  id: string;
+  cwd: string;
+  model: string;
+  title: string | null;
+  created_at: number;
+  updated_at: number;
+  /** JSON of the settings the session was created with, when a front end keeps them (the server) */
+  settings?: string | null;
+};
 export type MessageStatus = "complete" | "interrupted" | "repaired";
 export type StoredMessage = Message & { idx: number; seq: number; status: MessageStatus };
 
@@ -53,11 +62,11 @@ export class Store {
     this.db.close();
   }
 
-  createSession(row: Pick<SessionRow, "id" | "cwd" | "model">, now = Date.now()): SessionRow {
-    const full: SessionRow = { ...row, title: null, created_at: now, updated_at: now };
+  createSession(row: Pick<SessionRow, "id" | "cwd" | "model" | "settings">, now = Date.now()): SessionRow {
+    const full: SessionRow = { ...row, settings: row.settings ?? null, title: null, created_at: now, updated_at: now };
     this.db
-      .query(`INSERT INTO sessions (id, cwd, model, title, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)`)
-      .run(full.id, full.cwd, full.model, full.title, full.created_at, full.updated_at);
+      .query(`INSERT INTO sessions (id, cwd, model, title, created_at, updated_at, settings) VALUES (?, ?, ?, ?, ?, ?, ?)`)
+      .run(full.id, full.cwd, full.model, full.title, full.created_at, full.updated_at, full.settings ?? null);
     return full;
   }
 

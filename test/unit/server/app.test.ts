@@ -296,3 +296,9 @@ test("SSE: an idle stream gets the heartbeat comment", async () => {
   expect(await sse.next()).toEqual({ comment: "ping" });
   await sse.close();
 });
+
+test("a session keeps what it was created with, so it opens the same way after a restart", async () => {
+  const id = await newSession({ permission_mode: "plan", deny: ["bash(git push *)"] });
+  const row = kit.store.getSession(id)!;
+  expect(JSON.parse(row.settings!)).toEqual({ permission_mode: "plan", deny: ["bash(git push *)"] });
+});
