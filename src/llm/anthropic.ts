@@ -7,6 +7,7 @@ import { APIConnectionError, APIError, APIUserAbortError } from "@anthropic-ai/s
 import { Messages, type MessageParam, type Tool as ApiTool } from "@anthropic-ai/sdk/resources/messages/messages";
 import type { ModelRequest, ProviderErrorCode, ProviderEvent, StreamFn } from "../agent/types.ts";
 import { accumulate, type Accumulator } from "./accumulate.ts";
+import { withCacheBreakpoints } from "./cache-breakpoints.ts";
 import { DEFAULT_RETRY, isRetryable, parseRetryAfter, retryDelayMs, type RetryPolicy } from "./retry.ts";
 
 export type AnthropicOptions = {
@@ -72,12 +73,13 @@ async function* streamOnce(
   let timer = setTimeout(() => ((idle = true), attempt.abort()), idleTimeoutMs);
   const acc: Accumulator = accumulate();
   try {
+    const cached = withCacheBreakpoints(request);
     const events = await messages.create(
       {
         model: request.model,
-        system: request.system,
-        messages: request.messages as MessageParam[],
-        tools: request.tools as ApiTool[],
+        system: cached.system,
+        messages: cached.messages as MessageParam[],
+        tools: cached.tools as ApiTool[],
         max_tokens: request.max_tokens,
         stream: true,
       },

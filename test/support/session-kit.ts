@@ -81,9 +81,19 @@ export function testSessionOptions(setup: SessionSetup & { store: Store; baseURL
 }
 
 /** The messages a recorded request sent. */
+/** The messages a request sent, without the prompt-cache marks the provider adds. */
 export function sentMessages(request: RecordedRequest | undefined): Message[] {
   if (!request) throw new Error("no such request was made");
-  return request.body.messages as Message[];
+  return withoutCacheMarks(request.body.messages) as Message[];
+}
+
+/** A sent body with the cache_control marks removed, to compare with what the loop asked for. */
+export function withoutCacheMarks(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutCacheMarks);
+  if (value && typeof value === "object") {
+    return Object.fromEntries(Object.entries(value).filter(([k]) => k !== "cache_control").map(([k, v]) => [k, withoutCacheMarks(v)]));
+  }
+  return value;
 }
 
 /** The tool_result blocks of the last message a request sent (the results of the previous turn). */

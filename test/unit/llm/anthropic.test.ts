@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test
 import type { ProviderEvent } from "../../../src/agent/types.ts";
 import { startFakeAnthropic, type FakeServer } from "../../fake/server.ts";
 import { ofType, runProvider, sampleRequest, TEST_API_KEY } from "../../support/provider-run.ts";
+import { withoutCacheMarks } from "../../support/session-kit.ts";
 
 let fake: FakeServer;
 const fast = { maxAttempts: 3, baseDelayMs: 1, maxDelayMs: 5 };
@@ -55,10 +56,12 @@ describe("a successful turn", () => {
     // SDK 1.x sends the key as a bearer token; older ones used x-api-key.
     expect([sent.headers["x-api-key"], sent.headers.authorization]).toContainEqual(expect.stringContaining(TEST_API_KEY));
     expect(sent.body.model).toBe("claude-request-check");
-    expect(sent.body.system).toBe(request.system);
-    expect(sent.body.tools).toEqual(request.tools);
+    // With cache breakpoints: the system prompt as one marked block, the last tool marked.
+    expect(sent.body.system).toEqual([{ type: "text", text: request.system, cache_control: { type: "ephemeral" } }]);
+    expect(withoutCacheMarks(sent.body.tools)).toEqual(request.tools);
+    expect(sent.body.tools.at(-1).cache_control).toEqual({ type: "ephemeral" });
     expect(sent.body.max_tokens).toBe(777);
-    expect(sent.body.messages).toEqual(request.messages);
+    expect(withoutCacheMarks(sent.body.messages)).toEqual(request.messages);
     expect(sent.body.stream).toBe(true);
   });
 
@@ -312,3 +315,4 @@ describe("failures that are not retried", () => {
     fake.reset();
   });
 });
+
