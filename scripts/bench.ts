@@ -286,8 +286,10 @@ async function main() {
     fake.reset();
     fake.script(ok);
     await runOnce(["-p", "say ok"], env);
-    const first = fake.requests[0]!.body as { system: string; tools: unknown[] };
-    const preamble = first.system.length + JSON.stringify(first.tools).length;
+    const first = fake.requests[0]!.body as { system: string | { text: string }[]; tools: unknown[] };
+    // The system prompt's text (sent as one cache-marked block) and the tools as JSON.
+    const systemText = typeof first.system === "string" ? first.system : first.system.map((b) => b.text).join("");
+    const preamble = systemText.length + JSON.stringify(first.tools).length;
 
     const session = await measure(`session of ${TURNS} shell tool turns`, Math.max(5, Math.floor(RUNS / 2)), () => {
       fake.script(...toolTurns(TURNS));
