@@ -171,12 +171,15 @@ function checkVersion(db: Database): number {
 }
 
 function migrate(db: Database): void {
-  const current = checkVersion(db);
-  for (let version = current + 1; version <= MIGRATIONS.length; version++) {
+  if (checkVersion(db) < MIGRATIONS.length) {
+    // Several rein processes may open a new database at once: migrate under the write lock
+    // (BEGIN IMMEDIATE) and read the version again there, so each migration runs exactly once.
     db.transaction(() => {
-      db.exec(MIGRATIONS[version - 1]!);
-      db.exec(`PRAGMA user_version = ${version}`);
-    })();
+      for (let version = checkVersion(db) + 1; version <= MIGRATIONS.length; version++) {
+        db.exec(MIGRATIONS[version - 1]!);
+        db.exec(`PRAGMA user_version = ${version}`);
+      }
+    }).immediate();
   }
   // Touch the schema so a damaged file fails here, at open, and not halfway through a turn.
   db.query("SELECT count(*) FROM sessions").get();

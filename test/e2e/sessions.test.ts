@@ -91,3 +91,18 @@ function shortestUniquePrefix(id: string, others: string[]): string {
   }
   return id;
 }
+
+test.concurrent("10 print-mode runs at once on one new database: all succeed, every session is stored whole", async () => {
+  await using w = await world();
+  for (let i = 0; i < 10; i++) w.fake.script({ reply: [text(`answer ${i} `.repeat(40))], chunkSize: 7 });
+  const runs = await Promise.all(Array.from({ length: 10 }, (_, i) => w.run(["-p", `question ${i}`])));
+  expect(runs.map((r) => r.code)).toEqual(Array(10).fill(0));
+  expect(runs.map((r) => r.stderr).join("")).not.toContain("database");
+  const listed = JSON.parse((await w.run(["sessions", "list", "--json"])).stdout) as { id: string }[];
+  expect(listed).toHaveLength(10);
+  for (const { id } of listed) {
+    const { events } = JSON.parse((await w.run(["sessions", "export", id, "--format", "json"])).stdout) as { events: { seq: number; type: string }[] };
+    expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
+    expect(events.at(-1)?.type).toBe("result");
+  }
+});
