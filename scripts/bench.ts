@@ -1,11 +1,12 @@
 // `bun run bench`: measures the figures the issues name against the fake server (which answers at
 // once) and writes BENCHMARKS.md with medians, the machine and the date.
 import { cpus, totalmem } from "node:os";
-import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { startFakeAnthropic, type FakeServer, type FakeStep } from "../test/fake/server.ts";
 import { ToolRegistry } from "../src/registry/registry.ts";
+import { Store } from "../src/session/store.ts";
 import { analyzeWith, loadShellParser } from "../src/permission/shell/analyze.ts";
 import { encodeSse, replyEvents } from "../test/fake/reply.ts";
 import { sseReader } from "../test/unit/server/sse-client.ts";
@@ -251,6 +252,40 @@ async function serverIdle(env: Record<string, string>): Promise<{ rssBytes: numb
   }
 }
 
+/** Time from starting `rein -c -p` on a session of 10,000 messages to the fake model receiving its request. */
+async function resumeLarge(home: string, fake: FakeServer, env: Record<string, string>): Promise<number> {
+  const work = join(home, "large-session");
+  mkdirSync(join(work, ".git"), { recursive: true });
+  const { store } = Store.open(join(home, "data", "rein.db"));
+  store.createSession({ id: "s_bench_large", cwd: work, model: "claude-sonnet-5-5" });
+  store.transaction(() => {
+    for (let i = 0; i < 10_000; i++) {
+      const text = i % 2 ? `answer ${i}` : `question ${i}`;
+      const event = store.appendEvent("s_bench_large", i % 2 ? { type: "text_delta", text } : { type: "user", text });
+      store.appendMessage("s_bench_large", { role: i % 2 ? "assistant" : "user", content: [{ type: "text", text }] }, event.seq);
+    }
+  });
+  store.updateSession("s_bench_large", {}, Date.now() + 60_000); // the latest session in that folder
+  store.close();
+  const samples: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    fake.script({ reply: [{ type: "text", text: "ok" }] });
+    const seen = fake.requests.length;
+    const start = performance.now();
+    const proc = Bun.spawn([BIN, "-c", "-p", "next"], { cwd: work, env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+    const arrived = new Promise<number>((resolve) => {
+      const check = () => (fake.requests.length > seen ? resolve(performance.now() - start) : setTimeout(check, 0.5));
+      check();
+    });
+    const [ms, code] = await Promise.all([arrived, proc.exited]);
+    if (code !== 0) throw new Error(`resume run exited ${code}: ${await new Response(proc.stderr).text()}`);
+    samples.push(ms);
+  }
+  const ms = median(samples);
+  console.error(`resume of 10,000 messages: ${ms.toFixed(1)} ms to the first request`);
+  return ms;
+}
+
 async function main() {
   if (!process.argv.includes("--no-build")) {
     const build = Bun.spawnSync(["bun", "build.ts"], { cwd: ROOT, stdout: "inherit", stderr: "inherit" });
@@ -306,6 +341,7 @@ async function main() {
     await runOnce(["-p", "run the echoes"], env);
     const cached = cachedShare(fake.requests.map((r) => r.body as CacheProbe));
     const shell = await shellAnalysis();
+    const resume = await resumeLarge(home, fake, env);
     const load = await serverLoad(env);
     const idle = await serverIdle(env);
 
@@ -328,6 +364,7 @@ async function main() {
       ["first request before the conversation (system + tools JSON)", `${preamble} characters (~${Math.round(preamble / 4)} tokens)`, "at most 8,000 characters"],
       ["loading the shell parser (tree-sitter-bash wasm, once per process, in process)", `${shell.loadMs.toFixed(1)} ms`, "at most 25 ms"],
       ["analysing a typical command line (parse + walk, median of 20 lines, in process)", `${shell.medianUs.toFixed(1)} µs`, "at most 100 µs"],
+      ["resuming a session of 10,000 messages (`rein -c -p`): start to the first new request", `${resume.toFixed(1)} ms`, "at most 100 ms"],
       ["binary size (dist/rein)", `${binaryMiB.toFixed(1)} MiB`, "at most 115 MiB"],
       [
         `${SERVER_SESSIONS} sessions x ${SERVER_TOOL_TURNS + 1} turns through the server: total / median / p99 reply->SSE delay / peak memory (VmHWM)`,
