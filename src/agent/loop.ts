@@ -16,7 +16,8 @@ import {
   type Usage,
 } from "./types.ts";
 
-export type LoopResult = { status: ResultStatus; text: string; usage: Usage; turns: number; error?: string };
+/** `cost` is in USD, null when the model's prices are unknown. */
+export type LoopResult = { status: ResultStatus; text: string; usage: Usage; cost: number | null; turns: number; error?: string };
 
 /** Loop I/O plus the one thing only the loop's owner knows: how to keep a message it appended. */
 export type LoopRun = LoopIO & { commit: (message: Message) => void };
@@ -26,6 +27,7 @@ const REPEAT_LIMIT = 3;
 export async function runLoop(messages: Message[], config: LoopConfig, io: LoopRun, signal: AbortSignal): Promise<LoopResult> {
   const repeats = repeatCounter();
   let usage = emptyUsage();
+  let cost = io.costOf(usage);
   let turns = 0;
   let text = "";
 
@@ -33,11 +35,12 @@ export async function runLoop(messages: Message[], config: LoopConfig, io: LoopR
     messages.push(message);
     io.commit(message);
   };
-  const end = (status: ResultStatus, error?: string): LoopResult => ({ status, text, usage, turns, ...(error ? { error } : {}) });
+  const end = (status: ResultStatus, error?: string): LoopResult => ({ status, text, usage, cost, turns, ...(error ? { error } : {}) });
 
   while (true) {
     if (signal.aborted) return end("interrupted");
     if (turns >= config.maxTurns) return end("max_turns", `stopped after ${config.maxTurns} turn${config.maxTurns === 1 ? "" : "s"} (--max-turns)`);
+    if (overBudget(cost, config.maxCost)) return end("max_turns", budgetReached(config.maxCost, cost));
     turns++;
     const current = await io.tools();
     const tools = new Map(current.map((t) => [t.name, t] as const));
@@ -58,7 +61,9 @@ export async function runLoop(messages: Message[], config: LoopConfig, io: LoopR
     }
 
     usage = addUsage(usage, turn.usage);
-    io.emit({ type: "assistant", content: turn.content, stop_reason: turn.stop_reason, usage: turn.usage, model: config.model });
+    const turnCost = io.costOf(turn.usage);
+    cost = cost === null || turnCost === null ? null : roundUsd(cost + turnCost);
+    io.emit({ type: "assistant", content: turn.content, stop_reason: turn.stop_reason, usage: turn.usage, cost_usd: turnCost, model: config.model });
     if (turn.content.length > 0) append({ role: "assistant", content: turn.content });
     text = textOf(turn.content) || text;
 
@@ -77,6 +82,19 @@ export async function runLoop(messages: Message[], config: LoopConfig, io: LoopR
     if (outcomes.some((o) => o.stop)) return end("permission", "stopped: a tool call needed a permission (--on-ask fail)");
     if (signal.aborted) return end("interrupted");
   }
+}
+
+function overBudget(cost: number | null, maxCost: number | undefined): maxCost is number {
+  return maxCost !== undefined && cost !== null && cost >= maxCost;
+}
+
+function budgetReached(maxCost: number, spent: number | null): string {
+  return `stopped: the cost budget of $${maxCost} was reached ($${(spent ?? 0).toFixed(4)} spent) (--max-cost)`;
+}
+
+/** Sums stay at the model table's precision (a millionth of a dollar), without float noise. */
+function roundUsd(dollars: number): number {
+  return Math.round(dollars * 1e6) / 1e6;
 }
 
 type TurnOutcome =

@@ -47,7 +47,11 @@ export type AgentEvent =
   | { type: "session"; id: string; cwd: string; model: string; version: string }
   | { type: "user"; text: string }
   | { type: "text_delta"; text: string }
-  | { type: "assistant"; content: ContentBlock[]; stop_reason: string | null; usage: Usage; model: string }
+  /**
+   * `cost_usd` is this turn's price, null when the model's prices are unknown. The loop always sets
+   * it; it is optional because events stored by earlier versions do not have it.
+   */
+  | { type: "assistant"; content: ContentBlock[]; stop_reason: string | null; usage: Usage; cost_usd?: number | null; model: string }
   | { type: "tool_start"; id: string; name: string; input: unknown }
   | { type: "tool_output"; id: string; chunk: string }
   | {
@@ -70,7 +74,8 @@ export type AgentEvent =
       status: ResultStatus;
       text: string;
       usage: Usage;
-      cost_usd: number;
+      /** this run's cost; null when the model's prices are unknown (never a made-up 0) */
+      cost_usd: number | null;
       turns: number;
       duration_ms: number;
       error?: string;
@@ -143,6 +148,8 @@ export type LoopIO = {
   prepare?: (tool: string) => void;
   /** where tools may save full outputs for this session */
   outputDir: string;
+  /** the price of a turn's usage in USD, or null when the model's prices are unknown */
+  costOf: (usage: Usage) => number | null;
 };
 
 export type LoopConfig = {
@@ -150,6 +157,8 @@ export type LoopConfig = {
   system: string;
   maxTokens: number;
   maxTurns: number;
+  /** USD: no model turn starts once this run has spent at least this much (unenforced when the cost is unknown) */
+  maxCost?: number;
   cwd: string;
   sessionId: string;
 };

@@ -12,6 +12,7 @@ export type Args = {
   resume?: string;
   model?: string;
   maxTurns?: number;
+  maxCost?: number;
   cwd?: string;
   permissionMode?: Mode;
   allow: string[];
@@ -28,6 +29,10 @@ export type Args = {
   version: boolean;
   json: boolean;
   format?: string;
+  yes: boolean;
+  /** --older-than, in milliseconds */
+  olderThan?: number;
+  at?: number;
 };
 
 export class UsageError extends Error {}
@@ -43,9 +48,20 @@ const positiveInt = (value: string, flag: string) => {
   if (!/^\d+$/.test(value) || Number(value) < 1) throw new UsageError(`${flag} expects a positive integer, got "${value}"`);
   return Number(value);
 };
+const positiveNumber = (value: string, flag: string) => {
+  if (!/^(\d+\.?\d*|\.\d+)$/.test(value) || Number(value) <= 0) throw new UsageError(`${flag} expects a positive number (US dollars), got "${value}"`);
+  return Number(value);
+};
 const port = (value: string, flag: string) => {
   if (!/^\d+$/.test(value) || Number(value) > 65535) throw new UsageError(`${flag} expects a port number 0-65535, got "${value}"`);
   return Number(value);
+};
+
+const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
+const duration = (value: string, flag: string) => {
+  const match = /^(\d+)([smhdw])$/.exec(value);
+  if (!match) throw new UsageError(`${flag} expects a duration such as 30d, 12h, 90m or 2w, got "${value}"`);
+  return Number(match[1]) * UNIT_MS[match[2]!]!;
 };
 
 const FLAGS: Record<string, Spec> = {
@@ -54,6 +70,7 @@ const FLAGS: Record<string, Spec> = {
   "--resume": { key: "resume", kind: "string", short: "-r" },
   "--model": { key: "model", kind: "string", short: "-m" },
   "--max-turns": { key: "maxTurns", kind: "string", check: positiveInt },
+  "--max-cost": { key: "maxCost", kind: "string", check: positiveNumber },
   "--cwd": { key: "cwd", kind: "string" },
   "--permission-mode": { key: "permissionMode", kind: "string", check: oneOf(["default", "plan", "accept-edits", "auto"]) },
   "--allow": { key: "allow", kind: "list" },
@@ -70,6 +87,9 @@ const FLAGS: Record<string, Spec> = {
   "--version": { key: "version", kind: "bool", short: "-v" },
   "--json": { key: "json", kind: "bool" },
   "--format": { key: "format", kind: "string", check: oneOf(["md", "json"]) },
+  "--yes": { key: "yes", kind: "bool", short: "-y" },
+  "--older-than": { key: "olderThan", kind: "string", check: duration },
+  "--at": { key: "at", kind: "string", check: positiveInt },
 };
 
 const SHORT = new Map(Object.entries(FLAGS).flatMap(([long, spec]) => (spec.short ? [[spec.short, long] as const] : [])));
@@ -90,6 +110,7 @@ export function parseArgs(argv: readonly string[]): Args {
     help: false,
     version: false,
     json: false,
+    yes: false,
   };
   const record = args as unknown as Record<string, unknown>;
   const positionals: string[] = [];

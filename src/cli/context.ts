@@ -36,6 +36,7 @@ export function resolveContext(args: Args, env: Env): Context {
     overrides: {
       ...(args.model ? { model: args.model } : {}),
       ...(args.maxTurns ? { maxTurns: args.maxTurns } : {}),
+      ...(args.maxCost !== undefined ? { maxCost: args.maxCost } : {}),
       ...(args.permissionMode ? { permissionMode: args.permissionMode } : {}),
       allow: args.allow,
       deny: args.deny,
@@ -69,6 +70,7 @@ export function runSettings(ctx: Context, extra: Pick<RunSettings, "askPolicy"> 
     apiKey: config.apiKey,
     ...(config.baseURL ? { baseURL: config.baseURL } : {}),
     maxTurns: config.maxTurns,
+    ...(config.maxCost !== undefined ? { maxCost: config.maxCost } : {}),
     ...(config.maxTokens ? { maxTokens: config.maxTokens } : {}),
     permissionMode: config.permissionMode,
     rules: config.rules,

@@ -1,24 +1,25 @@
 // rein doctor: checks what a run needs, and says what to do about each problem.
 import { sandboxAvailable } from "../session/factory.ts";
-import { Store } from "../session/store.ts";
+import { Store, type Health } from "../session/store.ts";
 import type { Context } from "./context.ts";
 import { out } from "./output.ts";
 
+type Check = [name: string, ok: boolean, detail: string];
+
+const MB = 1024 * 1024;
+/** Past these sizes doctor suggests pruning or checkpointing. */
+const LARGE_DB = 1024 * MB;
+const LARGE_WAL = 64 * MB;
+
 export function doctor(ctx: Context): number {
-  const checks: [string, boolean, string][] = [];
+  const checks: Check[] = [];
   const { config, paths } = ctx;
   checks.push([
     "provider key",
     Boolean(config.apiKey),
     config.apiKey ? `set; API at ${config.baseURL ?? "https://api.anthropic.com"}` : "missing: export ANTHROPIC_API_KEY=... or set apiKey in the user config",
   ]);
-  try {
-    const { store, warning } = Store.open(paths.db);
-    store.close();
-    checks.push(["database", !warning, warning ?? `${paths.db} opens (WAL)`]);
-  } catch (error) {
-    checks.push(["database", false, (error as Error).message]);
-  }
+  checks.push(...databaseChecks(paths.db));
   checks.push(["config", true, config.sources.length ? `read ${config.sources.join(", ")}` : "no config files (defaults)"]);
   for (const w of config.warnings) checks.push(["config", false, w]);
   const sandbox = sandboxAvailable();
@@ -31,4 +32,51 @@ export function doctor(ctx: Context): number {
   checks.push(["model", true, config.model]);
   for (const [name, ok, detail] of checks) out(`${ok ? "ok  " : "FAIL"} ${name.padEnd(13)} ${detail}\n`);
   return checks.every(([, ok]) => ok) ? 0 : 1;
+}
+
+/** Opens the database (a corrupt one is moved aside), then PRAGMA quick_check, sizes and counts. */
+function databaseChecks(path: string): Check[] {
+  let health: Health;
+  let warning: string | undefined;
+  try {
+    const opened = Store.open(path);
+    warning = opened.warning;
+    try {
+      health = opened.store.health();
+    } finally {
+      opened.store.close();
+    }
+  } catch (error) {
+    return [["database", false, (error as Error).message]];
+  }
+  return [
+    ["database", !warning, warning ?? `${path} opens (WAL)`],
+    [
+      "db integrity",
+      health.integrity === "ok",
+      health.integrity === "ok"
+        ? "PRAGMA quick_check: ok"
+        : `PRAGMA quick_check: ${health.integrity}; close every rein, copy ${path} somewhere safe, then ` +
+          `recover it (sqlite3 ${path} ".recover" | sqlite3 recovered.db) or move it aside (rein starts a new one)`,
+    ],
+    [
+      "db size",
+      health.bytes < LARGE_DB && health.walBytes < LARGE_WAL,
+      `${megabytes(health.bytes)} database, ${megabytes(health.walBytes)} WAL` + sizeAdvice(health, path),
+    ],
+    ["sessions", true, `${health.sessions} (${health.trashed} in the trash${health.trashed ? "; rein sessions prune empties what is older than 30 days" : ""})`],
+  ];
+}
+
+function sizeAdvice(health: Health, path: string): string {
+  const advice: string[] = [];
+  if (health.bytes >= LARGE_DB) advice.push("remove old sessions: rein sessions prune --older-than 90d (add --yes once the list looks right)");
+  if (health.walBytes >= LARGE_WAL) {
+    advice.push(`the WAL is large: close every rein, then run sqlite3 ${path} "PRAGMA wal_checkpoint(TRUNCATE)"`);
+  }
+  return advice.length ? `; ${advice.join("; ")}` : "";
+}
+
+function megabytes(bytes: number): string {
+  return bytes < MB ? `${Math.ceil(bytes / 1024)} KB` : `${(bytes / MB).toFixed(1)} MB`;
 }

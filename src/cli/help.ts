@@ -6,6 +6,7 @@ Usage:
   git diff | rein -p "review this"      piped stdin is added to the prompt as context
   rein -p - < prompt.txt                the prompt is stdin
   rein sessions list | show ID | export ID [--format md|json] | rm ID
+  rein sessions trash | restore ID | prune [--older-than D] [--yes] | fork ID [--at N]
   rein tools list | init [user|project]
   rein permissions explain [--json] [flags] -- 'COMMAND LINE'
   rein doctor
@@ -17,6 +18,7 @@ Flags:
   -r, --resume ID             resume a session (id or unique prefix)
   -m, --model NAME            model (default claude-sonnet-5-5)
       --max-turns N           stop after N model turns (exit 4)
+      --max-cost USD          start no model turn once a run has cost USD (exit 4)
       --cwd DIR               work in DIR
       --permission-mode MODE  default | plan | accept-edits | auto
       --allow RULE            allow, e.g. --allow 'bash(npm test *)' or --allow edit

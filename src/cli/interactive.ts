@@ -9,11 +9,12 @@ import chalk from "chalk";
 import type { StampedEvent } from "../session/events.ts";
 import type { Session } from "../session/session.ts";
 import type { Store } from "../session/store.ts";
+import { costLine, sessionSpend } from "./cost-line.ts";
 import { openSession } from "./open-session.ts";
 import { findProjectRoot } from "../config/load.ts";
 import { projectPaths, reinPaths } from "../config/paths.ts";
 import { rememberTrust, workspaceTrust } from "../config/trust.ts";
-import { sessionOptions, toolRegistry } from "../session/factory.ts";
+import { budgetWarning, sessionOptions, toolRegistry } from "../session/factory.ts";
 import type { Args } from "./args.ts";
 import { exportToolSettings, openStore, resolveContext, runSettings, untrustedToolsWarning, type Context, type Env } from "./context.ts";
 import { permissionDialog } from "./permission-dialog.ts";
@@ -33,6 +34,8 @@ export async function interactive(args: Args, env: Env, hooks: InteractiveHooks 
   const warn = (m: string) => process.stderr.write(chalk.yellow(`rein: ${m}\n`));
   const settings = runSettings(ctx);
   exportToolSettings(ctx, warn);
+  const unpriced = budgetWarning(settings);
+  if (unpriced) warn(unpriced);
   const store = openStore(ctx, warn);
   const untrusted = untrustedToolsWarning(ctx);
   if (untrusted) warn(untrusted);
@@ -62,7 +65,7 @@ export async function interactive(args: Args, env: Env, hooks: InteractiveHooks 
     }
   };
   if (hooks.serveNow) await startServing();
-  process.stdout.write(chalk.dim(`rein ${settings.version} · ${settings.model} · ${ctx.cwd}\nCtrl-C stops a turn, twice at the prompt exits, Ctrl-D exits.\n`));
+  process.stdout.write(chalk.dim(`rein ${settings.version} · ${settings.model} · ${ctx.cwd}\nCtrl-C stops a turn, twice at the prompt exits, Ctrl-D exits; /cost shows what the session spent.\n`));
   try {
     while (true) {
       const line = await question(rl);
@@ -73,9 +76,15 @@ export async function interactive(args: Args, env: Env, hooks: InteractiveHooks 
         await startServing();
         continue;
       }
+      if (line.trim() === "/cost") {
+        const spend = sessionSpend(store.events(session.id));
+        process.stdout.write(chalk.dim(`session ${session.id}, ${spend.runs} run${spend.runs === 1 ? "" : "s"}: ${costLine(spend)}\n`));
+        continue;
+      }
       const result = await session.prompt(line);
       if (result.status !== "success" && result.error) process.stdout.write(chalk.red(`\n${result.error}\n`));
       if (result.status === "interrupted") process.stdout.write(chalk.dim("\n(interrupted)\n"));
+      process.stdout.write(chalk.dim(`${costLine(result)}\n`));
     }
   } finally {
     rl.close();

@@ -7,7 +7,7 @@ import type { OnAsk } from "./args.ts";
 import { UsageError } from "./args.ts";
 import { openSession } from "./open-session.ts";
 import { exportToolSettings, openStore, runSettings, untrustedToolsWarning, type Context } from "./context.ts";
-import { sessionOptions, toolRegistry } from "../session/factory.ts";
+import { budgetWarning, sessionOptions, toolRegistry } from "../session/factory.ts";
 import { formatLoadError } from "./tools-command.ts";
 import { readStdin } from "./stdin.ts";
 import { stderrRenderer } from "./stderr-renderer.ts";
@@ -18,6 +18,8 @@ export const EXIT_CODES: Record<ResultStatus, number> = { success: 0, error: 1, 
 export async function printMode(ctx: Context): Promise<number> {
   const { args } = ctx;
   const settings = runSettings(ctx, { askPolicy: askPolicy(args.onAsk) });
+  const unpriced = budgetWarning(settings);
+  if (unpriced) warn(unpriced);
   exportToolSettings(ctx, warn);
   const prompt = await readPrompt(args.prompt, ctx.env);
   const store = openStore(ctx, warn);

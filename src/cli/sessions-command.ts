@@ -1,29 +1,32 @@
-// rein sessions list | show ID | export ID [--format md|json] | rm ID
+// rein sessions list | show ID | export ID [--format md|json] | rm ID | trash | restore ID
+//   | prune [--older-than D] [--yes] | fork ID [--at N]
 import type { ContentBlock } from "../session/events.ts";
 import type { SessionRow, Store, StoredMessage } from "../session/store.ts";
 import { UsageError } from "./args.ts";
 import { openStore, type Context } from "./context.ts";
-import { out, err } from "./output.ts";
+import { err } from "./output.ts";
+import { fork } from "./sessions-fork.ts";
+import { sessionLine, write } from "./sessions-format.ts";
+import { listTrash, prune, restoreOne, trashOne } from "./sessions-trash.ts";
+
+const ACTIONS = "rein sessions list | show ID | export ID | rm ID | trash | restore ID | prune [--older-than D] [--yes] | fork ID [--at N]";
 
 export function sessionsCommand(rest: string[], ctx: Context): number {
   const [action = "list", id] = rest;
   const store = openStore(ctx, (m) => err(`rein: ${m}\n`));
   try {
     if (action === "list") return list(store, ctx.args.json);
-    if (!id) throw new UsageError(`rein sessions ${action} needs a session id (see: rein sessions list)`);
+    if (action === "trash") return listTrash(store, ctx.args.json);
+    if (action === "prune") return prune(store, ctx);
+    if (!["show", "export", "rm", "restore", "fork"].includes(action)) throw new UsageError(`unknown action "${action}" (${ACTIONS})`);
+    if (!id) throw new UsageError(`rein sessions ${action} needs a session id (see: rein sessions ${action === "restore" ? "trash" : "list"})`);
+    if (action === "rm") return trashOne(store, id);
+    if (action === "restore") return restoreOne(store, id);
+    if (action === "fork") return fork(store, id, ctx);
     const found = store.findSession(id);
     if (typeof found === "string") throw new UsageError(found);
-    switch (action) {
-      case "show":
-        return write(markdown(found, store.messages(found.id)));
-      case "export":
-        return write(ctx.args.format === "json" || ctx.args.json ? exportJson(found, store) : markdown(found, store.messages(found.id)));
-      case "rm":
-        store.deleteSession(found.id);
-        return write(`deleted session ${found.id}\n`);
-      default:
-        throw new UsageError(`unknown action "${action}" (rein sessions list | show ID | export ID | rm ID)`);
-    }
+    if (action === "show") return write(markdown(found, store.messages(found.id)));
+    return write(ctx.args.format === "json" || ctx.args.json ? exportJson(found, store) : markdown(found, store.messages(found.id)));
   } finally {
     store.close();
   }
@@ -33,8 +36,7 @@ function list(store: Store, json: boolean): number {
   const rows = store.listSessions({ limit: 100 });
   if (json) return write(`${JSON.stringify(rows)}\n`);
   if (rows.length === 0) return write("no sessions yet\n");
-  const lines = rows.map((r) => `${r.id}  ${new Date(r.updated_at).toISOString().slice(0, 16).replace("T", " ")}  ${r.title ?? "(untitled)"}  ${r.cwd}`);
-  return write(`${lines.join("\n")}\n`);
+  return write(`${rows.map((r) => sessionLine(r)).join("\n")}\n`);
 }
 
 function exportJson(row: SessionRow, store: Store): string {
@@ -67,9 +69,4 @@ function blockText(block: ContentBlock): string {
 function resultText(content: unknown): string {
   if (!Array.isArray(content)) return String(content);
   return content.map((c: { type: string; text?: string }) => (c.type === "text" ? c.text : `[${c.type}]`)).join("\n");
-}
-
-function write(text: string): number {
-  out(text);
-  return 0;
 }

@@ -8,6 +8,7 @@ import {
   ApiKeySchema,
   BaseUrlSchema,
   type ConfigFile,
+  MaxCostSchema,
   MaxTurnsSchema,
   ModelSchema,
   type PermissionMode,
@@ -30,6 +31,8 @@ export type ResolvedConfig = {
   baseURL?: string;
   maxTurns: number;
   maxTokens?: number;
+  /** USD per run (one prompt); unset means no budget */
+  maxCost?: number;
   permissionMode: PermissionMode;
   sandbox: SandboxSetting;
   /** Lowest precedence first. Each source lists its allow rules, then ask, then deny: the last match wins. */
@@ -43,6 +46,7 @@ export type ResolvedConfig = {
 export type Overrides = {
   model?: string;
   maxTurns?: number;
+  maxCost?: number;
   permissionMode?: PermissionMode;
   allow?: string[];
   deny?: string[];
@@ -58,7 +62,7 @@ export type LoadOptions = { cwd: string; projectRoot: string; env: Env; override
 export const CONFIG_DEFAULTS = { model: "claude-sonnet-5-5", maxTurns: 100, permissionMode: "default" } as const;
 
 /** One layer of scalar settings; a later layer wins where it defines a value. */
-type Settings = Pick<ConfigFile, "model" | "apiKey" | "baseURL" | "maxTurns" | "maxTokens" | "permissionMode" | "sandbox"> & {
+type Settings = Pick<ConfigFile, "model" | "apiKey" | "baseURL" | "maxTurns" | "maxTokens" | "maxCost" | "permissionMode" | "sandbox"> & {
   serverToken?: string;
 };
 
@@ -86,6 +90,7 @@ export function loadConfig(opts: LoadOptions): ResolvedConfig {
     baseURL: pick("baseURL"),
     maxTurns: pick("maxTurns") ?? CONFIG_DEFAULTS.maxTurns,
     maxTokens: pick("maxTokens"),
+    maxCost: pick("maxCost"),
     permissionMode: pick("permissionMode") ?? CONFIG_DEFAULTS.permissionMode,
     // The kernel sandbox: on when asked for; in auto mode by default wherever it is available.
     sandbox: pick("sandbox") ?? ((pick("permissionMode") ?? CONFIG_DEFAULTS.permissionMode) === "auto" ? "auto" : "off"),
@@ -150,6 +155,7 @@ function fromEnv(env: Env): Settings {
     baseURL: read("ANTHROPIC_BASE_URL", BaseUrlSchema),
     model: read("REIN_MODEL", ModelSchema),
     maxTurns: read("REIN_MAX_TURNS", MaxTurnsSchema, (text) => (/^\s*\d+\s*$/.test(text) ? Number(text) : text)),
+    maxCost: read("REIN_MAX_COST", MaxCostSchema, (text) => (/^\s*(\d+\.?\d*|\.\d+)\s*$/.test(text) ? Number(text) : text)),
     permissionMode: read("REIN_PERMISSION_MODE", PermissionModeSchema),
     sandbox: read("REIN_SANDBOX", SandboxSchema),
     serverToken: read("REIN_SERVER_TOKEN", ServerTokenSchema),
@@ -163,6 +169,7 @@ function fromFlags(overrides: Overrides): Settings {
   return {
     model: read(overrides.model, ModelSchema, "--model"),
     maxTurns: read(overrides.maxTurns, MaxTurnsSchema, "--max-turns"),
+    maxCost: read(overrides.maxCost, MaxCostSchema, "--max-cost"),
     permissionMode: read(overrides.permissionMode, PermissionModeSchema, "--permission-mode"),
     sandbox: overrides.sandbox ? "on" : undefined,
   };

@@ -24,6 +24,11 @@ export const BaseUrlSchema = v.pipe(
 
 export const MaxTurnsSchema = positiveInteger();
 export const MaxTokensSchema = positiveInteger();
+export const MaxCostSchema = v.pipe(
+  v.number(expected("expected a positive number of US dollars")),
+  v.finite(expected("expected a positive number of US dollars")),
+  v.gtValue(0, expected("expected a positive number of US dollars")),
+);
 
 export const PermissionModeSchema = v.picklist(PERMISSION_MODES, expected(`expected one of ${PERMISSION_MODES.join(", ")}`));
 
@@ -59,6 +64,7 @@ export const ConfigFileSchema = strict({
   baseURL: v.optional(BaseUrlSchema),
   maxTurns: v.optional(MaxTurnsSchema),
   maxTokens: v.optional(MaxTokensSchema),
+  maxCost: v.optional(MaxCostSchema),
   permissionMode: v.optional(PermissionModeSchema),
   permissions: v.optional(PermissionsSchema),
   server: v.optional(ServerSchema),

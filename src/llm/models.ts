@@ -46,3 +46,9 @@ export function costUsd(model: string, usage: Usage): number {
     usage.cache_read_input_tokens * price.cacheRead;
   return Math.round((dollars / M) * 1e6) / 1e6;
 }
+
+/** The pricing a run uses: null for a model whose prices are unknown, never a made-up $0. */
+export function costFunction(model: string): (usage: Usage) => number | null {
+  if (!modelInfo(model).known) return () => null;
+  return (usage) => costUsd(model, usage);
+}

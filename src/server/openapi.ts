@@ -42,7 +42,7 @@ const events = {
   user: event("user", { text: str }),
   text_delta: event("text_delta", { text: str }),
   retry: event("retry", { attempt: int, delay_ms: int, reason: str }),
-  assistant: event("assistant", { content: { type: "array", items: { type: "object" } }, stop_reason: { type: ["string", "null"] }, usage, model: str }),
+  assistant: event("assistant", { content: { type: "array", items: { type: "object" } }, stop_reason: { type: ["string", "null"] }, usage, cost_usd: { type: ["number", "null"] }, model: str }, ["cost_usd"]),
   tool_start: event("tool_start", { id: str, name: str, input: {} }),
   tool_output: event("tool_output", { id: str, chunk: str }),
   permission_ask: event(
@@ -64,7 +64,7 @@ const events = {
       status: { enum: ["success", "error", "max_turns", "permission", "interrupted"] },
       text: str,
       usage,
-      cost_usd: { type: "number" },
+      cost_usd: { type: ["number", "null"] },
       turns: int,
       duration_ms: int,
       error: str,

@@ -23,6 +23,8 @@ export type RunSettings = {
   apiKey: string;
   baseURL?: string;
   maxTurns: number;
+  /** USD per run; see LoopConfig.maxCost */
+  maxCost?: number;
   maxTokens?: number;
   permissionMode: PermissionMode;
   rules: { user: Rule[]; project: Rule[]; flags: Rule[] };
@@ -77,6 +79,12 @@ export function toolRegistry(dirs: ToolDir[], onErrors?: (errors: readonly LoadE
   return new ToolRegistry(builtinTools(), dirs, onErrors);
 }
 
+/** A budget cannot be kept for a model without prices: say so rather than pretend. */
+export function budgetWarning(settings: Pick<RunSettings, "model" | "maxCost">): string | undefined {
+  if (settings.maxCost === undefined || modelInfo(settings.model).known) return undefined;
+  return `the prices of model ${settings.model} are unknown: the cost budget of $${settings.maxCost} (--max-cost) cannot be enforced`;
+}
+
 export function sessionOptions(settings: RunSettings, store: Store, registry = toolRegistry(settings.toolDirs)): SessionOptions {
   const info = modelInfo(settings.model);
   const stream =
@@ -98,6 +106,7 @@ export function sessionOptions(settings: RunSettings, store: Store, registry = t
     // The shell parser takes tens of milliseconds to load: load it while the model writes its first tool call.
     warmUp: warmUpShellAnalysis,
     maxTurns: settings.maxTurns,
+    ...(settings.maxCost !== undefined ? { maxCost: settings.maxCost } : {}),
     maxTokens: settings.maxTokens ?? Math.min(info.maxOutput, 32_000),
     bound: (sessionId) => boundOutput(settings.outputDir, sessionId, outputBound(info.contextWindow)),
     outputDir: settings.outputDir,

@@ -30,4 +30,7 @@ export const MIGRATIONS: readonly string[] = [
    );`,
   // 2: what a session was created with beyond cwd and model (the server's permission mode and rules), as JSON
   `ALTER TABLE sessions ADD COLUMN settings TEXT;`,
+  // 3: a session moved to the trash (rein sessions rm) keeps its rows; deleted_at says since when
+  `ALTER TABLE sessions ADD COLUMN deleted_at INTEGER;
+   CREATE INDEX sessions_by_deleted_at ON sessions (deleted_at);`,
 ];

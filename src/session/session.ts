@@ -2,8 +2,8 @@
 // subscribers see it, keeps the conversation, and brokers permission asks.
 import { join } from "node:path";
 import { runLoop } from "../agent/loop.ts";
-import type { AgentEvent, Message, PermissionReply, StampedEvent, StreamFn } from "../agent/types.ts";
-import { costUsd } from "../llm/models.ts";
+import { emptyUsage, type AgentEvent, type Message, type PermissionReply, type StampedEvent, type StreamFn } from "../agent/types.ts";
+import { costFunction } from "../llm/models.ts";
 import type { PermissionRequest, Rule } from "../permission/evaluate.ts";
 import type { FileMemory, FileStamp, Tool } from "../sdk.ts";
 import { PermissionBroker, type Ask, type AskPolicy } from "./broker.ts";
@@ -25,6 +25,8 @@ export type SessionOptions = {
   /** started, not awaited, when the model begins its first tool call: work that call would otherwise wait for */
   warmUp?: () => void;
   maxTurns: number;
+  /** USD for one prompt's run: no model turn starts once it has spent this much */
+  maxCost?: number;
   maxTokens: number;
   bound: (sessionId: string) => Bound;
   /** the data folder's output/: each session's full tool outputs go in a folder named after it */
@@ -137,6 +139,7 @@ export class Session {
           system: this.options.system,
           maxTokens: this.options.maxTokens,
           maxTurns: this.options.maxTurns,
+          ...(this.options.maxCost !== undefined ? { maxCost: this.options.maxCost } : {}),
           cwd: this.row.cwd,
           sessionId: this.id,
         },
@@ -153,6 +156,7 @@ export class Session {
           tools: typeof this.options.tools === "function" ? this.options.tools : () => this.options.tools as Tool[],
           files: this.files,
           outputDir: join(this.options.outputDir, this.id),
+          costOf: costFunction(this.options.model),
           commit: (message) => {
             const interrupted = controller.signal.aborted && message.role === "assistant";
             store.appendMessage(this.id, message, this.lastSeq, interrupted ? "interrupted" : "complete");
@@ -166,7 +170,7 @@ export class Session {
         status: result.status,
         text: result.text,
         usage: result.usage,
-        cost_usd: costUsd(this.options.model, result.usage),
+        cost_usd: result.cost,
         turns: result.turns,
         duration_ms: now() - startedAt,
         ...(result.error ? { error: result.error } : {}),
@@ -177,8 +181,8 @@ export class Session {
         type: "result",
         status: controller.signal.aborted ? "interrupted" : "error",
         text: "",
-        usage: { input_tokens: 0, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 },
-        cost_usd: 0,
+        usage: emptyUsage(),
+        cost_usd: costFunction(this.options.model)(emptyUsage()),
         turns: 0,
         duration_ms: now() - startedAt,
         error: `internal error: ${message}`,

@@ -1,7 +1,7 @@
 // The SQLite store: sessions, their messages and their event log. WAL with a busy timeout;
 // migrations at open; a corrupt file is moved aside (never deleted) and a fresh one created.
 import { Database, type Statement } from "bun:sqlite";
-import { existsSync, mkdirSync, renameSync } from "node:fs";
+import { existsSync, mkdirSync, renameSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import type { AgentEvent, Message, StampedEvent } from "../agent/types.ts";
 import { MIGRATIONS } from "./migrations.ts";
@@ -15,9 +15,31 @@ export type SessionRow = {
   updated_at: number;
   /** JSON of the settings the session was created with, when a front end keeps them (the server) */
   settings?: string | null;
+  /** when the session was moved to the trash; null (or absent) for a live session */
+  deleted_at?: number | null;
 };
 export type MessageStatus = "complete" | "interrupted" | "repaired";
 export type StoredMessage = Message & { idx: number; seq: number; status: MessageStatus };
+
+/** A session rm'd to the trash stays this long before `rein sessions prune` may remove it. */
+export const TRASH_KEEP_MS = 30 * 24 * 60 * 60 * 1000;
+
+export type Fork = {
+  session: SessionRow;
+  /** messages copied */
+  messages: number;
+  /** messages asked for (the source's count when it has fewer); more than `messages` when the cut was moved back */
+  requested: number;
+};
+
+export type Health = {
+  /** "ok", or what PRAGMA quick_check found */
+  integrity: string;
+  bytes: number;
+  walBytes: number;
+  sessions: number;
+  trashed: number;
+};
 
 export class StoreError extends Error {}
 
@@ -74,28 +96,132 @@ export class Store {
     return this.db.query(`SELECT * FROM sessions WHERE id = ?`).get(id) as SessionRow | null ?? undefined;
   }
 
-  /** A session by full id or unique prefix; a string when it is ambiguous or unknown. */
-  findSession(idOrPrefix: string): SessionRow | string {
+  /**
+   * A session by full id or unique prefix, among the live ones (or, with "trash", the trashed ones);
+   * a string when it is ambiguous or unknown.
+   */
+  findSession(idOrPrefix: string, among: "live" | "trash" = "live"): SessionRow | string {
+    const trashed = among === "trash";
     const exact = this.getSession(idOrPrefix);
-    if (exact) return exact;
-    const rows = this.db
-      .query(`SELECT * FROM sessions WHERE id LIKE ? ESCAPE '\\' ORDER BY updated_at DESC LIMIT 3`)
-      .all(`${idOrPrefix.replace(/[\\%_]/g, "\\$&")}%`) as SessionRow[];
-    if (rows.length === 1) return rows[0]!;
-    if (rows.length === 0) return `no session "${idOrPrefix}" (see: rein sessions list)`;
-    return `"${idOrPrefix}" matches several sessions: ${rows.map((r) => r.id).join(", ")}...`;
+    const matches = exact
+      ? [exact]
+      : (this.db
+          .query(`SELECT * FROM sessions WHERE id LIKE ? ESCAPE '\\' ORDER BY updated_at DESC LIMIT 10`)
+          .all(`${idOrPrefix.replace(/[\\%_]/g, "\\$&")}%`) as SessionRow[]);
+    const wanted = matches.filter((r) => isTrashed(r) === trashed);
+    if (wanted.length === 1) return wanted[0]!;
+    if (wanted.length > 1) return `"${idOrPrefix}" matches several sessions: ${wanted.slice(0, 3).map((r) => r.id).join(", ")}...`;
+    const other = matches.length === 1 ? matches[0]! : undefined;
+    if (other && !trashed) return `session ${other.id} is in the trash (rein sessions restore ${other.id} brings it back)`;
+    if (other) return `session ${other.id} is not in the trash`;
+    return trashed ? `no session "${idOrPrefix}" in the trash (see: rein sessions trash)` : `no session "${idOrPrefix}" (see: rein sessions list)`;
   }
 
   latestSession(cwd: string): SessionRow | undefined {
-    return (this.db.query(`SELECT * FROM sessions WHERE cwd = ? ORDER BY updated_at DESC, rowid DESC LIMIT 1`).get(cwd) as SessionRow | null) ?? undefined;
+    return (
+      (this.db
+        .query(`SELECT * FROM sessions WHERE cwd = ? AND deleted_at IS NULL ORDER BY updated_at DESC, rowid DESC LIMIT 1`)
+        .get(cwd) as SessionRow | null) ?? undefined
+    );
   }
 
+  /** Live sessions, the latest first; trashed ones are in `listTrash`. */
   listSessions(options: { cwd?: string; limit?: number } = {}): SessionRow[] {
     const limit = options.limit ?? 50;
     if (options.cwd) {
-      return this.db.query(`SELECT * FROM sessions WHERE cwd = ? ORDER BY updated_at DESC LIMIT ?`).all(options.cwd, limit) as SessionRow[];
+      return this.db
+        .query(`SELECT * FROM sessions WHERE cwd = ? AND deleted_at IS NULL ORDER BY updated_at DESC LIMIT ?`)
+        .all(options.cwd, limit) as SessionRow[];
     }
-    return this.db.query(`SELECT * FROM sessions ORDER BY updated_at DESC LIMIT ?`).all(limit) as SessionRow[];
+    return this.db.query(`SELECT * FROM sessions WHERE deleted_at IS NULL ORDER BY updated_at DESC LIMIT ?`).all(limit) as SessionRow[];
+  }
+
+  /** Trashed sessions, the most recently trashed first. */
+  listTrash(): SessionRow[] {
+    return this.db.query(`SELECT * FROM sessions WHERE deleted_at IS NOT NULL ORDER BY deleted_at DESC, id`).all() as SessionRow[];
+  }
+
+  /** Moves a live session to the trash; false when there is no such live session. */
+  trashSession(id: string, now = Date.now()): boolean {
+    return this.db.query(`UPDATE sessions SET deleted_at = ? WHERE id = ? AND deleted_at IS NULL`).run(now, id).changes > 0;
+  }
+
+  /** Brings a trashed session back; false when it is not in the trash. */
+  restoreSession(id: string): boolean {
+    return this.db.query(`UPDATE sessions SET deleted_at = NULL WHERE id = ? AND deleted_at IS NOT NULL`).run(id).changes > 0;
+  }
+
+  /**
+   * What `pruneSessions` would remove: live sessions last updated more than `olderThanMs` ago (none
+   * when it is undefined) and sessions trashed more than 30 days ago.
+   */
+  prunable(olderThanMs: number | undefined, now = Date.now()): SessionRow[] {
+    const staleBefore = olderThanMs === undefined ? Number.MIN_SAFE_INTEGER : now - olderThanMs;
+    return this.db
+      .query(
+        `SELECT * FROM sessions
+         WHERE (deleted_at IS NULL AND updated_at < ?1) OR (deleted_at IS NOT NULL AND deleted_at < ?2)
+         ORDER BY updated_at, id`,
+      )
+      .all(staleBefore, now - TRASH_KEEP_MS) as SessionRow[];
+  }
+
+  /** Removes (for good) what `prunable` lists, and returns it. */
+  pruneSessions(olderThanMs: number | undefined, now = Date.now()): SessionRow[] {
+    return this.db.transaction(() => {
+      const rows = this.prunable(olderThanMs, now);
+      for (const row of rows) this.deleteSession(row.id);
+      return rows;
+    }).immediate();
+  }
+
+  /**
+   * A new session (same cwd, model, title and settings) holding the first `upToMessage` messages of
+   * `id` (all when undefined) and the events up to them. A cut that would end on tool calls without
+   * their results is moved back, so the fork is always a valid conversation for the provider.
+   */
+  forkSession(id: string, upToMessage: number | undefined, newId: string, now = Date.now()): Fork | undefined {
+    return this.db.transaction((): Fork | undefined => {
+      const source = this.getSession(id);
+      if (!source) return undefined;
+      const all = this.messages(id);
+      const requested = Math.min(upToMessage ?? all.length, all.length);
+      const kept = validPrefix(all.slice(0, requested));
+      // Everything when the whole conversation is kept (a crash's tail is repaired in the fork as it
+      // would be in the source); otherwise nothing after the last kept message, or it would be repaired in.
+      const lastSeq = kept.length === all.length ? Number.MAX_SAFE_INTEGER : (kept.at(-1)?.seq ?? 0);
+      const session = this.createSession({ id: newId, cwd: source.cwd, model: source.model, settings: source.settings ?? null }, now);
+      if (source.title !== null) this.db.query(`UPDATE sessions SET title = ? WHERE id = ?`).run(source.title, newId);
+      this.db
+        .query(
+          `INSERT INTO messages (session_id, idx, role, content, seq, status, created_at)
+           SELECT ?1, idx, role, content, seq, status, created_at FROM messages WHERE session_id = ?2 AND idx < ?3`,
+        )
+        .run(newId, id, kept.length);
+      this.db
+        .query(
+          `INSERT INTO events (session_id, seq, type, data, created_at)
+           SELECT ?1, seq, type, CASE type WHEN 'session' THEN json_set(data, '$.id', ?1) ELSE data END, created_at
+           FROM events WHERE session_id = ?2 AND seq <= ?3`,
+        )
+        .run(newId, id, lastSeq);
+      return { session: { ...session, title: source.title }, messages: kept.length, requested };
+    }).immediate();
+  }
+
+  /** What `rein doctor` reports: PRAGMA quick_check, the file and WAL sizes, the session counts. */
+  health(): Health {
+    const problems = this.db.query("PRAGMA quick_check(20)").all() as { quick_check: string }[];
+    const counts = this.db
+      .query(`SELECT count(*) FILTER (WHERE deleted_at IS NULL) AS live, count(*) FILTER (WHERE deleted_at IS NOT NULL) AS trashed FROM sessions`)
+      .get() as { live: number; trashed: number };
+    return {
+      integrity: problems.map((p) => p.quick_check).join("; ") || "ok",
+      bytes: fileSize(this.path),
+      walBytes: fileSize(`${this.path}-wal`),
+      sessions: counts.live,
+      trashed: counts.trashed,
+    };
   }
 
   deleteSession(id: string): boolean {
@@ -144,6 +270,21 @@ export class Store {
   transaction<T>(fn: () => T): T {
     return this.db.transaction(fn)();
   }
+}
+
+/** The longest prefix that does not end on an assistant turn whose tool calls have no results. */
+export function validPrefix<T extends Message>(messages: readonly T[]): T[] {
+  let end = messages.length;
+  while (end > 0 && messages[end - 1]!.role === "assistant" && messages[end - 1]!.content.some((b) => b.type === "tool_use")) end--;
+  return messages.slice(0, end);
+}
+
+function isTrashed(row: SessionRow): boolean {
+  return row.deleted_at !== null && row.deleted_at !== undefined;
+}
+
+function fileSize(path: string): number {
+  return path !== ":memory:" && existsSync(path) ? statSync(path).size : 0;
 }
 
 function prepare(path: string): Database {

@@ -155,3 +155,31 @@ test.concurrent("json and stream-json end with a result line even when rein fail
   const plain = await w.run(["-p", "hi", "-r", "nosuch"]);
   expect(plain.stdout).toBe("");
 });
+
+test.concurrent("--max-cost 0.0001 with a turn that costs more: exit 4, no second turn, stderr says the budget was reached", async () => {
+  await using w = await world();
+  w.fake.script({ reply: [bash("echo again")], usage: { input_tokens: 100_000, output_tokens: 1000 } });
+  const r = await w.run(["-p", "loop", "--max-cost", "0.0001"]);
+  expect(r.code).toBe(4);
+  expect(r.stdout).toBe("");
+  expect(r.stderr).toContain("the cost budget of $0.0001 was reached ($0.2100 spent)");
+  expect(w.fake.requests).toHaveLength(1);
+});
+
+test.concurrent("the budget stops a stream-json run with a max_turns result that carries the cost; REIN_MAX_COST works too", async () => {
+  await using w = await world();
+  w.fake.script({ reply: [bash("echo again")], usage: { input_tokens: 100_000, output_tokens: 1000 } });
+  const r = await w.runStream(["-p", "loop"], { env: { REIN_MAX_COST: "0.0001" } });
+  expect(r.code).toBe(4);
+  const assistant = r.events.find((e) => e.type === "assistant");
+  expect(assistant).toMatchObject({ cost_usd: 0.21 });
+  expect(r.events.at(-1)).toMatchObject({ type: "result", status: "max_turns", turns: 1, cost_usd: 0.21 });
+});
+
+test.concurrent("--max-cost abc: exit 2, before any request", async () => {
+  await using w = await world();
+  const r = await w.run(["-p", "hi", "--max-cost", "abc"]);
+  expect(r.code).toBe(2);
+  expect(r.stderr).toContain('--max-cost expects a positive number (US dollars), got "abc"');
+  expect(w.fake.requests).toHaveLength(0);
+});

@@ -154,4 +154,30 @@ describe.skipIf(!hasTmux)("interactive mode in tmux", () => {
     expect(final).toContain("EXIT=0");
     expect(final).toMatch(/resume: rein -r s_/);
   }, 30_000);
+
+  test("a dim line after each answer gives its tokens and cost; /cost gives the session's totals", async () => {
+    const work = join(dir, "costs");
+    await Bun.write(join(work, ".git", "HEAD"), "ref: refs/heads/main\n");
+    // claude-sonnet-5-5: $2 per million input tokens, $10 output, $0.20 cache read, $2.50 cache write.
+    const usage = { input_tokens: 1234, output_tokens: 56, cache_read_input_tokens: 2000, cache_creation_input_tokens: 100 };
+    fake.script({ reply: [{ type: "text", text: "First answer." }], usage }, { reply: [{ type: "text", text: "Second answer." }], usage });
+    const env = `env ANTHROPIC_API_KEY=test-key ANTHROPIC_BASE_URL=${fake.url} REIN_DATA_DIR=${join(dir, "cost-data")} REIN_CONFIG_DIR=${join(dir, "config")} NO_COLOR=1`;
+    tmux("new-session", "-d", "-s", "cost", "-x", "160", "-y", "30", "-c", work, `${env} ${BIN} -m claude-sonnet-5-5; echo EXIT=$?; read x`);
+    const shown = () => tmux("capture-pane", "-t", "cost", "-p");
+    const until = async (text: string) => {
+      const deadline = Date.now() + 10_000;
+      while (!shown().includes(text) && Date.now() < deadline) await Bun.sleep(50);
+      expect(shown()).toContain(text);
+    };
+    await until("Ctrl-D exits");
+    tmux("send-keys", "-t", "cost", "one", "Enter");
+    await until("First answer.");
+    await until("tokens: in 1234 (cache read 2000, write 100) · out 56 · $0.0037");
+    tmux("send-keys", "-t", "cost", "two", "Enter");
+    await until("Second answer.");
+    tmux("send-keys", "-t", "cost", "/cost", "Enter");
+    await until("2 runs: tokens: in 2468 (cache read 4000, write 200) · out 112 · $0.0074");
+    tmux("send-keys", "-t", "cost", "C-d");
+    await until("EXIT=0");
+  }, 20_000);
 });

@@ -94,3 +94,13 @@ test.concurrent("rein doctor with a key passes and reports the database", async 
 test.concurrent("parseEvents is strict about whole lines", () => {
   expect(parseEvents('{"type":"a","seq":1}\n{"type":"b"', { partial: true }).map((e) => e.type)).toEqual(["a"]);
 });
+
+test.concurrent("a model without prices: json counts the tokens and reports the cost as null, not 0", async () => {
+  await using w = await world();
+  w.fake.script({ reply: [text("Hi.")], usage: { input_tokens: 100, output_tokens: 5 } });
+  const r = await w.run(["-p", "answer", "-m", "claude-unpriced-1", "--max-cost", "1", "--output-format", "json"]);
+  expect(r.code).toBe(0);
+  const result = JSON.parse(r.stdout);
+  expect(result).toMatchObject({ status: "success", cost_usd: null, usage: { input_tokens: 100, output_tokens: 5 } });
+  expect(r.stderr).toContain("the prices of model claude-unpriced-1 are unknown");
+});

@@ -29,7 +29,7 @@ export function crashWriter(store: Store, id: string, cwd: string): CrashWriter 
     assistant(content) {
       const usage = { input_tokens: 10, output_tokens: 5, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 };
       const stop_reason = content.some((b) => b.type === "tool_use") ? "tool_use" : "end_turn";
-      const seq = event({ type: "assistant", content, stop_reason, usage, model: TEST_MODEL });
+      const seq = event({ type: "assistant", content, stop_reason, usage, cost_usd: null, model: TEST_MODEL });
       store.appendMessage(id, { role: "assistant", content }, seq);
     },
     results(message) {

@@ -22,6 +22,9 @@ export type SessionSetup = {
   rules?: readonly Rule[];
   askPolicy?: AskPolicy;
   maxTurns?: number;
+  /** defaults to TEST_MODEL, whose prices are unknown */
+  model?: string;
+  maxCost?: number;
 };
 
 export type Kit = {
@@ -67,11 +70,12 @@ export function testSessionOptions(setup: SessionSetup & { store: Store; baseURL
       retry: { maxAttempts: 3, baseDelayMs: 1, maxDelayMs: 1 },
       sleep: async () => {},
     }),
-    model: TEST_MODEL,
+    model: setup.model ?? TEST_MODEL,
     system: "You are rein, under test.",
     tools: setup.tools ?? [],
     rules: setup.rules ?? ALLOW_ALL,
     maxTurns: setup.maxTurns ?? 20,
+    ...(setup.maxCost !== undefined ? { maxCost: setup.maxCost } : {}),
     maxTokens: 4096,
     bound: (sessionId) => boundOutput(join(setup.dataDir, "output"), sessionId),
     outputDir: join(setup.dataDir, "output"),

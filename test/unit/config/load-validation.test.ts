@@ -44,7 +44,7 @@ describe("a file that is not valid config", () => {
 
   test("an unknown key lists the known ones", () => {
     expect(userError({ modle: "x" }).message).toBe(
-      `config error in ${ws.userFile}: unknown key "modle" (known keys: model, apiKey, baseURL, maxTurns, maxTokens, permissionMode, permissions, server, sandbox)`,
+      `config error in ${ws.userFile}: unknown key "modle" (known keys: model, apiKey, baseURL, maxTurns, maxTokens, maxCost, permissionMode, permissions, server, sandbox)`,
     );
   });
 
@@ -158,5 +158,35 @@ describe("files that are fine", () => {
       { permission: "bash", pattern: "*", action: "ask" },
       { permission: "bash", pattern: "git push *", action: "deny" },
     ]);
+  });
+});
+
+describe("maxCost: a positive number of US dollars", () => {
+  test("bad values are one-line errors naming the file and the key", () => {
+    for (const bad of [0, -1, "5", null]) {
+      const error = userError({ maxCost: bad });
+      expect(error.message).toStartWith(`config error in ${ws.userFile}: "maxCost": expected a positive number of US dollars, got `);
+      expect(error.file).toBe(ws.userFile);
+      expect(error.key).toBe("maxCost");
+    }
+  });
+
+  test("it is read from the files, then REIN_MAX_COST, then --max-cost", () => {
+    expect(ws.load().maxCost).toBeUndefined();
+    ws.writeUser({ maxCost: 2.5 });
+    expect(ws.load().maxCost).toBe(2.5);
+    ws.writeProject({ maxCost: 1 });
+    expect(ws.load().maxCost).toBe(1);
+    expect(ws.load({ env: { REIN_MAX_COST: "0.25" } }).maxCost).toBe(0.25);
+    expect(ws.load({ env: { REIN_MAX_COST: "0.25" }, overrides: { maxCost: 0.1 } }).maxCost).toBe(0.1);
+  });
+
+  test("a bad REIN_MAX_COST names the variable", () => {
+    for (const bad of ["abc", "0", "-2"]) {
+      const error = thrown(() => ws.load({ env: { REIN_MAX_COST: bad } }));
+      expect(error.message).toStartWith("config error: REIN_MAX_COST: expected a positive number of US dollars, got ");
+      expect(error.message).toContain(bad);
+      expect(error.key).toBe("REIN_MAX_COST");
+    }
   });
 });

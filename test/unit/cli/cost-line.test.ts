@@ -1,0 +1,37 @@
+import { expect, test } from "bun:test";
+import type { StampedEvent } from "../../../src/agent/types.ts";
+import { costLine, sessionSpend } from "../../../src/cli/cost-line.ts";
+
+const usage = (input: number, output: number, read = 0, write = 0) => ({
+  input_tokens: input,
+  output_tokens: output,
+  cache_read_input_tokens: read,
+  cache_creation_input_tokens: write,
+});
+const result = (cost_usd: number | null, u = usage(100, 10, 1000, 30)): StampedEvent => ({
+  type: "result",
+  session_id: "s_1",
+  seq: 1,
+  status: "success",
+  text: "",
+  usage: u,
+  cost_usd,
+  turns: 1,
+  duration_ms: 1,
+});
+
+test("one answer: every kind of token and the money to four decimals", () => {
+  expect(costLine({ usage: usage(1200, 7, 1000, 30), cost_usd: 0.00421 })).toBe("tokens: in 1200 (cache read 1000, write 30) · out 7 · $0.0042");
+});
+
+test("a model without prices: the tokens, and the cost is unknown rather than $0", () => {
+  expect(costLine({ usage: usage(5, 1), cost_usd: null })).toBe("tokens: in 5 (cache read 0, write 0) · out 1 · cost unknown");
+});
+
+test("the session's totals add up every run's result, ignoring other events", () => {
+  const other: StampedEvent = { type: "user", session_id: "s_1", seq: 2, text: "hi" };
+  const spend = sessionSpend([result(0.1), other, result(0.2, usage(1, 2, 3, 4))]);
+  expect(spend).toEqual({ usage: usage(101, 12, 1003, 34), cost_usd: 0.3, runs: 2 });
+  expect(sessionSpend([result(0.1), result(null)]).cost_usd).toBeNull();
+  expect(sessionSpend([])).toMatchObject({ cost_usd: 0, runs: 0 });
+});
