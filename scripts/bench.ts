@@ -10,6 +10,7 @@ import { Store } from "../src/session/store.ts";
 import { analyzeWith, loadShellParser } from "../src/permission/shell/analyze.ts";
 import { encodeSse, replyEvents } from "../test/fake/reply.ts";
 import { sseReader } from "../test/unit/server/sse-client.ts";
+import { compactionFigures } from "../test/support/long-session.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
 const BIN = join(ROOT, "dist/rein");
@@ -344,6 +345,8 @@ async function main() {
     const resume = await resumeLarge(home, fake, env);
     const load = await serverLoad(env);
     const idle = await serverIdle(env);
+    const compaction = await compactionFigures();
+    console.error(`compaction: ${JSON.stringify(compaction)}`);
 
     const rows: [string, string, string][] = [
       ["`rein --version`", `${version.ms.toFixed(1)} ms`, "at most 10 ms"],
@@ -369,6 +372,16 @@ async function main() {
       [
         `${SERVER_SESSIONS} sessions x ${SERVER_TOOL_TURNS + 1} turns through the server: total / median / p99 reply->SSE delay / peak memory (VmHWM)`,
         `${load.totalMs.toFixed(0)} ms / ${load.medianMs.toFixed(2)} ms / ${load.p99Ms.toFixed(2)} ms / ${(load.peakBytes / 2 ** 20).toFixed(1)} MiB`,
+        "",
+      ],
+      [
+        `${compaction.turns}-turn session of tool output (a few KB a turn) in a ${compaction.contextWindow / 1000}k window, in process: largest request after the first compaction, share of the window`,
+        `${(compaction.maxShareAfterFirst * 100).toFixed(1)}% (${Object.entries(compaction.compactions).map(([m, n]) => `${n} ${m}`).join(", ")})`,
+        "at most 80%",
+      ],
+      [
+        "... tokens sent over that session (characters / 4, summary calls included) vs the full history every turn",
+        `${(compaction.sentTokens / 1e6).toFixed(2)} M vs ${(compaction.uncompactedTokens / 1e6).toFixed(2)} M (${((compaction.sentTokens / compaction.uncompactedTokens) * 100).toFixed(0)}%)`,
         "",
       ],
       ["idle server: memory (RSS after start), CPU over 2 s", `${(idle.rssBytes / 2 ** 20).toFixed(1)} MiB, ${idle.cpuMs.toFixed(0)} ms`, ""],

@@ -1,11 +1,13 @@
 // The agent loop: one `while`. Stream a turn, run its tool calls, feed the results back; stop when
 // the model stops, at the turn limit, on a permission stop, or on abort.
 import type { Tool } from "../sdk.ts";
+import { COMPACT_AT, fixedTokens, promptTokens, requestTokens, usableWindow, type Measured } from "./context-size.ts";
 import { runToolCall, type CallOutcome } from "./tool-call.ts";
 import { toolDefinition } from "./tool-schema.ts";
 import {
   addUsage,
   emptyUsage,
+  type CompactInput,
   type ContentBlock,
   type LoopConfig,
   type LoopIO,
@@ -24,16 +26,29 @@ export type LoopRun = LoopIO & { commit: (message: Message) => void };
 
 const REPEAT_LIMIT = 3;
 
+/** A compaction aims below this share of the usable window, so it is not needed again the next turn. */
+const COMPACT_TO = 0.6;
+
 export async function runLoop(messages: Message[], config: LoopConfig, io: LoopRun, signal: AbortSignal): Promise<LoopResult> {
   const repeats = repeatCounter();
   let usage = emptyUsage();
   let cost = io.costOf(usage);
   let turns = 0;
   let text = "";
+  /** the provider's count of the last request; forgotten when the conversation is compacted */
+  let measured: Measured | undefined;
+  const window = config.contextWindow ? usableWindow(config.contextWindow, config.maxTokens) : undefined;
 
   const append = (message: Message) => {
     messages.push(message);
     io.commit(message);
+  };
+  /** Adds a model call's usage and price to the run's; returns the price. */
+  const count = (used: Usage): number | null => {
+    usage = addUsage(usage, used);
+    const price = io.costOf(used);
+    cost = cost === null || price === null ? null : roundUsd(cost + price);
+    return price;
   };
   const end = (status: ResultStatus, error?: string): LoopResult => ({ status, text, usage, cost, turns, ...(error ? { error } : {}) });
 
@@ -51,7 +66,32 @@ export async function runLoop(messages: Message[], config: LoopConfig, io: LoopR
       tools: current.map(toolDefinition),
       max_tokens: config.maxTokens,
     };
-    const turn = await streamTurn(io, io.stream(request, signal));
+    const fixed = fixedTokens(request);
+    const compact = async (reason: CompactInput["reason"], tokens: number, target: number): Promise<boolean> => {
+      if (!io.compact) return false;
+      const compacted = await io.compact({ messages: [...messages], tokens, target: Math.floor(target), fixed, reason }, signal);
+      if (!compacted) return false;
+      messages.splice(0, messages.length, ...compacted.messages);
+      if (compacted.usage) count(compacted.usage);
+      measured = undefined;
+      return true;
+    };
+    // At most one compaction a model turn: before the request when it would go over the window, or
+    // after the provider said it did; a request still too long after that ends the run with the error.
+    let compacted = false;
+    const tokens = requestTokens(messages, fixed, measured);
+    if (window && tokens > window * COMPACT_AT) compacted = await compact("threshold", tokens, window * COMPACT_TO);
+    if (signal.aborted) return end("interrupted");
+    let sent = messages.length;
+    let turn = await streamTurn(io, io.stream(request, signal));
+    if (turn.type === "error" && turn.code === "too_long" && !turn.partial && !compacted && window) {
+      // The estimate was wrong by at least the overshoot: aim at half of it as well as below the window.
+      compacted = await compact("too_long", requestTokens(messages, fixed, undefined), Math.min(window * COMPACT_TO, tokens * 0.5));
+      if (compacted) {
+        sent = messages.length;
+        turn = await streamTurn(io, io.stream(request, signal));
+      }
+    }
     if (turn.type === "error") {
       if (turn.partial) append(partialReply(turn.partial));
       if (turn.partial) text = turn.partial;
@@ -60,9 +100,9 @@ export async function runLoop(messages: Message[], config: LoopConfig, io: LoopR
       return end("error", turn.message);
     }
 
-    usage = addUsage(usage, turn.usage);
-    const turnCost = io.costOf(turn.usage);
-    cost = cost === null || turnCost === null ? null : roundUsd(cost + turnCost);
+    const turnCost = count(turn.usage);
+    const counted = promptTokens(turn.usage);
+    measured = counted > 0 ? { tokens: counted, messages: sent } : undefined;
     io.emit({ type: "assistant", content: turn.content, stop_reason: turn.stop_reason, usage: turn.usage, cost_usd: turnCost, model: config.model });
     if (turn.content.length > 0) append({ role: "assistant", content: turn.content });
     text = textOf(turn.content) || text;

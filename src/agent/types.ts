@@ -67,7 +67,27 @@ export type AgentEvent =
   | { type: "permission_ask"; id: string; tool_use_id: string; tool: string; requests: PermissionRequest[]; reason?: string }
   | { type: "permission_reply"; id: string; reply: PermissionReply; message?: string }
   | { type: "retry"; attempt: number; delay_ms: number; reason: string }
-  | { type: "compaction"; summary: string }
+  /**
+   * The conversation sent to the model was compacted (the store keeps the full history). The view
+   * is rebuilt from the full history with `summary` (when not null: the first message, from the
+   * user), then the messages from `first_kept` on, with the tool results of `pruned` (indexes into
+   * the full history) replaced by a marker.
+   */
+  | {
+      type: "compaction";
+      /** the summary (or, for "cut", the note with the instructions kept); "" for "prune" */
+      summary: string;
+      method: CompactionMethod;
+      tokens_before: number;
+      tokens_after: number;
+      /** index in the full history of the first message kept verbatim */
+      first_kept: number;
+      /** null when no summary message leads the compacted view */
+      head: string | null;
+      pruned: number[];
+      /** the summary call's usage, when one was made (the run's usage and cost include it) */
+      usage?: Usage;
+    }
   | { type: "error"; message: string; code?: string }
   | {
       type: "result";
@@ -80,6 +100,8 @@ export type AgentEvent =
       duration_ms: number;
       error?: string;
     };
+
+export type CompactionMethod = "prune" | "summary" | "cut";
 
 export type EventEnvelope = { session_id: string; seq: number };
 export type StampedEvent = AgentEvent & EventEnvelope;
@@ -110,6 +132,8 @@ export type ProviderErrorCode =
   | "overloaded"
   | "server"
   | "connection"
+  /** the request is over the model's context window */
+  | "too_long"
   | "aborted"
   | "unknown";
 
@@ -150,6 +174,25 @@ export type LoopIO = {
   outputDir: string;
   /** the price of a turn's usage in USD, or null when the model's prices are unknown */
   costOf: (usage: Usage) => number | null;
+  /**
+   * Makes the conversation smaller (the loop calls it when a request would go over the window, or
+   * the provider said it did): returns the view to send from now on, or undefined when it could not.
+   */
+  compact?: (input: CompactInput, signal: AbortSignal) => Promise<Compacted | undefined>;
+};
+
+/** The view to send from now on, and what the summary call cost, when one was made. */
+export type Compacted = { messages: Message[]; usage?: Usage };
+
+export type CompactInput = {
+  messages: readonly Message[];
+  /** what the next request was estimated to be, in tokens */
+  tokens: number;
+  /** the most the compacted view should take, in tokens (system prompt and tools included) */
+  target: number;
+  /** the tokens the system prompt and the tool schemas take */
+  fixed: number;
+  reason: "threshold" | "too_long" | "manual";
 };
 
 export type LoopConfig = {
@@ -161,4 +204,6 @@ export type LoopConfig = {
   maxCost?: number;
   cwd: string;
   sessionId: string;
+  /** the model's context window in tokens; without it the loop never compacts */
+  contextWindow?: number;
 };

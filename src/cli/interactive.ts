@@ -65,7 +65,7 @@ export async function interactive(args: Args, env: Env, hooks: InteractiveHooks 
     }
   };
   if (hooks.serveNow) await startServing();
-  process.stdout.write(chalk.dim(`rein ${settings.version} · ${settings.model} · ${ctx.cwd}\nCtrl-C stops a turn, twice at the prompt exits, Ctrl-D exits; /cost shows what the session spent.\n`));
+  process.stdout.write(chalk.dim(`rein ${settings.version} · ${settings.model} · ${ctx.cwd}\nCtrl-C stops a turn, twice at the prompt exits, Ctrl-D exits; /cost shows what the session spent, /compact [focus] summarises the conversation.\n`));
   try {
     while (true) {
       const line = await question(rl);
@@ -79,6 +79,12 @@ export async function interactive(args: Args, env: Env, hooks: InteractiveHooks 
       if (line.trim() === "/cost") {
         const spend = sessionSpend(store.events(session.id));
         process.stdout.write(chalk.dim(`session ${session.id}, ${spend.runs} run${spend.runs === 1 ? "" : "s"}: ${costLine(spend)}\n`));
+        continue;
+      }
+      if (line.trim() === "/compact" || line.trim().startsWith("/compact ")) {
+        const focus = line.trim().slice("/compact".length).trim();
+        const done = await session.compact(focus || undefined);
+        if (!done) process.stdout.write(chalk.dim("nothing to compact yet\n"));
         continue;
       }
       const result = await session.prompt(line);
@@ -138,6 +144,9 @@ function render(ctx: Context, session: Session, rl: ReturnType<typeof createInte
       case "retry":
         process.stdout.write(chalk.yellow(`retrying in ${(event.delay_ms / 1000).toFixed(1)}s: ${event.reason}\n`));
         return;
+      case "compaction":
+        process.stdout.write(chalk.dim(`${compactionLine(event)}\n`));
+        return;
       case "permission_ask": {
         const controller = new AbortController();
         dialogs.set(event.id, controller);
@@ -163,6 +172,11 @@ async function askPerson(ctx: Context, session: Session, rl: ReturnType<typeof c
     if (process.stdin.isTTY) process.stdin.setRawMode(true);
     rl.resume();
   }
+}
+
+function compactionLine(event: Extract<StampedEvent, { type: "compaction" }>): string {
+  const how = { prune: "old tool outputs removed", summary: "earlier conversation summarised", cut: "earlier conversation cut (the summary failed)" }[event.method];
+  return `(context compacted: ${how}, ~${event.tokens_before} -> ~${event.tokens_after} tokens)`;
 }
 
 function brief(value: unknown): string {

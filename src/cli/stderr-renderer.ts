@@ -11,6 +11,9 @@ export function stderrRenderer(warn: (message: string) => void): (event: Stamped
       case "retry":
         warn(`retrying in ${(event.delay_ms / 1000).toFixed(1)}s (attempt ${event.attempt} failed: ${event.reason})`);
         return;
+      case "compaction":
+        warn(`context compacted (${event.method}): ~${event.tokens_before} -> ~${event.tokens_after} tokens`);
+        return;
       default:
         return;
     }

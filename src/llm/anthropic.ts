@@ -115,13 +115,19 @@ function classify(error: unknown): Failure {
     const status = error.status;
     const detail = error.apiMessage ?? error.message;
     const retryAfterMs = parseRetryAfter(error.headers);
-    const code = codeFor(status, error.type);
+    const code = tooLong(status, detail) ? "too_long" : codeFor(status, error.type);
     return { code, status, retryAfterMs, message: describe(code, status, detail) };
   }
   // Bun's fetch appends a hint about its own `verbose` option; it means nothing to a rein user.
   const message = (error instanceof Error ? error.message : String(error)).replace(/\s*For more information, pass `verbose: true`.*$/s, "");
   if (error instanceof SyntaxError) return { code: "server", message: `malformed response from the API: ${message}` };
   return { code: "connection", message: `the response stream failed: ${message}` };
+}
+
+/** "prompt is too long: 210000 tokens > 200000 maximum", or a request over the context window. */
+function tooLong(status: number | undefined, detail: string): boolean {
+  if (status !== 400 && status !== 413) return false;
+  return /prompt is too long|too many (input )?tokens|exceeds? (the )?(model'?s? )?(maximum )?context (window|length|limit)|context (window|length) (exceeded|limit)/i.test(detail);
 }
 
 function codeFor(status: number | undefined, type: string | null): ProviderErrorCode {

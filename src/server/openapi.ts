@@ -56,7 +56,16 @@ const events = {
     { id: str, name: str, is_error: { type: "boolean" }, output: str, truncated: { type: "boolean" }, metadata: { type: "object" } },
     ["metadata"],
   ),
-  compaction: event("compaction", { summary: str }),
+  compaction: event("compaction", {
+    summary: str,
+    method: { enum: ["prune", "summary", "cut"] },
+    tokens_before: int,
+    tokens_after: int,
+    first_kept: int,
+    head: { type: ["string", "null"] },
+    pruned: { type: "array", items: int },
+    usage,
+  }, ["usage"]),
   error: event("error", { message: str, code: str }, ["code"]),
   result: event(
     "result",

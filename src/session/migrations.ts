@@ -33,4 +33,7 @@ export const MIGRATIONS: readonly string[] = [
   // 3: a session moved to the trash (rein sessions rm) keeps its rows; deleted_at says since when
   `ALTER TABLE sessions ADD COLUMN deleted_at INTEGER;
    CREATE INDEX sessions_by_deleted_at ON sessions (deleted_at);`,
+  // 4: the latest compaction of a session, found at open without reading its whole event log
+  //    (partial: only compaction events are indexed, so appending the others costs nothing more)
+  `CREATE INDEX events_compactions ON events (session_id, seq) WHERE type = 'compaction';`,
 ];

@@ -1,13 +1,28 @@
 // The Session: the one object every front end drives. It runs the loop, persists every event before
 // subscribers see it, keeps the conversation, and brokers permission asks.
 import { join } from "node:path";
+import compactionPrompt from "../../prompts/compaction.txt" with { type: "text" };
+import { estimateTokens, fixedTokens, usableWindow } from "../agent/context-size.ts";
 import { runLoop } from "../agent/loop.ts";
-import { emptyUsage, type AgentEvent, type Message, type PermissionReply, type StampedEvent, type StreamFn } from "../agent/types.ts";
-import { costFunction } from "../llm/models.ts";
+import { toolDefinition } from "../agent/tool-schema.ts";
+import {
+  emptyUsage,
+  type AgentEvent,
+  type Compacted,
+  type CompactInput,
+  type EventOf,
+  type Message,
+  type PermissionReply,
+  type StampedEvent,
+  type StreamFn,
+} from "../agent/types.ts";
+import { costFunction, modelInfo } from "../llm/models.ts";
 import type { PermissionRequest, Rule } from "../permission/evaluate.ts";
 import type { FileMemory, FileStamp, Tool } from "../sdk.ts";
 import { PermissionBroker, type Ask, type AskPolicy } from "./broker.ts";
 import type { Bound } from "./bound-output.ts";
+import { compactConversation } from "./compaction.ts";
+import { compactedView, NO_COMPACTION, stateOf, type CompactionState } from "./compacted-view.ts";
 import { newId } from "./ids.ts";
 import { repairMessages } from "./repair.ts";
 import type { SessionRow, Store } from "./store.ts";
@@ -28,6 +43,8 @@ export type SessionOptions = {
   /** USD for one prompt's run: no model turn starts once it has spent this much */
   maxCost?: number;
   maxTokens: number;
+  /** the model's context window in tokens; defaults to the model table's (tests pass a small one) */
+  contextWindow?: number;
   bound: (sessionId: string) => Bound;
   /** the data folder's output/: each session's full tool outputs go in a folder named after it */
   outputDir: string;
@@ -49,13 +66,17 @@ export class Session {
   /** the seq of the last event this session persisted: a committed message records where it stands */
   private lastSeq = 0;
   private readonly files = fileMemory();
+  /** how the full history (kept whole in the store) is turned into what the model is sent */
+  private compaction: CompactionState;
 
   private constructor(
     readonly row: SessionRow,
     private readonly options: SessionOptions,
     messages: Message[],
+    compaction: CompactionState = NO_COMPACTION,
   ) {
     this.messages = messages;
+    this.compaction = compaction;
     this.broker = new PermissionBroker({
       rules: () => this.options.rules,
       ...(options.expand ? { expand: (requests: PermissionRequest[]) => options.expand!(requests, row.cwd) } : {}),
@@ -93,8 +114,10 @@ export class Session {
     store.transaction(() => {
       for (const message of repairs) store.appendMessage(row.id, message, seq, "repaired");
     });
-    const messages: Message[] = [...stored, ...repairs].map(({ role, content }) => ({ role, content }));
-    return new Session(row, options, messages);
+    const full: Message[] = [...stored, ...repairs].map(({ role, content }) => ({ role, content }));
+    const latest = store.lastCompaction(row.id);
+    const compaction = latest ? stateOf(latest) : NO_COMPACTION;
+    return new Session(row, options, compactedView(full, compaction), compaction);
   }
 
   get id(): string {
@@ -142,6 +165,7 @@ export class Session {
           ...(this.options.maxCost !== undefined ? { maxCost: this.options.maxCost } : {}),
           cwd: this.row.cwd,
           sessionId: this.id,
+          contextWindow: this.contextWindow,
         },
         {
           stream: this.options.stream,
@@ -157,6 +181,7 @@ export class Session {
           files: this.files,
           outputDir: join(this.options.outputDir, this.id),
           costOf: costFunction(this.options.model),
+          compact: (input, signal) => this.compactWith(input, signal),
           commit: (message) => {
             const interrupted = controller.signal.aborted && message.role === "assistant";
             store.appendMessage(this.id, message, this.lastSeq, interrupted ? "interrupted" : "complete");
@@ -190,6 +215,62 @@ export class Session {
     } finally {
       this.controller = undefined;
     }
+  }
+
+  /**
+   * Summarises the conversation now (the terminal's /compact), keeping what concerns `focus` above
+   * all; the compaction event says how. Undefined when the session is running or has nothing to compact.
+   */
+  async compact(focus?: string): Promise<EventOf<"compaction"> | undefined> {
+    if (this.controller || this.messages.length < 2) return undefined;
+    const controller = new AbortController();
+    this.controller = controller;
+    let reported: EventOf<"compaction"> | undefined;
+    try {
+      const tools = await (typeof this.options.tools === "function" ? this.options.tools() : this.options.tools);
+      const fixed = fixedTokens({ system: this.options.system, tools: tools.map(toolDefinition) });
+      const tokens = fixed + estimateTokens(this.messages);
+      const input: CompactInput = { messages: [...this.messages], tokens, target: Math.floor(this.usable * 0.6), fixed, reason: "manual" };
+      const compacted = await this.compactWith(input, controller.signal, focus, (event) => (reported = event));
+      this.messages.splice(0, this.messages.length, ...compacted.messages);
+      return reported;
+    } finally {
+      this.controller = undefined;
+    }
+  }
+
+  private get contextWindow(): number {
+    return this.options.contextWindow ?? modelInfo(this.options.model).contextWindow;
+  }
+
+  private get usable(): number {
+    return usableWindow(this.contextWindow, this.options.maxTokens);
+  }
+
+  private compactWith(
+    input: CompactInput,
+    signal: AbortSignal,
+    focus?: string,
+    heard?: (event: EventOf<"compaction">) => void,
+  ): Promise<Compacted> {
+    return compactConversation(
+      input,
+      {
+        stream: this.options.stream,
+        model: this.options.model,
+        prompt: compactionPrompt,
+        usable: this.usable,
+        maxTokens: this.options.maxTokens,
+        state: this.compaction,
+        report: (event) => {
+          this.emit(event);
+          this.compaction = stateOf(event);
+          heard?.(event);
+        },
+        ...(focus ? { focus } : {}),
+      },
+      signal,
+    );
   }
 
   reply(askId: string, reply: PermissionReply, message?: string): boolean {

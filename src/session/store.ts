@@ -3,7 +3,7 @@
 import { Database, type Statement } from "bun:sqlite";
 import { existsSync, mkdirSync, renameSync, statSync } from "node:fs";
 import { dirname } from "node:path";
-import type { AgentEvent, Message, StampedEvent } from "../agent/types.ts";
+import type { AgentEvent, EventOf, Message, StampedEvent } from "../agent/types.ts";
 import { MIGRATIONS } from "./migrations.ts";
 
 export type SessionRow = {
@@ -249,6 +249,14 @@ export class Store {
       .query(`SELECT seq, data FROM events WHERE session_id = ? AND seq > ? ORDER BY seq`)
       .all(sessionId, afterSeq) as { seq: number; data: string }[];
     return rows.map((r) => ({ ...(JSON.parse(r.data) as AgentEvent), session_id: sessionId, seq: r.seq }) as StampedEvent);
+  }
+
+  /** The latest compaction event (through a partial index: the query must name the type literally). */
+  lastCompaction(sessionId: string): EventOf<"compaction"> | undefined {
+    const row = this.db
+      .query(`SELECT data FROM events WHERE session_id = ? AND type = 'compaction' ORDER BY seq DESC LIMIT 1`)
+      .get(sessionId) as { data: string } | null;
+    return row ? (JSON.parse(row.data) as EventOf<"compaction">) : undefined;
   }
 
   lastSeq(sessionId: string): number {

@@ -52,7 +52,7 @@ export async function startFakeAnthropic(opts: FakeServerOptions = {}): Promise<
       const stream = (events: SseEvent[], end: StreamEnd, delayMs?: number) =>
         sseResponse(events.map(encodeSse), { end, delayMs, live, signal: req.signal, headers });
       const original = () => new Request(req.url, { method: req.method, headers: req.headers, body: bodyText });
-      return answer(step, { wantsStream: body.stream === true, ctx, headers, stream, original });
+      return answer(step, { wantsStream: body.stream === true, ctx, headers, stream, original, body });
     },
   });
 
@@ -82,13 +82,13 @@ type Answering = {
   stream: (events: SseEvent[], end: StreamEnd, delayMs?: number) => Response;
   /** The request again, its body already read for the record. */
   original: () => Request;
+  body: Record<string, unknown>;
 };
 
 /** Cut, maxTokensCut and hang are stream failures, so they stream even for stream: false requests. */
-function answer(
-  step: FakeStep,
-  { wantsStream, ctx, headers, stream, original }: Answering,
-): Response | Promise<Response> {
+function answer(step: FakeStep, answering: Answering): Response | Promise<Response> {
+  const { wantsStream, ctx, headers, stream, original, body } = answering;
+  if ("respond" in step) return answer(step.respond(body), answering);
   if ("reply" in step) {
     const shape = { ...step, blocks: step.reply };
     if (!wantsStream || step.json) return Response.json(replyMessage(shape, ctx), { headers });

@@ -36,7 +36,9 @@ export type FakeStep =
   | { hang: true; afterText?: string }
   /** 200 text/event-stream with a body that is neither SSE nor JSON. */
   | { malformed: true }
-  | { raw: (req: Request) => Response | Promise<Response> };
+  | { raw: (req: Request) => Response | Promise<Response> }
+  /** Chooses the step from the request's parsed body (a long scripted session that also makes hidden calls). */
+  | { respond: (body: any) => FakeStep };
 
 export type RecordedRequest = {
   method: string;

@@ -25,6 +25,8 @@ export type SessionSetup = {
   /** defaults to TEST_MODEL, whose prices are unknown */
   model?: string;
   maxCost?: number;
+  /** the model's context window in tokens (small ones make compaction testable) */
+  contextWindow?: number;
 };
 
 export type Kit = {
@@ -77,6 +79,7 @@ export function testSessionOptions(setup: SessionSetup & { store: Store; baseURL
     maxTurns: setup.maxTurns ?? 20,
     ...(setup.maxCost !== undefined ? { maxCost: setup.maxCost } : {}),
     maxTokens: 4096,
+    ...(setup.contextWindow !== undefined ? { contextWindow: setup.contextWindow } : {}),
     bound: (sessionId) => boundOutput(join(setup.dataDir, "output"), sessionId),
     outputDir: join(setup.dataDir, "output"),
     version: "0.0.0-test",

@@ -253,6 +253,18 @@ describe("failures that are not retried", () => {
     expect(fake.requests).toHaveLength(1);
   });
 
+  for (const message of ["prompt is too long: 210000 tokens > 200000 maximum", "input length and max_tokens exceed context limit: 190000 + 32000 > 200000", "The request exceeds the model's context window"]) {
+    test(`400 "${message.slice(0, 30)}...": code too_long (the loop compacts on it), not retried`, async () => {
+      fake.script({ error: 400, body: { type: "error", error: { type: "invalid_request_error", message } } });
+
+      const { events, last } = await runProvider(fake.url, { retry: fast });
+
+      expect(ofType(events, "retry")).toHaveLength(0);
+      expect(last).toMatchObject({ type: "error", code: "too_long", status: 400 });
+      expect(fake.requests).toHaveLength(1);
+    });
+  }
+
   test("400: bad_request with the API's own message, after exactly one request", async () => {
     fake.script({
       error: 400,

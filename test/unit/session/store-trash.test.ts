@@ -166,7 +166,7 @@ test("migration 3 upgrades a database written at version 2 and keeps its rows, a
 
   const store = open();
 
-  expect(store.db.query("PRAGMA user_version").get()).toEqual({ user_version: 3 });
+  expect(store.db.query("PRAGMA user_version").get()).toEqual({ user_version: MIGRATIONS.length });
   expect(store.getSession("s_v2")).toEqual({
     id: "s_v2",
     cwd: "/p",

@@ -1,0 +1,57 @@
+// The conversation the model is sent, rebuilt from the full history (which the store keeps whole)
+// and the latest compaction: an optional leading user message (the summary), the messages from
+// `firstKept` on, and the tool results of the pruned messages replaced by a marker. Pure.
+import type { ContentBlock, EventOf, Message } from "../agent/types.ts";
+
+export type CompactionState = {
+  /** the text of the leading user message that stands for what was left out, or null */
+  head: string | null;
+  /** index in the full history of the first message kept */
+  firstKept: number;
+  /** indexes in the full history of messages whose tool results were replaced by the marker */
+  pruned: readonly number[];
+};
+
+export const NO_COMPACTION: CompactionState = { head: null, firstKept: 0, pruned: [] };
+
+export const PRUNED_MARKER = "[output removed to save space: rerun the tool if you need it]";
+
+export function compactedView(full: readonly Message[], state: CompactionState): Message[] {
+  if (!fits(full, state)) return [...full];
+  const pruned = new Set(state.pruned);
+  const tail = full.slice(state.firstKept).map((message, i) => (pruned.has(state.firstKept + i) ? pruneResults(message) : message));
+  return state.head === null ? tail : [headMessage(state.head), ...tail];
+}
+
+export function stateOf(event: EventOf<"compaction">): CompactionState {
+  return { head: event.head, firstKept: event.first_kept, pruned: event.pruned };
+}
+
+/** How many messages of a view do not come from the history: the head, when there is one. */
+export function headCount(state: CompactionState): number {
+  return state.head === null ? 0 : 1;
+}
+
+export function headMessage(text: string): Message {
+  return { role: "user", content: [{ type: "text", text }] };
+}
+
+export function hasResults(message: Message): boolean {
+  return message.content.some((b) => b.type === "tool_result");
+}
+
+/** The message with each tool result's content replaced by the marker (errors stay errors). */
+export function pruneResults(message: Message): Message {
+  return { ...message, content: message.content.map((b) => (b.type === "tool_result" ? { ...b, content: PRUNED_MARKER } : b)) as ContentBlock[] };
+}
+
+/**
+ * A compaction from a longer history (a fork cut before it, say) or one whose kept part would start
+ * on tool results without their calls is ignored: the full history is always a valid conversation.
+ */
+function fits(full: readonly Message[], state: CompactionState): boolean {
+  if (state.firstKept > full.length) return false;
+  if (state.head === null && state.firstKept > 0) return false;
+  const first = full[state.firstKept];
+  return !first || !hasResults(first);
+}

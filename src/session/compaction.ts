@@ -1,0 +1,220 @@
+// Compaction, cheapest first: prune old tool results; else summarise the older part with a hidden
+// model call and keep the recent tail verbatim; else (the call failed, was empty or did not fit) cut
+// the oldest turns deterministically. Returns the new view and reports the compaction as an event.
+import { estimateTokens } from "../agent/context-size.ts";
+import type { Compacted, CompactInput, CompactionMethod, ContentBlock, EventOf, Message, StreamFn, Usage } from "../agent/types.ts";
+import { headCount, headMessage, hasResults, PRUNED_MARKER, pruneResults, type CompactionState } from "./compacted-view.ts";
+
+export type CompactorDeps = {
+  stream: StreamFn;
+  model: string;
+  /** the system prompt of the summary call (prompts/compaction.txt) */
+  prompt: string;
+  /** the usable window in tokens (see usableWindow) */
+  usable: number;
+  /** the reply limit of the session's requests; the summary call asks for no more */
+  maxTokens: number;
+  state: CompactionState;
+  /** persists the event; the caller's state becomes the one it describes */
+  report: (event: EventOf<"compaction">) => void;
+  /** what a manual compaction should keep above all */
+  focus?: string;
+};
+
+/** The tool results of this many recent messages are never pruned. */
+const KEEP_RESULTS = 4;
+export const SUMMARY_PREFIX = "[summary of the earlier conversation]";
+/** The latest request survives a summary word for word, after it (models' summaries paraphrase). */
+export const REQUEST_MARK = "[the user's latest request, verbatim]";
+
+export async function compactConversation(input: CompactInput, deps: CompactorDeps, signal: AbortSignal): Promise<Compacted> {
+  const view = input.messages;
+  const head = headCount(deps.state);
+  const toFull = (i: number) => deps.state.firstKept + i - head;
+  const size = (messages: readonly Message[]) => input.fixed + estimateTokens(messages);
+  let usage: Usage | undefined;
+  const report = (method: CompactionMethod, summary: string, messages: Message[], keepFrom: number, newHead: string | null, pruned: number[]) => {
+    const firstKept = toFull(keepFrom);
+    deps.report({
+      type: "compaction",
+      summary,
+      method,
+      tokens_before: input.tokens,
+      tokens_after: size(messages),
+      first_kept: firstKept,
+      head: newHead,
+      pruned: [...new Set(pruned)].filter((i) => i >= firstKept).sort((a, b) => a - b),
+      ...(usage ? { usage } : {}),
+    });
+    return { messages, ...(usage ? { usage } : {}) };
+  };
+
+  if (input.reason !== "manual") {
+    const pruning = prunable(view, head);
+    const pruned = view.map((m, i) => (pruning.includes(i) ? pruneResults(m) : m));
+    if (pruning.length > 0 && size(pruned) <= input.target) {
+      return report("prune", "", pruned, head, deps.state.head, [...deps.state.pruned, ...pruning.map(toFull)]);
+    }
+  }
+
+  const keepFrom = tailStart(view, head, tailBudget(deps.usable, input.target - input.fixed));
+  const tail = view.slice(keepFrom);
+  const call = signal.aborted ? { text: "" } : await summarise(view.slice(0, keepFrom), deps, signal);
+  const summary = call.text;
+  usage = call.usage;
+  if (summary) {
+    const request = latestRequest(view, head, keepFrom, deps.state.head, Math.floor(deps.usable * 0.15) * 4);
+    const text = `${SUMMARY_PREFIX}\n${summary}${request ? `\n\n${REQUEST_MARK}\n${request}` : ""}`;
+    const messages = [headMessage(text), ...tail];
+    if (size(messages) <= input.target) return report("summary", summary, messages, keepFrom, text, [...deps.state.pruned]);
+  }
+  const cut = cutConversation(view, keepFrom, (messages) => size(messages) <= input.target, deps.usable);
+  return report("cut", cut.note, cut.messages, cut.keepFrom, cut.head, [...deps.state.pruned]);
+}
+
+/** Messages whose tool results may be pruned: not the head, not already pruned, not the recent ones. */
+function prunable(view: readonly Message[], head: number): number[] {
+  const withResults = view.map((m, i) => (i >= head && hasResults(m) && !isPruned(m) ? i : -1)).filter((i) => i >= 0);
+  const recent = view.map((m, i) => (hasResults(m) ? i : -1)).filter((i) => i >= 0).slice(-KEEP_RESULTS);
+  return withResults.filter((i) => !recent.includes(i));
+}
+
+function isPruned(message: Message): boolean {
+  return message.content.every((b) => b.type !== "tool_result" || b.content === PRUNED_MARKER);
+}
+
+/** The verbatim tail: 30% of the usable window, at least 2,000 tokens, at most 50,000, and never more than half the room. */
+function tailBudget(usable: number, room: number): number {
+  return Math.max(0, Math.min(Math.max(usable * 0.3, 2_000), 50_000, room * 0.5));
+}
+
+/**
+ * Where the kept tail begins: the earliest assistant message from which the rest fits the budget
+ * (a tail starting there never holds a tool result without its call); the end when none does.
+ */
+function tailStart(view: readonly Message[], head: number, budget: number): number {
+  let start = view.length;
+  let tokens = 0;
+  for (let i = view.length - 1; i > head; i--) {
+    tokens += estimateTokens(view[i]);
+    if (tokens > budget) break;
+    if (view[i]!.role === "assistant") start = i;
+  }
+  return start;
+}
+
+/** The summary call: the same provider, no tools, the older part as a plain transcript. Empty on any failure. */
+async function summarise(older: readonly Message[], deps: CompactorDeps, signal: AbortSignal): Promise<{ text: string; usage?: Usage }> {
+  if (older.length === 0) return { text: "" };
+  const maxTokens = Math.min(deps.maxTokens, Math.max(512, Math.floor(deps.usable * 0.15)));
+  const room = (deps.usable - estimateTokens(deps.prompt) - 200) * 4;
+  const focus = deps.focus ? `\n\nKeep above all what concerns: ${deps.focus}` : "";
+  const transcript = clip(transcriptOf(older), Math.max(1_000, room - focus.length));
+  const request = {
+    model: deps.model,
+    system: deps.prompt,
+    messages: [{ role: "user" as const, content: [{ type: "text" as const, text: `<transcript>\n${transcript}\n</transcript>${focus}` }] }],
+    tools: [],
+    max_tokens: maxTokens,
+  };
+  try {
+    for await (const event of deps.stream(request, signal)) {
+      if (event.type === "error") return { text: "" };
+      if (event.type === "done") return { text: textOf(event.content).trim(), usage: event.usage };
+    }
+  } catch {
+    // a stream that throws is a failed call like any other: the cut takes over
+  }
+  return { text: "" };
+}
+
+type Cut = { messages: Message[]; keepFrom: number; head: string; note: string };
+
+/**
+ * The deterministic fallback: the first user message (the instructions) and the latest request,
+ * each clipped, then the tail; with less of both, and no tail, until it fits.
+ */
+function cutConversation(view: readonly Message[], keepFrom: number, fits: (messages: Message[]) => boolean, usable: number): Cut {
+  let chars = Math.floor(usable * 0.15) * 4;
+  let start = keepFrom;
+  for (let attempt = 0; ; attempt++) {
+    const cut = cutAt(view, start, chars);
+    if (fits(cut.messages) || chars < 200 || attempt > 12) return cut;
+    if (start < view.length) start = view.length;
+    else chars = Math.floor(chars / 2);
+  }
+}
+
+function cutAt(view: readonly Message[], keepFrom: number, chars: number): Cut {
+  const removed = keepFrom;
+  const first = textOfMessage(view[0]);
+  const latestIndex = lastRequest(view, keepFrom);
+  const latest = latestIndex > 0 ? textOfMessage(view[latestIndex]) : "";
+  const note =
+    `[earlier conversation cut: ${removed} message${removed === 1 ? "" : "s"} removed to fit the context window` +
+    (latest ? "; the user's latest request follows]" : "]");
+  const head = [clip(first, chars), note, ...(latest ? [clip(latest, chars)] : [])].join("\n\n");
+  return { messages: [headMessage(head), ...view.slice(keepFrom)], keepFrom, head, note };
+}
+
+/**
+ * The latest request of the part being summarised, clipped: a user message's text, or the request an
+ * earlier summary carried when that part holds none. Empty when the request is in the kept tail.
+ */
+function latestRequest(view: readonly Message[], head: number, keepFrom: number, oldHead: string | null, chars: number): string {
+  if (lastRequest(view, view.length) >= keepFrom) return "";
+  const index = lastRequest(view, keepFrom);
+  if (index >= head) return clip(textOfMessage(view[index]), chars);
+  const at = oldHead?.indexOf(`${REQUEST_MARK}\n`) ?? -1;
+  return at >= 0 ? oldHead!.slice(at + REQUEST_MARK.length + 1) : "";
+}
+
+/** The last user message before `end` with text of its own (a request, not only tool results). */
+function lastRequest(view: readonly Message[], end: number): number {
+  for (let i = end - 1; i >= 0; i--) {
+    if (view[i]!.role === "user" && view[i]!.content.some((b) => b.type === "text")) return i;
+  }
+  return -1;
+}
+
+export function transcriptOf(messages: readonly Message[]): string {
+  return messages
+    .flatMap((m) => m.content.map((b) => blockLine(m.role, b)))
+    .filter((line) => line !== "")
+    .join("\n\n");
+}
+
+function blockLine(role: Message["role"], block: ContentBlock): string {
+  if (block.type === "text") return `${role === "user" ? "User" : "Assistant"}: ${(block as { text: string }).text}`;
+  if (block.type === "tool_use") {
+    const call = block as { name: string; input: unknown };
+    return `Assistant called ${call.name}: ${clip(JSON.stringify(call.input), 1_000)}`;
+  }
+  if (block.type === "tool_result") {
+    const result = block as { content: unknown; is_error?: boolean };
+    const text = typeof result.content === "string" ? result.content : textOf(result.content as ContentBlock[]);
+    return `Tool result${result.is_error ? " (error)" : ""}: ${clip(text, 2_000)}`;
+  }
+  if (block.type === "image") return `${role === "user" ? "User" : "Tool"}: [an image]`;
+  return "";
+}
+
+function textOfMessage(message: Message | undefined): string {
+  return message ? textOf(message.content) : "";
+}
+
+function textOf(content: readonly ContentBlock[]): string {
+  return content
+    .filter((b): b is { type: "text"; text: string } => b.type === "text")
+    .map((b) => b.text)
+    .join("\n");
+}
+
+/** The head and the end of a text, with a note of what was left out between them. */
+export function clip(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const keep = Math.max(0, max - 60);
+  const head = text.slice(0, Math.floor(keep * 0.6));
+  const end = text.slice(text.length - Math.floor(keep * 0.4));
+  return `${head}\n[... ${text.length - head.length - end.length} characters cut ...]\n${end}`;
+}

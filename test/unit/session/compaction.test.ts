@@ -1,0 +1,171 @@
+// Compaction through a real Session: the fake model behind the real SDK, a real SQLite store, a
+// small context window. A "prompt too long" answer compacts once and retries; a summary call that
+// fails falls back to a cut; a resumed session sends the compacted view.
+import { beforeEach, describe, expect, test } from "bun:test";
+import type { TextBlock } from "../../../src/agent/types.ts";
+import { Session } from "../../../src/session/session.ts";
+import { conversationProblems, sentMessages, type Kit, useKit } from "../../support/session-kit.ts";
+
+const useShared = useKit();
+let kit: Kit;
+beforeEach(() => {
+  kit = useShared();
+});
+
+const WINDOW = 20_000;
+const tooLong = {
+  error: 400,
+  body: { type: "error", error: { type: "invalid_request_error", message: "prompt is too long: 21000 tokens > 20000 maximum" } },
+};
+const done = { reply: [{ type: "text" as const, text: "Done." }] };
+/** About 10,000 tokens: under the 80% mark of the usable window by the estimate, "too long" for the fake. */
+const hugePrompt = `Refactor the parser as follows.\n${"x".repeat(40_000)}\nFinally: keep the tests green.`;
+
+function firstText(messages: ReturnType<typeof sentMessages>): string {
+  return (messages[0]!.content[0] as TextBlock).text;
+}
+
+describe("the provider says the prompt is too long", () => {
+  test("on the first turn: summarise once, retry, succeed", async () => {
+    const { session, log } = kit.create({ contextWindow: WINDOW });
+    kit.fake.script(tooLong, { reply: [{ type: "text", text: "The user wants the parser refactored; keep the tests green." }] }, done);
+
+    const result = await session.prompt(hugePrompt);
+
+    expect(result.status).toBe("success");
+    expect(kit.fake.requests).toHaveLength(3);
+    const summaryCall = kit.fake.requests[1]!.body;
+    expect(summaryCall.tools).toEqual([]);
+    expect(summaryCall.system[0].text).toContain("working memory");
+    expect(kit.fake.requests[1]!.bodyText.length / 4).toBeLessThan(WINDOW - 4096);
+    const retried = sentMessages(kit.fake.requests[2]);
+    expect(retried).toHaveLength(1);
+    const head = firstText(retried);
+    expect(head).toStartWith("[summary of the earlier conversation]\nThe user wants the parser refactored; keep the tests green.\n\n");
+    // The latest request survives word for word (clipped to its head and end), after the summary.
+    expect(head).toContain("[the user's latest request, verbatim]\nRefactor the parser as follows.");
+    expect(head).toEndWith("Finally: keep the tests green.");
+    const [compaction] = log.of("compaction");
+    expect(compaction).toMatchObject({ method: "summary", first_kept: 1, pruned: [] });
+    expect(compaction!.tokens_after).toBeLessThan(compaction!.tokens_before);
+    // The hidden call counts in the run's usage.
+    const summaryTokens = Math.ceil(kit.fake.requests[1]!.bodyText.length / 4);
+    expect(compaction!.usage?.input_tokens).toBe(summaryTokens);
+    expect(result.usage.input_tokens).toBe(summaryTokens + Math.ceil(kit.fake.requests[2]!.bodyText.length / 4));
+    // The store keeps the full history: the huge prompt is still there.
+    expect(kit.store.messages(session.id).map((m) => m.role)).toEqual(["user", "assistant"]);
+    expect(JSON.stringify(kit.store.messages(session.id)[0]!.content)).toContain("x".repeat(40_000));
+  });
+
+  const failures = {
+    "the summary is empty": [{ reply: [{ type: "text" as const, text: "   " }] }],
+    "the summary stream is dropped (every retry)": [0, 1, 2].map(() => ({ cut: [{ type: "text" as const, text: "The user wants..." }] })),
+    "the summary is itself too long": [{ reply: [{ type: "text" as const, text: "y".repeat(60_000) }] }],
+    "the summary call is refused": [tooLong],
+  };
+  for (const [name, steps] of Object.entries(failures)) {
+    test(`${name}: fall back to a cut that keeps the head and end of the request, and succeed`, async () => {
+      const { session, log } = kit.create({ contextWindow: WINDOW });
+      kit.fake.script(tooLong, ...steps, done);
+
+      const result = await session.prompt(hugePrompt);
+
+      expect(result.status).toBe("success");
+      const [compaction] = log.of("compaction");
+      expect(compaction).toMatchObject({ method: "cut" });
+      expect(compaction!.summary).toContain("[earlier conversation cut");
+      const retried = sentMessages(kit.fake.requests.at(-1));
+      expect(firstText(retried)).toStartWith("Refactor the parser as follows.");
+      expect(firstText(retried)).toContain("Finally: keep the tests green.");
+      expect(firstText(retried)).toContain("characters cut");
+      expect(kit.fake.requests.at(-1)!.bodyText.length / 4).toBeLessThan((WINDOW - 4096) * 0.6);
+    });
+  }
+
+  test("still too long after the one compaction: the run ends with the error, no second try", async () => {
+    const { session, log } = kit.create({ contextWindow: WINDOW });
+    kit.fake.script(tooLong, { reply: [{ type: "text", text: "A summary." }] }, tooLong);
+
+    const result = await session.prompt(hugePrompt);
+
+    expect(result.status).toBe("error");
+    expect(kit.fake.requests).toHaveLength(3);
+    expect(log.of("compaction")).toHaveLength(1);
+    expect(log.of("error")).toEqual([expect.objectContaining({ code: "too_long" })]);
+  });
+
+  test("with the model table's window (none given), the provider's word still compacts", async () => {
+    const { session, log } = kit.create();
+    kit.fake.script(tooLong, { reply: [{ type: "text", text: "A summary." }] }, done);
+    expect((await session.prompt("hello")).status).toBe("success");
+    expect(log.of("compaction")).toHaveLength(1);
+  });
+});
+
+describe("over the threshold before sending", () => {
+  test("a pasted prompt bigger than the window is compacted before it is sent: no request goes over", async () => {
+    const { session, log } = kit.create({ contextWindow: WINDOW });
+    kit.fake.script({ reply: [{ type: "text", text: "A long spec for the parser." }] }, done);
+
+    const result = await session.prompt(`Spec:\n${"z".repeat(100_000)}`);
+
+    expect(result.status).toBe("success");
+    expect(kit.fake.requests).toHaveLength(2);
+    for (const request of kit.fake.requests) expect(request.bodyText.length / 4).toBeLessThan((WINDOW - 4096) * 0.95);
+    expect(log.of("compaction")).toEqual([expect.objectContaining({ method: "summary" })]);
+    expect(log.of("compaction")[0]!.tokens_before).toBeGreaterThan(25_000);
+  });
+});
+
+describe("resume", () => {
+  test("Session.open applies the latest compaction: the next request sends the compacted view", async () => {
+    const { session } = kit.create({ contextWindow: WINDOW });
+    kit.fake.script(tooLong, { reply: [{ type: "text", text: "Summary: refactor the parser." }] }, done);
+    await session.prompt(hugePrompt);
+
+    const reopened = Session.open(kit.store.getSession(session.id)!, kit.options({ contextWindow: WINDOW }));
+    kit.fake.script({ reply: [{ type: "text", text: "Again." }] });
+    await reopened.prompt("and now the lexer");
+
+    const sent = sentMessages(kit.fake.requests.at(-1));
+    expect(sent.map((m) => m.role)).toEqual(["user", "assistant", "user"]);
+    expect(firstText(sent)).toStartWith("[summary of the earlier conversation]\nSummary: refactor the parser.\n\n[the user's latest request, verbatim]\n");
+    expect(sent.slice(1)).toEqual([
+      { role: "assistant", content: [{ type: "text", text: "Done." }] },
+      { role: "user", content: [{ type: "text", text: "and now the lexer" }] },
+    ]);
+    expect(conversationProblems(sent)).toEqual([]);
+    expect(kit.store.messages(session.id)).toHaveLength(4);
+  });
+});
+
+describe("manual compaction (/compact)", () => {
+  test("Session.compact(focus) summarises the older part with the focus given; the next prompt sends the summary and the tail", async () => {
+    const { session, log } = kit.create({ contextWindow: WINDOW });
+    kit.fake.script({ reply: [{ type: "text", text: "First answer." }] }, { reply: [{ type: "text", text: "Second answer." }] });
+    await session.prompt("first question");
+    await session.prompt("second question");
+    kit.fake.script({ reply: [{ type: "text", text: "They asked two questions." }] });
+
+    const event = await session.compact("the parser");
+
+    expect(event).toMatchObject({ method: "summary", summary: "They asked two questions." });
+    const summaryCall = kit.fake.requests.at(-1)!.body;
+    expect(summaryCall.messages[0].content[0].text).toContain("Keep above all what concerns: the parser");
+    expect(summaryCall.messages[0].content[0].text).toContain("User: first question");
+    expect(log.of("compaction")).toHaveLength(1);
+
+    kit.fake.script(done);
+    await session.prompt("third question");
+    const sent = sentMessages(kit.fake.requests.at(-1));
+    // The second question is in the kept tail, so the summary does not repeat it.
+    expect(firstText(sent)).toBe("[summary of the earlier conversation]\nThey asked two questions.");
+    expect(conversationProblems(sent)).toEqual([]);
+    expect(sent.at(-1)).toEqual({ role: "user", content: [{ type: "text", text: "third question" }] });
+  });
+
+  test("nothing to compact in a new session", async () => {
+    const { session } = kit.create({ contextWindow: WINDOW });
+    expect(await session.compact()).toBeUndefined();
+  });
+});
