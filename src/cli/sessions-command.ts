@@ -1,7 +1,8 @@
 // rein sessions list | show ID | export ID [--format md|json] | rm ID | trash | restore ID
 //   | prune [--older-than D] [--yes] | fork ID [--at N]
 import type { ContentBlock } from "../session/events.ts";
-import type { SessionRow, Store, StoredMessage } from "../session/store.ts";
+import type { SessionRow, Store } from "../session/store.ts";
+import { costLine, sessionSpend } from "./cost-line.ts";
 import { UsageError } from "./args.ts";
 import { openStore, type Context } from "./context.ts";
 import { err } from "./output.ts";
@@ -25,8 +26,8 @@ export function sessionsCommand(rest: string[], ctx: Context): number {
     if (action === "fork") return fork(store, id, ctx);
     const found = store.findSession(id);
     if (typeof found === "string") throw new UsageError(found);
-    if (action === "show") return write(markdown(found, store.messages(found.id)));
-    return write(ctx.args.format === "json" || ctx.args.json ? exportJson(found, store) : markdown(found, store.messages(found.id)));
+    if (action === "show") return write(markdown(found, store));
+    return write(ctx.args.format === "json" || ctx.args.json ? exportJson(found, store) : markdown(found, store));
   } finally {
     store.close();
   }
@@ -43,9 +44,11 @@ function exportJson(row: SessionRow, store: Store): string {
   return `${JSON.stringify({ session: row, messages: store.messages(row.id), events: store.events(row.id) }, null, 2)}\n`;
 }
 
-function markdown(row: SessionRow, messages: StoredMessage[]): string {
-  const parts = [`# ${row.title ?? "Session"}\n\n${row.id} · ${row.model} · ${row.cwd} · ${new Date(row.created_at).toISOString()}\n`];
-  for (const m of messages) {
+function markdown(row: SessionRow, store: Store): string {
+  const spend = sessionSpend(store.events(row.id));
+  const cost = spend.runs > 0 ? `\n${spend.runs} run${spend.runs === 1 ? "" : "s"} · ${costLine(spend)}\n` : "";
+  const parts = [`# ${row.title ?? "Session"}\n\n${row.id} · ${row.model} · ${row.cwd} · ${new Date(row.created_at).toISOString()}\n${cost}`];
+  for (const m of store.messages(row.id)) {
     const status = m.status === "complete" ? "" : ` (${m.status})`;
     const body = m.content.map(blockText).filter(Boolean).join("\n\n");
     if (body) parts.push(`## ${m.role}${status}\n\n${body}\n`);

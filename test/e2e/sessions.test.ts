@@ -106,3 +106,17 @@ test.concurrent("10 print-mode runs at once on one new database: all succeed, ev
     expect(events.at(-1)?.type).toBe("result");
   }
 });
+
+test.concurrent("sessions show totals the session's tokens and cost over its runs", async () => {
+  await using w = await world();
+  w.fake.script(
+    { reply: [text("first")], usage: { input_tokens: 1000, output_tokens: 100 } },
+    { reply: [text("second")], usage: { input_tokens: 2000, output_tokens: 200, cache_read_input_tokens: 500 } },
+  );
+  expect((await w.run(["-p", "one"])).code).toBe(0);
+  expect((await w.run(["-c", "-p", "two"])).code).toBe(0);
+  const [{ id }] = JSON.parse((await w.run(["sessions", "list", "--json"])).stdout) as { id: string }[];
+  const shown = await w.run(["sessions", "show", id!]);
+  // claude-sonnet-5-5: $2 in, $10 out, $0.20 cache read per million tokens
+  expect(shown.stdout).toContain("2 runs · tokens: in 3000 (cache read 500, write 0) · out 300 · $0.0091");
+});
