@@ -13,6 +13,16 @@ export type PermissionRequest = {
   opaque?: boolean;
 };
 
+/** One message of the session's full history, as plain text, by its position (0 = the first). */
+export type HistoryEntry = { index: number; role: "user" | "assistant"; text: string };
+
+/** The session's whole conversation as stored, including what compaction removed from the model's view. */
+export type SessionHistory = {
+  count: () => number;
+  read: (from: number, to: number) => HistoryEntry[];
+  search: (query: string, limit: number) => HistoryEntry[];
+};
+
 /** What a tool remembers of a file it read, to tell later whether the file changed since. */
 export type FileStamp = { mtimeMs: number; size: number };
 
@@ -33,6 +43,8 @@ export type ToolContext = {
   files: FileMemory;
   /** a folder (kept with the session, in rein's data folder) where a tool may save a large output in full */
   outputDir: string;
+  /** the session's full stored history (absent where there is no store) */
+  history?: SessionHistory;
 };
 
 /** An image the model should see (it reaches models that accept images, inside the tool result). */

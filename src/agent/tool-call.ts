@@ -79,6 +79,7 @@ export async function runToolCall(
     output: (chunk) => io.emit({ type: "tool_output", id: call.id, chunk }),
     files: io.files,
     outputDir: io.outputDir,
+    ...(io.history ? { history: io.history } : {}),
   });
   return finish(result.output, result.isError, undefined, result.metadata, result.images);
 }

@@ -1,6 +1,6 @@
 // The loop's vocabulary: messages as the provider sees them, the event union every front end reads,
 // and the injected I/O the loop runs on. Nothing here touches the file system, the terminal or Bun.
-import type { FileMemory, PermissionRequest, Tool } from "../sdk.ts";
+import type { FileMemory, PermissionRequest, SessionHistory, Tool } from "../sdk.ts";
 
 export type TextBlock = { type: "text"; text: string };
 export type ToolUseBlock = { type: "tool_use"; id: string; name: string; input: unknown };
@@ -172,6 +172,8 @@ export type LoopIO = {
   prepare?: (tool: string) => void;
   /** where tools may save full outputs for this session */
   outputDir: string;
+  /** the session's full stored history, for the history tool */
+  history?: SessionHistory;
   /** the price of a turn's usage in USD, or null when the model's prices are unknown */
   costOf: (usage: Usage) => number | null;
   /**

@@ -4,6 +4,7 @@ import bash from "../../tools/bash.ts";
 import edit from "../../tools/edit.ts";
 import glob from "../../tools/glob.ts";
 import grep from "../../tools/grep.ts";
+import history from "../../tools/history.ts";
 import list from "../../tools/list.ts";
 import read from "../../tools/read.ts";
 import todo from "../../tools/todo.ts";
@@ -13,5 +14,5 @@ import write from "../../tools/write.ts";
 export { sandboxAvailable } from "../../tools/lib/sandbox.ts";
 
 export function builtinTools(): Tool[] {
-  return [bash, read, write, edit, glob, grep, list, webfetch, todo];
+  return [bash, read, write, edit, glob, grep, list, webfetch, todo, history];
 }

@@ -25,6 +25,7 @@ import { compactConversation } from "./compaction.ts";
 import { compactedView, NO_COMPACTION, stateOf, type CompactionState } from "./compacted-view.ts";
 import { newId } from "./ids.ts";
 import { repairMessages } from "./repair.ts";
+import { storedHistory } from "./stored-history.ts";
 import type { SessionRow, Store } from "./store.ts";
 
 export type SessionOptions = {
@@ -180,6 +181,7 @@ export class Session {
           tools: typeof this.options.tools === "function" ? this.options.tools : () => this.options.tools as Tool[],
           files: this.files,
           outputDir: join(this.options.outputDir, this.id),
+          history: storedHistory(this.options.store, this.id),
           costOf: costFunction(this.options.model),
           compact: (input, signal) => this.compactWith(input, signal),
           commit: (message) => {

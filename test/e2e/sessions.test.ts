@@ -115,8 +115,8 @@ test.concurrent("sessions show totals the session's tokens and cost over its run
   );
   expect((await w.run(["-p", "one"])).code).toBe(0);
   expect((await w.run(["-c", "-p", "two"])).code).toBe(0);
-  const [{ id }] = JSON.parse((await w.run(["sessions", "list", "--json"])).stdout) as { id: string }[];
-  const shown = await w.run(["sessions", "show", id!]);
+  const [listed] = JSON.parse((await w.run(["sessions", "list", "--json"])).stdout) as { id: string }[];
+  const shown = await w.run(["sessions", "show", listed!.id]);
   // claude-sonnet-5-5: $2 in, $10 out, $0.20 cache read per million tokens
   expect(shown.stdout).toContain("2 runs · tokens: in 3000 (cache read 500, write 0) · out 300 · $0.0091");
 });
