@@ -21,7 +21,7 @@ export const stall = defineTool({
 
 if (import.meta.main) {
   const { store } = Store.open(dbPath);
-  const session = Session.create(dataDir, testSessionOptions({ store, baseURL, dataDir, tools: [quick, stall] }));
+  const session = Session.create(dataDir, testSessionOptions({ store, baseURL, dataDir, tools: [quick, stall], maxTurns: 100 }));
   session.subscribe((event) => process.stdout.write(`${JSON.stringify(event)}\n`));
   await session.prompt(prompt);
 }
