@@ -6,6 +6,7 @@ import type { StampedEvent } from "../../../src/agent/types.ts";
 import { Session } from "../../../src/session/session.ts";
 import { conversationProblems, sentMessages, type Kit, useKit } from "../../support/session-kit.ts";
 import { quick, stall } from "../../support/crash-child.ts";
+import { runChildUntil } from "../../support/crash-run.ts";
 
 const useShared = useKit();
 let kit: Kit;
@@ -32,27 +33,6 @@ function random(seed: number): () => number {
   };
 }
 
-/** Runs the child until it has shown `killAfter` events, then kills it; returns what it showed. */
-async function runUntil(killAfter: number): Promise<StampedEvent[]> {
-  const child = Bun.spawn(
-    [process.execPath, join(import.meta.dir, "../../support/crash-child.ts"), kit.store.path, kit.fake.url, kit.dir.path, "do the work"],
-    { stdout: "pipe", stderr: "ignore" },
-  );
-  const shown: StampedEvent[] = [];
-  let buffered = "";
-  const decoder = new TextDecoder();
-  for await (const bytes of child.stdout) {
-    buffered += decoder.decode(bytes, { stream: true });
-    const lines = buffered.split("\n");
-    buffered = lines.pop()!;
-    for (const line of lines) shown.push(JSON.parse(line) as StampedEvent);
-    if (shown.length >= killAfter) break;
-  }
-  child.kill("SIGKILL");
-  await child.exited;
-  return shown;
-}
-
 test(`SIGKILL at ${POINTS} points of a ${TURNS}-turn session never loses a shown event and always continues`, async () => {
   const next = random(20261129);
   // A full run shows about 8 events a turn (deltas, assistant, tool start and end): kill points spread over it.
@@ -61,7 +41,7 @@ test(`SIGKILL at ${POINTS} points of a ${TURNS}-turn session never loses a shown
   for (const point of points) {
     kit.fake.reset();
     script();
-    const shown = await runUntil(point);
+    const { shown } = await runChildUntil(kit, "do the work", (events) => events.length >= point);
     const id = shown[0]?.session_id;
     if (!id) {
       problems.push(`point ${point}: nothing was shown`);

@@ -2,11 +2,11 @@
 // mid-reply or mid-tool. Opening the session afterwards repairs it, and the next prompt sends the
 // provider a valid conversation.
 import { beforeEach, expect, test } from "bun:test";
-import { join } from "node:path";
 import type { Message, StampedEvent } from "../../../src/agent/types.ts";
 import { Session } from "../../../src/session/session.ts";
 import { conversationProblems, sentMessages, type Kit, useKit } from "../../support/session-kit.ts";
 import { quick, stall } from "../../support/crash-child.ts";
+import { runChildUntil } from "../../support/crash-run.ts";
 
 const useShared = useKit();
 let kit: Kit;
@@ -16,25 +16,10 @@ beforeEach(() => {
 
 /** Runs the child until an event passes `killWhen`, then kills it; returns the session id. */
 async function crashAt(prompt: string, killWhen: (event: StampedEvent) => boolean): Promise<string> {
-  const child = Bun.spawn(
-    [process.execPath, join(import.meta.dir, "../../support/crash-child.ts"), kit.store.path, kit.fake.url, kit.dir.path, prompt],
-    { stdout: "pipe", stderr: "inherit" },
-  );
-  let sessionId = "";
-  let buffered = "";
-  const decoder = new TextDecoder();
-  for await (const bytes of child.stdout) {
-    buffered += decoder.decode(bytes, { stream: true });
-    const lines = buffered.split("\n");
-    buffered = lines.pop()!;
-    const events = lines.map((line) => JSON.parse(line) as StampedEvent);
-    sessionId ||= events[0]?.session_id ?? "";
-    if (events.some(killWhen)) break;
-  }
-  child.kill("SIGKILL");
-  expect(await child.exited).not.toBe(0);
-  expect(child.signalCode).toBe("SIGKILL");
-  return sessionId;
+  const { shown, code, signal } = await runChildUntil(kit, prompt, (events) => events.some(killWhen));
+  expect(code).not.toBe(0);
+  expect(signal).toBe("SIGKILL");
+  return shown[0]?.session_id ?? "";
 }
 
 function reopen(id: string): Session {
