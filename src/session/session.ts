@@ -72,7 +72,7 @@ export class Session {
 
   private constructor(
     readonly row: SessionRow,
-    private readonly options: SessionOptions,
+    private options: SessionOptions,
     messages: Message[],
     compaction: CompactionState = NO_COMPACTION,
   ) {
@@ -273,6 +273,33 @@ export class Session {
       },
       signal,
     );
+  }
+
+  get model(): string {
+    return this.options.model;
+  }
+
+  /** The model for the next turns (the terminal's /model); refused while a turn runs. */
+  setModel(model: string): void {
+    if (this.controller) throw new Error("the model cannot change while a turn runs");
+    this.options = { ...this.options, model };
+    this.options.store.updateSession(this.id, { model });
+  }
+
+  /** The rules in force, in evaluation order (the last match wins). */
+  rules(): readonly Rule[] {
+    return this.options.rules;
+  }
+
+  /** What the user approved with "always" in this session. */
+  approvals(): readonly Rule[] {
+    return this.broker.approvals;
+  }
+
+  /** Withdraws one of this session's approvals; the rule removed, or undefined for a bad index. */
+  revoke(index: number): Rule | undefined {
+    if (!Number.isInteger(index) || index < 0 || index >= this.broker.approvals.length) return undefined;
+    return this.broker.approvals.splice(index, 1)[0];
   }
 
   reply(askId: string, reply: PermissionReply, message?: string): boolean {
