@@ -45,7 +45,8 @@ export async function serve(args: Args, env: Env): Promise<number> {
   return 0;
 }
 
-export type RunningServer = { url: string; hub: SessionHub; stop: () => Promise<void> };
+/** `tokenNote` says where the bearer token comes from (the config or a generated file). */
+export type RunningServer = { url: string; tokenNote: string; hub: SessionHub; stop: () => Promise<void> };
 
 /** Starts the HTTP server over a hub of sessions; prints its URL on stdout. */
 export function startServer(args: Args, env: Env, ctx: Context, store: Store, live?: Session): RunningServer {
@@ -78,10 +79,15 @@ export function startServer(args: Args, env: Env, ctx: Context, store: Store, li
   hosts = ["127.0.0.1", "localhost", "[::1]", hostname].map((h) => `${h}:${server.port}`);
   const host = server.hostname ?? hostname;
   const url = `http://${host.includes(":") ? `[${host}]` : host}:${server.port}`;
-  if (!live) out(`${url}\n`);
-  warn(`serving on ${url} (token: ${ctx.config.server.token ? "from your configuration" : join(ctx.paths.dataDir, "server-token")})`);
+  const tokenNote = `token: ${ctx.config.server.token ? "from your configuration" : join(ctx.paths.dataDir, "server-token")}`;
+  // The terminal says where it serves in its own output (stderr would tear its live prompt).
+  if (!live) {
+    out(`${url}\n`);
+    warn(`serving on ${url} (${tokenNote})`);
+  }
   return {
     url,
+    tokenNote,
     hub,
     stop: async () => {
       void server.stop();

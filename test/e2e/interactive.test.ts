@@ -130,7 +130,7 @@ describe.skipIf(!hasTmux)("interactive mode in tmux", () => {
     await waitForScreen("wants to:");
     expect(screen()).toContain(`touch ${marker}`);
     expect(existsSync(marker)).toBe(false);
-    tmux("send-keys", "-t", "rein", "Enter"); // "Allow once" is the first choice
+    tmux("send-keys", "-t", "rein", "Enter"); // Enter answers "yes, once"
     await waitForScreen("Made the file.");
     expect(existsSync(marker)).toBe(true);
 
@@ -155,7 +155,7 @@ describe.skipIf(!hasTmux)("interactive mode in tmux", () => {
     expect(final).toMatch(/resume: rein -r s_/);
   }, 30_000);
 
-  test("a dim line after each answer gives its tokens and cost; /cost gives the session's totals", async () => {
+  test("a status line after each answer gives the model, the context used and the session's tokens and cost; /cost its totals", async () => {
     const work = join(dir, "costs");
     await Bun.write(join(work, ".git", "HEAD"), "ref: refs/heads/main\n");
     // claude-sonnet-5-5: $2 per million input tokens, $10 output, $0.20 cache read, $2.50 cache write.
@@ -172,9 +172,11 @@ describe.skipIf(!hasTmux)("interactive mode in tmux", () => {
     await until("Ctrl-D exits");
     tmux("send-keys", "-t", "cost", "one", "Enter");
     await until("First answer.");
-    await until("tokens: in 1234 (cache read 2000, write 100) · out 56 · $0.0037");
+    // model, context used (input 3334 + output 56 of a 1M window: under 1%, shown as 1%), the session's tokens and money
+    await until("claude-sonnet-5-5 · context 1% of 1M · session: in 3334 (60% cached) · out 56 · $0.0037");
     tmux("send-keys", "-t", "cost", "two", "Enter");
     await until("Second answer.");
+    await until("session: in 6668 (60% cached) · out 112 · $0.0074");
     tmux("send-keys", "-t", "cost", "/cost", "Enter");
     await until("2 runs: tokens: in 2468 (cache read 4000, write 200) · out 112 · $0.0074");
     tmux("send-keys", "-t", "cost", "C-d");

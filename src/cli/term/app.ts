@@ -1,0 +1,317 @@
+// The interactive terminal: the prompt, the turn it runs, prompts queued while it runs, the
+// permission dialog, Ctrl-C and Ctrl-D, and the way out. Keys arrive from the terminal; output goes
+// through the screen; the session does the work. Nothing here runs while nobody types.
+import chalk from "chalk";
+import type { StampedEvent } from "../../session/events.ts";
+import type { Session } from "../../session/session.ts";
+import { completeSlash } from "../custom-commands.ts";
+import { answer, choiceFor, dialogRows, type AskEvent } from "./dialog.ts";
+import { LineEditor } from "./editor.ts";
+import type { Key } from "./keys.ts";
+import type { Screen } from "./screen.ts";
+import { BUILTINS, runSlash, runsWhileBusy, type SlashHost } from "./slash.ts";
+import type { Transcript } from "./transcript.ts";
+import type { Context } from "../context.ts";
+
+export type Loaded = {
+  ctx: Context;
+  host: Omit<SlashHost, "print" | "exit" | "prompt">;
+  /** the status line after a turn */
+  status(session: Session): string;
+  /** a test hook: typing exactly this prompt throws inside the key handler (REIN_CRASH_TEST_PROMPT) */
+  crashOn?: string;
+};
+
+export class App {
+  readonly editor: LineEditor;
+  private loaded: Loaded | undefined;
+  private readonly queue: string[] = [];
+  private readonly asks: AskEvent[] = [];
+  /** the ask whose rejection message is being typed */
+  private messageFor: AskEvent | undefined;
+  private busy = false;
+  /** the queued prompt or command running now */
+  private current: Promise<void> | undefined;
+  private interrupts = 0;
+  private hint = "";
+  private refreshQueued = false;
+  private finished: ((code: number) => void) | undefined;
+  readonly done: Promise<number>;
+
+  constructor(
+    private readonly screen: Screen,
+    private readonly transcript: Transcript,
+    history: readonly string[],
+    private readonly remember: (prompt: string) => void,
+  ) {
+    this.editor = new LineEditor(history);
+    this.done = new Promise((resolve) => (this.finished = resolve));
+  }
+
+  /** The heavy parts arrived: the session can run prompts typed before they did. */
+  ready(loaded: Loaded): void {
+    this.loaded = loaded;
+    this.drain();
+  }
+
+  /** Session events: the transcript draws them; asks open the dialog. */
+  onEvent = (event: StampedEvent): void => {
+    if (event.type === "permission_ask") this.asks.push(event);
+    // Answered here or elsewhere (a client of the server): the first answer wins, the dialog closes.
+    if (event.type === "permission_reply") this.closeAsk(event.id);
+    this.transcript.handle(event);
+  };
+
+  /** Redraws the live region soon (many events in one tick make one frame). */
+  changed = (): void => {
+    if (this.refreshQueued) return;
+    this.refreshQueued = true;
+    queueMicrotask(() => {
+      this.refreshQueued = false;
+      this.refresh();
+    });
+  };
+
+  refresh(): void {
+    if (!this.finished) return;
+    const width = this.screen.width;
+    const rows = this.transcript.liveRows(width);
+    for (const queued of this.queue) rows.push(chalk.dim(`queued: ${queued.split("\n")[0]}`));
+    const ask = this.asks[0];
+    if (ask && !this.messageFor) {
+      const dialog = dialogRows(ask, this.transcript.inputOf(ask.tool_use_id), this.loaded?.ctx.trusted ?? false, width);
+      rows.push(...dialog);
+      return this.screen.setLive({ rows, cursorRow: rows.length - 1, cursorCol: Bun.stringWidth(dialog.at(-1) ?? "") });
+    }
+    const label = this.messageFor ? "why? › " : "› ";
+    const prompt = this.busy && !this.messageFor ? chalk.dim(label) : chalk.bold(label);
+    const layout = this.editor.layout(prompt, label.length, width, Math.max(3, Math.floor(this.screen.height / 2)));
+    const top = rows.length;
+    rows.push(...layout.rows);
+    if (this.hint) rows.push(chalk.dim(this.hint));
+    this.screen.setLive({ rows, cursorRow: top + layout.cursorRow, cursorCol: layout.cursorCol });
+  }
+
+  onKeys = (keys: Key[]): void => {
+    for (const key of keys) this.key(key);
+    this.refresh();
+  };
+
+  /** Leaves: a running turn is stopped first (what it did is already saved). */
+  exit(code = 0): void {
+    const finish = this.finished;
+    if (!finish) return;
+    this.finished = undefined;
+    const session = this.loaded?.host.session();
+    if (session?.running) session.abort();
+    this.screen.clear();
+    // The stopped turn still saves its end; the store closes after that.
+    void (this.current ?? Promise.resolve()).then(() => {
+      this.transcript.stop();
+      finish(code);
+    });
+  }
+
+  private key(key: Key): void {
+    if (this.loaded?.crashOn && key.name === "enter" && this.editor.text === this.loaded.crashOn) throw new Error("crash test");
+    if (key.name !== "ctrl-c") this.interrupts = 0;
+    if (key.name !== "tab") this.hint = "";
+    const ask = this.asks[0];
+    if (ask && !this.messageFor) return this.dialogKey(key, ask);
+    switch (key.name) {
+      case "ctrl-c":
+        return this.interrupt();
+      case "ctrl-d":
+        if (this.editor.empty) return this.exit(0);
+        return this.editor.delete();
+      case "enter":
+        if (this.editor.text.endsWith("\\") && this.editor.cursor === this.editor.text.length) {
+          this.editor.backspace();
+          return this.editor.insert("\n");
+        }
+        return this.submit();
+      case "newline":
+        return this.editor.insert("\n");
+      case "tab":
+        return this.complete();
+      case "text":
+        return this.editor.insert(key.text);
+      case "paste":
+        return this.editor.paste(key.text);
+      case "backspace":
+        return this.editor.backspace();
+      case "delete":
+        return this.editor.delete();
+      case "left":
+        return this.editor.left();
+      case "right":
+        return this.editor.right();
+      case "up":
+        return this.editor.up();
+      case "down":
+        return this.editor.down();
+      case "home":
+      case "ctrl-a":
+        return this.editor.home();
+      case "end":
+      case "ctrl-e":
+        return this.editor.end();
+      case "word-left":
+        return this.editor.wordLeft();
+      case "word-right":
+        return this.editor.wordRight();
+      case "ctrl-w":
+        return this.editor.deleteWordBefore();
+      case "ctrl-u":
+        return this.editor.deleteToLineStart();
+      case "ctrl-k":
+        return this.editor.deleteToLineEnd();
+      case "ctrl-l":
+        if (this.screen.fancy) this.screen.print("\x1b[2J\x1b[H");
+        return;
+      case "escape":
+        if (this.messageFor) return this.cancelMessage();
+        return;
+      default:
+        return;
+    }
+  }
+
+  private dialogKey(key: Key, ask: AskEvent): void {
+    if (key.name === "ctrl-c") return this.interrupt();
+    if (!this.loaded) return;
+    const choice = choiceFor(key, ask, this.loaded.ctx.trusted);
+    if (!choice) return;
+    if (choice === "message") {
+      this.messageFor = ask;
+      this.editor.clear();
+      return;
+    }
+    // A rejection or an "always" settles other open asks too: none of them was answered elsewhere.
+    for (const open of choice === "once" ? [ask] : this.asks) this.answeredHere.add(open.id);
+    const note = answer(this.loaded.ctx, this.loaded.host.session(), ask, choice);
+    this.screen.print(note);
+  }
+
+  private cancelMessage(): void {
+    this.messageFor = undefined;
+    this.editor.clear();
+  }
+
+  private closeAsk(id: string): void {
+    const at = this.asks.findIndex((a) => a.id === id);
+    if (at < 0) return;
+    const [closed] = this.asks.splice(at, 1);
+    if (this.messageFor?.id === id) this.cancelMessage();
+    // The first ask was on screen: if nobody answered it here, say so.
+    if (at === 0 && closed && !this.answeredHere.delete(id)) this.screen.print(chalk.dim("(answered elsewhere)"));
+    this.changed();
+  }
+
+  private readonly answeredHere = new Set<string>();
+
+  private interrupt(): void {
+    const session = this.loaded?.host.session();
+    if (this.messageFor) this.cancelMessage();
+    if (this.busy && session?.running) {
+      for (const ask of this.asks) this.answeredHere.add(ask.id);
+      session.abort();
+      // Prompts queued behind the stopped turn come back to the editor rather than running.
+      if (this.queue.length > 0) {
+        const back = [...this.queue.splice(0), ...(this.editor.empty ? [] : [this.editor.text])].join("\n");
+        this.editor.set(back);
+      }
+      return;
+    }
+    if (!this.editor.empty) return this.editor.clear();
+    this.interrupts++;
+    if (this.interrupts >= 2) return this.exit(0);
+    this.hint = "press Ctrl-C again to exit";
+  }
+
+  private complete(): void {
+    const names = [...BUILTINS.map((b) => b.name), ...(this.loaded?.host.custom().map((c) => c.name) ?? [])];
+    const found = completeSlash(this.editor.text, names);
+    if (found.length === 1) this.editor.set(`${found[0]} `);
+    else if (found.length > 1) {
+      this.editor.set(commonPrefix(found));
+      this.hint = found.join("  ");
+    }
+  }
+
+  private submit(): void {
+    if (this.messageFor) {
+      const ask = this.messageFor;
+      const message = this.editor.submit().trim();
+      this.messageFor = undefined;
+      if (this.loaded) {
+        for (const open of this.asks) this.answeredHere.add(open.id);
+        this.screen.print(answer(this.loaded.ctx, this.loaded.host.session(), ask, "reject", message || undefined));
+      }
+      return;
+    }
+    const text = this.editor.submit();
+    if (!text.trim()) return;
+    this.remember(text);
+    if (this.busy && runsWhileBusy(text) && this.loaded) {
+      void runSlash(text, this.slashHost());
+      return;
+    }
+    this.queue.push(text);
+    this.drain();
+  }
+
+  /** Runs the queued prompts one after another, once the session is there. */
+  private drain(): void {
+    if (this.busy || !this.loaded || !this.finished) return;
+    const next = this.queue.shift();
+    if (next === undefined) return;
+    this.busy = true;
+    this.refresh();
+    this.current = this.run(next).finally(() => {
+      this.busy = false;
+      this.current = undefined;
+      this.refresh();
+      this.drain();
+    });
+  }
+
+  private async run(text: string): Promise<void> {
+    try {
+      if (await runSlash(text, this.slashHost())) return;
+      await this.prompt(text);
+    } catch (error) {
+      this.screen.print(chalk.red(`rein: ${(error as Error).message}`));
+    }
+  }
+
+  private async prompt(text: string): Promise<void> {
+    const loaded = this.loaded!;
+    const session = loaded.host.session();
+    const result = await session.prompt(text);
+    if (result.status === "interrupted") this.screen.print(chalk.dim("(interrupted)"));
+    else if (result.status !== "success" && result.error) this.screen.print(chalk.red(result.error));
+    this.screen.print(chalk.dim(loaded.status(session)));
+  }
+
+  private slashHost(): SlashHost {
+    const loaded = this.loaded!;
+    return {
+      ...loaded.host,
+      print: (text) => this.screen.print(text),
+      exit: () => this.exit(0),
+      prompt: (text) => this.prompt(text),
+    };
+  }
+
+  /** For the status of a blocked key handler: whether a turn runs. */
+  get running(): boolean {
+    return this.busy;
+  }
+}
+
+function commonPrefix(words: readonly string[]): string {
+  let prefix = words[0] ?? "";
+  for (const word of words) while (!word.startsWith(prefix)) prefix = prefix.slice(0, -1);
+  return prefix;
+}

@@ -1,0 +1,89 @@
+// The permission dialog: what the call would do, why it asks, the exact rules "always" would save,
+// and one key per answer. Drawn in the live region; the keys come from the terminal.
+import chalk from "chalk";
+import { projectPaths } from "../../config/paths.ts";
+import { saveAllowRules } from "../../config/save-rules.ts";
+import type { StampedEvent } from "../../session/events.ts";
+import type { Session } from "../../session/session.ts";
+import type { Context } from "../context.ts";
+import type { Key } from "./keys.ts";
+
+export type AskEvent = Extract<StampedEvent, { type: "permission_ask" }>;
+export type Choice = "once" | "session" | "project" | "user" | "reject" | "message";
+type Option = { key: string; choice: Choice; label: string };
+
+/** The rules an "always" would save for this ask: one per command, exactly as shown. */
+export function alwaysRules(ask: AskEvent): { permission: string; pattern: string }[] {
+  return ask.requests.flatMap((r) => r.always.map((pattern) => ({ permission: r.permission, pattern })));
+}
+
+export function dialogOptions(ask: AskEvent, trusted: boolean): Option[] {
+  const options: Option[] = [{ key: "y", choice: "once", label: "yes, once" }];
+  if (alwaysRules(ask).length > 0) {
+    options.push({ key: "a", choice: "session", label: "always (this session)" });
+    // Project rules only apply in a trusted workspace, so they are only offered there.
+    if (trusted) options.push({ key: "p", choice: "project", label: "always (this project)" });
+    options.push({ key: "u", choice: "user", label: "always (for me)" });
+  }
+  options.push({ key: "n", choice: "reject", label: "no" }, { key: "m", choice: "message", label: "no, and tell it why" });
+  return options;
+}
+
+/** The dialog's rows at `width` columns: the call, each request and why it asks, the rules "always" saves, the keys. */
+export function dialogRows(ask: AskEvent, input: unknown, trusted: boolean, width: number): string[] {
+  const lines: string[] = [chalk.bold.yellow(`? ${ask.tool} wants to:`)];
+  const main = mainInput(input);
+  if (main) lines.push(...main.split("\n").slice(0, 6).map((line) => `  ${line}`));
+  for (const r of ask.requests) {
+    const extra = r as { reason?: string; fixed?: { reason: string } };
+    const why = extra.fixed?.reason ?? extra.reason ?? (r.opaque ? "cannot be checked statically" : "no rule allows it");
+    lines.push(`  ${chalk.cyan(`${r.permission}(${r.pattern})`)} ${chalk.dim(`asks: ${why}`)}`);
+  }
+  if (ask.reason) lines.push(`  ${chalk.yellow(ask.reason)}`);
+  const rules = alwaysRules(ask);
+  if (rules.length > 0) lines.push(chalk.dim(`  always saves: ${rules.map((r) => `${r.permission}(${r.pattern})`).join(", ")}`));
+  const options = dialogOptions(ask, trusted).map((o) => `${chalk.bold(`[${o.key}]`)} ${o.label}`);
+  lines.push(`  ${options.join("  ")}`);
+  return lines.flatMap((line) => Bun.wrapAnsi(line, Math.max(10, width - 1), { hard: true, trim: false }).split("\n"));
+}
+
+/** The answer a key gives, if it gives one: the option's letter, Enter for once, Escape for no. */
+export function choiceFor(key: Key, ask: AskEvent, trusted: boolean): Choice | undefined {
+  if (key.name === "enter") return "once";
+  if (key.name === "escape") return "reject";
+  if (key.name !== "text" || key.text.length !== 1) return undefined;
+  return dialogOptions(ask, trusted).find((o) => o.key === key.text.toLowerCase())?.choice;
+}
+
+/** Answers the ask; "always" in the project or user config is saved first. Returns a line to print. */
+export function answer(ctx: Context, session: Session, ask: AskEvent, choice: Exclude<Choice, "message">, message?: string): string {
+  const rules = alwaysRules(ask);
+  const shown = rules.map((r) => `${r.permission}(${r.pattern})`).join(", ");
+  if (choice === "reject") {
+    session.reply(ask.id, "reject", message);
+    return chalk.dim(message ? `rejected: ${message}` : "rejected");
+  }
+  if (choice === "once") {
+    session.reply(ask.id, "once");
+    return chalk.dim("allowed once");
+  }
+  let note = `allowed for this session: ${shown}`;
+  if (choice !== "session") {
+    const file = choice === "project" ? projectPaths(ctx.projectRoot).config : ctx.paths.userConfig;
+    try {
+      saveAllowRules(file, rules);
+      note = `allowed always, saved to ${file}: ${shown}`;
+    } catch (error) {
+      note = `${(error as Error).message}; allowed for this session only: ${shown}`;
+    }
+  }
+  session.reply(ask.id, "always");
+  return chalk.dim(note);
+}
+
+function mainInput(input: unknown): string {
+  if (!input || typeof input !== "object") return "";
+  const record = input as Record<string, unknown>;
+  const value = record.command ?? record.path ?? record.url ?? record.pattern ?? Object.values(record).find((v) => typeof v === "string");
+  return typeof value === "string" ? value : "";
+}

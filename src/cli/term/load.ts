@@ -1,0 +1,138 @@
+// What the terminal loads behind its first prompt: the configuration, the store, the tools, the
+// session, custom commands, and the server when asked for. Warnings print above the prompt.
+import chalk from "chalk";
+import { modelWindow } from "../../session/model-window.ts";
+import { budgetWarning, sessionOptions, toolRegistry } from "../../session/factory.ts";
+import type { StampedEvent } from "../../session/events.ts";
+import { Session } from "../../session/session.ts";
+import type { Args } from "../args.ts";
+import { exportToolSettings, openStore, resolveContext, runSettings, untrustedToolsWarning, type Env } from "../context.ts";
+import { sessionSpend } from "../cost-line.ts";
+import { commandDirs, loadCustomCommands } from "../custom-commands.ts";
+import type { InteractiveHooks } from "../interactive.ts";
+import { markdownRenderer } from "../markdown.ts";
+import { err } from "../output.ts";
+import { openSession } from "../open-session.ts";
+import { formatLoadError } from "../tools-command.ts";
+import type { App, Loaded } from "./app.ts";
+import type { Screen } from "./screen.ts";
+import { BUILTINS } from "./slash.ts";
+
+const RESUME_LINES = 12;
+
+export async function loadSession(args: Args, env: Env, hooks: InteractiveHooks, screen: Screen, app: App): Promise<Loaded & { cleanup: () => Promise<void> }> {
+  const ctx = resolveContext(args, env);
+  const warn = (message: string) => screen.print(chalk.yellow(`rein: ${message}`));
+  const settings = runSettings(ctx);
+  exportToolSettings(ctx, warn);
+  const unpriced = budgetWarning(settings);
+  if (unpriced) warn(unpriced);
+  const store = openStore(ctx, warn);
+  const untrusted = untrustedToolsWarning(ctx);
+  if (untrusted) warn(untrusted);
+  const registry = toolRegistry(settings.toolDirs, (errors) => warn(`tools not loaded:\n${errors.map(formatLoadError).join("\n")}`));
+  const options = sessionOptions(settings, store, registry);
+  const custom = loadCustomCommands(commandDirs(ctx.projectRoot, env), BUILTINS.map((b) => b.name));
+  for (const problem of custom.problems) warn(problem);
+
+  let session = openSession(ctx, store, options);
+  // What the status line needs, kept as events arrive rather than read back from the store.
+  let spent: StampedEvent[] = [];
+  let lastContext: number | undefined;
+  const track = (event: StampedEvent) => {
+    if (event.type === "result" || event.type === "compaction") spent.push(event);
+    if (event.type === "assistant") {
+      const u = event.usage;
+      lastContext = u.input_tokens + u.cache_read_input_tokens + u.cache_creation_input_tokens + u.output_tokens;
+    }
+  };
+  let unsubscribe = () => {};
+  const attach = (next: Session, how: string) => {
+    unsubscribe();
+    session = next;
+    spent = store.events(session.id).filter((e) => e.type === "result" || e.type === "compaction");
+    lastContext = undefined;
+    const off = [session.subscribe(app.onEvent), session.subscribe(track)];
+    unsubscribe = () => off.forEach((f) => f());
+    screen.print(chalk.dim(`${how} ${session.id} · ${session.model}`));
+    showLastExchange(session, screen);
+  };
+  attach(session, args.resume || args.continue ? "resumed session" : "session");
+  screen.print(chalk.dim("/help lists commands · Ctrl-C stops a turn, twice at the prompt exits, Ctrl-D exits"));
+
+  let server: { url: string; tokenNote?: string; stop: () => Promise<void> } | undefined;
+  const serve = async () => {
+    if (server) return screen.print(chalk.dim(`already serving on ${server.url}`));
+    if (!hooks.serve) return screen.print(chalk.yellow("serving is not available here: start rein with --serve"));
+    try {
+      server = await hooks.serve(args, env, ctx, store, session);
+      screen.print(chalk.dim(`this session is served on ${server.url}/sessions/${session.id} (events: /sessions/${session.id}/events${server.tokenNote ? `; ${server.tokenNote}` : ""})`));
+    } catch (error) {
+      screen.print(chalk.red((error as Error).message));
+    }
+  };
+  if (hooks.serveNow) await serve();
+
+  return {
+    ctx,
+    crashOn: env.REIN_CRASH_TEST_PROMPT || undefined,
+    host: {
+      session: () => session,
+      store: () => store,
+      custom: () => custom.commands,
+      tools: async () => (await registry.list()).tools.map(({ tool, source }) => ({ name: tool.name, source, description: tool.description })),
+      newSession: () => attach(Session.create(ctx.cwd, { ...options, model: session.model }), "new session"),
+      resume: (id) => {
+        const found = store.findSession(id);
+        if (typeof found === "string") return found;
+        attach(Session.open(found, options), "resumed session");
+        return undefined;
+      },
+      compact: async (focus) => {
+        const done = await session.compact(focus);
+        if (!done) screen.print(chalk.dim("nothing to compact yet"));
+      },
+      serve,
+    },
+    status: (current) => statusLine(current.model, lastContext, sessionSpend(spent)),
+    cleanup: async () => {
+      unsubscribe();
+      await server?.stop();
+      store.close();
+      err(`session ${session.id} (resume: rein -r ${session.id})\n`);
+    },
+  };
+}
+
+/** `claude-sonnet-5-5 · context 3% of 1M · session: in 12,345 (89% cached) · out 678 · $0.0123` */
+export function statusLine(model: string, context: number | undefined, spend: ReturnType<typeof sessionSpend>): string {
+  const window = modelWindow(model).contextWindow;
+  const used = context === undefined ? "" : ` · context ${Math.max(context > 0 ? 1 : 0, Math.round((context / window) * 100))}% of ${compact(window)}`;
+  const u = spend.usage;
+  const input = u.input_tokens + u.cache_read_input_tokens + u.cache_creation_input_tokens;
+  const cached = input > 0 ? ` (${Math.round((u.cache_read_input_tokens / input) * 100)}% cached)` : "";
+  const money = spend.cost_usd === null ? "cost unknown" : `$${spend.cost_usd.toFixed(4)}`;
+  return `${model}${used} · session: in ${count(input)}${cached} · out ${count(u.output_tokens)} · ${money}`;
+}
+
+function count(tokens: number): string {
+  return tokens < 10_000 ? String(tokens) : tokens < 1_000_000 ? `${(tokens / 1000).toFixed(1)}k` : `${(tokens / 1_000_000).toFixed(2)}M`;
+}
+
+function compact(tokens: number): string {
+  return tokens >= 1_000_000 ? `${tokens / 1_000_000}M` : `${Math.round(tokens / 1000)}k`;
+}
+
+/** On resume: the last prompt and the end of the last answer, so the user sees where they were. */
+function showLastExchange(session: Session, screen: Screen): void {
+  const history = session.history();
+  const lastUser = [...history].reverse().find((m) => m.role === "user" && m.content.some((b) => b.type === "text"));
+  const lastAnswer = [...history].reverse().find((m) => m.role === "assistant" && m.content.some((b) => b.type === "text"));
+  if (!lastUser || !lastAnswer) return;
+  const text = (blocks: readonly { type: string }[]) => blocks.flatMap((b) => (b.type === "text" ? [(b as unknown as { text: string }).text] : [])).join("\n");
+  const prompt = text(lastUser.content).split("\n")[0] ?? "";
+  const md = markdownRenderer({ width: screen.width - 1, color: chalk.level > 0 });
+  const rows = [...md.push(`${text(lastAnswer.content)}\n`), ...md.flush()];
+  const tail = rows.length > RESUME_LINES ? [chalk.dim("…"), ...rows.slice(-RESUME_LINES)] : rows;
+  screen.print([chalk.bold(`› ${prompt.slice(0, screen.width - 3)}`), ...tail].join("\n"));
+}

@@ -1,0 +1,36 @@
+// The prompts typed in the terminal, kept across runs (one JSON string per line, the last 500).
+import { appendFileSync, mkdirSync, readFileSync } from "node:fs";
+import { dirname } from "node:path";
+
+const KEEP = 500;
+/** a longer prompt (a big paste) is not worth recalling with the arrow keys */
+const LONGEST = 10_000;
+
+export function loadHistory(file: string): string[] {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch {
+    return [];
+  }
+  const entries: string[] = [];
+  for (const line of text.split("\n").slice(-KEEP - 1)) {
+    try {
+      const value: unknown = JSON.parse(line);
+      if (typeof value === "string") entries.push(value);
+    } catch {
+      // a torn or foreign line: skipped
+    }
+  }
+  return entries.slice(-KEEP);
+}
+
+export function appendHistory(file: string, prompt: string): void {
+  if (prompt.length > LONGEST) return;
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+    appendFileSync(file, `${JSON.stringify(prompt)}\n`, { mode: 0o600 });
+  } catch {
+    // a full disk or a read-only home: the history is a convenience, the session is saved elsewhere
+  }
+}

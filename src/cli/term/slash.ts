@@ -1,0 +1,159 @@
+// The terminal's slash commands. Each one prints what it did; custom commands from
+// .rein/commands/*.md and ~/.config/rein/commands/*.md become prompts.
+import chalk from "chalk";
+import type { Session } from "../../session/session.ts";
+import type { Store } from "../../session/store.ts";
+import { costLine, sessionSpend } from "../cost-line.ts";
+import { expandCommand, type CustomCommand } from "../custom-commands.ts";
+import { sessionLine } from "../sessions-format.ts";
+
+export const BUILTINS: readonly { name: string; args?: string; about: string; whileRunning?: boolean }[] = [
+  { name: "help", about: "this list", whileRunning: true },
+  { name: "model", args: "[NAME]", about: "show or change the model" },
+  { name: "clear", about: "start a new session (the old one stays in `rein sessions`)" },
+  { name: "sessions", about: "recent sessions in this directory", whileRunning: true },
+  { name: "resume", args: "ID", about: "continue another session" },
+  { name: "compact", args: "[FOCUS]", about: "summarise the conversation now" },
+  { name: "cost", about: "tokens, cache hits and money spent in this session", whileRunning: true },
+  { name: "permissions", args: "[revoke N]", about: "rules in force and this session's approvals", whileRunning: true },
+  { name: "tools", about: "the tools the model has", whileRunning: true },
+  { name: "serve", about: "serve this session over HTTP", whileRunning: true },
+  { name: "exit", about: "leave rein", whileRunning: true },
+];
+
+export type SlashHost = {
+  print(text: string): void;
+  session(): Session;
+  store(): Store;
+  custom(): readonly CustomCommand[];
+  tools(): Promise<{ name: string; source: string; description: string }[]>;
+  newSession(): void;
+  resume(id: string): string | undefined;
+  compact(focus: string | undefined): Promise<void>;
+  serve(): Promise<void>;
+  exit(): void;
+  /** sends a prompt to the model, as typed */
+  prompt(text: string): Promise<void>;
+};
+
+/** Whether a typed line is a command that may run while a turn is running. */
+export function runsWhileBusy(line: string): boolean {
+  const name = commandName(line);
+  return BUILTINS.some((b) => b.name === name && b.whileRunning);
+}
+
+export function commandName(line: string): string | undefined {
+  const match = /^\/([\w:-]+)/.exec(line.trim());
+  return match?.[1];
+}
+
+/** Runs a slash command line. False when the line is not a known command (it is then a prompt). */
+export async function runSlash(line: string, host: SlashHost): Promise<boolean> {
+  const trimmed = line.trim();
+  const name = commandName(trimmed);
+  if (!name) return false;
+  const rest = trimmed.slice(name.length + 1).trim();
+  const say = (text: string) => host.print(chalk.dim(text));
+  switch (name) {
+    case "help":
+      host.print(helpText(host.custom()));
+      return true;
+    case "model":
+      return model(host, rest), true;
+    case "clear":
+      host.newSession();
+      return true;
+    case "sessions": {
+      const rows = host.store().listSessions({ cwd: host.session().row.cwd, limit: 10 });
+      say(rows.length ? rows.map((row) => `${row.id === host.session().id ? "*" : " "} ${sessionLine(row)}`).join("\n") : "no sessions here yet");
+      say("continue one with /resume ID");
+      return true;
+    }
+    case "resume": {
+      if (!rest) return say("usage: /resume ID (see /sessions)"), true;
+      const problem = host.resume(rest);
+      if (problem) host.print(chalk.red(problem));
+      return true;
+    }
+    case "compact":
+      await host.compact(rest || undefined);
+      return true;
+    case "cost": {
+      const spend = sessionSpend(host.store().events(host.session().id));
+      const cached = spend.usage.cache_read_input_tokens;
+      const sent = spend.usage.input_tokens + cached + spend.usage.cache_creation_input_tokens;
+      const share = sent > 0 ? ` · ${Math.round((cached / sent) * 100)}% of input from cache` : "";
+      say(`session ${host.session().id}, ${spend.runs} run${spend.runs === 1 ? "" : "s"}: ${costLine(spend)}${share}`);
+      return true;
+    }
+    case "permissions":
+      return permissions(host, rest), true;
+    case "tools": {
+      const tools = await host.tools();
+      const width = Math.max(...tools.map((t) => t.name.length)) + 2;
+      say(tools.map((t) => `${t.name.padEnd(width)}${t.source.padEnd(9)}${t.description.split("\n")[0]!.slice(0, 60)}`).join("\n"));
+      return true;
+    }
+    case "serve":
+      await host.serve();
+      return true;
+    case "exit":
+    case "quit":
+      host.exit();
+      return true;
+    default: {
+      const custom = host.custom().find((c) => c.name === name);
+      if (!custom) {
+        host.print(chalk.yellow(`unknown command /${name} (see /help)`));
+        return true;
+      }
+      await host.prompt(expandCommand(custom, rest));
+      return true;
+    }
+  }
+}
+
+function helpText(custom: readonly CustomCommand[]): string {
+  const rows = BUILTINS.map((b) => [`/${b.name}${b.args ? ` ${b.args}` : ""}`, b.about]);
+  for (const c of custom) rows.push([`/${c.name}`, `${c.description} (${c.source})`]);
+  const width = Math.max(...rows.map(([left]) => left!.length)) + 2;
+  const keys = [
+    "Enter sends · Alt-Enter, Ctrl-J or a trailing \\ adds a line · ↑/↓ history · Tab completes a command",
+    "Ctrl-C stops a turn, clears the line, twice at an empty prompt exits · Ctrl-D exits",
+  ];
+  return [...rows.map(([left, right]) => `${chalk.cyan(left!.padEnd(width))}${chalk.dim(right!)}`), ...keys.map((k) => chalk.dim(k))].join("\n");
+}
+
+function model(host: SlashHost, name: string): void {
+  const session = host.session();
+  if (!name) return host.print(chalk.dim(`model: ${session.model} (change it with /model NAME)`));
+  try {
+    session.setModel(name);
+    host.print(chalk.dim(`model: ${name} from the next turn`));
+  } catch (error) {
+    host.print(chalk.red((error as Error).message));
+  }
+}
+
+function permissions(host: SlashHost, rest: string): void {
+  const session = host.session();
+  const revoke = /^revoke\s+(\d+)$/.exec(rest);
+  if (revoke) {
+    const removed = session.revoke(Number(revoke[1]) - 1);
+    host.print(removed ? chalk.dim(`revoked: ${removed.permission}(${removed.pattern})`) : chalk.red(`no approval number ${revoke[1]} (see /permissions)`));
+    return;
+  }
+  if (rest) return host.print(chalk.yellow("usage: /permissions [revoke N]"));
+  const color = { allow: chalk.green, ask: chalk.yellow, deny: chalk.red } as const;
+  const rules = session.rules().map((r) => `  ${color[r.action](r.action.padEnd(5))} ${r.permission}(${r.pattern})${r.source ? chalk.dim(`  ${r.source}`) : ""}`);
+  const approvals = session.approvals().map((r, i) => `  ${i + 1}. ${r.permission}(${r.pattern})`);
+  host.print(
+    [
+      chalk.bold("rules in force (the last match wins):"),
+      ...rules,
+      chalk.bold("approved in this session:"),
+      ...(approvals.length ? approvals : [chalk.dim("  none")]),
+      ...(approvals.length ? [chalk.dim("withdraw one with /permissions revoke N")] : []),
+    ].join("\n"),
+  );
+}

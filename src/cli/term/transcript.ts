@@ -1,0 +1,157 @@
+// Session events as the terminal shows them: the answer rendered as Markdown line by line (the
+// unfinished line stays live), one line per tool call with a coloured diff for edits, and a spinner
+// while the model thinks or a tool runs. The spinner's timer only runs while something is running.
+import chalk from "chalk";
+import type { StampedEvent } from "../../session/events.ts";
+import { diffRows } from "../diff-view.ts";
+import { markdownRenderer, type MarkdownRenderer } from "../markdown.ts";
+import { finishedLine, runningLine } from "../tool-line.ts";
+import { wrapByWidth } from "./editor.ts";
+import type { Screen } from "./screen.ts";
+
+const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
+const SHOWN_PROMPT_LINES = 6;
+const DIFF_ROWS = 12;
+
+type Running = { name: string; input: unknown; started: number; last: string };
+
+export class Transcript {
+  private md: MarkdownRenderer | undefined;
+  private readonly running = new Map<string, Running>();
+  private readonly inputs = new Map<string, { name: string; input: unknown }>();
+  private waitingSince: number | undefined;
+  private timer: ReturnType<typeof setInterval> | undefined;
+  private frame = 0;
+
+  constructor(
+    private readonly screen: Screen,
+    private readonly options: { cwd: string; color: boolean; changed: () => void },
+  ) {}
+
+  /** The input of a tool call by its id, for the permission dialog. */
+  inputOf(toolUseId: string): unknown {
+    return this.inputs.get(toolUseId)?.input;
+  }
+
+  handle(event: StampedEvent): void {
+    switch (event.type) {
+      case "user":
+        this.print(userLines(event.text, this.screen.width));
+        this.wait(true);
+        break;
+      case "text_delta":
+        this.wait(false);
+        this.md ??= markdownRenderer({ width: this.screen.width - 1, color: this.options.color });
+        this.print(this.md.push(event.text));
+        break;
+      case "assistant":
+        this.endText();
+        break;
+      case "tool_start":
+        this.inputs.set(event.id, { name: event.name, input: event.input });
+        this.running.set(event.id, { name: event.name, input: event.input, started: Date.now(), last: "" });
+        this.wait(false);
+        break;
+      case "tool_output": {
+        const call = this.running.get(event.id);
+        const last = event.chunk.trimEnd().split("\n").at(-1);
+        if (call && last) call.last = last;
+        break;
+      }
+      case "tool_end": {
+        const call = this.running.get(event.id) ?? { name: event.name, input: undefined, started: Date.now(), last: "" };
+        this.running.delete(event.id);
+        const width = this.screen.width - 1;
+        const line = finishedLine(call, event, Date.now() - call.started, this.options.cwd, width, { color: this.options.color });
+        this.print([line, ...diffRows(event.name, call.input, event.metadata, width, DIFF_ROWS, { color: this.options.color })]);
+        if (this.running.size === 0) this.wait(true);
+        break;
+      }
+      case "retry":
+        this.print([chalk.yellow(`retrying in ${(event.delay_ms / 1000).toFixed(1)}s (attempt ${event.attempt}: ${event.reason})`)]);
+        break;
+      case "compaction":
+        this.print([chalk.dim(compactionLine(event))]);
+        break;
+      case "error":
+        this.print([chalk.red(event.message)]);
+        break;
+      case "result":
+        this.endText();
+        this.running.clear();
+        this.wait(false);
+        break;
+      default:
+        return;
+    }
+    this.options.changed();
+  }
+
+  /** The live rows: the line being streamed, then one row per running tool, or "thinking". */
+  liveRows(width: number): string[] {
+    const rows: string[] = [];
+    // The unfinished line is shown raw: without control characters a model could send to the terminal.
+    const pending = this.md?.pending().replace(/[\x00-\x1f\x7f]/g, "");
+    if (pending) rows.push(...wrapByWidth(pending, width - 1));
+    const spin = chalk.cyan(FRAMES[this.frame % FRAMES.length]);
+    for (const call of this.running.values()) {
+      const seconds = Math.floor((Date.now() - call.started) / 1000);
+      const tail = call.last ? chalk.dim(`  ${call.last.trim()}`) : "";
+      rows.push(`${spin} ${runningLine(call.name, call.input, this.options.cwd, width - 8, { color: this.options.color })}${seconds > 0 ? chalk.dim(`  ${seconds}s`) : ""}${tail}`);
+    }
+    if (this.waitingSince !== undefined && this.running.size === 0 && !pending) {
+      const seconds = Math.floor((Date.now() - this.waitingSince) / 1000);
+      rows.push(`${spin} ${chalk.dim(`thinking${seconds > 0 ? ` ${seconds}s` : "…"}`)}`);
+    }
+    return rows;
+  }
+
+  resize(width: number): void {
+    this.md?.resize(width - 1);
+  }
+
+  /** Stops the spinner for good (exit). */
+  stop(): void {
+    this.wait(false);
+    this.running.clear();
+  }
+
+  private endText(): void {
+    if (!this.md) return;
+    this.print(this.md.flush());
+    this.md = undefined;
+  }
+
+  private print(lines: string[]): void {
+    if (lines.length > 0) this.screen.print(`${lines.join("\n")}\n`);
+  }
+
+  private wait(on: boolean): void {
+    this.waitingSince = on ? (this.waitingSince ?? Date.now()) : undefined;
+    const busy = on || this.running.size > 0;
+    if (busy && !this.timer) {
+      this.timer = setInterval(() => {
+        this.frame++;
+        this.options.changed();
+      }, 100);
+    } else if (!busy && this.timer) {
+      clearInterval(this.timer);
+      this.timer = undefined;
+    }
+  }
+}
+
+/** The prompt as it goes into the scrollback: a blank line, then at most a few lines of it. */
+function userLines(text: string, width: number): string[] {
+  const lines = text.split("\n");
+  const shown = lines.slice(0, SHOWN_PROMPT_LINES).flatMap((line) => wrapByWidth(line, width - 3));
+  const more = lines.length - SHOWN_PROMPT_LINES;
+  const rows = shown.map((line, i) => chalk.bold(`${i === 0 ? "›" : " "} ${line}`));
+  if (more > 0) rows.push(chalk.dim(`  … ${more} more lines`));
+  return ["", ...rows];
+}
+
+export function compactionLine(event: Extract<StampedEvent, { type: "compaction" }>): string {
+  const how = { prune: "old tool outputs removed", summary: "earlier conversation summarised", cut: "earlier conversation cut (the summary failed)" }[event.method];
+  return `(context compacted: ${how}, ~${event.tokens_before} -> ~${event.tokens_after} tokens)`;
+}
