@@ -135,9 +135,9 @@ export class LineEditor {
 
   /** Takes the text for sending (pastes expanded), remembers it in the history, and empties the buffer. */
   submit(): string {
-    const typed = this.text;
-    const value = typed.replace(PLACEHOLDER, (whole, id: string) => this.pastes.get(Number(id)) ?? whole);
-    if (typed.trim() && this.history.at(-1) !== typed) this.history.push(typed);
+    const value = this.text.replace(PLACEHOLDER, (whole, id: string) => this.pastes.get(Number(id)) ?? whole);
+    // The history keeps the expanded text: the pastes behind placeholders are dropped below.
+    if (value.trim() && this.history.at(-1) !== value) this.history.push(value);
     if (this.history.length > 500) this.history.splice(0, this.history.length - 500);
     this.browsing = this.history.length;
     this.draft = "";
