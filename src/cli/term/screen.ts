@@ -17,7 +17,7 @@ const EMPTY: Live = { rows: [], cursorRow: 0, cursorCol: 0 };
 export class Screen {
   private live: Live = EMPTY;
   /** the rows drawn last time and where the cursor was left among them */
-  private drawn: { rows: string[]; cursorRow: number; width: number } = { rows: [], cursorRow: 0, width: 80 };
+  private drawn: { rows: string[]; cursorRow: number; cursorCol: number; width: number } = { rows: [], cursorRow: 0, cursorCol: 0, width: 80 };
 
   constructor(
     private readonly io: ScreenIO,
@@ -56,7 +56,7 @@ export class Screen {
       const down = rows.length - 1 - cursorRow;
       this.io.write((down > 0 ? `\x1b[${down}B` : "") + "\r\n");
     } else if (rows.length > 0) this.io.write("\n");
-    this.drawn = { rows: [], cursorRow: 0, width: this.width };
+    this.drawn = { rows: [], cursorRow: 0, cursorCol: 0, width: this.width };
     this.live = EMPTY;
   }
 
@@ -71,14 +71,18 @@ export class Screen {
   }
 
   private erase(): string {
-    const { rows, cursorRow, width } = this.drawn;
-    this.drawn = { rows: [], cursorRow: 0, width: this.width };
+    const { rows, cursorRow, cursorCol, width } = this.drawn;
+    this.drawn = { rows: [], cursorRow: 0, cursorCol: 0, width: this.width };
     if (rows.length === 0) return "";
     if (!this.fancy) return `\r${" ".repeat(Math.min(Bun.stringWidth(rows[cursorRow] ?? ""), this.width - 1))}\r`;
-    // After a resize the terminal may have reflowed the rows above the cursor into more rows.
+    // After a resize the terminal may have reflowed the rows above the cursor into more rows, and
+    // the cursor's own row too: the cursor is then on a later piece of it.
     const now = this.width;
     let up = cursorRow;
-    if (now < width) up = rows.slice(0, cursorRow).reduce((n, row) => n + Math.max(1, Math.ceil(Bun.stringWidth(row) / now)), 0);
+    if (now < width) {
+      up = rows.slice(0, cursorRow).reduce((n, row) => n + Math.max(1, Math.ceil(Bun.stringWidth(row) / now)), 0);
+      up += Math.floor(cursorCol / now);
+    }
     return `\r${up > 0 ? `\x1b[${up}A` : ""}\x1b[J`;
   }
 
@@ -89,7 +93,7 @@ export class Screen {
     if (all.length === 0) return "";
     if (!this.fancy) {
       const row = all[this.live.cursorRow] ?? "";
-      this.drawn = { rows: [row], cursorRow: 0, width };
+      this.drawn = { rows: [row], cursorRow: 0, cursorCol: 0, width };
       return row;
     }
     // Never taller than the screen: the top rows give way (the cursor row is kept).
@@ -97,9 +101,9 @@ export class Screen {
     const drop = Math.max(0, Math.min(all.length - max, this.live.cursorRow));
     const rows = all.slice(drop, drop + max);
     const cursorRow = Math.min(this.live.cursorRow - drop, rows.length - 1);
-    this.drawn = { rows, cursorRow, width };
-    const up = rows.length - 1 - cursorRow;
     const col = Math.min(this.live.cursorCol, limit);
+    this.drawn = { rows, cursorRow, cursorCol: col, width };
+    const up = rows.length - 1 - cursorRow;
     return rows.join("\r\n") + (up > 0 ? `\x1b[${up}A` : "") + `\r${col > 0 ? `\x1b[${col}C` : ""}`;
   }
 }
