@@ -43,7 +43,10 @@ export function dialogRows(ask: AskEvent, input: unknown, trusted: boolean, widt
   const rules = alwaysRules(ask);
   if (rules.length > 0) lines.push(chalk.dim(`  always saves: ${rules.map((r) => `${r.permission}(${r.pattern})`).join(", ")}`));
   const options = dialogOptions(ask, trusted).map((o) => `${chalk.bold(`[${o.key}]`)} ${o.label}`);
-  lines.push(`  ${options.join("  ")}`);
+  const oneRow = `  ${options.join("  ")}`;
+  // On a narrow terminal each answer gets its own row rather than being broken in the middle.
+  if (Bun.stringWidth(oneRow) < width) lines.push(oneRow);
+  else lines.push(...options.map((o) => `  ${o}`));
   return lines.flatMap((line) => Bun.wrapAnsi(line, Math.max(10, width - 1), { hard: true, trim: false }).split("\n"));
 }
 

@@ -145,7 +145,13 @@ function permissions(host: SlashHost, rest: string): void {
   }
   if (rest) return host.print(chalk.yellow("usage: /permissions [revoke N]"));
   const color = { allow: chalk.green, ask: chalk.yellow, deny: chalk.red } as const;
-  const rules = session.rules().map((r) => `  ${color[r.action](r.action.padEnd(5))} ${r.permission}(${r.pattern})${r.source ? chalk.dim(`  ${r.source}`) : ""}`);
+  // The built-in defaults are many and the same for everyone: counted, not listed.
+  const builtIn = session.rules().filter((r) => r.source === "built-in default");
+  const rules = session
+    .rules()
+    .filter((r) => r.source !== "built-in default")
+    .map((r) => `  ${color[r.action](r.action.padEnd(5))} ${r.permission}(${r.pattern})${r.source ? chalk.dim(`  ${r.source}`) : ""}`);
+  if (builtIn.length > 0) rules.unshift(chalk.dim(`  ${builtIn.length} built-in rules (read-only commands allowed; see rein permissions explain -- 'COMMAND')`));
   const approvals = session.approvals().map((r, i) => `  ${i + 1}. ${r.permission}(${r.pattern})`);
   host.print(
     [

@@ -21,6 +21,8 @@ const LEAVE = "\x1b[?2004l\x1b[?25h\x1b[0m"; // paste off, cursor visible, style
 export function openTerminal(fancy: boolean): Terminal {
   const stdin = process.stdin;
   const decoder = keyDecoder();
+  // A character may be split between two reads: decode as a stream.
+  const utf8 = new TextDecoder("utf-8");
   let keysHandler: (keys: Key[]) => void = () => {};
   let escapeTimer: ReturnType<typeof setTimeout> | undefined;
   let restored = false;
@@ -32,7 +34,7 @@ export function openTerminal(fancy: boolean): Terminal {
   const onData = (chunk: Buffer | string) => {
     if (escapeTimer) clearTimeout(escapeTimer);
     escapeTimer = undefined;
-    deliver(decoder.push(typeof chunk === "string" ? chunk : chunk.toString("utf8")));
+    deliver(decoder.push(typeof chunk === "string" ? chunk : utf8.decode(chunk, { stream: true })));
     if (decoder.waiting()) escapeTimer = setTimeout(() => ((escapeTimer = undefined), deliver(decoder.flushEscape())), 30);
   };
 

@@ -1,0 +1,300 @@
+// The interactive terminal in a real terminal: tmux runs the compiled binary against the fake model;
+// the assertions read the captured screen.
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
+import { Database } from "bun:sqlite";
+import { existsSync, mkdirSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { startFakeAnthropic, type FakeServer } from "../fake/server.ts";
+import { hasTmux, tmuxServer, type Pane } from "../support/tmux.ts";
+import { tempDir, type TempDir } from "../support/temp-dir.ts";
+
+const ROOT = resolve(import.meta.dir, "../..");
+const BIN = join(ROOT, "dist/rein");
+
+let fake: FakeServer;
+let dir: TempDir;
+const server = tmuxServer("terminal");
+
+beforeAll(async () => {
+  if (!existsSync(BIN)) Bun.spawnSync(["bun", "build.ts"], { cwd: ROOT, stdout: "inherit", stderr: "inherit" });
+  fake = await startFakeAnthropic();
+  dir = tempDir("rein-terminal-");
+});
+
+// A failed test must not leave its scripted replies to the next one.
+beforeEach(() => fake.reset());
+
+afterAll(async () => {
+  server.close();
+  await fake.close();
+  dir.remove();
+});
+
+type Start = { name: string; columns?: number; rows?: number; env?: Record<string, string>; args?: string };
+
+/** rein in a new tmux window, in its own git workspace; after it exits the pane shows EXIT=code and the tty's mode. */
+async function start({ name, columns = 120, rows = 40, env = {}, args = "" }: Start): Promise<{ pane: Pane; work: string; data: string }> {
+  const work = join(dir.path, name);
+  mkdirSync(join(work, ".git"), { recursive: true });
+  await Bun.write(join(work, ".git", "HEAD"), "ref: refs/heads/main\n");
+  const data = join(dir.path, `${name}-data`);
+  const vars = {
+    ANTHROPIC_API_KEY: "test-key",
+    ANTHROPIC_BASE_URL: fake.url,
+    REIN_DATA_DIR: data,
+    REIN_CONFIG_DIR: join(dir.path, `${name}-config`),
+    NO_COLOR: "1",
+    ...env,
+  };
+  const line = `env ${Object.entries(vars).map(([k, v]) => `${k}='${v}'`).join(" ")} ${BIN} ${args}; echo EXIT=$?; stty -a | tr ' ' '\\n' | grep -x -- '-\\?icanon'; sleep 60`;
+  const pane = server.open(line, work, columns, rows);
+  await pane.until("Ctrl-D exits");
+  return { pane, work, data };
+}
+
+type Body = { messages: { role: string; content: { type: string; text?: string }[] }[] };
+const lastUserText = () => {
+  const body = fake.requests.at(-1)!.body as Body;
+  return body.messages.at(-1)!.content.find((b) => b.type === "text")?.text ?? "";
+};
+
+describe.skipIf(!hasTmux)("the interactive terminal", () => {
+  test("renders the answer as Markdown, one line per tool call with its result, and an edit as a diff", async () => {
+    const { pane, work } = await start({ name: "render" });
+    await Bun.write(join(work, "notes.txt"), "alpha\nbeta\ngamma\n");
+    fake.script(
+      { reply: [{ type: "tool_use", name: "read", input: { path: "notes.txt" } }] },
+      { reply: [{ type: "tool_use", name: "edit", input: { path: "notes.txt", old_string: "beta", new_string: "BETA" } }] },
+      { reply: [{ type: "text", text: "# Done\n\nI changed **one** line in `notes.txt`:\n\n- beta\n- became BETA\n\n```ts\nconst x = 1;\n```\n" }] },
+    );
+    pane.keys("edit the notes", "Enter");
+    await pane.until("wants to:");
+    pane.keys("y");
+    const shown = await pane.until("became BETA");
+    expect(shown).toMatch(/✓ read\s+notes\.txt\s+[\d.]+s\s+→ 3 lines/);
+    expect(shown).toMatch(/✓ edit\s+notes\.txt/);
+    expect(shown).toMatch(/^\s*-beta$/m);
+    expect(shown).toMatch(/^\s*\+BETA$/m);
+    // Markdown: the heading's # and the emphasis markers are gone, list items get bullets, code is indented.
+    expect(shown).toMatch(/^Done$/m);
+    expect(shown).toContain("I changed one line in notes.txt:");
+    expect(shown).toMatch(/^• beta$/m);
+    expect(shown).toMatch(/^ {2}const x = 1;$/m);
+    expect(shown).not.toContain("```");
+    pane.keys("C-d");
+    await pane.until("EXIT=0");
+  }, 30_000);
+
+  test("colours only when allowed: FORCE_COLOR colours, NO_COLOR does not, TERM=dumb writes no escape sequence", async () => {
+    const answer = { reply: [{ type: "text" as const, text: "Some `code` here." }] };
+    fake.script(answer, answer, answer);
+    const coloured = await start({ name: "force", env: { NO_COLOR: "1", FORCE_COLOR: "1" } });
+    coloured.pane.keys("hi", "Enter");
+    await coloured.pane.until("code here.");
+    expect(coloured.pane.screen({ escapes: true })).toContain("\x1b[36mcode");
+    coloured.pane.keys("C-d");
+
+    const plain = await start({ name: "nocolor" });
+    plain.pane.keys("hi", "Enter");
+    await plain.pane.until("code here.");
+    expect(plain.pane.screen({ escapes: true })).not.toMatch(/\x1b\[(3\d|1|2|4)m/);
+    plain.pane.keys("C-d");
+
+    // TERM=dumb: everything rein writes is captured raw by pipe-pane.
+    const raw = join(dir.path, "dumb.out");
+    const dumb = await start({ name: "dumb", env: { TERM: "dumb", NO_COLOR: "" } });
+    server.tmux("pipe-pane", "-t", dumb.pane.name, "-o", `cat >> ${raw}`);
+    dumb.pane.keys("hi", "Enter");
+    await dumb.pane.until("code here.");
+    dumb.pane.keys("C-d");
+    await dumb.pane.until("EXIT=0");
+    const written = await Bun.file(raw).text();
+    expect(written).toContain("code here.");
+    expect(written.slice(0, written.indexOf("EXIT="))).not.toContain("\x1b");
+  }, 40_000);
+
+  test("multi-line entry, history with the arrow keys, and Tab completion of slash commands", async () => {
+    const { pane } = await start({ name: "editing" });
+    fake.script({ reply: [{ type: "text", text: "Got two lines." }] }, { reply: [{ type: "text", text: "Got it again." }] });
+    pane.keys("first line\\", "Enter"); // a trailing backslash continues on a new line
+    pane.keys("second line", "C-j");
+    pane.keys("third line", "Enter");
+    await pane.until("Got two lines.");
+    expect(lastUserText()).toBe("first line\nsecond line\nthird line");
+
+    pane.keys("Up");
+    await pane.until(/› first line\n\s+second line\n\s+third line/);
+    pane.keys("Enter");
+    await pane.until("Got it again.");
+    expect(lastUserText()).toBe("first line\nsecond line\nthird line");
+
+    pane.keys("/co", "Tab");
+    await pane.until(/\/compact\s+\/cost/);
+    pane.keys("s", "Tab", "Enter");
+    await pane.until(/session s_\w+, 2 runs:/);
+    pane.keys("C-d");
+    await pane.until("EXIT=0");
+  }, 30_000);
+
+  test("a pasted 10,000-line text is one prompt, shown as a placeholder and sent whole", async () => {
+    const { pane } = await start({ name: "paste" });
+    fake.script({ reply: [{ type: "text", text: "Counted them." }] });
+    const lines = Array.from({ length: 10_000 }, (_, i) => `line ${i + 1}`).join("\n");
+    const before = fake.requests.length;
+    pane.keys("count these: ");
+    pane.paste(lines);
+    await pane.until("[pasted text #1: 10000 lines");
+    expect(fake.requests.length).toBe(before); // no line of the paste was taken as Enter
+    pane.keys("Enter");
+    await pane.until("Counted them.");
+    expect(fake.requests.length).toBe(before + 1);
+    const sent = lastUserText();
+    expect(sent.startsWith("count these: line 1\nline 2\n")).toBe(true);
+    expect(sent.endsWith("line 10000")).toBe(true);
+    expect(sent.split("\n")).toHaveLength(10_000);
+    pane.keys("C-d");
+  }, 30_000);
+
+  test("a prompt typed while a turn runs is queued, shown as queued, and runs after it", async () => {
+    const { pane } = await start({ name: "queue" });
+    fake.script(
+      { reply: [{ type: "text", text: "A slow first answer arriving bit by bit." }], chunkSize: 4, delayMs: 120 },
+      { reply: [{ type: "text", text: "The queued one answered." }] },
+    );
+    pane.keys("first", "Enter");
+    await pane.until("A slow");
+    pane.keys("second please", "Enter");
+    await pane.until("queued: second please");
+    await pane.until("The queued one answered.");
+    expect(lastUserText()).toBe("second please");
+    const shown = pane.screen({ joined: true });
+    expect(shown.indexOf("bit by bit.")).toBeLessThan(shown.indexOf("› second please"));
+    expect(shown).not.toContain("queued:");
+    pane.keys("C-d");
+  }, 30_000);
+
+  test("Ctrl-C in a permission dialog rejects the call, stops the turn and gives the prompt back", async () => {
+    const { pane, work } = await start({ name: "dialog-interrupt" });
+    const marker = join(work, "never-made");
+    fake.script(
+      { reply: [{ type: "tool_use", name: "bash", input: { command: `touch ${marker}` } }] },
+      { reply: [{ type: "text", text: "Fresh start." }] },
+    );
+    pane.keys("make it", "Enter");
+    await pane.until("wants to:");
+    pane.keys("C-c");
+    await pane.until("(interrupted)");
+    expect(existsSync(marker)).toBe(false);
+    expect(pane.screen()).not.toContain("[y] yes, once");
+    pane.keys("again", "Enter");
+    await pane.until("Fresh start.");
+    pane.keys("C-d");
+    await pane.until("EXIT=0");
+  }, 30_000);
+
+  test("always from the dialog saves the exact rule; /permissions lists it and revokes it", async () => {
+    const { pane, work } = await start({ name: "always" });
+    fake.script(
+      { reply: [{ type: "tool_use", name: "bash", input: { command: "git checkout -b topic" } }] },
+      { reply: [{ type: "text", text: "Branch made." }] },
+    );
+    pane.keys("status", "Enter");
+    await pane.until("always saves: bash(git checkout *)");
+    pane.keys("a");
+    await pane.until("Branch made.");
+    pane.keys("/permissions", "Enter");
+    await pane.until(/approved in this session:\n\s+1\. bash\(git checkout \*\)/);
+    expect(pane.screen({ joined: true })).toMatch(/\d+ built-in rules/);
+    pane.keys("/permissions revoke 1", "Enter");
+    await pane.until("revoked: bash(git checkout *)");
+    pane.keys("/permissions", "Enter");
+    await pane.until(/revoked: bash\(git checkout \*\)[\s\S]*approved in this session:\n\s+none/);
+    expect(work).toBeTruthy();
+    pane.keys("C-d");
+  }, 30_000);
+
+  test("custom commands from .rein/commands and the user's commands folder become prompts", async () => {
+    const config = join(dir.path, "custom-config");
+    await Bun.write(join(config, "commands", "explain.md"), "---\ndescription: explain a file\n---\nExplain $ARGUMENTS in two sentences.\n");
+    const { pane } = await start({ name: "custom", env: { REIN_CONFIG_DIR: config } });
+    fake.script({ reply: [{ type: "text", text: "Explained." }] });
+    pane.keys("/help", "Enter");
+    await pane.until(/\/explain\s+explain a file \(user\)/);
+    pane.keys("/explain src/main.ts", "Enter");
+    await pane.until("Explained.");
+    expect(lastUserText()).toBe("Explain src/main.ts in two sentences.\n");
+    pane.keys("C-d");
+  }, 30_000);
+
+  test("a 40-column and a 200-column terminal, and a resize in between, keep the dialog and the prompt whole", async () => {
+    const { pane } = await start({ name: "narrow", columns: 40, rows: 30 });
+    fake.script(
+      { reply: [{ type: "tool_use", name: "bash", input: { command: "npm install left-pad --save-exact" } }] },
+      { reply: [{ type: "text", text: "A long answer that has to wrap over several rows in a terminal only forty columns wide." }] },
+    );
+    pane.keys("install it", "Enter");
+    const dialog = await pane.until("[m] no, and tell it why");
+    for (const key of ["[y] yes, once", "[a] always (this session)", "[n] no"]) expect(dialog).toContain(key);
+    for (const row of pane.screen().split("\n")) expect(Bun.stringWidth(row)).toBeLessThanOrEqual(40);
+    pane.keys("n");
+    await pane.until("rejected");
+    await pane.until("columns wide.");
+    pane.resize(200, 30);
+    pane.keys("a prompt typed after the resize");
+    await pane.until(/› a prompt typed after the resize$/m);
+    const wide = pane.screen();
+    expect(wide.split("\n").filter((row) => row.includes("› a prompt typed after the resize"))).toHaveLength(1);
+    pane.keys("C-u", "C-d");
+    await pane.until("EXIT=0");
+  }, 30_000);
+
+  test("a terminal closed mid-turn (SIGHUP): the process exits and the session keeps what was shown", async () => {
+    const work = join(dir.path, "hangup");
+    mkdirSync(join(work, ".git"), { recursive: true });
+    const data = join(dir.path, "hangup-data");
+    fake.script({ reply: [{ type: "text", text: "Streaming slowly so the terminal can close mid-answer, word by word." }], chunkSize: 3, delayMs: 150 });
+    const env = `ANTHROPIC_API_KEY=test-key ANTHROPIC_BASE_URL=${fake.url} REIN_DATA_DIR=${data} REIN_CONFIG_DIR=${join(dir.path, "hangup-config")} NO_COLOR=1`;
+    const pane = server.open(`exec env ${env} ${BIN}`, work);
+    await pane.until("Ctrl-D exits");
+    const pid = pane.pid();
+    pane.keys("talk slowly", "Enter");
+    await pane.until("Streaming");
+    pane.kill();
+    const deadline = Date.now() + 10_000;
+    while (alive(pid) && Date.now() < deadline) await Bun.sleep(50);
+    expect(alive(pid)).toBe(false);
+    const db = new Database(join(data, "rein.db"), { readonly: true });
+    const types = db.query("SELECT type FROM events ORDER BY seq").all().map((r) => (r as { type: string }).type);
+    const result = db.query("SELECT data FROM events WHERE type = 'result'").get() as { data: string } | null;
+    db.close();
+    expect(types.slice(0, 3)).toEqual(["session", "user", "text_delta"]);
+    expect(types.at(-1)).toBe("result");
+    expect(JSON.parse(result!.data).status).toBe("interrupted");
+  }, 30_000);
+
+  test("the terminal is restored after Ctrl-D, after a second Ctrl-C, and after a crash", async () => {
+    const first = await start({ name: "restore-d" });
+    first.pane.keys("C-d");
+    expect(await first.pane.until(/EXIT=0\n\s*icanon/)).toMatch(/session s_\w+ \(resume: rein -r s_\w+\)/);
+
+    const second = await start({ name: "restore-c" });
+    second.pane.keys("C-c");
+    await second.pane.until("press Ctrl-C again to exit");
+    second.pane.keys("C-c");
+    await second.pane.until(/EXIT=0\n\s*icanon/);
+
+    const crash = await start({ name: "restore-crash", env: { REIN_CRASH_TEST_PROMPT: "crash now" } });
+    crash.pane.keys("crash now", "Enter");
+    const shown = await crash.pane.until(/EXIT=1\n\s*icanon/);
+    expect(shown).toContain("rein: internal error: Error: crash test");
+  }, 40_000);
+});
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
