@@ -2,8 +2,7 @@
 // load behind it (typing already works). Only reached when stdin and stdout are both terminals.
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
-import chalk from "chalk";
-import { findProjectRoot } from "../config/load.ts";
+import { findProjectRoot } from "../config/find-project-root.ts";
 import { projectPaths, reinPaths } from "../config/paths.ts";
 import { rememberTrust, workspaceTrust } from "../config/trust.ts";
 import type { Session } from "../session/session.ts";
@@ -11,13 +10,11 @@ import type { Store } from "../session/store.ts";
 import { VERSION } from "../version.ts";
 import type { Args } from "./args.ts";
 import type { Context, Env } from "./context.ts";
-import { err } from "./output.ts";
-import { App } from "./term/app.ts";
-import { appendHistory, loadHistory } from "./term/prompt-history.ts";
+import { LineEditor } from "./term/editor.ts";
+import { loadHistory } from "./term/prompt-history.ts";
 import { Screen } from "./term/screen.ts";
 import { colorLevel } from "./term/style.ts";
 import { openTerminal } from "./term/terminal.ts";
-import { Transcript } from "./term/transcript.ts";
 
 /** What the composition root lends the terminal: starting the HTTP server over its live session. */
 export type InteractiveHooks = {
@@ -26,55 +23,26 @@ export type InteractiveHooks = {
   serveNow?: boolean;
 };
 
+/**
+ * The banner and the prompt are drawn from a few small modules; the rest (chalk, the renderers,
+ * the app) loads while the user starts typing, and the session after it. Keys wait in the terminal.
+ */
 export async function interactive(args: Args, env: Env, hooks: InteractiveHooks = {}): Promise<number> {
-  chalk.level = colorLevel(env, chalk.level);
   if (!args.trust) await askTrustOnce(args, env);
   const cwd = resolve(args.cwd ?? process.cwd());
   const historyFile = join(reinPaths(env).dataDir, "prompt-history.jsonl");
-
   // TERM=dumb: no escape sequence at all, not even to turn bracketed paste on.
   const fancy = env.TERM !== "dumb";
   const terminal = openTerminal(fancy);
   const screen = new Screen(terminal.io, fancy);
-  let app: App | undefined;
-  const transcript = new Transcript(screen, { cwd, color: chalk.level > 0, changed: () => app?.changed() });
-  app = new App(screen, transcript, loadHistory(historyFile), (prompt) => appendHistory(historyFile, prompt));
-  const running = app;
-  const crash = (error: unknown) => {
-    terminal.restore();
-    err(`\nrein: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    process.exit(1);
-  };
-  process.on("uncaughtException", crash);
-  process.on("unhandledRejection", crash);
-  // The terminal went away: stop the turn (what it did is saved), write nothing more, leave.
-  process.on("SIGHUP", () => (terminal.detach(), running.exit(129)));
-  process.on("SIGTERM", () => running.exit(143));
-  terminal.onKeys(app.onKeys);
-  terminal.onResize(() => {
-    transcript.resize(screen.width);
-    screen.resized();
-    running.refresh();
-  });
-  screen.print(chalk.dim(`rein ${VERSION} · ${cwd}`));
-  app.refresh();
+  const editor = new LineEditor(loadHistory(historyFile));
+  const styled = colorLevel(env, 1) > 0;
+  const sgr = (on: string, off: string) => (text: string) => (styled ? `\x1b[${on}m${text}\x1b[${off}m` : text);
+  screen.print(sgr("2", "22")(`rein ${VERSION} · ${cwd}`));
+  screen.setLive({ ...editor.layout(sgr("1", "22")("› "), 2, screen.width, 3) });
 
-  let cleanup = async () => {};
-  try {
-    const { loadSession } = await import("./term/load.ts");
-    const loaded = await loadSession(args, env, hooks, screen, app);
-    cleanup = loaded.cleanup;
-    app.ready(loaded);
-  } catch (error) {
-    const { fail } = await import("./run.ts");
-    terminal.restore();
-    screen.clear();
-    return fail(error);
-  }
-  const code = await app.done;
-  terminal.restore();
-  await cleanup();
-  return code;
+  const { runTerminal } = await import("./term/run-terminal.ts");
+  return runTerminal({ args, env, hooks, terminal, screen, editor, cwd, historyFile });
 }
 
 /** Asks once per workspace whether its own tools and config may run, when it has any; the answer is remembered. */

@@ -1,12 +1,14 @@
 // Dispatches a command line to its mode and turns failures into exit codes: 2 for usage and
-// configuration errors, 1 for everything else that went wrong.
-import { ConfigError } from "../config/load.ts";
-import { StoreError } from "../session/store.ts";
+// configuration errors, 1 for everything else that went wrong. Modes are imported when chosen: the
+// interactive prompt must not wait for the configuration, the store and the provider to load.
 import { parseArgs, UsageError } from "./args.ts";
-import { MissingKeyError, resolveContext } from "./context.ts";
+import type { Context } from "./context.ts";
 import { HELP } from "./help.ts";
 import type { InteractiveHooks } from "./interactive.ts";
 import { bothTerminals, err, out } from "./output.ts";
+
+const context = async (args: ReturnType<typeof parseArgs>, env: Record<string, string | undefined>): Promise<Context> =>
+  (await import("./context.ts")).resolveContext(args, env);
 
 export async function run(argv: string[], env: Record<string, string | undefined> = process.env, hooks: InteractiveHooks = {}): Promise<number> {
   try {
@@ -15,13 +17,13 @@ export async function run(argv: string[], env: Record<string, string | undefined
     if (args.version) return print(`rein ${(await import("../version.ts")).VERSION}\n`);
     const [command, ...rest] = args.command;
     if (command && !args.print) return await subcommand(command, rest, args, env);
-    if (args.print) return await (await import("./print-mode.ts")).printMode(resolveContext(args, env));
+    if (args.print) return await (await import("./print-mode.ts")).printMode(await context(args, env));
     if (!(await bothTerminals())) {
       throw new UsageError('the interactive mode needs a terminal on stdin and stdout; for scripts use: rein -p "PROMPT"');
     }
     return await (await import("./interactive.ts")).interactive(args, env, hooks);
   } catch (error) {
-    const code = fail(error);
+    const code = await fail(error);
     earlyResult(argv, error);
     return code;
   }
@@ -45,13 +47,13 @@ function earlyResult(argv: readonly string[], error: unknown): void {
 async function subcommand(command: string, rest: string[], args: ReturnType<typeof parseArgs>, env: Record<string, string | undefined>): Promise<number> {
   switch (command) {
     case "sessions":
-      return (await import("./sessions-command.ts")).sessionsCommand(rest, resolveContext(args, env));
+      return (await import("./sessions-command.ts")).sessionsCommand(rest, await context(args, env));
     case "tools":
-      return (await import("./tools-command.ts")).toolsCommand(rest, resolveContext(args, env));
+      return (await import("./tools-command.ts")).toolsCommand(rest, await context(args, env));
     case "permissions":
-      return (await import("./permissions-command.ts")).permissionsCommand(rest, resolveContext(args, env));
+      return (await import("./permissions-command.ts")).permissionsCommand(rest, await context(args, env));
     case "doctor":
-      return (await import("./doctor.ts")).doctor(resolveContext(args, env));
+      return (await import("./doctor.ts")).doctor(await context(args, env));
     default:
       throw new UsageError(`unknown command "${command}" (commands: sessions, tools, permissions, doctor; a prompt needs -p)`);
   }
@@ -62,7 +64,13 @@ function print(text: string): number {
   return 0;
 }
 
-export function fail(error: unknown): number {
+/** Reports a failure on stderr; the exit code. The error classes are loaded only when something failed. */
+export async function fail(error: unknown): Promise<number> {
+  const [{ ConfigError }, { StoreError }, { MissingKeyError }] = await Promise.all([
+    import("../config/config-error.ts"),
+    import("../session/store.ts"),
+    import("./context.ts"),
+  ]);
   if (error instanceof UsageError || error instanceof ConfigError || error instanceof MissingKeyError) {
     err(`rein: ${error.message}\n`);
     return 2;

@@ -6,7 +6,7 @@ import type { StampedEvent } from "../../session/events.ts";
 import type { Session } from "../../session/session.ts";
 import { completeSlash } from "../custom-commands.ts";
 import { answer, choiceFor, dialogRows, type AskEvent } from "./dialog.ts";
-import { LineEditor } from "./editor.ts";
+import type { LineEditor } from "./editor.ts";
 import type { Key } from "./keys.ts";
 import type { Screen } from "./screen.ts";
 import { BUILTINS, runSlash, runsWhileBusy, type SlashHost } from "./slash.ts";
@@ -23,7 +23,6 @@ export type Loaded = {
 };
 
 export class App {
-  readonly editor: LineEditor;
   private loaded: Loaded | undefined;
   private readonly queue: string[] = [];
   private readonly asks: AskEvent[] = [];
@@ -41,10 +40,9 @@ export class App {
   constructor(
     private readonly screen: Screen,
     private readonly transcript: Transcript,
-    history: readonly string[],
+    readonly editor: LineEditor,
     private readonly remember: (prompt: string) => void,
   ) {
-    this.editor = new LineEditor(history);
     this.done = new Promise((resolve) => (this.finished = resolve));
   }
 

@@ -23,7 +23,9 @@ export function openTerminal(fancy: boolean): Terminal {
   const decoder = keyDecoder();
   // A character may be split between two reads: decode as a stream.
   const utf8 = new TextDecoder("utf-8");
-  let keysHandler: (keys: Key[]) => void = () => {};
+  // Keys typed before the terminal's app is loaded wait for it.
+  const early: Key[] = [];
+  let keysHandler: (keys: Key[]) => void = (keys) => void early.push(...keys);
   let escapeTimer: ReturnType<typeof setTimeout> | undefined;
   let restored = false;
   let detached = false;
@@ -73,7 +75,10 @@ export function openTerminal(fancy: boolean): Terminal {
       columns: () => process.stdout.columns || 80,
       rows: () => process.stdout.rows || 24,
     },
-    onKeys: (handler) => void (keysHandler = handler),
+    onKeys: (handler) => {
+      keysHandler = handler;
+      if (early.length > 0) handler(early.splice(0));
+    },
     onResize: (handler) => void process.stdout.on("resize", handler),
     restore,
     detach: () => {

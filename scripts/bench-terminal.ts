@@ -1,0 +1,195 @@
+// The interactive terminal's figures, measured in tmux against the fake model: start to the input
+// prompt, CPU while idle at the prompt, and, in a resumed session of 1,000 messages, the time for a
+// keystroke to reach the screen and the memory. tmux copies what the pane's program writes into a
+// FIFO (pipe-pane), which this script reads as it arrives: no polling of the screen.
+import { closeSync, constants, mkdirSync, openSync, readSync } from "node:fs";
+import { join } from "node:path";
+import { Store } from "../src/session/store.ts";
+
+export type TerminalFigures = {
+  startMs: number;
+  idleCpuPercent: number;
+  idleSeconds: number;
+  keystrokeMs: number;
+  keystrokeBaselineMs: number;
+  rssBytes: number;
+  peakBytes: number;
+  messages: number;
+};
+
+const SOCKET = `rein-bench-${process.pid}`;
+const tmux = (...args: string[]) => {
+  const run = Bun.spawnSync(["tmux", "-L", SOCKET, ...args], { stdout: "pipe", stderr: "pipe" });
+  if (run.exitCode !== 0) throw new Error(`tmux ${args[0]} failed: ${run.stderr.toString()}`);
+  return run.stdout.toString();
+};
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+/** Everything the pane's program writes, read from a FIFO through a non-blocking descriptor. */
+class PaneOutput {
+  private text = "";
+  private readonly fd: number;
+  constructor(fifo: string) {
+    // O_RDWR keeps the FIFO open even when tmux's writer restarts; O_NONBLOCK so reads never block.
+    this.fd = openSync(fifo, constants.O_RDWR | constants.O_NONBLOCK);
+  }
+  /** Reads what arrived; the length of all output so far. */
+  drain(): number {
+    const buffer = Buffer.alloc(65_536);
+    while (true) {
+      let n = 0;
+      try {
+        n = readSync(this.fd, buffer, 0, buffer.length, null);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === "EAGAIN") break;
+        throw error;
+      }
+      if (n <= 0) break;
+      this.text += buffer.toString("utf8", 0, n);
+      if (n < buffer.length) break;
+    }
+    return this.text.length;
+  }
+  /** Waits until the output after `from` contains `needle`; the time it was seen. */
+  async waitFor(needle: string, from: number, timeoutMs = 10_000): Promise<number> {
+    const deadline = performance.now() + timeoutMs;
+    while (performance.now() < deadline) {
+      this.drain();
+      if (this.text.indexOf(needle, from) >= 0) return performance.now();
+      await Bun.sleep(0.25);
+    }
+    throw new Error(`pane output never showed ${JSON.stringify(needle)}; last output: ${JSON.stringify(this.text.slice(-300))}`);
+  }
+  get length(): number {
+    return this.text.length;
+  }
+  close(): void {
+    closeSync(this.fd);
+  }
+}
+
+function seedSession(home: string, messages: number): { work: string; id: string } {
+  const work = join(home, "terminal-session");
+  mkdirSync(join(work, ".git"), { recursive: true });
+  const id = "s_bench_terminal";
+  const { store } = Store.open(join(home, "data", "rein.db"));
+  store.createSession({ id, cwd: work, model: "claude-sonnet-5-5" });
+  const answer = (i: number) =>
+    `## Step ${i}\n\nI looked at \`src/module${i}.ts\` and changed **two** things:\n\n- the parser now keeps comments\n- the printer wraps at 80 columns\n\n\`\`\`ts\nexport const step${i} = ${i};\n\`\`\`\n`;
+  store.transaction(() => {
+    for (let i = 0; i < messages; i++) {
+      const user = i % 2 === 0;
+      const text = user ? `please do step ${i}` : answer(i);
+      const event = store.appendEvent(id, user ? { type: "user", text } : { type: "text_delta", text });
+      store.appendMessage(id, { role: user ? "user" : "assistant", content: [{ type: "text", text }] }, event.seq);
+    }
+  });
+  store.close();
+  return { work, id };
+}
+
+async function procCpuTicks(pid: number): Promise<number> {
+  const stat = await Bun.file(`/proc/${pid}/stat`).text();
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return Number(fields[11]) + Number(fields[12]);
+}
+
+async function procMemory(pid: number, field: "VmRSS" | "VmHWM"): Promise<number> {
+  const kb = new RegExp(`${field}:\\s+(\\d+) kB`).exec(await Bun.file(`/proc/${pid}/status`).text())?.[1];
+  return Number(kb ?? 0) * 1024;
+}
+
+/** Milliseconds from typing a character (tmux send-keys) to the program echoing it, median of `n`. */
+async function keystrokes(output: PaneOutput, n: number): Promise<number> {
+  const samples: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const ch = String.fromCharCode(97 + (i % 26));
+    output.drain();
+    const from = output.length;
+    const start = performance.now();
+    tmux("send-keys", "-t", "bench", "-l", ch);
+    const seen = await output.waitFor(ch, from);
+    samples.push(seen - start);
+    await Bun.sleep(20);
+  }
+  return median(samples);
+}
+
+export async function terminalFigures(bin: string, home: string, env: Record<string, string>): Promise<TerminalFigures> {
+  const fifo = join(home, "pane.fifo");
+  Bun.spawnSync(["mkfifo", fifo]);
+  const output = new PaneOutput(fifo);
+  const vars = Object.entries({ ...env, TERM: "tmux-256color" })
+    .map(([k, v]) => `${k}='${v}'`)
+    .join(" ");
+  tmux("new-session", "-d", "-s", "bench", "-x", "120", "-y", "40", "sleep 600");
+  tmux("pipe-pane", "-t", "bench", "-o", `cat > ${fifo}`);
+  try {
+    const messages = 1_000;
+    const { work, id } = seedSession(home, messages);
+
+    // Start to the input prompt: a fresh rein in the pane, timed until its prompt is written.
+    const starts: number[] = [];
+    for (let i = 0; i < 7; i++) {
+      output.drain();
+      const from = output.length;
+      const start = performance.now();
+      tmux("respawn-pane", "-k", "-t", "bench", "-c", work, `exec env ${vars} ${bin}`);
+      starts.push((await output.waitFor("›", from)) - start);
+      await output.waitFor("Ctrl-D exits", from);
+    }
+    const startMs = median(starts.slice(1));
+
+    // The baseline of the keystroke measurement itself: tmux and a program that only echoes.
+    tmux("respawn-pane", "-k", "-t", "bench", "sh -c 'stty raw -echo; printf ready; exec cat'");
+    await output.waitFor("ready", 0);
+    const keystrokeBaselineMs = await keystrokes(output, 30);
+
+    // A resumed session of 1,000 messages.
+    output.drain();
+    const from = output.length;
+    tmux("respawn-pane", "-k", "-t", "bench", "-c", work, `exec env ${vars} ${bin} -r ${id}`);
+    await output.waitFor("Ctrl-D exits", from);
+    const pid = Number(tmux("list-panes", "-t", "bench", "-F", "#{pane_pid}").trim());
+    await Bun.sleep(1000);
+    const idleSeconds = 5;
+    const before = await procCpuTicks(pid);
+    await Bun.sleep(idleSeconds * 1000);
+    const ticks = (await procCpuTicks(pid)) - before;
+    const idleCpuPercent = (ticks / (idleSeconds * 100)) * 100; // USER_HZ is 100 on Linux
+    const keystrokeMs = await keystrokes(output, 40);
+    const rssBytes = await procMemory(pid, "VmRSS");
+    const peakBytes = await procMemory(pid, "VmHWM");
+    return { startMs, idleCpuPercent, idleSeconds, keystrokeMs, keystrokeBaselineMs, rssBytes, peakBytes, messages };
+  } finally {
+    try {
+      tmux("kill-server");
+    } catch {
+      // already gone
+    }
+    output.close();
+  }
+}
+
+if (import.meta.main) {
+  const { mkdtempSync, rmSync } = await import("node:fs");
+  const { tmpdir } = await import("node:os");
+  const { startFakeAnthropic } = await import("../test/fake/server.ts");
+  const home = mkdtempSync(join(tmpdir(), "rein-bench-tty-"));
+  const fake = await startFakeAnthropic();
+  try {
+    const env = {
+      PATH: process.env.PATH ?? "/usr/bin:/bin",
+      HOME: home,
+      REIN_CONFIG_DIR: join(home, "config"),
+      REIN_DATA_DIR: join(home, "data"),
+      ANTHROPIC_API_KEY: "bench-key",
+      ANTHROPIC_BASE_URL: fake.url,
+    };
+    console.log(await terminalFigures(join(import.meta.dir, "../dist/rein"), home, env));
+  } finally {
+    await fake.close();
+    rmSync(home, { recursive: true, force: true });
+  }
+}

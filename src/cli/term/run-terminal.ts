@@ -1,0 +1,67 @@
+// The terminal after its first paint: the app, its signals and crash handling, then the session
+// loading behind the prompt, and the way out.
+import chalk from "chalk";
+import type { Args } from "../args.ts";
+import type { Env } from "../context.ts";
+import type { InteractiveHooks } from "../interactive.ts";
+import { err } from "../output.ts";
+import { App } from "./app.ts";
+import type { LineEditor } from "./editor.ts";
+import { appendHistory } from "./prompt-history.ts";
+import type { Screen } from "./screen.ts";
+import { colorLevel } from "./style.ts";
+import type { Terminal } from "./terminal.ts";
+import { Transcript } from "./transcript.ts";
+
+export type Started = {
+  args: Args;
+  env: Env;
+  hooks: InteractiveHooks;
+  terminal: Terminal;
+  screen: Screen;
+  editor: LineEditor;
+  cwd: string;
+  historyFile: string;
+};
+
+export async function runTerminal({ args, env, hooks, terminal, screen, editor, cwd, historyFile }: Started): Promise<number> {
+  chalk.level = colorLevel(env, chalk.level);
+  let app: App | undefined;
+  const transcript = new Transcript(screen, { cwd, color: chalk.level > 0, changed: () => app?.changed() });
+  app = new App(screen, transcript, editor, (prompt) => appendHistory(historyFile, prompt));
+  const running = app;
+  const crash = (error: unknown) => {
+    terminal.restore();
+    err(`\nrein: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(1);
+  };
+  process.on("uncaughtException", crash);
+  process.on("unhandledRejection", crash);
+  // The terminal went away: stop the turn (what it did is saved), write nothing more, leave.
+  process.on("SIGHUP", () => (terminal.detach(), running.exit(129)));
+  process.on("SIGTERM", () => running.exit(143));
+  terminal.onKeys(app.onKeys);
+  terminal.onResize(() => {
+    transcript.resize(screen.width);
+    screen.resized();
+    running.refresh();
+  });
+  app.refresh();
+
+  let cleanup = async () => {};
+  try {
+    const { loadSession } = await import("./load.ts");
+    const loaded = await loadSession(args, env, hooks, screen, app);
+    cleanup = loaded.cleanup;
+    app.ready(loaded);
+  } catch (error) {
+    const { fail } = await import("../run.ts");
+    terminal.restore();
+    screen.clear();
+    return await fail(error);
+  }
+  const code = await app.done;
+  terminal.restore();
+  await cleanup();
+  return code;
+}
