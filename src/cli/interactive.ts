@@ -14,7 +14,7 @@ import { LineEditor } from "./term/editor.ts";
 import { loadHistory } from "./term/prompt-history.ts";
 import { Screen } from "./term/screen.ts";
 import { colorLevel } from "./term/style.ts";
-import { openTerminal } from "./term/terminal.ts";
+import { openTerminal, type Terminal } from "./term/terminal.ts";
 
 /** What the composition root lends the terminal: starting the HTTP server over its live session. */
 export type InteractiveHooks = {
@@ -28,7 +28,6 @@ export type InteractiveHooks = {
  * the app) loads while the user starts typing, and the session after it. Keys wait in the terminal.
  */
 export async function interactive(args: Args, env: Env, hooks: InteractiveHooks = {}): Promise<number> {
-  if (!args.trust) await askTrustOnce(args, env);
   const cwd = resolve(args.cwd ?? process.cwd());
   const historyFile = join(reinPaths(env).dataDir, "prompt-history.jsonl");
   // TERM=dumb: no escape sequence at all, not even to turn bracketed paste on.
@@ -39,23 +38,46 @@ export async function interactive(args: Args, env: Env, hooks: InteractiveHooks 
   const styled = colorLevel(env, 1) > 0;
   const sgr = (on: string, off: string) => (text: string) => (styled ? `\x1b[${on}m${text}\x1b[${off}m` : text);
   screen.print(sgr("2", "22")(`rein ${VERSION} · ${cwd}`));
-  screen.setLive({ ...editor.layout(sgr("1", "22")("› "), 2, screen.width, 3) });
+  const prompt = () => screen.setLive({ ...editor.layout(sgr("1", "22")("› "), 2, screen.width, 3) });
+  prompt();
+  if (!terminal.listen()) {
+    terminal.restore();
+    screen.clear();
+    const { UsageError } = await import("./args.ts");
+    throw new UsageError('the interactive mode needs a terminal on stdin and stdout; for scripts use: rein -p "PROMPT"');
+  }
+  if (!args.trust) {
+    await askTrustOnce(args, env, terminal, screen, sgr("1", "22"));
+    prompt();
+  }
 
   const { runTerminal } = await import("./term/run-terminal.ts");
   return runTerminal({ args, env, hooks, terminal, screen, editor, cwd, historyFile });
 }
 
-/** Asks once per workspace whether its own tools and config may run, when it has any; the answer is remembered. */
-async function askTrustOnce(args: Args, env: Env): Promise<void> {
+/**
+ * Asks once per workspace whether its own tools and config may run, when it has any; the answer is
+ * remembered. One key: y trusts, n or Enter does not; Ctrl-C or Escape decides nothing this time.
+ */
+async function askTrustOnce(args: Args, env: Env, terminal: Terminal, screen: Screen, bold: (text: string) => string): Promise<void> {
   const root = findProjectRoot(resolve(args.cwd ?? process.cwd()));
   const dataDir = reinPaths(env).dataDir;
   const project = projectPaths(root);
   if (!existsSync(project.tools) && !existsSync(project.config)) return;
   if (workspaceTrust(dataDir, root) !== "unknown") return;
-  const { confirm, isCancel } = await import("@clack/prompts");
-  const answer = await confirm({
-    message: `Trust ${root}? Its .rein/ folder can add tools that run code from the repository and loosen permissions.`,
-    initialValue: false,
-  });
-  if (!isCancel(answer)) rememberTrust(dataDir, root, answer);
+  screen.print(bold(`Trust ${root}? Its .rein/ folder can add tools that run code from the repository and loosen permissions.`));
+  const question = "[y] yes, trust it  [n] no ";
+  screen.setLive({ rows: [question], cursorRow: 0, cursorCol: question.length });
+  const answer = await new Promise<boolean | undefined>((settle) =>
+    terminal.onKeys((keys) => {
+      for (const key of keys) {
+        if (key.name === "text" && /^[yY]$/.test(key.text)) return settle(true);
+        if ((key.name === "text" && /^[nN]$/.test(key.text)) || key.name === "enter") return settle(false);
+        if (key.name === "ctrl-c" || key.name === "escape" || key.name === "ctrl-d") return settle(undefined);
+      }
+    }),
+  );
+  terminal.holdKeys();
+  screen.print(answer === undefined ? "(not decided: asked again next time)" : answer ? "trusted" : "not trusted");
+  if (answer !== undefined) rememberTrust(dataDir, root, answer);
 }

@@ -1,7 +1,7 @@
 // Writes to stdout and stderr with synchronous, ordered writes on the file descriptors. Bun 1.4
 // spends about 15-20 ms building `process.stdout`/`process.stderr` the first time they are
 // touched, which is most of a one-shot run; print mode and the subcommands never touch them.
-import { fstatSync, writeSync } from "node:fs";
+import { fstatSync, statSync, writeSync } from "node:fs";
 
 export function out(text: string): void {
   writeAll(1, text);
@@ -17,11 +17,20 @@ export function warn(message: string): void {
 }
 
 /**
- * Whether stdin and stdout are both terminals. Only the interactive path asks: it needs
- * process.stdin anyway (raw mode), and on a terminal building it costs about 2 ms (node:tty: 5-8).
+ * Whether stdin and stdout both look like terminals: character devices other than /dev/null. Only
+ * the interactive path asks, and it must not pay for node:tty or process.stdin (5-10 ms) before
+ * its prompt is drawn; the terminal confirms with isTTY once the prompt is up.
  */
 export async function bothTerminals(): Promise<boolean> {
-  return process.stdin.isTTY === true && process.stdout.isTTY === true;
+  try {
+    const nul = statSync("/dev/null").rdev;
+    return [0, 1].every((fd) => {
+      const stat = fstatSync(fd);
+      return stat.isCharacterDevice() && stat.rdev !== nul;
+    });
+  } catch {
+    return false;
+  }
 }
 
 /**
