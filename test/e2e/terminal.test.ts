@@ -226,6 +226,42 @@ describe.skipIf(!hasTmux)("the interactive terminal", () => {
     pane.keys("C-d");
   }, 30_000);
 
+  test("/model changes the model of the next turn; /clear starts a new session; /sessions and /resume go back to the old one", async () => {
+    const { pane } = await start({ name: "sessions" });
+    fake.script(
+      { reply: [{ type: "text", text: "Answer in the first session." }] },
+      { reply: [{ type: "text", text: "Answer from haiku." }] },
+      { reply: [{ type: "text", text: "Answer in the second session." }] },
+      { reply: [{ type: "text", text: "Back in the first." }] },
+    );
+    pane.keys("first session prompt", "Enter");
+    await pane.until("Answer in the first session.");
+    const first = /session (s_\w+) · claude-sonnet-5-5/.exec(pane.screen({ joined: true }))![1]!;
+    pane.keys("/model claude-haiku-4-5", "Enter");
+    await pane.until("model: claude-haiku-4-5 from the next turn");
+    pane.keys("which model", "Enter");
+    await pane.until("Answer from haiku.");
+    expect((fake.requests.at(-1)!.body as { model: string }).model).toBe("claude-haiku-4-5");
+    await pane.until(/claude-haiku-4-5 · context \d+% of 200k/);
+
+    pane.keys("/clear", "Enter");
+    await pane.until(/new session s_\w+ · claude-haiku-4-5/);
+    pane.keys("second session prompt", "Enter");
+    await pane.until("Answer in the second session.");
+    expect((fake.requests.at(-1)!.body as Body).messages).toHaveLength(1);
+
+    pane.keys("/sessions", "Enter");
+    await pane.until(new RegExp(`  ${first} .*first session prompt`));
+    pane.keys(`/resume ${first}`, "Enter");
+    await pane.until(`resumed session ${first}`);
+    pane.keys("and now", "Enter");
+    await pane.until("Back in the first.");
+    const texts = (fake.requests.at(-1)!.body as Body).messages.map((m) => m.content.find((b) => b.type === "text")?.text);
+    expect(texts).toEqual(["first session prompt", "Answer in the first session.", "which model", "Answer from haiku.", "and now"]);
+    pane.keys("C-d");
+    await pane.until("EXIT=0");
+  }, 30_000);
+
   test("a 40-column and a 200-column terminal, and a resize in between, keep the dialog and the prompt whole", async () => {
     const { pane } = await start({ name: "narrow", columns: 40, rows: 30 });
     fake.script(

@@ -58,6 +58,7 @@ export class App {
     // Answered here or elsewhere (a client of the server): the first answer wins, the dialog closes.
     if (event.type === "permission_reply") this.closeAsk(event.id);
     this.transcript.handle(event);
+    this.transcript.hold(this.asks.length > 0);
   };
 
   /** Redraws the live region soon (many events in one tick make one frame). */

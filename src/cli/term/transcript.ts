@@ -22,6 +22,8 @@ export class Transcript {
   private waitingSince: number | undefined;
   private timer: ReturnType<typeof setInterval> | undefined;
   private frame = 0;
+  /** a person is being asked something: nothing moves until they answer */
+  private held = false;
 
   constructor(
     private readonly screen: Screen,
@@ -126,9 +128,16 @@ export class Transcript {
     if (lines.length > 0) this.screen.print(`${lines.join("\n")}\n`);
   }
 
+  /** Stops the spinner while a dialog waits for the user (no timer runs while nobody types). */
+  hold(on: boolean): void {
+    if (this.held === on) return;
+    this.held = on;
+    this.wait(this.waitingSince !== undefined);
+  }
+
   private wait(on: boolean): void {
     this.waitingSince = on ? (this.waitingSince ?? Date.now()) : undefined;
-    const busy = on || this.running.size > 0;
+    const busy = (on || this.running.size > 0) && !this.held;
     if (busy && !this.timer) {
       this.timer = setInterval(() => {
         this.frame++;
