@@ -7,7 +7,12 @@ import { join } from "node:path";
 import { Store } from "../src/session/store.ts";
 
 export type TerminalFigures = {
+  /** start to the prompt, less the same measurement of a shell that prints the prompt character */
   startMs: number;
+  startRawMs: number;
+  startBaselineMs: number;
+  /** CPU while idle at the prompt: in the first seconds, and once Bun's GC timer has slowed down */
+  idleEarlyPercent: number;
   idleCpuPercent: number;
   idleSeconds: number;
   keystrokeMs: number;
@@ -129,17 +134,24 @@ export async function terminalFigures(bin: string, home: string, env: Record<str
     const messages = 1_000;
     const { work, id } = seedSession(home, messages);
 
-    // Start to the input prompt: a fresh rein in the pane, timed until its prompt is written.
-    const starts: number[] = [];
-    for (let i = 0; i < 7; i++) {
-      output.drain();
-      const from = output.length;
-      const start = performance.now();
-      tmux("respawn-pane", "-k", "-t", "bench", "-c", work, `exec env ${vars} ${bin}`);
-      starts.push((await output.waitFor("›", from)) - start);
-      await output.waitFor("Ctrl-D exits", from);
-    }
-    const startMs = median(starts.slice(1));
+    // Start to the input prompt: a fresh rein in the pane, timed until its prompt is written; the
+    // same for a shell printing the prompt character is what tmux and this script cost.
+    const startOf = async (command: string, ready: string) => {
+      const starts: number[] = [];
+      for (let i = 0; i < 9; i++) {
+        output.drain();
+        const from = output.length;
+        const start = performance.now();
+        tmux("respawn-pane", "-k", "-t", "bench", "-c", work, command);
+        starts.push((await output.waitFor("›", from)) - start);
+        await output.waitFor(ready, from);
+        await Bun.sleep(100);
+      }
+      return median(starts.slice(1));
+    };
+    const startRawMs = await startOf(`exec env ${vars} ${bin}`, "Ctrl-D exits");
+    const startBaselineMs = await startOf(`sh -c 'printf "› ready"; exec sleep 600'`, "ready");
+    const startMs = startRawMs - startBaselineMs;
 
     // The baseline of the keystroke measurement itself: tmux and a program that only echoes.
     tmux("respawn-pane", "-k", "-t", "bench", "sh -c 'stty raw -echo; printf ready; exec cat'");
@@ -152,16 +164,23 @@ export async function terminalFigures(bin: string, home: string, env: Record<str
     tmux("respawn-pane", "-k", "-t", "bench", "-c", work, `exec env ${vars} ${bin} -r ${id}`);
     await output.waitFor("Ctrl-D exits", from);
     const pid = Number(tmux("list-panes", "-t", "bench", "-F", "#{pane_pid}").trim());
+    // USER_HZ is 100 on Linux: a tick is 10 ms of CPU.
+    const idleShare = async (seconds: number) => {
+      const before = await procCpuTicks(pid);
+      await Bun.sleep(seconds * 1000);
+      return (((await procCpuTicks(pid)) - before) / (seconds * 100)) * 100;
+    };
     await Bun.sleep(1000);
-    const idleSeconds = 5;
-    const before = await procCpuTicks(pid);
-    await Bun.sleep(idleSeconds * 1000);
-    const ticks = (await procCpuTicks(pid)) - before;
-    const idleCpuPercent = (ticks / (idleSeconds * 100)) * 100; // USER_HZ is 100 on Linux
+    const idleEarlyPercent = await idleShare(5);
+    // Bun's GC timer wakes the process every second until the heap has been stable for a while,
+    // then every 30 s; rein itself runs no timer at the prompt.
+    await Bun.sleep(30_000);
+    const idleSeconds = 10;
+    const idleCpuPercent = await idleShare(idleSeconds);
     const keystrokeMs = await keystrokes(output, 40);
     const rssBytes = await procMemory(pid, "VmRSS");
     const peakBytes = await procMemory(pid, "VmHWM");
-    return { startMs, idleCpuPercent, idleSeconds, keystrokeMs, keystrokeBaselineMs, rssBytes, peakBytes, messages };
+    return { startMs, startRawMs, startBaselineMs, idleEarlyPercent, idleCpuPercent, idleSeconds, keystrokeMs, keystrokeBaselineMs, rssBytes, peakBytes, messages };
   } finally {
     try {
       tmux("kill-server");
