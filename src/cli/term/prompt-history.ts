@@ -1,5 +1,5 @@
 // The prompts typed in the terminal, kept across runs (one JSON string per line, the last 500).
-import { appendFileSync, mkdirSync, readFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 
 const KEEP = 500;
@@ -13,8 +13,9 @@ export function loadHistory(file: string): string[] {
   } catch {
     return [];
   }
+  const lines = text.split("\n");
   const entries: string[] = [];
-  for (const line of text.split("\n").slice(-KEEP - 1)) {
+  for (const line of lines.slice(-KEEP - 1)) {
     try {
       const value: unknown = JSON.parse(line);
       if (typeof value === "string") entries.push(value);
@@ -22,7 +23,20 @@ export function loadHistory(file: string): string[] {
       // a torn or foreign line: skipped
     }
   }
-  return entries.slice(-KEEP);
+  const kept = entries.slice(-KEEP);
+  // The file only grows between loads: at twice what is kept, it is rewritten with what is kept.
+  if (lines.length > 2 * KEEP) rewrite(file, kept);
+  return kept;
+}
+
+function rewrite(file: string, entries: readonly string[]): void {
+  try {
+    const next = `${file}.${process.pid}.tmp`;
+    writeFileSync(next, entries.map((e) => `${JSON.stringify(e)}\n`).join(""), { mode: 0o600 });
+    renameSync(next, file);
+  } catch {
+    // a read-only home: the history stays as it is
+  }
 }
 
 export function appendHistory(file: string, prompt: string): void {

@@ -53,6 +53,17 @@ describe("prompt history", () => {
     expect(entries.at(-1)).toBe("prompt 519");
   });
 
+  test("a file grown past twice what is kept is rewritten with the last 500 on load", () => {
+    const file = fresh();
+    for (let i = 0; i < 1_001; i++) appendHistory(file, `prompt ${i}`);
+    expect(loadHistory(file).at(-1)).toBe("prompt 1000");
+    const lines = readFileSync(file, "utf8").trimEnd().split("\n");
+    expect(lines).toHaveLength(500);
+    expect(JSON.parse(lines[0]!)).toBe("prompt 501");
+    appendHistory(file, "after the rewrite");
+    expect(loadHistory(file).at(-1)).toBe("after the rewrite");
+  });
+
   test("a prompt over 10,000 characters is not stored; one of 10,000 is", () => {
     const file = fresh();
     appendHistory(file, "small");
