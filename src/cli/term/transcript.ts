@@ -63,6 +63,7 @@ export class Transcript {
       case "tool_end": {
         const call = this.running.get(event.id) ?? { name: event.name, input: undefined, started: Date.now(), last: "" };
         this.running.delete(event.id);
+        this.inputs.delete(event.id); // kept only while a dialog may need it: a long session keeps no inputs
         const width = this.screen.width - 1;
         const line = finishedLine(call, event, Date.now() - call.started, this.options.cwd, width, { color: this.options.color });
         this.print([line, ...diffRows(event.name, call.input, event.metadata, width, DIFF_ROWS, { color: this.options.color })]);
