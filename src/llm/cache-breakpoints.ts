@@ -16,8 +16,13 @@ export type CachedRequest = {
 export function withCacheBreakpoints(request: Pick<ModelRequest, "system" | "tools" | "messages">): CachedRequest {
   const tools = request.tools.map((tool, i) => (i === request.tools.length - 1 ? { ...tool, ...MARK } : tool));
   const system = [{ type: "text" as const, text: request.system, ...MARK }];
-  const users = request.messages.flatMap((m, i) => (m.role === "user" ? [i] : [])).slice(-2);
-  const messages = request.messages.map((message, i) => (users.includes(i) ? markLastBlock(message) : message));
+  // From the end: a resumed session may send 10,000 messages, and only the last two user turns change.
+  const messages = request.messages.slice();
+  for (let i = messages.length - 1, marked = 0; i >= 0 && marked < 2; i--) {
+    if (messages[i]!.role !== "user") continue;
+    messages[i] = markLastBlock(messages[i]!);
+    marked++;
+  }
   return { system, tools, messages };
 }
 

@@ -17,9 +17,20 @@ export const NO_COMPACTION: CompactionState = { head: null, firstKept: 0, pruned
 export const PRUNED_MARKER = "[output removed to save space: rerun the tool if you need it]";
 
 export function compactedView(full: readonly Message[], state: CompactionState): Message[] {
-  if (!fits(full, state)) return [...full];
+  return compactedFrom(full, 0, state) ?? full.slice();
+}
+
+/**
+ * The view built from `part`, the full history's messages from index `from` (at most
+ * `state.firstKept`) on, so a resumed session need not read what the view leaves out. Undefined
+ * when the compaction does not fit and `part` is not the whole history (`from` > 0): the view is
+ * then the whole history, which the caller reads.
+ */
+export function compactedFrom(part: readonly Message[], from: number, state: CompactionState): Message[] | undefined {
+  if (!fits(part, from, state)) return from === 0 ? part.slice() : undefined;
+  if (state.firstKept === 0 && state.head === null && state.pruned.length === 0) return part.slice();
   const pruned = new Set(state.pruned);
-  const tail = full.slice(state.firstKept).map((message, i) => (pruned.has(state.firstKept + i) ? pruneResults(message) : message));
+  const tail = part.slice(state.firstKept - from).map((message, i) => (pruned.has(state.firstKept + i) ? pruneResults(message) : message));
   return state.head === null ? tail : [headMessage(state.head), ...tail];
 }
 
@@ -49,9 +60,9 @@ export function pruneResults(message: Message): Message {
  * A compaction from a longer history (a fork cut before it, say) or one whose kept part would start
  * on tool results without their calls is ignored: the full history is always a valid conversation.
  */
-function fits(full: readonly Message[], state: CompactionState): boolean {
-  if (state.firstKept > full.length) return false;
+function fits(part: readonly Message[], from: number, state: CompactionState): boolean {
+  if (state.firstKept < from || state.firstKept > from + part.length) return false;
   if (state.head === null && state.firstKept > 0) return false;
-  const first = full[state.firstKept];
+  const first = part[state.firstKept - from];
   return !first || !hasResults(first);
 }

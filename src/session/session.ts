@@ -22,7 +22,7 @@ import type { FileMemory, FileStamp, Tool } from "../sdk.ts";
 import { PermissionBroker, type Ask, type AskPolicy } from "./broker.ts";
 import type { Bound } from "./bound-output.ts";
 import { compactConversation } from "./compaction.ts";
-import { compactedView, NO_COMPACTION, stateOf, type CompactionState } from "./compacted-view.ts";
+import { compactedFrom, compactedView, NO_COMPACTION, stateOf, type CompactionState } from "./compacted-view.ts";
 import { newId } from "./ids.ts";
 import { repairMessages } from "./repair.ts";
 import { storedHistory } from "./stored-history.ts";
@@ -109,16 +109,23 @@ export class Session {
   /** Opens a stored session, first repairing what a crash left so the conversation is valid again. */
   static open(row: SessionRow, options: SessionOptions): Session {
     const { store } = options;
-    const stored = store.messages(row.id);
-    const repairs = repairMessages(stored, store.events(row.id, stored.at(-1)?.seq ?? 0));
-    const seq = store.lastSeq(row.id);
-    store.transaction(() => {
-      for (const message of repairs) store.appendMessage(row.id, message, seq, "repaired");
-    });
-    const full: Message[] = [...stored, ...repairs].map(({ role, content }) => ({ role, content }));
+    const last = store.lastMessage(row.id);
+    const repairs = repairMessages(last ? [last] : [], store.events(row.id, last?.seq ?? 0));
+    if (repairs.length > 0) {
+      const seq = store.lastSeq(row.id);
+      store.transaction(() => {
+        for (const message of repairs) store.appendMessage(row.id, message, seq, "repaired");
+      });
+    }
     const latest = store.lastCompaction(row.id);
     const compaction = latest ? stateOf(latest) : NO_COMPACTION;
-    return new Session(row, options, compactedView(full, compaction), compaction);
+    // Only what the view sends is read (the repairs are stored by now): the messages from the
+    // compaction's first kept one on, or all of them when that compaction does not fit the history.
+    const stored = (last?.idx ?? -1) + 1 + repairs.length;
+    const from = compaction.firstKept <= stored ? compaction.firstKept : 0;
+    const view =
+      compactedFrom(store.conversation(row.id, from), from, compaction) ?? compactedView(store.conversation(row.id), compaction);
+    return new Session(row, options, view, compaction);
   }
 
   get id(): string {
