@@ -85,8 +85,13 @@ export type AgentEvent =
       /** null when no summary message leads the compacted view */
       head: string | null;
       pruned: number[];
-      /** the summary call's usage, when one was made (the run's usage and cost include it) */
+      /**
+       * the summary call's usage, when one was made; a run's result includes it, and a compaction
+       * outside a run (the terminal's /compact) counts on its own (see sessionSpend)
+       */
       usage?: Usage;
+      /** that call's price, with `usage` (null when the model's prices are unknown; absent in events stored before it existed) */
+      cost_usd?: number | null;
     }
   | { type: "error"; message: string; code?: string }
   | {

@@ -40,13 +40,19 @@ function list(store: Store, json: boolean): number {
   return write(`${rows.map((r) => sessionLine(r)).join("\n")}\n`);
 }
 
+/** "2 runs", or "2 runs, 1 compaction" when a compaction outside the runs (/compact) is counted too. */
+function spendCounts({ runs, compactions }: { runs: number; compactions: number }): string {
+  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+  return compactions > 0 ? `${plural(runs, "run")}, ${plural(compactions, "compaction")}` : plural(runs, "run");
+}
+
 function exportJson(row: SessionRow, store: Store): string {
   return `${JSON.stringify({ session: row, messages: store.messages(row.id), events: store.events(row.id) }, null, 2)}\n`;
 }
 
 function markdown(row: SessionRow, store: Store): string {
   const spend = sessionSpend(store.events(row.id));
-  const cost = spend.runs > 0 ? `\n${spend.runs} run${spend.runs === 1 ? "" : "s"} · ${costLine(spend)}\n` : "";
+  const cost = spend.runs + spend.compactions > 0 ? `\n${spendCounts(spend)} · ${costLine(spend)}\n` : "";
   const parts = [`# ${row.title ?? "Session"}\n\n${row.id} · ${row.model} · ${row.cwd} · ${new Date(row.created_at).toISOString()}\n${cost}`];
   for (const m of store.messages(row.id)) {
     const status = m.status === "complete" ? "" : ` (${m.status})`;

@@ -65,7 +65,8 @@ const events = {
     head: { type: ["string", "null"] },
     pruned: { type: "array", items: int },
     usage,
-  }, ["usage"]),
+    cost_usd: { type: ["number", "null"] },
+  }, ["usage", "cost_usd"]),
   error: event("error", { message: str, code: str }, ["code"]),
   result: event(
     "result",

@@ -14,6 +14,8 @@ export type CompactorDeps = {
   usable: number;
   /** the reply limit of the session's requests; the summary call asks for no more */
   maxTokens: number;
+  /** the price of the summary call's usage, null when the model's prices are unknown */
+  costOf: (usage: Usage) => number | null;
   state: CompactionState;
   /** persists the event; the caller's state becomes the one it describes */
   report: (event: EventOf<"compaction">) => void;
@@ -44,7 +46,7 @@ export async function compactConversation(input: CompactInput, deps: CompactorDe
       first_kept: firstKept,
       head: newHead,
       pruned: [...new Set(pruned)].filter((i) => i >= firstKept).sort((a, b) => a - b),
-      ...(usage ? { usage } : {}),
+      ...(usage ? { usage, cost_usd: deps.costOf(usage) } : {}),
     });
     return { messages, ...(usage ? { usage } : {}) };
   };

@@ -270,6 +270,7 @@ export class Session {
         prompt: compactionPrompt,
         usable: this.usable,
         maxTokens: this.options.maxTokens,
+        costOf: costFunction(this.options.model),
         state: this.compaction,
         report: (event) => {
           this.emit(event);

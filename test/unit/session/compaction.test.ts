@@ -3,6 +3,7 @@
 // fails falls back to a cut; a resumed session sends the compacted view.
 import { beforeEach, describe, expect, test } from "bun:test";
 import type { TextBlock } from "../../../src/agent/types.ts";
+import { costUsd } from "../../../src/llm/models.ts";
 import { Session } from "../../../src/session/session.ts";
 import { conversationProblems, sentMessages, type Kit, useKit } from "../../support/session-kit.ts";
 
@@ -162,6 +163,36 @@ describe("manual compaction (/compact)", () => {
     expect(firstText(sent)).toBe("[summary of the earlier conversation]\nThey asked two questions.");
     expect(conversationProblems(sent)).toEqual([]);
     expect(sent.at(-1)).toEqual({ role: "user", content: [{ type: "text", text: "third question" }] });
+  });
+
+  test("the compaction event prices its summary call from the model table; null for a model without prices", async () => {
+    const priced = kit.create({ contextWindow: WINDOW, model: "claude-sonnet-5-5" });
+    kit.fake.script({ reply: [{ type: "text", text: "First answer." }] }, { reply: [{ type: "text", text: "Second answer." }] });
+    await priced.session.prompt("first question");
+    await priced.session.prompt("second question");
+    kit.fake.script({ reply: [{ type: "text", text: "Two questions." }], usage: { input_tokens: 1000, output_tokens: 100 } });
+    const event = await priced.session.compact();
+    expect(event?.usage).toMatchObject({ input_tokens: 1000, output_tokens: 100 });
+    expect(event?.cost_usd).toBe(costUsd("claude-sonnet-5-5", event!.usage!));
+    expect(event?.cost_usd).toBeGreaterThan(0);
+
+    const unpriced = kit.create({ contextWindow: WINDOW });
+    kit.fake.script({ reply: [{ type: "text", text: "A." }] }, { reply: [{ type: "text", text: "B." }] }, { reply: [{ type: "text", text: "S." }] });
+    await unpriced.session.prompt("one");
+    await unpriced.session.prompt("two");
+    const other = await unpriced.session.compact();
+    expect(other?.usage).toBeDefined();
+    expect(other?.cost_usd).toBeNull();
+  });
+
+  test("a compaction inside a run: its price is in the run's result, with the turns'", async () => {
+    const { session, log } = kit.create({ contextWindow: WINDOW, model: "claude-sonnet-5-5" });
+    kit.fake.script(tooLong, { reply: [{ type: "text", text: "Summary." }] }, done);
+    const result = await session.prompt(hugePrompt);
+    const [compaction] = log.of("compaction");
+    const turns = log.of("assistant").map((e) => e.cost_usd!);
+    expect(compaction!.cost_usd).toBeGreaterThan(0);
+    expect(result.cost_usd).toBeCloseTo(compaction!.cost_usd! + turns.reduce((a, b) => a + b, 0), 6);
   });
 
   test("nothing to compact in a new session", async () => {
