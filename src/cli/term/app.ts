@@ -59,6 +59,8 @@ export class App {
     if (event.type === "permission_reply") this.closeAsk(event.id);
     this.transcript.handle(event);
     this.transcript.hold(this.asks.length > 0);
+    // The dialog is drawn now: with the spinner held, no timer would draw it.
+    if (event.type === "permission_ask" || event.type === "permission_reply") this.changed();
   };
 
   /** Redraws the live region soon (many events in one tick make one frame). */
