@@ -8,6 +8,10 @@ export type Args = {
   command: string[];
   print: boolean;
   prompt?: string;
+  /** --compact: compact the resumed session instead of running a prompt */
+  compact: boolean;
+  /** with --compact, what the summary should keep above all (the argument in place of a prompt) */
+  focus?: string;
   continue: boolean;
   resume?: string;
   model?: string;
@@ -66,6 +70,7 @@ const duration = (value: string, flag: string) => {
 
 const FLAGS: Record<string, Spec> = {
   "--print": { key: "print", kind: "bool", short: "-p" },
+  "--compact": { key: "compact", kind: "bool" },
   "--continue": { key: "continue", kind: "bool", short: "-c" },
   "--resume": { key: "resume", kind: "string", short: "-r" },
   "--model": { key: "model", kind: "string", short: "-m" },
@@ -98,6 +103,7 @@ export function parseArgs(argv: readonly string[]): Args {
   const args: Args = {
     command: [],
     print: false,
+    compact: false,
     continue: false,
     allow: [],
     deny: [],
@@ -141,14 +147,27 @@ export function parseArgs(argv: readonly string[]): Args {
     else record[spec.key] = checked;
   }
   if (args.print) {
-    args.prompt = positionals.shift();
+    const first = positionals.shift();
+    if (args.compact) args.focus = first;
+    else args.prompt = first;
     if (positionals.length > 0) {
-      throw new UsageError(`unexpected argument "${positionals[0]}" (quote the whole prompt: rein -p "...")`);
+      const hint = args.compact ? 'quote the whole focus: rein -c -p --compact "..."' : 'quote the whole prompt: rein -p "..."';
+      throw new UsageError(`unexpected argument "${positionals[0]}" (${hint})`);
     }
   }
   args.command = positionals;
   if (args.continue && args.resume) throw new UsageError("--continue and --resume cannot be used together");
+  if (args.compact) checkCompact(args);
   return args;
+}
+
+/** --compact compacts a stored session from print mode; its one argument is the focus, never a prompt. */
+function checkCompact(args: Args): void {
+  if (!args.print) throw new UsageError("--compact works in print mode: rein -c -p --compact [FOCUS] (in the terminal: /compact [FOCUS])");
+  if (!args.continue && !args.resume) {
+    throw new UsageError("--compact needs a session to compact: rein -c -p --compact [FOCUS], or rein -r ID -p --compact [FOCUS]");
+  }
+  if (args.focus === "-") throw new UsageError("--compact does not read stdin: give the focus as an argument, rein -c -p --compact \"FOCUS\"");
 }
 
 function suggest(name: string): string {

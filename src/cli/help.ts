@@ -5,6 +5,7 @@ Usage:
   rein -p "PROMPT" [flags]              print mode: run to completion, print, exit
   git diff | rein -p "review this"      piped stdin is added to the prompt as context
   rein -p - < prompt.txt                the prompt is stdin
+  rein -c -p --compact ["FOCUS"]        compact the latest session here (or -r ID) and exit
   rein sessions list | show ID | export ID [--format md|json] | rm ID
   rein sessions trash | restore ID | prune [--older-than D] [--yes] | fork ID [--at N]
   rein tools list | init [user|project]
@@ -29,6 +30,9 @@ Flags:
   print mode:
       --output-format FMT     text | json | stream-json
       --on-ask POLICY         deny (default: refuse and tell the model) | fail (exit 3)
+      --compact               with -c or -r: summarise the session's older part now, keeping
+                              FOCUS (the argument, instead of a prompt) above all; runs no
+                              prompt, reads no stdin; exit 0 also when there is nothing to compact
 
 Exit codes: 0 success, 1 run failed, 2 usage or configuration error, 3 stopped for a
 permission, 4 turn limit reached, 130 interrupted.

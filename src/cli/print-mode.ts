@@ -1,5 +1,7 @@
 // Print mode: run one prompt to completion, print it in the chosen format, exit with a code that
 // says how it went. stdout carries only the answer (text) or the JSON; everything else is stderr.
+// With --compact it compacts the resumed session instead, as a run of its own: no prompt, no stdin;
+// its result's text is one line saying what was done.
 import type { ResultStatus } from "../session/events.ts";
 import { formatRule } from "../session/explain.ts";
 import type { Answer, Ask } from "../session/broker.ts";
@@ -21,7 +23,7 @@ export async function printMode(ctx: Context): Promise<number> {
   const unpriced = budgetWarning(settings);
   if (unpriced) warn(unpriced);
   exportToolSettings(ctx, warn);
-  const prompt = await readPrompt(args.prompt, ctx.env);
+  const prompt = args.compact ? "" : await readPrompt(args.prompt, ctx.env);
   const store = openStore(ctx, warn);
   try {
     const untrusted = untrustedToolsWarning(ctx);
@@ -29,9 +31,11 @@ export async function printMode(ctx: Context): Promise<number> {
     const registry = toolRegistry(settings.toolDirs, (errors) => warn(`tools not loaded:\n${errors.map(formatLoadError).join("\n")}`));
     const session = openSession(ctx, store, sessionOptions(settings, store, registry));
     const format = args.outputFormat;
-    session.subscribe(format === "stream-json" ? (e) => writeLine(JSON.stringify(e)) : stderrRenderer(warn));
+    // The stderr renderer would repeat, for --compact, the line the text format prints on stdout.
+    if (format === "stream-json") session.subscribe((e) => writeLine(JSON.stringify(e)));
+    else if (!args.compact) session.subscribe(stderrRenderer(warn));
     const signals = onSignals(() => session.abort());
-    const result = await session.prompt(prompt);
+    const result = args.compact ? await session.compactRun(args.focus) : await session.prompt(prompt);
     signals.stop();
     if (format === "json") writeLine(JSON.stringify(result));
     // Only a finished answer goes to stdout: `rein -p ... > out.txt` must never keep half an answer.

@@ -1,6 +1,7 @@
 // Compaction, cheapest first: prune old tool results; else summarise the older part with a hidden
 // model call and keep the recent tail verbatim; else (the call failed, was empty or did not fit) cut
-// the oldest turns deterministically. Returns the new view and reports the compaction as an event.
+// the oldest turns deterministically. Returns the new view and reports the compaction as an event;
+// an abort before it is decided leaves the conversation as it was (undefined, nothing reported).
 import { estimateTokens } from "../agent/context-size.ts";
 import type { Compacted, CompactInput, CompactionMethod, ContentBlock, EventOf, Message, StreamFn, Usage } from "../agent/types.ts";
 import { headCount, headMessage, hasResults, PRUNED_MARKER, pruneResults, type CompactionState } from "./compacted-view.ts";
@@ -29,7 +30,7 @@ export const SUMMARY_PREFIX = "[summary of the earlier conversation]";
 /** The latest request survives a summary word for word, after it (models' summaries paraphrase). */
 export const REQUEST_MARK = "[the user's latest request, verbatim]";
 
-export async function compactConversation(input: CompactInput, deps: CompactorDeps, signal: AbortSignal): Promise<Compacted> {
+export async function compactConversation(input: CompactInput, deps: CompactorDeps, signal: AbortSignal): Promise<Compacted | undefined> {
   const view = input.messages;
   const head = headCount(deps.state);
   const toFull = (i: number) => deps.state.firstKept + i - head;
@@ -61,7 +62,10 @@ export async function compactConversation(input: CompactInput, deps: CompactorDe
 
   const keepFrom = tailStart(view, head, tailBudget(deps.usable, input.target - input.fixed));
   const tail = view.slice(keepFrom);
-  const call = signal.aborted ? { text: "" } : await summarise(view.slice(0, keepFrom), deps, signal);
+  if (signal.aborted) return undefined;
+  const call = await summarise(view.slice(0, keepFrom), deps, signal);
+  // Stopped while the summary was written: not a failed summary to cut instead of, but nothing to do.
+  if (signal.aborted) return undefined;
   const summary = call.text;
   usage = call.usage;
   if (summary) {

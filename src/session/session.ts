@@ -13,6 +13,7 @@ import {
   type EventOf,
   type Message,
   type PermissionReply,
+  type ResultStatus,
   type StampedEvent,
   type StreamFn,
 } from "../agent/types.ts";
@@ -153,10 +154,7 @@ export class Session {
     const startedAt = now();
     const { store } = this.options;
     try {
-      if (!this.started) {
-        this.started = true;
-        this.emit({ type: "session", id: this.id, cwd: this.row.cwd, model: this.options.model, version: this.options.version });
-      }
+      this.announce();
       if (this.messages.length === 0 && !this.row.title) store.updateSession(this.id, { title: titleOf(text) });
       const user = this.emit({ type: "user", text });
       const userMessage: Message = { role: "user", content: [{ type: "text", text }] };
@@ -228,7 +226,8 @@ export class Session {
 
   /**
    * Summarises the conversation now (the terminal's /compact), keeping what concerns `focus` above
-   * all; the compaction event says how. Undefined when the session is running or has nothing to compact.
+   * all; the compaction event says how. Undefined when the session is running, has nothing to
+   * compact, or was aborted first (the conversation is then as it was).
    */
   async compact(focus?: string): Promise<EventOf<"compaction"> | undefined> {
     if (this.controller || this.messages.length < 2) return undefined;
@@ -241,10 +240,33 @@ export class Session {
       const tokens = fixed + estimateTokens(this.messages);
       const input: CompactInput = { messages: [...this.messages], tokens, target: Math.floor(this.usable * 0.6), fixed, reason: "manual" };
       const compacted = await this.compactWith(input, controller.signal, focus, (event) => (reported = event));
-      this.messages.splice(0, this.messages.length, ...compacted.messages);
+      if (compacted) this.messages.splice(0, this.messages.length, ...compacted.messages);
       return reported;
     } finally {
       this.controller = undefined;
+    }
+  }
+
+  /**
+   * `compact` as a run of its own (print mode's --compact): the `session` event, the compaction, and
+   * a closing `result` with turns 0, the summary call's usage and cost, and one line saying what
+   * was done (or that there was nothing to compact) as its text.
+   */
+  async compactRun(focus?: string): Promise<ResultEvent> {
+    if (this.controller) throw new Error("a prompt is already running in this session");
+    const now = this.options.now ?? Date.now;
+    const startedAt = now();
+    const costOf = costFunction(this.options.model);
+    const end = (status: ResultStatus, text: string, usage = emptyUsage(), cost = costOf(usage), error?: string) =>
+      this.finish({ type: "result", status, text, usage, cost_usd: cost, turns: 0, duration_ms: now() - startedAt, ...(error ? { error } : {}) });
+    try {
+      this.announce();
+      if (this.messages.length < 2) return end("success", "nothing to compact: the conversation has fewer than two messages");
+      const event = await this.compact(focus);
+      if (!event) return end("interrupted", "", undefined, undefined, "interrupted before the compaction was done; the conversation is as it was");
+      return end("success", compactionLine(event), event.usage, event.cost_usd ?? costOf(emptyUsage()));
+    } catch (error) {
+      return end("error", "", undefined, undefined, `internal error: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
 
@@ -261,7 +283,7 @@ export class Session {
     signal: AbortSignal,
     focus?: string,
     heard?: (event: EventOf<"compaction">) => void,
-  ): Promise<Compacted> {
+  ): Promise<Compacted | undefined> {
     return compactConversation(
       input,
       {
@@ -325,6 +347,13 @@ export class Session {
     this.broker.rejectAll("the run was interrupted");
   }
 
+  /** The `session` event, before the first run of this process. */
+  private announce(): void {
+    if (this.started) return;
+    this.started = true;
+    this.emit({ type: "session", id: this.id, cwd: this.row.cwd, model: this.options.model, version: this.options.version });
+  }
+
   private finish(event: Extract<AgentEvent, { type: "result" }>): ResultEvent {
     return this.emit(event) as ResultEvent;
   }
@@ -354,6 +383,17 @@ export class Session {
 function fileMemory(): FileMemory {
   const stamps = new Map<string, FileStamp>();
   return { recordRead: (path, stamp) => void stamps.set(path, stamp), lastRead: (path) => stamps.get(path) };
+}
+
+/** "compacted: ~12000 -> ~3100 tokens (summarised)": what a manual compaction did, in one line. */
+function compactionLine(event: EventOf<"compaction">): string {
+  const how =
+    event.method === "summary"
+      ? "summarised"
+      : event.method === "cut"
+        ? "cut: the summary call failed or did not fit, so the oldest turns were left out"
+        : "old tool outputs pruned";
+  return `compacted: ~${event.tokens_before} -> ~${event.tokens_after} tokens (${how})`;
 }
 
 function titleOf(text: string): string {

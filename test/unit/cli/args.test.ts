@@ -20,6 +20,19 @@ describe("parseArgs", () => {
     expect(args.model).toBe("claude-haiku-4-5");
   });
 
+  test("--compact: the positional is the focus, not a prompt; it needs print mode and a session to resume", () => {
+    expect(parseArgs(["-c", "-p", "--compact"])).toMatchObject({ compact: true, continue: true, print: true });
+    expect(parseArgs(["-c", "-p", "--compact"]).focus).toBeUndefined();
+    const focused = parseArgs(["-r", "s_1", "-p", "--compact", "the parser"]);
+    expect(focused).toMatchObject({ compact: true, resume: "s_1", focus: "the parser" });
+    expect(focused.prompt).toBeUndefined();
+    expect(usage(["--compact", "-c"])).toContain("--compact works in print mode: rein -c -p --compact [FOCUS]");
+    expect(usage(["-p", "--compact"])).toContain("--compact needs a session to compact: rein -c -p --compact [FOCUS]");
+    expect(usage(["-c", "-p", "--compact", "a", "b"])).toBe('unexpected argument "b" (quote the whole focus: rein -c -p --compact "...")');
+    expect(usage(["-c", "-p", "--compact", "-"])).toContain("--compact does not read stdin");
+    expect(usage(["-c", "-p", "--compact=yes"])).toBe("--compact takes no value");
+  });
+
   test("repeatable rules keep their order, and --flag=value works", () => {
     const args = parseArgs(["-p", "x", "--allow", "bash(npm test *)", "--allow=edit", "--deny", "bash(git push *)"]);
     expect(args.allow).toEqual(["bash(npm test *)", "edit"]);

@@ -195,6 +195,47 @@ describe("manual compaction (/compact)", () => {
     expect(result.cost_usd).toBeCloseTo(compaction!.cost_usd! + turns.reduce((a, b) => a + b, 0), 6);
   });
 
+  test("compactRun (print mode's --compact): session, compaction, result with turns 0 and the summary call's usage", async () => {
+    const { session, log } = kit.create({ contextWindow: WINDOW });
+    kit.fake.script({ reply: [{ type: "text", text: "A." }] }, { reply: [{ type: "text", text: "B." }] });
+    await session.prompt("one");
+    await session.prompt("two");
+    kit.fake.script({ reply: [{ type: "text", text: "Two prompts." }], usage: { input_tokens: 300, output_tokens: 30 } });
+    const seen = log.events.length;
+
+    const result = await session.compactRun("the prompts");
+
+    expect(log.events.slice(seen).map((e) => e.type)).toEqual(["compaction", "result"]);
+    expect(result).toMatchObject({ status: "success", turns: 0, usage: { input_tokens: 300, output_tokens: 30 }, cost_usd: null });
+    expect(result.text).toMatch(/^compacted: ~\d+ -> ~\d+ tokens \(summarised\)$/);
+  });
+
+  test("an abort while the summary is written leaves the conversation as it was: no compaction, result interrupted", async () => {
+    const { session, log } = kit.create({ contextWindow: WINDOW });
+    kit.fake.script({ reply: [{ type: "text", text: "A." }] }, { reply: [{ type: "text", text: "B." }] });
+    await session.prompt("one");
+    await session.prompt("two");
+    const before = [...session.history()];
+    let arrived!: () => void;
+    const called = new Promise<void>((resolve) => (arrived = resolve));
+    kit.fake.script({
+      raw: async (req) => {
+        arrived();
+        await new Promise((resolve) => req.signal.addEventListener("abort", resolve, { once: true }));
+        return new Response("gone", { status: 500 });
+      },
+    });
+
+    const running = session.compactRun();
+    await called;
+    session.abort();
+    const result = await running;
+
+    expect(result).toMatchObject({ status: "interrupted", turns: 0 });
+    expect(log.of("compaction")).toEqual([]);
+    expect(session.history()).toEqual(before);
+  });
+
   test("nothing to compact in a new session", async () => {
     const { session } = kit.create({ contextWindow: WINDOW });
     expect(await session.compact()).toBeUndefined();
