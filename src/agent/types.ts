@@ -85,13 +85,16 @@ export type AgentEvent =
       /** null when no summary message leads the compacted view */
       head: string | null;
       pruned: number[];
-      /**
-       * the summary call's usage, when one was made; a run's result includes it, and a compaction
-       * outside a run (the terminal's /compact) counts on its own (see sessionSpend)
-       */
+      /** the summary call's usage, when one was made */
       usage?: Usage;
       /** that call's price, with `usage` (null when the model's prices are unknown; absent in events stored before it existed) */
       cost_usd?: number | null;
+      /**
+       * true when no run holds this compaction (the terminal's /compact): no `result` includes its
+       * usage and cost, so the session's totals add them on their own; false (or absent, in events
+       * stored before it existed) when the result of the run it happened in includes them
+       */
+      outside_run?: boolean;
     }
   | { type: "error"; message: string; code?: string }
   | {

@@ -1,5 +1,5 @@
 // What the terminal says about tokens and money: one line per answer, and the session's totals.
-import type { EventOf, StampedEvent, Usage } from "../session/events.ts";
+import type { StampedEvent, Usage } from "../session/events.ts";
 
 export type Spend = { usage: Usage; cost_usd: number | null };
 
@@ -13,9 +13,8 @@ export function costLine({ usage, cost_usd }: Spend): string {
 }
 
 /**
- * The totals of a session's stored events: every run's result, and every compaction's summary call
- * that no result holds (the terminal's /compact, outside any run; or in a run that never ended). A
- * compaction inside a run is in that run's result already. One unknown cost makes the total unknown.
+ * The totals of a session's stored events: every run's result, and every compaction outside a run
+ * (the terminal's /compact), whose summary call no result holds. One unknown cost makes the total unknown.
  */
 export function sessionSpend(events: readonly StampedEvent[]): Spend & { runs: number; compactions: number } {
   const total: Spend & { runs: number; compactions: number } = {
@@ -28,21 +27,15 @@ export function sessionSpend(events: readonly StampedEvent[]): Spend & { runs: n
     for (const key of Object.keys(total.usage) as (keyof Usage)[]) total.usage[key] += usage[key];
     total.cost_usd = total.cost_usd === null || cost === null ? null : Math.round((total.cost_usd + cost) * 1e6) / 1e6;
   };
-  /** compactions with a summary call since the last result: a result closing their run holds them */
-  let open: EventOf<"compaction">[] = [];
-  const countOpen = () => {
-    for (const compaction of open) add(compaction.usage!, compaction.cost_usd ?? null);
-    total.compactions += open.length;
-    open = [];
-  };
   for (const event of events) {
-    if (event.type === "compaction" && event.usage) open.push(event);
-    if (event.type === "user") countOpen();
-    if (event.type !== "result") continue;
-    open = [];
-    total.runs++;
-    add(event.usage, event.cost_usd);
+    if (event.type === "result") {
+      total.runs++;
+      add(event.usage, event.cost_usd);
+    }
+    if (event.type === "compaction" && event.outside_run && event.usage) {
+      total.compactions++;
+      add(event.usage, event.cost_usd ?? null);
+    }
   }
-  countOpen();
   return total;
 }

@@ -66,7 +66,8 @@ const events = {
     pruned: { type: "array", items: int },
     usage,
     cost_usd: { type: ["number", "null"] },
-  }, ["usage", "cost_usd"]),
+    outside_run: { type: "boolean" },
+  }, ["usage", "cost_usd", "outside_run"]),
   error: event("error", { message: str, code: str }, ["code"]),
   result: event(
     "result",

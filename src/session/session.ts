@@ -63,6 +63,8 @@ export class Session {
   private readonly broker: PermissionBroker;
   private readonly messages: Message[];
   private controller: AbortController | undefined;
+  /** a run (a prompt, or print mode's --compact) is under way: its result will hold what it spends */
+  private inRun = false;
   private started = false;
   private warmedUp = false;
   /** the seq of the last event this session persisted: a committed message records where it stands */
@@ -150,6 +152,7 @@ export class Session {
     if (this.controller) throw new Error("a prompt is already running in this session");
     const controller = new AbortController();
     this.controller = controller;
+    this.inRun = true;
     const now = this.options.now ?? Date.now;
     const startedAt = now();
     const { store } = this.options;
@@ -221,6 +224,7 @@ export class Session {
       });
     } finally {
       this.controller = undefined;
+      this.inRun = false;
     }
   }
 
@@ -259,6 +263,7 @@ export class Session {
     const costOf = costFunction(this.options.model);
     const end = (status: ResultStatus, text: string, usage = emptyUsage(), cost = costOf(usage), error?: string) =>
       this.finish({ type: "result", status, text, usage, cost_usd: cost, turns: 0, duration_ms: now() - startedAt, ...(error ? { error } : {}) });
+    this.inRun = true;
     try {
       this.announce();
       if (this.messages.length < 2) return end("success", "nothing to compact: the conversation has fewer than two messages");
@@ -267,6 +272,8 @@ export class Session {
       return end("success", compactionLine(event), event.usage, event.cost_usd ?? costOf(emptyUsage()));
     } catch (error) {
       return end("error", "", undefined, undefined, `internal error: ${error instanceof Error ? error.message : String(error)}`);
+    } finally {
+      this.inRun = false;
     }
   }
 
@@ -295,9 +302,10 @@ export class Session {
         costOf: costFunction(this.options.model),
         state: this.compaction,
         report: (event) => {
-          this.emit(event);
-          this.compaction = stateOf(event);
-          heard?.(event);
+          const stamped = { ...event, outside_run: !this.inRun };
+          this.emit(stamped);
+          this.compaction = stateOf(stamped);
+          heard?.(stamped);
         },
         ...(focus ? { focus } : {}),
       },

@@ -37,8 +37,7 @@ test("the session's totals add up every run's result, ignoring other events", ()
 });
 
 let seq = 100;
-const user = (): StampedEvent => ({ type: "user", session_id: "s_1", seq: ++seq, text: "go" });
-const compaction = (u?: ReturnType<typeof usage>, cost_usd?: number | null): StampedEvent => ({
+const compaction = (fields: { usage?: ReturnType<typeof usage>; cost_usd?: number | null; outside_run?: boolean } = {}): StampedEvent => ({
   type: "compaction",
   session_id: "s_1",
   seq: ++seq,
@@ -49,29 +48,18 @@ const compaction = (u?: ReturnType<typeof usage>, cost_usd?: number | null): Sta
   first_kept: 2,
   head: "[summary]",
   pruned: [],
-  ...(u ? { usage: u } : {}),
-  ...(cost_usd !== undefined ? { cost_usd } : {}),
-});
-
-test("a compaction inside a run is in that run's result already: counted once", () => {
-  const spend = sessionSpend([user(), compaction(usage(50, 5), 0.01), result(0.1, usage(150, 15))]);
-  expect(spend).toEqual({ usage: usage(150, 15), cost_usd: 0.1, runs: 1, compactions: 0 });
+  ...fields,
 });
 
 test("a compaction outside any run (/compact) counts on its own: its summary call's tokens and cost", () => {
-  const events = [user(), result(0.1), compaction(usage(50, 5, 10, 2), 0.02), user(), result(0.2, usage(1, 1))];
+  const events = [result(0.1), compaction({ usage: usage(50, 5, 10, 2), cost_usd: 0.02, outside_run: true }), result(0.2, usage(1, 1))];
   expect(sessionSpend(events)).toEqual({ usage: usage(151, 16, 1010, 32), cost_usd: 0.32, runs: 2, compactions: 1 });
-  // the last thing in the session
-  expect(sessionSpend([user(), result(0.1), compaction(usage(50, 5), 0.02)])).toMatchObject({ cost_usd: 0.12, compactions: 1 });
+  expect(sessionSpend([compaction({ usage: usage(50, 5), cost_usd: null, outside_run: true })]).cost_usd).toBeNull();
 });
 
-test("a compaction in a run that never ended (a crash) has no result to hold it: it counts on its own", () => {
-  const events = [user(), compaction(usage(50, 5), 0.02), user(), result(0.1)];
-  expect(sessionSpend(events)).toMatchObject({ usage: usage(150, 15, 1000, 30), cost_usd: 0.12, runs: 1, compactions: 1 });
-});
-
-test("a prune (no summary call) costs nothing; a stored compaction without its cost (older rein) makes the total unknown", () => {
-  expect(sessionSpend([user(), result(0.1), compaction()])).toMatchObject({ cost_usd: 0.1, compactions: 0 });
-  expect(sessionSpend([user(), result(0.1), compaction(usage(50, 5))])).toMatchObject({ usage: usage(150, 15, 1000, 30), cost_usd: null, compactions: 1 });
-  expect(sessionSpend([user(), result(0.1), compaction(usage(50, 5), null)]).cost_usd).toBeNull();
+test("a compaction inside a run is in that run's result already; one stored before the field existed too; a prune costs nothing", () => {
+  const inRun = compaction({ usage: usage(50, 5), cost_usd: 0.01, outside_run: false });
+  expect(sessionSpend([inRun, result(0.1, usage(150, 15))])).toEqual({ usage: usage(150, 15), cost_usd: 0.1, runs: 1, compactions: 0 });
+  expect(sessionSpend([result(0.1), compaction({ usage: usage(50, 5) })])).toMatchObject({ cost_usd: 0.1, compactions: 0 });
+  expect(sessionSpend([result(0.1), compaction({ outside_run: true })])).toMatchObject({ cost_usd: 0.1, compactions: 0 });
 });

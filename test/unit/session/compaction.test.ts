@@ -175,6 +175,8 @@ describe("manual compaction (/compact)", () => {
     expect(event?.usage).toMatchObject({ input_tokens: 1000, output_tokens: 100 });
     expect(event?.cost_usd).toBe(costUsd("claude-sonnet-5-5", event!.usage!));
     expect(event?.cost_usd).toBeGreaterThan(0);
+    // /compact is outside any run: no result will hold its cost
+    expect(event?.outside_run).toBe(true);
 
     const unpriced = kit.create({ contextWindow: WINDOW });
     kit.fake.script({ reply: [{ type: "text", text: "A." }] }, { reply: [{ type: "text", text: "B." }] }, { reply: [{ type: "text", text: "S." }] });
@@ -192,6 +194,7 @@ describe("manual compaction (/compact)", () => {
     const [compaction] = log.of("compaction");
     const turns = log.of("assistant").map((e) => e.cost_usd!);
     expect(compaction!.cost_usd).toBeGreaterThan(0);
+    expect(compaction!.outside_run).toBe(false);
     expect(result.cost_usd).toBeCloseTo(compaction!.cost_usd! + turns.reduce((a, b) => a + b, 0), 6);
   });
 
@@ -206,6 +209,7 @@ describe("manual compaction (/compact)", () => {
     const result = await session.compactRun("the prompts");
 
     expect(log.events.slice(seen).map((e) => e.type)).toEqual(["compaction", "result"]);
+    expect(log.of("compaction")[0]!.outside_run).toBe(false);
     expect(result).toMatchObject({ status: "success", turns: 0, usage: { input_tokens: 300, output_tokens: 30 }, cost_usd: null });
     expect(result.text).toMatch(/^compacted: ~\d+ -> ~\d+ tokens \(summarised\)$/);
   });
