@@ -11,6 +11,7 @@ import { analyzeWith, loadShellParser } from "../src/permission/shell/analyze.ts
 import { encodeSse, replyEvents } from "../test/fake/reply.ts";
 import { sseReader } from "../test/unit/server/sse-client.ts";
 import { compactionFigures } from "../test/support/long-session.ts";
+import { terminalFigures, type TerminalFigures } from "./bench-terminal.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
 const BIN = join(ROOT, "dist/rein");
@@ -345,6 +346,9 @@ async function main() {
     const resume = await resumeLarge(home, fake, env);
     const load = await serverLoad(env);
     const idle = await serverIdle(env);
+    const hasTmux = Bun.spawnSync(["sh", "-c", "command -v tmux"]).exitCode === 0;
+    const terminal: TerminalFigures | undefined = hasTmux ? await terminalFigures(BIN, home, env) : undefined;
+    if (terminal) console.error(`terminal: ${JSON.stringify(terminal)}`);
     const compaction = await compactionFigures();
     console.error(`compaction: ${JSON.stringify(compaction)}`);
 
@@ -385,6 +389,7 @@ async function main() {
         "",
       ],
       ["idle server: memory (RSS after start), CPU over 2 s", `${(idle.rssBytes / 2 ** 20).toFixed(1)} MiB, ${idle.cpuMs.toFixed(0)} ms`, ""],
+      ...terminalRows(terminal),
     ];
     const cpu = cpus()[0]?.model ?? "unknown CPU";
     const doc = [
@@ -406,6 +411,29 @@ async function main() {
     await fake.close();
     rmSync(home, { recursive: true, force: true });
   }
+}
+
+/** The interactive terminal's rows (measured in tmux; without tmux they say so). */
+function terminalRows(t: TerminalFigures | undefined): [string, string, string][] {
+  if (!t) return [["interactive terminal figures", "not measured: tmux is not installed", ""]];
+  return [
+    [
+      "terminal: start to the input prompt, in tmux (time to the prompt less the same for `sh` printing it)",
+      `${t.startMs.toFixed(1)} ms (${t.startRawMs.toFixed(1)} - ${t.startBaselineMs.toFixed(1)})`,
+      "at most 50 ms",
+    ],
+    [
+      `terminal: CPU while idle at the prompt, over ${t.idleSeconds} s once Bun's GC timer has slowed (first 5 s after start)`,
+      `${t.idleCpuPercent.toFixed(1)}% (${t.idleEarlyPercent.toFixed(1)}%)`,
+      "0%",
+    ],
+    [
+      `terminal: a keystroke to the screen in a resumed session of ${t.messages.toLocaleString("en")} messages (tmux send-keys to the echo; the same for \`cat\`)`,
+      `${t.keystrokeMs.toFixed(1)} ms (${t.keystrokeBaselineMs.toFixed(1)} ms)`,
+      "within 16 ms",
+    ],
+    [`terminal: memory in that session (RSS / peak)`, `${(t.rssBytes / 2 ** 20).toFixed(1)} MiB / ${(t.peakBytes / 2 ** 20).toFixed(1)} MiB`, "under 150 MiB"],
+  ];
 }
 
 await main();
