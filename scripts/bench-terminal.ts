@@ -11,6 +11,8 @@ export type TerminalFigures = {
   startMs: number;
   startRawMs: number;
   startBaselineMs: number;
+  /** the same for a compiled Bun program that only prints the prompt: the runtime's own start */
+  startFloorMs: number;
   /** CPU while idle at the prompt: in the first seconds, and once Bun's GC timer has slowed down */
   idleEarlyPercent: number;
   idleCpuPercent: number;
@@ -94,6 +96,16 @@ function seedSession(home: string, messages: number): { work: string; id: string
   return { work, id };
 }
 
+/** A compiled Bun program (same build flags as rein) that prints a prompt and waits. */
+function compileFloor(home: string): string {
+  const source = join(home, "floor.ts");
+  const out = join(home, "floor");
+  Bun.spawnSync(["sh", "-c", `printf '%s' 'require("fs").writeSync(1, "› ready"); setTimeout(() => {}, 600_000);' > ${source}`]);
+  const build = Bun.spawnSync(["bun", "build", "--compile", "--minify", "--bytecode", "--format=esm", source, "--outfile", out], { stdout: "pipe", stderr: "pipe" });
+  if (build.exitCode !== 0) throw new Error(`could not compile the floor program: ${build.stderr.toString()}`);
+  return out;
+}
+
 async function procCpuTicks(pid: number): Promise<number> {
   const stat = await Bun.file(`/proc/${pid}/stat`).text();
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
@@ -152,6 +164,8 @@ export async function terminalFigures(bin: string, home: string, env: Record<str
     const startRawMs = await startOf(`exec env ${vars} ${bin}`, "Ctrl-D exits");
     const startBaselineMs = await startOf(`sh -c 'printf "› ready"; exec sleep 600'`, "ready");
     const startMs = startRawMs - startBaselineMs;
+    const floorBin = compileFloor(home);
+    const startFloorMs = (await startOf(floorBin, "ready")) - startBaselineMs;
 
     // The baseline of the keystroke measurement itself: tmux and a program that only echoes.
     tmux("respawn-pane", "-k", "-t", "bench", "sh -c 'stty raw -echo; printf ready; exec cat'");
@@ -180,7 +194,7 @@ export async function terminalFigures(bin: string, home: string, env: Record<str
     const keystrokeMs = await keystrokes(output, 40);
     const rssBytes = await procMemory(pid, "VmRSS");
     const peakBytes = await procMemory(pid, "VmHWM");
-    return { startMs, startRawMs, startBaselineMs, idleEarlyPercent, idleCpuPercent, idleSeconds, keystrokeMs, keystrokeBaselineMs, rssBytes, peakBytes, messages };
+    return { startMs, startRawMs, startBaselineMs, startFloorMs, idleEarlyPercent, idleCpuPercent, idleSeconds, keystrokeMs, keystrokeBaselineMs, rssBytes, peakBytes, messages };
   } finally {
     try {
       tmux("kill-server");

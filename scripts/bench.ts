@@ -422,6 +422,7 @@ function terminalRows(t: TerminalFigures | undefined): [string, string, string][
       `${t.startMs.toFixed(1)} ms (${t.startRawMs.toFixed(1)} - ${t.startBaselineMs.toFixed(1)})`,
       "at most 50 ms",
     ],
+    ["for context: the same for a compiled Bun program that only prints the prompt (the runtime's start)", `${t.startFloorMs.toFixed(1)} ms`, ""],
     [
       `terminal: CPU while idle at the prompt, over ${t.idleSeconds} s once Bun's GC timer has slowed (first 5 s after start)`,
       `${t.idleCpuPercent.toFixed(1)}% (${t.idleEarlyPercent.toFixed(1)}%)`,
