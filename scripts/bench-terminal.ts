@@ -5,6 +5,7 @@
 import { closeSync, constants, mkdirSync, openSync, readSync } from "node:fs";
 import { join } from "node:path";
 import { Store } from "../src/session/store.ts";
+import { benchEnv, procCpuTicks, procMemory } from "./bench-proc.ts";
 
 export type TerminalFigures = {
   /** start to the prompt, less the same measurement of a shell that prints the prompt character */
@@ -106,17 +107,6 @@ function compileFloor(home: string): string {
   return out;
 }
 
-async function procCpuTicks(pid: number): Promise<number> {
-  const stat = await Bun.file(`/proc/${pid}/stat`).text();
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return Number(fields[11]) + Number(fields[12]);
-}
-
-async function procMemory(pid: number, field: "VmRSS" | "VmHWM"): Promise<number> {
-  const kb = new RegExp(`${field}:\\s+(\\d+) kB`).exec(await Bun.file(`/proc/${pid}/status`).text())?.[1];
-  return Number(kb ?? 0) * 1024;
-}
-
 /** Milliseconds from typing a character (tmux send-keys) to the program echoing it, median of `n`. */
 async function keystrokes(output: PaneOutput, n: number): Promise<number> {
   const samples: number[] = [];
@@ -212,15 +202,7 @@ if (import.meta.main) {
   const home = mkdtempSync(join(tmpdir(), "rein-bench-tty-"));
   const fake = await startFakeAnthropic();
   try {
-    const env = {
-      PATH: process.env.PATH ?? "/usr/bin:/bin",
-      HOME: home,
-      REIN_CONFIG_DIR: join(home, "config"),
-      REIN_DATA_DIR: join(home, "data"),
-      ANTHROPIC_API_KEY: "bench-key",
-      ANTHROPIC_BASE_URL: fake.url,
-    };
-    console.log(await terminalFigures(join(import.meta.dir, "../dist/rein"), home, env));
+    console.log(await terminalFigures(join(import.meta.dir, "../dist/rein"), home, benchEnv(home, fake.url)));
   } finally {
     await fake.close();
     rmSync(home, { recursive: true, force: true });

@@ -11,6 +11,7 @@ import { analyzeWith, loadShellParser } from "../src/permission/shell/analyze.ts
 import { encodeSse, replyEvents } from "../test/fake/reply.ts";
 import { sseReader } from "../test/unit/server/sse-client.ts";
 import { compactionFigures } from "../test/support/long-session.ts";
+import { benchEnv, procCpuTicks, procMemory } from "./bench-proc.ts";
 import { terminalFigures, type TerminalFigures } from "./bench-terminal.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
@@ -165,20 +166,6 @@ async function startServer(env: Record<string, string>, args: string[] = []): Pr
   return { pid: proc.pid, url, call, stop };
 }
 
-/** A field of /proc/PID/status in bytes (VmRSS, VmHWM). */
-async function procMemory(pid: number, field: "VmRSS" | "VmHWM"): Promise<number> {
-  const kb = new RegExp(`${field}:\\s+(\\d+) kB`).exec(await Bun.file(`/proc/${pid}/status`).text())?.[1];
-  if (!kb) throw new Error(`no ${field} in /proc/${pid}/status`);
-  return Number(kb) * 1024;
-}
-
-/** utime + stime of a process, in clock ticks (/proc/PID/stat fields 14 and 15). */
-async function procCpuTicks(pid: number): Promise<number> {
-  const stat = await Bun.file(`/proc/${pid}/stat`).text();
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" "); // the name may hold spaces; fields from 3 on
-  return Number(fields[11]) + Number(fields[12]);
-}
-
 /**
  * 50 sessions at once through one server, each 4 `echo N` tool turns then a final text. The fake
  * answers by looking at the request (which session, how many turns so far) and notes when it sent
@@ -295,14 +282,7 @@ async function main() {
   }
   const home = mkdtempSync(join(tmpdir(), "rein-bench-"));
   const fake: FakeServer = await startFakeAnthropic();
-  const env = {
-    PATH: process.env.PATH ?? "/usr/bin:/bin",
-    HOME: home,
-    REIN_CONFIG_DIR: join(home, "config"),
-    REIN_DATA_DIR: join(home, "data"),
-    ANTHROPIC_API_KEY: "bench-key",
-    ANTHROPIC_BASE_URL: fake.url,
-  };
+  const env = benchEnv(home, fake.url);
   try {
     const version = await measure("rein --version", RUNS * 2, () => runOnce(["--version"], env));
 

@@ -1,0 +1,28 @@
+// What the benchmarks share: the environment of a rein under test, and a process's CPU and memory.
+import { join } from "node:path";
+
+/** rein's environment for a benchmark: its own home, config and data folders, the fake model. */
+export function benchEnv(home: string, fakeUrl: string): Record<string, string> {
+  return {
+    PATH: process.env.PATH ?? "/usr/bin:/bin",
+    HOME: home,
+    REIN_CONFIG_DIR: join(home, "config"),
+    REIN_DATA_DIR: join(home, "data"),
+    ANTHROPIC_API_KEY: "bench-key",
+    ANTHROPIC_BASE_URL: fakeUrl,
+  };
+}
+
+/** A field of /proc/PID/status in bytes (VmRSS, VmHWM). */
+export async function procMemory(pid: number, field: "VmRSS" | "VmHWM"): Promise<number> {
+  const kb = new RegExp(`${field}:\\s+(\\d+) kB`).exec(await Bun.file(`/proc/${pid}/status`).text())?.[1];
+  if (!kb) throw new Error(`no ${field} in /proc/${pid}/status`);
+  return Number(kb) * 1024;
+}
+
+/** utime + stime of a process, in clock ticks of 10 ms (/proc/PID/stat fields 14 and 15). */
+export async function procCpuTicks(pid: number): Promise<number> {
+  const stat = await Bun.file(`/proc/${pid}/stat`).text();
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" "); // the name may hold spaces; fields from 3 on
+  return Number(fields[11]) + Number(fields[12]);
+}
