@@ -308,6 +308,27 @@ describe.skipIf(!hasTmux)("the interactive terminal", () => {
     expect(JSON.parse(result!.data).status).toBe("interrupted");
   }, 30_000);
 
+  test("Ctrl-Z gives the shell its terminal back; fg brings the prompt back as it was", async () => {
+    const work = join(dir.path, "suspend");
+    mkdirSync(join(work, ".git"), { recursive: true });
+    const pane = server.open("bash --norc --noprofile", work);
+    await Bun.sleep(300);
+    const env = `ANTHROPIC_API_KEY=test-key ANTHROPIC_BASE_URL=${fake.url} REIN_DATA_DIR=${join(dir.path, "suspend-data")} REIN_CONFIG_DIR=${join(dir.path, "suspend-config")} NO_COLOR=1`;
+    pane.keys(`env ${env} ${BIN}`, "Enter");
+    await pane.until("Ctrl-D exits");
+    pane.keys("half typed", "C-z");
+    await pane.until("Stopped");
+    pane.keys("stty -a | tr ' ' '\\n' | grep -x -- '-\\?icanon'; echo MODE-CHECKED", "Enter");
+    const shell = await pane.until(/^MODE-CHECKED$/m);
+    expect(shell).toMatch(/^icanon$/m); // cooked mode while rein is stopped
+    pane.keys("fg", "Enter");
+    pane.keys(" prompt");
+    await pane.until(/› half typed prompt$/m);
+    pane.keys("C-u", "C-d");
+    await pane.until(/resume: rein -r s_\w+/);
+    pane.kill();
+  }, 30_000);
+
   test("the terminal is restored after Ctrl-D, after a second Ctrl-C, and after a crash", async () => {
     const first = await start({ name: "restore-d" });
     first.pane.keys("C-d");

@@ -113,6 +113,9 @@ export class App {
     });
   }
 
+  /** Ctrl-Z: set by the terminal's owner (the process stops until the shell resumes it). */
+  suspend: (() => void) | undefined;
+
   private key(key: Key): void {
     if (this.loaded?.crashOn && key.name === "enter" && this.editor.text === this.loaded.crashOn) throw new Error("crash test");
     if (key.name !== "ctrl-c") this.interrupts = 0;
@@ -167,6 +170,8 @@ export class App {
         return this.editor.deleteToLineStart();
       case "ctrl-k":
         return this.editor.deleteToLineEnd();
+      case "ctrl-z":
+        return this.suspend?.();
       case "ctrl-l":
         if (this.screen.fancy) this.screen.print("\x1b[2J\x1b[H");
         return;

@@ -40,6 +40,12 @@ export async function runTerminal({ args, env, hooks, terminal, screen, editor, 
   // The terminal went away: stop the turn (what it did is saved), write nothing more, leave.
   process.on("SIGHUP", () => (terminal.detach(), running.exit(129)));
   process.on("SIGTERM", () => running.exit(143));
+  // In raw mode Ctrl-C is a key; a SIGINT comes from elsewhere (kill -INT): leave as Ctrl-D would.
+  process.on("SIGINT", () => running.exit(130));
+  app.suspend = () => {
+    screen.clear();
+    terminal.suspend(() => running.refresh());
+  };
   terminal.onKeys(app.onKeys);
   terminal.onResize(() => {
     transcript.resize(screen.width);

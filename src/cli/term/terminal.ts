@@ -19,6 +19,8 @@ export type Terminal = {
   restore(): void;
   /** The terminal is gone (SIGHUP): write nothing more. */
   detach(): void;
+  /** Ctrl-Z: the terminal as it was, the process stopped; raw mode again when the shell resumes it. */
+  suspend(resumed: () => void): void;
 };
 
 const ENTER = "\x1b[?2004h"; // bracketed paste on
@@ -93,6 +95,17 @@ export function openTerminal(fancy: boolean): Terminal {
     detach: () => {
       detached = true;
       stdin?.pause();
+    },
+    suspend(resumed) {
+      restore();
+      process.once("SIGCONT", () => {
+        restored = false;
+        if (stdin?.isTTY) stdin.setRawMode(true);
+        stdin?.resume();
+        if (fancy) write(ENTER);
+        resumed();
+      });
+      process.kill(process.pid, "SIGSTOP");
     },
   };
 }
