@@ -3,7 +3,7 @@
 // With --compact it compacts the resumed session instead, as a run of its own: no prompt, no stdin;
 // its result's text is one line saying what was done.
 import type { ResultStatus } from "../session/events.ts";
-import { formatRule } from "../session/explain.ts";
+import { formatRule } from "../session/rules.ts";
 import type { Answer, Ask } from "../session/broker.ts";
 import type { OnAsk } from "./args.ts";
 import { UsageError } from "./args.ts";

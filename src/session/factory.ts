@@ -5,7 +5,7 @@ import { anthropicStream } from "../llm/anthropic.ts";
 import { modelInfo } from "../llm/models.ts";
 import { DEFAULT_RETRY, type RetryPolicy } from "../llm/retry.ts";
 import { tmpdir } from "node:os";
-import { engineContext, expandRequests, warmUpShellAnalysis, type EngineContext } from "../permission/engine.ts";
+import type { EngineContext } from "../permission/engine.ts";
 import type { PermissionRequest, Rule } from "../permission/evaluate.ts";
 import { DEFAULT_RULES, modeRules, type PermissionMode } from "../permission/modes.ts";
 import { builtinTools } from "../registry/builtin.ts";
@@ -47,10 +47,14 @@ export function outputBound(contextWindowTokens: number): number {
   return Math.round(Math.min(60_000, Math.max(10_000, contextWindowTokens * 0.15)));
 }
 
+/** The engine's modules (tables of commands, paths and patterns: ~4 ms), loaded by the first tool call. */
+const loadEngine = () => import("../permission/engine.ts");
+
 /** The permission engine for a run: shell lines and paths expanded into what the rules see. */
 export function permissionEngine(settings: Pick<RunSettings, "projectRoot" | "home" | "reinDirs">) {
   const contexts = new Map<string, EngineContext>();
   return async (requests: PermissionRequest[], cwd: string): Promise<PermissionRequest[]> => {
+    const { engineContext, expandRequests } = await loadEngine();
     let ctx = contexts.get(cwd);
     if (!ctx) {
       ctx = engineContext({ cwd, projectRoot: settings.projectRoot, home: settings.home, reinDirs: settings.reinDirs, tmp: tmpdir() });
@@ -104,7 +108,7 @@ export function sessionOptions(settings: RunSettings, store: Store, registry = t
     rules: ruleSet(settings.permissionMode, settings.rules),
     expand: permissionEngine(settings),
     // The shell parser takes tens of milliseconds to load: load it while the model writes its first tool call.
-    warmUp: warmUpShellAnalysis,
+    warmUp: () => void loadEngine().then((engine) => engine.warmUpShellAnalysis(), () => {}),
     maxTurns: settings.maxTurns,
     ...(settings.maxCost !== undefined ? { maxCost: settings.maxCost } : {}),
     maxTokens: settings.maxTokens ?? Math.min(info.maxOutput, 32_000),
