@@ -262,6 +262,30 @@ describe.skipIf(!hasTmux)("the interactive terminal", () => {
     await pane.until("EXIT=0");
   }, 30_000);
 
+  test("/compact summarises the conversation, says how much it saved, and /cost counts the summary call", async () => {
+    const { pane } = await start({ name: "compact", args: "-m claude-sonnet-5-5" });
+    const usage = { input_tokens: 1000, output_tokens: 100, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 };
+    fake.script(
+      { reply: [{ type: "text", text: "First answer." }], usage },
+      { reply: [{ type: "text", text: "Second answer." }], usage },
+      { reply: [{ type: "text", text: "They talked about the parser." }], usage: { ...usage, input_tokens: 500, output_tokens: 50 } },
+    );
+    pane.keys("/compact", "Enter");
+    await pane.until("nothing to compact yet");
+    pane.keys("one", "Enter");
+    await pane.until("First answer.");
+    pane.keys("two", "Enter");
+    await pane.until("Second answer.");
+    pane.keys("/compact the parser", "Enter");
+    await pane.until(/\(context compacted: earlier conversation summarised, ~\d+ -> ~\d+ tokens\)/);
+    expect(JSON.stringify(fake.requests.at(-1)!.body)).toContain("the parser");
+    pane.keys("/cost", "Enter");
+    // two runs of 1000 in / 100 out, and the summary call's 500 / 50, at $2 / $10 per million
+    await pane.until(/2 runs: tokens: in 2500 .* out 250 · \$0\.0075/);
+    pane.keys("C-d");
+    await pane.until("EXIT=0");
+  }, 30_000);
+
   test("a 40-column and a 200-column terminal, and a resize in between, keep the dialog and the prompt whole", async () => {
     const { pane } = await start({ name: "narrow", columns: 40, rows: 30 });
     fake.script(
