@@ -155,6 +155,25 @@ describe.skipIf(!hasTmux)("the interactive terminal", () => {
     pane.keys("C-d");
   }, 30_000);
 
+  test("a paste from a terminal without bracketed paste (its lines arrive as Enters) is still one prompt", async () => {
+    const { pane } = await start({ name: "paste-plain" });
+    fake.script({ reply: [{ type: "text", text: "Read all of it." }] });
+    const lines = Array.from({ length: 2_000 }, (_, i) => `row ${i + 1}`).join("\n");
+    const before = fake.requests.length;
+    pane.keys("look: ");
+    pane.paste(lines, false);
+    await pane.until("row 2000");
+    await Bun.sleep(200);
+    expect(fake.requests.length).toBe(before);
+    pane.keys("Enter");
+    await pane.until("Read all of it.");
+    expect(fake.requests.length).toBe(before + 1);
+    const sent = lastUserText();
+    expect(sent.startsWith("look: row 1\nrow 2\n")).toBe(true);
+    expect(sent.split("\n")).toHaveLength(2_000);
+    pane.keys("C-d");
+  }, 30_000);
+
   test("a prompt typed while a turn runs is queued, shown as queued, and runs after it", async () => {
     const { pane } = await start({ name: "queue" });
     fake.script(

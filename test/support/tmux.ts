@@ -14,7 +14,8 @@ export type Pane = {
   /** the pid of the pane's first process (the binary itself when started with `exec`) */
   pid(): number;
   resize(columns: number, rows: number): void;
-  paste(text: string): void;
+  /** pastes `text`, wrapped in bracketed-paste markers unless `bracketed` is false (an older terminal) */
+  paste(text: string, bracketed?: boolean): void;
   kill(): void;
 };
 
@@ -48,10 +49,10 @@ export function tmuxServer(name: string) {
         },
         pid: () => Number(tmux("list-panes", "-t", id, "-F", "#{pane_pid}").trim()),
         resize: (columns, rows) => void tmux("resize-window", "-t", id, "-x", String(columns), "-y", String(rows)),
-        paste(text) {
+        paste(text, bracketed = true) {
           const buffer = `b${id}`;
           Bun.spawnSync(["tmux", "-L", socket, "load-buffer", "-b", buffer, "-"], { stdin: Buffer.from(text) });
-          tmux("paste-buffer", "-p", "-b", buffer, "-t", id);
+          tmux("paste-buffer", ...(bracketed ? ["-p"] : []), "-b", buffer, "-t", id);
         },
         kill: () => void tmux("kill-session", "-t", id),
       };

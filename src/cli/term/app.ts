@@ -93,10 +93,34 @@ export class App {
     this.screen.setLive({ rows, cursorRow: top + layout.cursorRow, cursorCol: layout.cursorCol });
   }
 
+  /**
+   * Keys of one read from the terminal. Without bracketed paste (TERM=dumb, some terminals) a pasted
+   * text arrives as typed keys, many to a read: an Enter followed by more keys in the same read, or
+   * by another read within 10 ms, is a line of the paste, not a prompt sent. A person's Enter comes
+   * alone and is sent at once.
+   */
   onKeys = (keys: Key[]): void => {
-    for (const key of keys) this.key(key);
+    const editing = !this.asks[0] || this.messageFor !== undefined;
+    if (this.heldEnter) {
+      clearTimeout(this.heldEnter);
+      this.heldEnter = undefined;
+      const first = keys[0]?.name;
+      if (editing && (first === "text" || first === "enter" || first === "newline" || first === "paste")) this.editor.insert("\n");
+      else this.key({ name: "enter" });
+    }
+    keys.forEach((key, i) => {
+      if (key.name !== "enter" || keys.length === 1 || !editing) return this.key(key);
+      if (i < keys.length - 1) return this.editor.insert("\n");
+      this.heldEnter = setTimeout(() => {
+        this.heldEnter = undefined;
+        this.key({ name: "enter" });
+        this.refresh();
+      }, 10);
+    });
     this.refresh();
   };
+
+  private heldEnter: ReturnType<typeof setTimeout> | undefined;
 
   /** Leaves: a running turn is stopped first (what it did is already saved). */
   exit(code = 0): void {
