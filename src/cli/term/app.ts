@@ -105,7 +105,7 @@ export class App {
       clearTimeout(this.heldEnter);
       this.heldEnter = undefined;
       const first = keys[0]?.name;
-      if (editing && (first === "text" || first === "enter" || first === "newline" || first === "paste")) this.editor.insert("\n");
+      if (editing && (first === "text" || first === "enter" || first === "newline" || first === "paste")) this.lineBreak();
       else this.key({ name: "enter" });
     }
     keys.forEach((key, i) => {
@@ -153,10 +153,7 @@ export class App {
         if (this.editor.empty) return this.exit(0);
         return this.editor.delete();
       case "enter":
-        if (this.editor.text.endsWith("\\") && this.editor.cursor === this.editor.text.length) {
-          this.editor.backspace();
-          return this.editor.insert("\n");
-        }
+        if (this.editor.text.endsWith("\\") && this.editor.cursor === this.editor.text.length) return this.lineBreak();
         return this.submit();
       case "newline":
         return this.editor.insert("\n");
@@ -205,6 +202,12 @@ export class App {
       default:
         return;
     }
+  }
+
+  /** A new line in the prompt; a trailing backslash (typed to continue the line) goes. */
+  private lineBreak(): void {
+    if (this.editor.text.endsWith("\\") && this.editor.cursor === this.editor.text.length) this.editor.backspace();
+    this.editor.insert("\n");
   }
 
   private dialogKey(key: Key, ask: AskEvent): void {
