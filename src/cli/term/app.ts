@@ -6,7 +6,7 @@ import type { StampedEvent } from "../../session/events.ts";
 import type { Session } from "../../session/session.ts";
 import { completeSlash } from "../custom-commands.ts";
 import { answer, choiceFor, dialogRows, type AskEvent } from "./dialog.ts";
-import type { LineEditor } from "./editor.ts";
+import { editKey, type LineEditor } from "./editor.ts";
 import type { Key } from "./keys.ts";
 import type { Screen } from "./screen.ts";
 import { BUILTINS, runSlash, runsWhileBusy, type SlashHost } from "./slash.ts";
@@ -155,42 +155,8 @@ export class App {
       case "enter":
         if (this.editor.text.endsWith("\\") && this.editor.cursor === this.editor.text.length) return this.lineBreak();
         return this.submit();
-      case "newline":
-        return this.editor.insert("\n");
       case "tab":
         return this.complete();
-      case "text":
-        return this.editor.insert(key.text);
-      case "paste":
-        return this.editor.paste(key.text);
-      case "backspace":
-        return this.editor.backspace();
-      case "delete":
-        return this.editor.delete();
-      case "left":
-        return this.editor.left();
-      case "right":
-        return this.editor.right();
-      case "up":
-        return this.editor.up();
-      case "down":
-        return this.editor.down();
-      case "home":
-      case "ctrl-a":
-        return this.editor.home();
-      case "end":
-      case "ctrl-e":
-        return this.editor.end();
-      case "word-left":
-        return this.editor.wordLeft();
-      case "word-right":
-        return this.editor.wordRight();
-      case "ctrl-w":
-        return this.editor.deleteWordBefore();
-      case "ctrl-u":
-        return this.editor.deleteToLineStart();
-      case "ctrl-k":
-        return this.editor.deleteToLineEnd();
       case "ctrl-z":
         return this.suspend?.();
       case "ctrl-l":
@@ -200,7 +166,7 @@ export class App {
         if (this.messageFor) return this.cancelMessage();
         return;
       default:
-        return;
+        return void editKey(this.editor, key);
     }
   }
 

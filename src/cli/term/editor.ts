@@ -1,5 +1,6 @@
 // The prompt's line editor: a multi-line buffer with a cursor, history, and pastes kept whole.
 // Pure state: the terminal feeds it keys and draws what `layout` returns.
+import type { Key } from "./keys.ts";
 
 /** A paste this long is shown as one placeholder and sent in full. */
 const PASTE_LINES = 8;
@@ -198,6 +199,37 @@ export class LineEditor {
     }
   }
 }
+
+/** The editing keys (typing, moving, deleting); false for a key the editor does not handle. */
+export function editKey(editor: LineEditor, key: Key): boolean {
+  if (key.name === "text") editor.insert(key.text);
+  else if (key.name === "paste") editor.paste(key.text);
+  else if (key.name === "newline") editor.insert("\n");
+  else {
+    const action = EDIT_KEYS[key.name];
+    if (!action) return false;
+    action(editor);
+  }
+  return true;
+}
+
+const EDIT_KEYS: Partial<Record<Key["name"], (editor: LineEditor) => void>> = {
+  backspace: (e) => e.backspace(),
+  delete: (e) => e.delete(),
+  left: (e) => e.left(),
+  right: (e) => e.right(),
+  up: (e) => e.up(),
+  down: (e) => e.down(),
+  home: (e) => e.home(),
+  "ctrl-a": (e) => e.home(),
+  end: (e) => e.end(),
+  "ctrl-e": (e) => e.end(),
+  "word-left": (e) => e.wordLeft(),
+  "word-right": (e) => e.wordRight(),
+  "ctrl-w": (e) => e.deleteWordBefore(),
+  "ctrl-u": (e) => e.deleteToLineStart(),
+  "ctrl-k": (e) => e.deleteToLineEnd(),
+};
 
 /** Splits a line into pieces of at most `width` columns (wide characters count two). */
 export function wrapByWidth(line: string, width: number): string[] {

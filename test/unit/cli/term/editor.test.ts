@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { LineEditor, wrapByWidth } from "../../../../src/cli/term/editor.ts";
+import { editKey, LineEditor, wrapByWidth } from "../../../../src/cli/term/editor.ts";
 
 /** An editor holding `text` with the cursor where `|` is. */
 function editorAt(marked: string, history: string[] = []): LineEditor {
@@ -365,5 +365,19 @@ describe("wrapByWidth", () => {
 
   test("a wide character wider than the width still gets a piece of its own", () => {
     expect(wrapByWidth("日本", 1)).toEqual(["日", "本"]);
+  });
+});
+
+describe("editKey", () => {
+  test("typing, moving and deleting keys edit the buffer; keys the editor does not own are left to the caller", () => {
+    const editor = new LineEditor();
+    for (const key of [{ name: "text", text: "hello world" }, { name: "ctrl-a" }, { name: "delete" }, { name: "ctrl-e" }, { name: "ctrl-w" }] as const) {
+      expect(editKey(editor, key)).toBe(true);
+    }
+    expect(editor.text).toBe("ello ");
+    expect(editKey(editor, { name: "newline" })).toBe(true);
+    expect(editor.text).toBe("ello \n");
+    for (const name of ["enter", "ctrl-c", "ctrl-d", "tab", "escape"] as const) expect(editKey(editor, { name })).toBe(false);
+    expect(editor.text).toBe("ello \n");
   });
 });
