@@ -83,6 +83,20 @@ describe.skipIf(!hasTmux)("interactive mode in tmux", () => {
     controller.abort();
     expect(seen).toContain("event: permission_ask");
     expect(seen).toMatch(/event: permission_reply\ndata: \{[^\n]*"reply":"once"/);
+
+    // A client's prompt runs in the live session; one typed meanwhile waits for it, shown as queued.
+    fake.script(
+      { reply: [{ type: "text", text: "The client's slow answer, streaming in pieces." }], chunkSize: 4, delayMs: 100 },
+      { reply: [{ type: "text", text: "The terminal's turn came after." }] },
+    );
+    const sent = await fetch(`${base}/sessions/${id}/prompt`, { method: "POST", headers: auth, body: JSON.stringify({ text: "from the client" }) });
+    expect(sent.status).toBe(202);
+    await until("The client's");
+    tmux("send-keys", "-t", "served", "from the terminal", "Enter");
+    await until("queued: from the terminal");
+    await until("The terminal's turn came after.");
+    const order = shown();
+    expect(order.indexOf("streaming in pieces.")).toBeLessThan(order.indexOf("› from the terminal"));
     tmux("send-keys", "-t", "served", "C-d");
     await until("EXIT=0");
   }, 30_000);

@@ -59,6 +59,7 @@ export class App {
     if (event.type === "permission_reply") this.closeAsk(event.id);
     this.transcript.handle(event);
     this.transcript.hold(this.asks.length > 0);
+    if (event.type === "result") queueMicrotask(() => this.drain());
     // The dialog is drawn now: with the spinner held, no timer would draw it.
     if (event.type === "permission_ask" || event.type === "permission_reply") this.changed();
   };
@@ -85,7 +86,8 @@ export class App {
       return this.screen.setLive({ rows, cursorRow: rows.length - 1, cursorCol: Bun.stringWidth(dialog.at(-1) ?? "") });
     }
     const label = this.messageFor ? "why? › " : "› ";
-    const prompt = this.busy && !this.messageFor ? chalk.dim(label) : chalk.bold(label);
+    const running = this.busy || this.loaded?.host.session().running === true;
+    const prompt = running && !this.messageFor ? chalk.dim(label) : chalk.bold(label);
     const layout = this.editor.layout(prompt, label.length, width, Math.max(3, Math.floor(this.screen.height / 2)));
     const top = rows.length;
     rows.push(...layout.rows);
@@ -212,7 +214,8 @@ export class App {
   private interrupt(): void {
     const session = this.loaded?.host.session();
     if (this.messageFor) this.cancelMessage();
-    if (this.busy && session?.running) {
+    // A turn runs (typed here, or sent by a client of the server): Ctrl-C stops it.
+    if (session?.running) {
       for (const ask of this.asks) this.answeredHere.add(ask.id);
       session.abort();
       // Prompts queued behind the stopped turn come back to the editor rather than running.
@@ -252,7 +255,8 @@ export class App {
     const text = this.editor.submit();
     if (!text.trim()) return;
     this.remember(text);
-    if (this.busy && runsWhileBusy(text) && this.loaded) {
+    const running = this.busy || this.loaded?.host.session().running === true;
+    if (running && runsWhileBusy(text) && this.loaded) {
       void runSlash(text, this.slashHost());
       return;
     }
@@ -263,6 +267,8 @@ export class App {
   /** Runs the queued prompts one after another, once the session is there. */
   private drain(): void {
     if (this.busy || !this.loaded || !this.finished) return;
+    // A turn started by a client of the server (/serve): queued prompts wait for its result.
+    if (this.loaded.host.session().running) return;
     const next = this.queue.shift();
     if (next === undefined) return;
     this.busy = true;
