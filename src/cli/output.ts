@@ -22,6 +22,8 @@ export function warn(message: string): void {
  * its prompt is drawn; the terminal confirms with isTTY once the prompt is up.
  */
 export async function bothTerminals(): Promise<boolean> {
+  // Windows has no /dev/null to compare with: ask the streams.
+  if (process.platform === "win32") return process.stdin.isTTY === true && process.stdout.isTTY === true;
   try {
     const nul = statSync("/dev/null").rdev;
     return [0, 1].every((fd) => {
