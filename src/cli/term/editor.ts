@@ -175,9 +175,9 @@ export class LineEditor {
         const last = p === pieces.length - 1;
         if (this.cursor >= pieceStart && (this.cursor < pieceEnd || (last && this.cursor === pieceEnd))) {
           cursorRow = rows.length;
-          cursorCol = promptWidth + Bun.stringWidth(piece.slice(0, this.cursor - pieceStart));
+          cursorCol = promptWidth + Bun.stringWidth(visible(piece.slice(0, this.cursor - pieceStart)));
         }
-        rows.push(lead + piece);
+        rows.push(lead + visible(piece));
         pieceStart = pieceEnd;
       });
       offset += line.length + 1;
@@ -233,12 +233,12 @@ const EDIT_KEYS: Partial<Record<Key["name"], (editor: LineEditor) => void>> = {
 
 /** Splits a line into pieces of at most `width` columns (wide characters count two). */
 export function wrapByWidth(line: string, width: number): string[] {
-  if (Bun.stringWidth(line) <= width) return [line];
+  if (!CONTROL.test(line) && Bun.stringWidth(line) <= width) return [line];
   const pieces: string[] = [];
   let piece = "";
   let used = 0;
   for (const ch of line) {
-    const w = Bun.stringWidth(ch);
+    const w = Bun.stringWidth(visible(ch));
     if (used + w > width && piece) {
       pieces.push(piece);
       piece = "";
@@ -249,6 +249,16 @@ export function wrapByWidth(line: string, width: number): string[] {
   }
   pieces.push(piece);
   return pieces;
+}
+
+const CONTROL = /[\x00-\x1f\x7f-\x9f]/;
+
+/**
+ * The text as drawn: a tab as two spaces, any other control character (an escape from a pasted
+ * text, say) as "?", so nothing typed or pasted can send the terminal a sequence.
+ */
+export function visible(text: string): string {
+  return CONTROL.test(text) ? text.replace(/\t/g, "  ").replace(/[\x00-\x1f\x7f-\x9f]/g, "?") : text;
 }
 
 function charLengthBefore(text: string, at: number): number {

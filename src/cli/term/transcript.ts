@@ -6,7 +6,7 @@ import type { StampedEvent } from "../../session/events.ts";
 import { diffRows } from "../diff-view.ts";
 import { markdownRenderer, type MarkdownRenderer } from "../markdown.ts";
 import { finishedLine, runningLine } from "../tool-line.ts";
-import { wrapByWidth } from "./editor.ts";
+import { visible, wrapByWidth } from "./editor.ts";
 import type { Screen } from "./screen.ts";
 
 const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
@@ -154,7 +154,7 @@ export class Transcript {
 /** The prompt as it goes into the scrollback: a blank line, then at most a few lines of it. */
 function userLines(text: string, width: number): string[] {
   const lines = text.split("\n");
-  const shown = lines.slice(0, SHOWN_PROMPT_LINES).flatMap((line) => wrapByWidth(line, width - 3));
+  const shown = lines.slice(0, SHOWN_PROMPT_LINES).flatMap((line) => wrapByWidth(visible(line), width - 3));
   const more = lines.length - SHOWN_PROMPT_LINES;
   const rows = shown.map((line, i) => chalk.bold(`${i === 0 ? "›" : " "} ${line}`));
   if (more > 0) rows.push(chalk.dim(`  … ${more} more lines`));

@@ -381,3 +381,23 @@ describe("editKey", () => {
     expect(editor.text).toBe("ello \n");
   });
 });
+
+describe("what the editor draws", () => {
+  test("a pasted tab is drawn as two spaces and an escape as ?, so the terminal gets no sequence from the text; the text itself is kept", () => {
+    const editor = new LineEditor();
+    editor.paste("a\tb\x1b[2Jc");
+    const { rows, cursorCol } = editor.layout("› ", 2, 80, 5);
+    expect(rows).toEqual(["› a  b?[2Jc"]);
+    expect(cursorCol).toBe(2 + Bun.stringWidth("a  b?[2Jc"));
+    expect(rows.join("")).not.toContain("\x1b");
+    expect(editor.submit()).toBe("a\tb\x1b[2Jc");
+  });
+
+  test("tabs count their drawn width when a line wraps", () => {
+    const editor = new LineEditor();
+    editor.insert("\t\t\t\t\t\t"); // 12 columns drawn
+    const { rows } = editor.layout("› ", 2, 10, 5);
+    for (const row of rows) expect(Bun.stringWidth(row)).toBeLessThanOrEqual(9);
+    expect(rows.length).toBe(2);
+  });
+});
