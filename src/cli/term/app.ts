@@ -6,7 +6,7 @@ import type { StampedEvent } from "../../session/events.ts";
 import type { Session } from "../../session/session.ts";
 import { completeSlash } from "../custom-commands.ts";
 import { answer, choiceFor, dialogRows, type AskEvent } from "./dialog.ts";
-import { editKey, type LineEditor } from "./editor.ts";
+import { editKey, visible, type LineEditor } from "./editor.ts";
 import type { Key } from "./keys.ts";
 import type { Screen } from "./screen.ts";
 import { BUILTINS, runSlash, runsWhileBusy, type SlashHost } from "./slash.ts";
@@ -286,7 +286,7 @@ export class App {
       if (await runSlash(text, this.slashHost())) return;
       await this.prompt(text);
     } catch (error) {
-      this.screen.print(chalk.red(`rein: ${(error as Error).message}`));
+      this.screen.print(chalk.red(`rein: ${visible((error as Error).message)}`));
     }
   }
 
@@ -295,7 +295,7 @@ export class App {
     const session = loaded.host.session();
     const result = await session.prompt(text);
     if (result.status === "interrupted") this.screen.print(chalk.dim("(interrupted)"));
-    else if (result.status !== "success" && result.error) this.screen.print(chalk.red(result.error));
+    else if (result.status !== "success" && result.error) this.screen.print(chalk.red(visible(result.error)));
     this.screen.print(chalk.dim(loaded.status(session)));
   }
 

@@ -6,6 +6,7 @@ import { saveAllowRules } from "../../config/save-rules.ts";
 import type { StampedEvent } from "../../session/events.ts";
 import type { Session } from "../../session/session.ts";
 import type { Context } from "../context.ts";
+import { visible } from "./editor.ts";
 import type { Key } from "./keys.ts";
 
 export type AskEvent = Extract<StampedEvent, { type: "permission_ask" }>;
@@ -33,15 +34,16 @@ export function dialogOptions(ask: AskEvent, trusted: boolean): Option[] {
 export function dialogRows(ask: AskEvent, input: unknown, trusted: boolean, width: number): string[] {
   const lines: string[] = [chalk.bold.yellow(`? ${ask.tool} wants to:`)];
   const main = mainInput(input);
-  if (main) lines.push(...main.split("\n").slice(0, 6).map((line) => `  ${line}`));
+  // What the model wrote is drawn, never interpreted: its control characters cannot reach the terminal.
+  if (main) lines.push(...main.split("\n").slice(0, 6).map((line) => `  ${visible(line)}`));
   for (const r of ask.requests) {
     const extra = r as { reason?: string; fixed?: { reason: string } };
     const why = extra.fixed?.reason ?? extra.reason ?? (r.opaque ? "cannot be checked statically" : "no rule allows it");
-    lines.push(`  ${chalk.cyan(`${r.permission}(${r.pattern})`)} ${chalk.dim(`asks: ${why}`)}`);
+    lines.push(`  ${chalk.cyan(visible(`${r.permission}(${r.pattern})`))} ${chalk.dim(`asks: ${visible(why)}`)}`);
   }
   if (ask.reason) lines.push(`  ${chalk.yellow(ask.reason)}`);
   const rules = alwaysRules(ask);
-  if (rules.length > 0) lines.push(chalk.dim(`  always saves: ${rules.map((r) => `${r.permission}(${r.pattern})`).join(", ")}`));
+  if (rules.length > 0) lines.push(chalk.dim(`  always saves: ${visible(rules.map((r) => `${r.permission}(${r.pattern})`).join(", "))}`));
   const options = dialogOptions(ask, trusted).map((o) => `${chalk.bold(`[${o.key}]`)} ${o.label}`);
   const oneRow = `  ${options.join("  ")}`;
   // On a narrow terminal each answer gets its own row rather than being broken in the middle.

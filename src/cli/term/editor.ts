@@ -251,14 +251,14 @@ export function wrapByWidth(line: string, width: number): string[] {
   return pieces;
 }
 
-const CONTROL = /[\x00-\x1f\x7f-\x9f]/;
+const CONTROL = /[\x00-\x09\x0b-\x1f\x7f-\x9f]/;
 
 /**
- * The text as drawn: a tab as two spaces, any other control character (an escape from a pasted
- * text, say) as "?", so nothing typed or pasted can send the terminal a sequence.
+ * The text as drawn: a tab as two spaces, any other control character but a newline (an escape
+ * from a pasted text or a model's output, say) as "?", so no text can send the terminal a sequence.
  */
 export function visible(text: string): string {
-  return CONTROL.test(text) ? text.replace(/\t/g, "  ").replace(/[\x00-\x1f\x7f-\x9f]/g, "?") : text;
+  return CONTROL.test(text) ? text.replace(/\t/g, "  ").replace(/[\x00-\x09\x0b-\x1f\x7f-\x9f]/g, "?") : text;
 }
 
 function charLengthBefore(text: string, at: number): number {

@@ -71,13 +71,13 @@ export class Transcript {
         break;
       }
       case "retry":
-        this.print([chalk.yellow(`retrying in ${(event.delay_ms / 1000).toFixed(1)}s (attempt ${event.attempt}: ${event.reason})`)]);
+        this.print([chalk.yellow(`retrying in ${(event.delay_ms / 1000).toFixed(1)}s (attempt ${event.attempt}: ${visible(event.reason)})`)]);
         break;
       case "compaction":
         this.print([chalk.dim(compactionLine(event))]);
         break;
       case "error":
-        this.print([chalk.red(event.message)]);
+        this.print([chalk.red(visible(event.message))]);
         break;
       case "result":
         this.endText();
@@ -99,7 +99,7 @@ export class Transcript {
     const spin = chalk.cyan(FRAMES[this.frame % FRAMES.length]);
     for (const call of this.running.values()) {
       const seconds = Math.floor((Date.now() - call.started) / 1000);
-      const tail = call.last ? chalk.dim(`  ${call.last.trim()}`) : "";
+      const tail = call.last ? chalk.dim(`  ${visible(call.last.trim())}`) : "";
       rows.push(`${spin} ${runningLine(call.name, call.input, this.options.cwd, width - 8, { color: this.options.color })}${seconds > 0 ? chalk.dim(`  ${seconds}s`) : ""}${tail}`);
     }
     if (this.waitingSince !== undefined && this.running.size === 0 && !pending) {

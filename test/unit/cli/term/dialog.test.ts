@@ -189,3 +189,20 @@ describe("choiceFor", () => {
     expect(choiceFor({ name: "ctrl-c" }, withAlways, true)).toBeUndefined();
   });
 });
+
+describe("what the model wrote is drawn, not run by the terminal", () => {
+  test("an escape sequence in a command asked about reaches the dialog as ?", () => {
+    const ask = {
+      type: "permission_ask" as const,
+      id: "ask_x",
+      tool_use_id: "toolu_x",
+      tool: "bash",
+      requests: [{ permission: "bash", pattern: "printf '\x1b]0;pwned\x07'", always: ["printf *"] }],
+      session_id: "s_x",
+      seq: 1,
+    };
+    const rows = dialogRows(ask, { command: "printf '\x1b]0;pwned\x07'" }, false, 80);
+    expect(rows.join("\n")).not.toMatch(/[\x07\x1b]/);
+    expect(rows.join("\n")).toContain("printf '?]0;pwned?'");
+  });
+});
