@@ -16,6 +16,7 @@ import { openSession } from "../open-session.ts";
 import { formatLoadError } from "../tools-command.ts";
 import type { App, Loaded } from "./app.ts";
 import type { Screen } from "./screen.ts";
+import { visible } from "./editor.ts";
 import { BUILTINS } from "./slash.ts";
 
 const RESUME_LINES = 12;
@@ -135,5 +136,5 @@ function showLastExchange(session: Session, screen: Screen): void {
   const md = markdownRenderer({ width: screen.width - 1, color: chalk.level > 0 });
   const rows = [...md.push(`${text(lastAnswer.content)}\n`), ...md.flush()];
   const tail = rows.length > RESUME_LINES ? [chalk.dim("…"), ...rows.slice(-RESUME_LINES)] : rows;
-  screen.print([chalk.bold(`› ${prompt.slice(0, screen.width - 3)}`), ...tail].join("\n"));
+  screen.print([chalk.bold(`› ${visible(prompt.slice(0, screen.width - 3))}`), ...tail].join("\n"));
 }

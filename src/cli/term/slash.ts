@@ -6,6 +6,7 @@ import type { Store } from "../../session/store.ts";
 import { costLine, sessionSpend } from "../cost-line.ts";
 import { expandCommand, type CustomCommand } from "../custom-commands.ts";
 import { sessionLine } from "../sessions-format.ts";
+import { visible } from "./editor.ts";
 
 export const BUILTINS: readonly { name: string; args?: string; about: string; whileRunning?: boolean }[] = [
   { name: "help", about: "this list", whileRunning: true },
@@ -65,7 +66,8 @@ export async function runSlash(line: string, host: SlashHost): Promise<boolean> 
       return true;
     case "sessions": {
       const rows = host.store().listSessions({ cwd: host.session().row.cwd, limit: 10 });
-      say(rows.length ? rows.map((row) => `${row.id === host.session().id ? "*" : " "} ${sessionLine(row)}`).join("\n") : "no sessions here yet");
+      // Titles are the first prompts, which may hold anything pasted: drawn, not interpreted.
+      say(rows.length ? rows.map((row) => `${row.id === host.session().id ? "*" : " "} ${visible(sessionLine(row))}`).join("\n") : "no sessions here yet");
       say("continue one with /resume ID");
       return true;
     }
@@ -91,7 +93,7 @@ export async function runSlash(line: string, host: SlashHost): Promise<boolean> 
     case "tools": {
       const tools = await host.tools();
       const width = Math.max(...tools.map((t) => t.name.length)) + 2;
-      say(tools.map((t) => `${t.name.padEnd(width)}${t.source.padEnd(9)}${t.description.split("\n")[0]!.slice(0, 60)}`).join("\n"));
+      say(tools.map((t) => visible(`${t.name.padEnd(width)}${t.source.padEnd(9)}${t.description.split("\n")[0]!.slice(0, 60)}`)).join("\n"));
       return true;
     }
     case "serve":
@@ -115,7 +117,7 @@ export async function runSlash(line: string, host: SlashHost): Promise<boolean> 
 
 function helpText(custom: readonly CustomCommand[]): string {
   const rows = BUILTINS.map((b) => [`/${b.name}${b.args ? ` ${b.args}` : ""}`, b.about]);
-  for (const c of custom) rows.push([`/${c.name}`, `${c.description} (${c.source})`]);
+  for (const c of custom) rows.push([`/${c.name}`, `${visible(c.description)} (${c.source})`]);
   const width = Math.max(...rows.map(([left]) => left!.length)) + 2;
   const keys = [
     "Enter sends · Alt-Enter, Ctrl-J or a trailing \\ adds a line · ↑/↓ history · Tab completes a command",
