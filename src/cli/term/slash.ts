@@ -64,15 +64,10 @@ export async function runSlash(line: string, host: SlashHost): Promise<boolean> 
     case "clear":
       host.newSession();
       return true;
-    case "sessions": {
-      const rows = host.store().listSessions({ cwd: host.session().row.cwd, limit: 10 });
-      // Titles are the first prompts, which may hold anything pasted: drawn, not interpreted.
-      say(rows.length ? rows.map((row) => `${row.id === host.session().id ? "*" : " "} ${visible(sessionLine(row))}`).join("\n") : "no sessions here yet");
-      say("continue one with /resume ID");
-      return true;
-    }
+    case "sessions":
+      return listSessions(host), true;
     case "resume": {
-      if (!rest) return say("usage: /resume ID (see /sessions)"), true;
+      if (!rest) return listSessions(host), true;
       const problem = host.resume(rest);
       if (problem) host.print(chalk.red(problem));
       return true;
@@ -113,6 +108,14 @@ export async function runSlash(line: string, host: SlashHost): Promise<boolean> 
       return true;
     }
   }
+}
+
+/** The recent sessions of this directory, the current one starred. */
+function listSessions(host: SlashHost): void {
+  const rows = host.store().listSessions({ cwd: host.session().row.cwd, limit: 10 });
+  // Titles are the first prompts, which may hold anything pasted: drawn, not interpreted.
+  const lines = rows.map((row) => `${row.id === host.session().id ? "*" : " "} ${visible(sessionLine(row))}`);
+  host.print(chalk.dim([...(lines.length ? lines : ["no sessions here yet"]), "continue one with /resume ID (a prefix is enough)"].join("\n")));
 }
 
 function helpText(custom: readonly CustomCommand[]): string {
