@@ -51,8 +51,22 @@ export function promptTokens(usage: Usage): number {
 /** A known size: the provider counted `tokens` for a request of the first `messages` messages. */
 export type Measured = { tokens: number; messages: number };
 
-/** The size of a request of `messages`: the last count plus what came since, or all of it estimated. */
-export function requestTokens(messages: readonly Message[], fixed: number, measured: Measured | undefined): number {
-  if (!measured || measured.messages > messages.length) return fixed + estimateTokens(messages);
-  return measured.tokens + estimateTokens(messages.slice(measured.messages));
+/** An estimate of the first `messages` messages alone (no system, no tools), e.g. from their stored size. */
+export type Estimated = { tokens: number; messages: number };
+
+/**
+ * The size of a request of `messages`: the last count plus what came since; else a known estimate
+ * of the first messages plus what came since; else all of it estimated.
+ */
+export function requestTokens(messages: readonly Message[], fixed: number, measured: Measured | undefined, estimated?: Estimated): number {
+  if (measured && measured.messages <= messages.length) return measured.tokens + estimateTokens(messages.slice(measured.messages));
+  if (estimated && estimated.messages <= messages.length) return fixed + estimated.tokens + estimateTokens(messages.slice(estimated.messages));
+  return fixed + estimateTokens(messages);
+}
+
+/** What `estimateTokens` gives for messages whose content is stored as JSON: from the text's lengths alone. */
+export function storedTokens(stored: { roleLength: number; contentLength: number; count: number }): number {
+  // {"role":R,"content":C} per message and a comma (24), and as much again for the one character
+  // estimateTokens counts per list or object inside C beyond its JSON: it must not come out smaller.
+  return Math.ceil((2 + stored.count * 32 + stored.roleLength + stored.contentLength) / 4);
 }

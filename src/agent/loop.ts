@@ -37,6 +37,8 @@ export async function runLoop(messages: Message[], config: LoopConfig, io: LoopR
   let text = "";
   /** the provider's count of the last request; forgotten when the conversation is compacted */
   let measured: Measured | undefined;
+  /** the owner's estimate of the first messages; also forgotten on compaction */
+  let estimated = config.history;
   const window = config.contextWindow ? usableWindow(config.contextWindow, config.maxTokens) : undefined;
 
   const append = (message: Message) => {
@@ -74,12 +76,13 @@ export async function runLoop(messages: Message[], config: LoopConfig, io: LoopR
       messages.splice(0, messages.length, ...compacted.messages);
       if (compacted.usage) count(compacted.usage);
       measured = undefined;
+      estimated = undefined;
       return true;
     };
     // At most one compaction a model turn: before the request when it would go over the window, or
     // after the provider said it did; a request still too long after that ends the run with the error.
     let compacted = false;
-    const tokens = requestTokens(messages, fixed, measured);
+    const tokens = requestTokens(messages, fixed, measured, estimated);
     if (window && tokens > window * COMPACT_AT) compacted = await compact("threshold", tokens, window * COMPACT_TO);
     if (signal.aborted) return end("interrupted");
     let sent = messages.length;

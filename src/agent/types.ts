@@ -216,4 +216,6 @@ export type LoopConfig = {
   sessionId: string;
   /** the model's context window in tokens; without it the loop never compacts */
   contextWindow?: number;
+  /** the first messages' size, known without walking them (a resumed session's stored size) */
+  history?: { tokens: number; messages: number };
 };

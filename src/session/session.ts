@@ -2,7 +2,7 @@
 // subscribers see it, keeps the conversation, and brokers permission asks.
 import { join } from "node:path";
 import compactionPrompt from "../../prompts/compaction.txt" with { type: "text" };
-import { estimateTokens, fixedTokens, usableWindow } from "../agent/context-size.ts";
+import { estimateTokens, fixedTokens, storedTokens, usableWindow } from "../agent/context-size.ts";
 import { runLoop } from "../agent/loop.ts";
 import { toolDefinition } from "../agent/tool-schema.ts";
 import {
@@ -72,6 +72,8 @@ export class Session {
   private readonly files = fileMemory();
   /** how the full history (kept whole in the store) is turned into what the model is sent */
   private compaction: CompactionState;
+  /** a resumed history's size from its stored text: spares the first turn walking 10,000 messages */
+  private history0: { tokens: number; messages: number } | undefined;
 
   private constructor(
     readonly row: SessionRow,
@@ -126,9 +128,14 @@ export class Session {
     // compaction's first kept one on, or all of them when that compaction does not fit the history.
     const stored = (last?.idx ?? -1) + 1 + repairs.length;
     const from = compaction.firstKept <= stored ? compaction.firstKept : 0;
-    const view =
-      compactedFrom(store.conversation(row.id, from), from, compaction) ?? compactedView(store.conversation(row.id), compaction);
-    return new Session(row, options, view, compaction);
+    const part = store.sizedConversation(row.id, from);
+    const view = compactedFrom(part.messages, from, compaction) ?? compactedView(store.conversation(row.id), compaction);
+    const session = new Session(row, options, view, compaction);
+    // Never compacted: the view is the stored history, whose size is known from its stored text.
+    if (!latest && view.length === part.messages.length) {
+      session.history0 = { tokens: storedTokens({ ...part, count: view.length }), messages: view.length };
+    }
+    return session;
   }
 
   get id(): string {
@@ -175,6 +182,7 @@ export class Session {
           cwd: this.row.cwd,
           sessionId: this.id,
           contextWindow: this.contextWindow,
+          ...(this.history0 ? { history: this.history0 } : {}),
         },
         {
           stream: this.options.stream,
@@ -199,6 +207,7 @@ export class Session {
         },
         controller.signal,
       );
+      this.history0 = undefined; // the messages may have been compacted; later runs estimate
       store.updateSession(this.id, {});
       return this.finish({
         type: "result",
@@ -244,7 +253,10 @@ export class Session {
       const tokens = fixed + estimateTokens(this.messages);
       const input: CompactInput = { messages: [...this.messages], tokens, target: Math.floor(this.usable * 0.6), fixed, reason: "manual" };
       const compacted = await this.compactWith(input, controller.signal, focus, (event) => (reported = event));
-      if (compacted) this.messages.splice(0, this.messages.length, ...compacted.messages);
+      if (compacted) {
+        this.messages.splice(0, this.messages.length, ...compacted.messages);
+        this.history0 = undefined;
+      }
       return reported;
     } finally {
       this.controller = undefined;

@@ -273,12 +273,24 @@ export class Store {
    * session sends. Leaner than `messages` on a long session (no per-row objects to copy).
    */
   conversation(sessionId: string, from = 0): Message[] {
+    return this.sizedConversation(sessionId, from).messages;
+  }
+
+  /** The conversation and the length of its stored text (what a size estimate needs without walking it). */
+  sizedConversation(sessionId: string, from = 0): { messages: Message[]; roleLength: number; contentLength: number } {
     const rows = this.db
       .query(`SELECT role, content FROM messages WHERE session_id = ? AND idx >= ? ORDER BY idx`)
       .values(sessionId, from) as [Message["role"], string][];
     const messages: Message[] = new Array(rows.length);
-    for (let i = 0; i < rows.length; i++) messages[i] = { role: rows[i]![0], content: JSON.parse(rows[i]![1]) };
-    return messages;
+    let roleLength = 0;
+    let contentLength = 0;
+    for (let i = 0; i < rows.length; i++) {
+      const [role, content] = rows[i]!;
+      messages[i] = { role, content: JSON.parse(content) };
+      roleLength += role.length;
+      contentLength += content.length;
+    }
+    return { messages, roleLength, contentLength };
   }
 
   lastMessage(sessionId: string): StoredMessage | undefined {

@@ -245,3 +245,26 @@ describe("manual compaction (/compact)", () => {
     expect(await session.compact()).toBeUndefined();
   });
 });
+
+describe("a resumed session", () => {
+  test("whose stored history is over the threshold compacts before its first request (the size comes from the stored text)", async () => {
+    const row = kit.store.createSession({ id: "s_resumed_big", cwd: kit.dir.path, model: "claude-test-1" });
+    for (let i = 0; i < 20; i++) {
+      const role = i % 2 === 0 ? ("user" as const) : ("assistant" as const);
+      const event = kit.store.appendEvent(row.id, role === "user" ? { type: "user", text: `q${i}` } : { type: "text_delta", text: `a${i}` });
+      kit.store.appendMessage(row.id, { role, content: [{ type: "text", text: `${role} ${i} ${"y".repeat(3000)}` }] }, event.seq);
+    }
+    const session = Session.open(kit.store.getSession(row.id)!, kit.options({ contextWindow: WINDOW }));
+    const events: string[] = [];
+    session.subscribe((e) => events.push(e.type));
+    kit.fake.script({ reply: [{ type: "text", text: "Twenty long messages about y." }] }, done);
+
+    const result = await session.prompt("next");
+
+    expect(result.status).toBe("success");
+    expect(events.indexOf("compaction")).toBeGreaterThan(-1);
+    expect(events.indexOf("compaction")).toBeLessThan(events.indexOf("assistant"));
+    // the answer's request is the compacted one, well inside the window
+    expect(kit.fake.requests.at(-1)!.bodyText.length / 4).toBeLessThan(WINDOW * 0.8);
+  });
+});

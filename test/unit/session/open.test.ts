@@ -36,12 +36,13 @@ function compaction(fields: Partial<EventOf<"compaction">>): EventOf<"compaction
 /** Opens the session, recording from which index it read the stored conversation. */
 function open(w: CrashWriter): { session: Session; reads: number[] } {
   const reads: number[] = [];
-  const conversation = kit.store.conversation.bind(kit.store);
-  kit.store.conversation = (id, from = 0) => (reads.push(from), conversation(id, from));
+  // Every read of the stored conversation goes through sizedConversation (conversation too).
+  const sized = kit.store.sizedConversation.bind(kit.store);
+  kit.store.sizedConversation = (id, from = 0) => (reads.push(from), sized(id, from));
   try {
     return { session: Session.open(w.row, kit.options()), reads };
   } finally {
-    kit.store.conversation = conversation;
+    kit.store.sizedConversation = sized;
   }
 }
 
