@@ -27,10 +27,11 @@ export async function startFakeAnthropic(opts: FakeServerOptions = {}): Promise<
     // Bun closes connections idle for 10 s by default, which would end hanging streams on its own.
     idleTimeout: 0,
     fetch: async (req) => {
+      const arrivedAt = performance.now();
       const path = new URL(req.url).pathname;
       const bodyText = await req.text();
       const body = parseJson(bodyText);
-      requests.push({ method: req.method, path, headers: Object.fromEntries(req.headers), body, bodyText });
+      requests.push({ method: req.method, path, headers: Object.fromEntries(req.headers), body, bodyText, arrivedAt });
       const headers = { "request-id": nextId("req_fake") };
 
       if (req.method !== "POST" || path !== "/v1/messages") {

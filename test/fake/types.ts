@@ -48,6 +48,8 @@ export type RecordedRequest = {
   /** Parsed JSON body (undefined when not JSON). `any` so tests can reach into it without casts. */
   body: any;
   bodyText: string;
+  /** performance.now() in the fake's process when the request's headers arrived (before its body was read and parsed) */
+  arrivedAt: number;
 };
 
 export type FakeServer = {
