@@ -2,7 +2,7 @@
 // subscribers see it, keeps the conversation, and brokers permission asks.
 import { join } from "node:path";
 import compactionPrompt from "../../prompts/compaction.txt" with { type: "text" };
-import { estimateTokens, fixedTokens, storedTokens, usableWindow } from "../agent/context-size.ts";
+import { estimateTokens, fixedTokens, usableWindow } from "../agent/context-size.ts";
 import { runLoop } from "../agent/loop.ts";
 import { toolDefinition } from "../agent/tool-schema.ts";
 import {
@@ -23,9 +23,9 @@ import type { FileMemory, FileStamp, Tool } from "../sdk.ts";
 import { PermissionBroker, type Ask, type AskPolicy } from "./broker.ts";
 import type { Bound } from "./bound-output.ts";
 import { compactConversation } from "./compaction.ts";
-import { compactedFrom, compactedView, NO_COMPACTION, stateOf, type CompactionState } from "./compacted-view.ts";
+import { NO_COMPACTION, stateOf, type CompactionState } from "./compacted-view.ts";
 import { newId } from "./ids.ts";
-import { repairMessages } from "./repair.ts";
+import { openView } from "./open-view.ts";
 import { storedHistory } from "./stored-history.ts";
 import type { SessionRow, Store } from "./store.ts";
 
@@ -113,28 +113,9 @@ export class Session {
 
   /** Opens a stored session, first repairing what a crash left so the conversation is valid again. */
   static open(row: SessionRow, options: SessionOptions): Session {
-    const { store } = options;
-    const last = store.lastMessage(row.id);
-    const repairs = repairMessages(last ? [last] : [], store.events(row.id, last?.seq ?? 0));
-    if (repairs.length > 0) {
-      const seq = store.lastSeq(row.id);
-      store.transaction(() => {
-        for (const message of repairs) store.appendMessage(row.id, message, seq, "repaired");
-      });
-    }
-    const latest = store.lastCompaction(row.id);
-    const compaction = latest ? stateOf(latest) : NO_COMPACTION;
-    // Only what the view sends is read (the repairs are stored by now): the messages from the
-    // compaction's first kept one on, or all of them when that compaction does not fit the history.
-    const stored = (last?.idx ?? -1) + 1 + repairs.length;
-    const from = compaction.firstKept <= stored ? compaction.firstKept : 0;
-    const part = store.sizedConversation(row.id, from);
-    const view = compactedFrom(part.messages, from, compaction) ?? compactedView(store.conversation(row.id), compaction);
-    const session = new Session(row, options, view, compaction);
-    // Never compacted: the view is the stored history, whose size is known from its stored text.
-    if (!latest && view.length === part.messages.length) {
-      session.history0 = { tokens: storedTokens({ ...part, count: view.length }), messages: view.length };
-    }
+    const opened = openView(row, options.store);
+    const session = new Session(row, options, opened.view, opened.compaction);
+    session.history0 = opened.size;
     return session;
   }
 
