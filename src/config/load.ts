@@ -94,7 +94,7 @@ export function loadConfig(opts: LoadOptions): ResolvedConfig {
     permissionMode: pick("permissionMode") ?? CONFIG_DEFAULTS.permissionMode,
     // The kernel sandbox: on when asked for; in auto mode by default wherever it is available.
     sandbox: pick("sandbox") ?? ((pick("permissionMode") ?? CONFIG_DEFAULTS.permissionMode) === "auto" ? "auto" : "off"),
-    rules: { user: fileRules(user), project: fileRules(project), flags: flagRules(opts.overrides) },
+    rules: { user: fileRules(user), project: projectRules(project, user, !opts.overrides.trust), flags: flagRules(opts.overrides) },
     server: { token: pick("serverToken"), origins: user?.server?.origins ?? [] },
     sources: [user && userFile, rawProject && projectFile].filter((file) => file !== undefined),
     warnings,
@@ -124,6 +124,18 @@ function untrusted(config: ConfigFile, file: string, warnings: string[]): Config
     permissionMode: permissive ? undefined : permissionMode,
     permissions: { ask: permissions?.ask, deny: permissions?.deny },
   };
+}
+
+/**
+ * The project's rules. An untrusted project may restrict, never widen: its ask rules come after
+ * the user's, so the user's deny rules are repeated after them (still marked as the user's) and a
+ * repository cannot turn a deny of yours into a question.
+ */
+function projectRules(project: ConfigFile | undefined, user: ConfigFile | undefined, untrustedProject: boolean): (Rule & { source?: string })[] {
+  const rules = fileRules(project);
+  if (!untrustedProject || rules.length === 0) return rules;
+  const denies = fileRules(user).filter((rule) => rule.action === "deny");
+  return [...rules, ...denies.map((rule) => ({ ...rule, source: "user config (kept over the untrusted project's)" }))];
 }
 
 function fileRules(config: ConfigFile | undefined): Rule[] {

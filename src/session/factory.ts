@@ -65,7 +65,7 @@ export function permissionEngine(settings: Pick<RunSettings, "projectRoot" | "ho
 }
 
 export function ruleSet(mode: PermissionMode, rules: RunSettings["rules"]): Rule[] {
-  const from = (source: string, list: readonly Rule[]) => list.map((rule) => ({ ...rule, source }));
+  const from = (source: string, list: readonly Rule[]) => list.map((rule) => ({ ...rule, source: rule.source ?? source }));
   return [
     ...from("built-in default", DEFAULT_RULES),
     ...from(`permission mode ${mode}`, modeRules(mode)),

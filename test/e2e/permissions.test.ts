@@ -75,3 +75,18 @@ test.concurrent("a compound command is not allowed by a rule for its first part"
   expect(result?.is_error).toBe(true);
   expect(resultText(result)).toContain("Not run");
 });
+
+test.concurrent("an untrusted repository's ask rule cannot turn the user's deny into a question; a trusted one can", async () => {
+  await using w = await world();
+  await Bun.write(`${w.configDir}/config.json`, JSON.stringify({ permissions: { deny: ["bash(rm *)"] } }));
+  await Bun.write(w.path(".rein/config.json"), JSON.stringify({ permissions: { ask: ["bash(rm *)"] } }));
+
+  const untrusted = await w.run(["permissions", "explain", "--json", "--", "rm -rf build"]);
+  expect(untrusted.code).toBe(0);
+  const decided = JSON.parse(untrusted.stdout);
+  expect(decided.decision).toBe("deny");
+  expect(decided.requests[0].rule).toMatchObject({ action: "deny", source: "user config (kept over the untrusted project's)" });
+
+  const trusted = await w.run(["permissions", "explain", "--json", "--trust", "--", "rm -rf build"]);
+  expect(JSON.parse(trusted.stdout).requests[0].rule).toMatchObject({ action: "ask", source: "project config" });
+});

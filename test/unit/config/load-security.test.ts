@@ -95,3 +95,22 @@ describe("sandbox setting", () => {
     expect(w.load({ overrides: { trust: true } }).sandbox).toBe("off");
   });
 });
+
+describe("an untrusted project may restrict, never widen", () => {
+  test("its ask rule cannot turn a deny of the user's into a question: the user's deny is kept after it", () => {
+    ws.writeUser({ permissions: { deny: ["bash(rm *)"] } });
+    ws.writeProject({ permissions: { ask: ["bash(rm *)"] } });
+    const config = ws.load();
+    expect(config.rules.project.at(-1)).toMatchObject({ permission: "bash", pattern: "rm *", action: "deny" });
+    // last match wins: the deny comes after the project's ask
+    const matching = [...config.rules.user, ...config.rules.project].filter((r) => r.pattern === "rm *");
+    expect(matching.at(-1)!.action).toBe("deny");
+  });
+
+  test("a trusted project keeps the documented order (its rules after the user's)", () => {
+    ws.writeUser({ permissions: { deny: ["bash(rm *)"] } });
+    ws.writeProject({ permissions: { ask: ["bash(rm *)"] } });
+    const config = ws.load({ overrides: { trust: true } });
+    expect(config.rules.project).toEqual([{ permission: "bash", pattern: "rm *", action: "ask" }]);
+  });
+});
