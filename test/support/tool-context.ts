@@ -2,7 +2,7 @@
 // memory and the streamed output collected.
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { FileStamp, ToolContext } from "../../src/sdk.ts";
+import type { FileStamp, ToolContext, ToolResult } from "../../src/sdk.ts";
 
 export type TestContext = ToolContext & { chunks: string[]; abort: () => void };
 
@@ -22,4 +22,9 @@ export function toolContext(cwd: string, overrides: Partial<ToolContext> = {}): 
     abort: () => controller.abort(),
     ...overrides,
   };
+}
+
+/** A tool's result in one shape: a plain string is an output that is not an error. */
+export function toolOutcome(result: ToolResult): { output: string; isError: boolean; metadata?: Record<string, unknown> } & Record<string, unknown> {
+  return typeof result === "string" ? { output: result, isError: false, metadata: undefined } : { isError: false, ...result };
 }

@@ -4,11 +4,10 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as v from "valibot";
-import type { ToolResult } from "../../../src/sdk.ts";
 import edit from "../../../tools/edit.ts";
 import read from "../../../tools/read.ts";
 import { tempDir, type TempDir } from "../../support/temp-dir.ts";
-import { toolContext, type TestContext } from "../../support/tool-context.ts";
+import { toolContext, type TestContext, toolOutcome as outcome } from "../../support/tool-context.ts";
 
 let dir: TempDir;
 let ctx: TestContext;
@@ -18,9 +17,6 @@ beforeEach(() => {
 });
 afterEach(() => dir.remove());
 
-function outcome(result: ToolResult) {
-  return typeof result === "string" ? { output: result, isError: false, metadata: undefined } : { isError: false, ...result };
-}
 
 async function run(input: unknown) {
   return outcome(await edit.run(v.parse(edit.input, input), ctx));

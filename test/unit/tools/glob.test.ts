@@ -3,11 +3,10 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { mkdirSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import * as v from "valibot";
-import type { ToolResult } from "../../../src/sdk.ts";
 import glob from "../../../tools/glob.ts";
 import { walk } from "../../../tools/lib/walk.ts";
 import { tempDir, type TempDir } from "../../support/temp-dir.ts";
-import { toolContext } from "../../support/tool-context.ts";
+import { toolContext, toolOutcome as outcome } from "../../support/tool-context.ts";
 
 let dir: TempDir;
 beforeEach(() => {
@@ -25,9 +24,6 @@ function plant(files: Record<string, string>, root = dir.path): void {
   }
 }
 
-function outcome(result: ToolResult) {
-  return typeof result === "string" ? { output: result, isError: false } : { isError: false, ...result };
-}
 
 async function run(input: unknown, ctx = toolContext(dir.path)) {
   return outcome(await glob.run(v.parse(glob.input, input), ctx));

@@ -4,11 +4,10 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import * as v from "valibot";
-import type { ToolResult } from "../../../src/sdk.ts";
 import grep from "../../../tools/grep.ts";
 import { searchBuiltin, searchRipgrep } from "../../../tools/lib/grep-search.ts";
 import { tempDir, type TempDir } from "../../support/temp-dir.ts";
-import { toolContext, type TestContext } from "../../support/tool-context.ts";
+import { toolContext, type TestContext, toolOutcome as outcome } from "../../support/tool-context.ts";
 
 type Engine = "builtin" | "rg";
 const hasRg = Bun.which("rg") !== null;
@@ -28,9 +27,6 @@ function plant(files: Record<string, string | Uint8Array>): void {
   }
 }
 
-function outcome(result: ToolResult) {
-  return typeof result === "string" ? { output: result, isError: false } : { isError: false, ...result };
-}
 
 /** Runs grep with the engine chosen the way the tool chooses it: REIN_GREP=builtin, or rg on PATH. */
 async function run(engine: Engine, input: unknown, ctx: TestContext = toolContext(dir.path)) {

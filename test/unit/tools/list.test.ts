@@ -3,10 +3,9 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import * as v from "valibot";
-import type { ToolResult } from "../../../src/sdk.ts";
 import list from "../../../tools/list.ts";
 import { tempDir, type TempDir } from "../../support/temp-dir.ts";
-import { toolContext } from "../../support/tool-context.ts";
+import { toolContext, toolOutcome as outcome } from "../../support/tool-context.ts";
 
 let dir: TempDir;
 beforeEach(() => {
@@ -23,9 +22,6 @@ function plant(files: Record<string, string>): void {
   }
 }
 
-function outcome(result: ToolResult) {
-  return typeof result === "string" ? { output: result, isError: false } : { isError: false, ...result };
-}
 
 async function run(input: unknown, ctx = toolContext(dir.path)) {
   return outcome(await list.run(v.parse(list.input, input), ctx));

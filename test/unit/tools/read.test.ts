@@ -3,18 +3,14 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { mkdirSync, statSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as v from "valibot";
-import type { ToolResult } from "../../../src/sdk.ts";
 import read from "../../../tools/read.ts";
 import { tempDir, type TempDir } from "../../support/temp-dir.ts";
-import { toolContext } from "../../support/tool-context.ts";
+import { toolContext, toolOutcome as outcome } from "../../support/tool-context.ts";
 
 let dir: TempDir;
 beforeEach(() => (dir = tempDir()));
 afterEach(() => dir.remove());
 
-function outcome(result: ToolResult) {
-  return typeof result === "string" ? { output: result, isError: false, metadata: undefined } : { isError: false, ...result };
-}
 
 async function run(input: unknown, ctx = toolContext(dir.path)) {
   return outcome(await read.run(v.parse(read.input, input), ctx));

@@ -4,12 +4,11 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as v from "valibot";
-import type { ToolResult } from "../../../src/sdk.ts";
 import edit from "../../../tools/edit.ts";
 import read from "../../../tools/read.ts";
 import write from "../../../tools/write.ts";
 import { tempDir, type TempDir } from "../../support/temp-dir.ts";
-import { toolContext, type TestContext } from "../../support/tool-context.ts";
+import { toolContext, type TestContext, toolOutcome as outcome } from "../../support/tool-context.ts";
 
 let dir: TempDir;
 let ctx: TestContext;
@@ -19,9 +18,6 @@ beforeEach(() => {
 });
 afterEach(() => dir.remove());
 
-function outcome(result: ToolResult) {
-  return typeof result === "string" ? { output: result, isError: false } : { isError: false, ...result };
-}
 
 async function run(input: unknown) {
   return outcome(await write.run(v.parse(write.input, input), ctx));
