@@ -51,7 +51,7 @@ function exportJson(row: SessionRow, store: Store): string {
 }
 
 function markdown(row: SessionRow, store: Store): string {
-  const spend = sessionSpend(store.events(row.id));
+  const spend = sessionSpend(store.spendEvents(row.id));
   const cost = spend.runs + spend.compactions > 0 ? `\n${spendCounts(spend)} · ${costLine(spend)}\n` : "";
   const parts = [`# ${row.title ?? "Session"}\n\n${row.id} · ${row.model} · ${row.cwd} · ${new Date(row.created_at).toISOString()}\n${cost}`];
   for (const m of store.messages(row.id)) {

@@ -248,7 +248,15 @@ export class Store {
     const rows = this.db
       .query(`SELECT seq, data FROM events WHERE session_id = ? AND seq > ? ORDER BY seq`)
       .all(sessionId, afterSeq) as { seq: number; data: string }[];
-    return rows.map((r) => ({ ...(JSON.parse(r.data) as AgentEvent), session_id: sessionId, seq: r.seq }) as StampedEvent);
+    return rows.map((r) => stamped(sessionId, r));
+  }
+
+  /** The events a session's totals are made of (results and compactions), without parsing the rest. */
+  spendEvents(sessionId: string): StampedEvent[] {
+    const rows = this.db
+      .query(`SELECT seq, data FROM events WHERE session_id = ? AND type IN ('result', 'compaction') ORDER BY seq`)
+      .all(sessionId) as { seq: number; data: string }[];
+    return rows.map((r) => stamped(sessionId, r));
   }
 
   /** The latest compaction event (through a partial index: the query must name the type literally). */
@@ -387,4 +395,8 @@ function wrap(error: unknown, path: string): Error {
     return new StoreError(`the disk is full: cannot write ${path} (${message}); free some space and try again`);
   }
   return error instanceof StoreError ? error : new StoreError(`cannot open the session database ${path}: ${message}`);
+}
+
+function stamped(sessionId: string, row: { seq: number; data: string }): StampedEvent {
+  return { ...(JSON.parse(row.data) as AgentEvent), session_id: sessionId, seq: row.seq } as StampedEvent;
 }

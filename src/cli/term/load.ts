@@ -51,7 +51,7 @@ export async function loadSession(args: Args, env: Env, hooks: InteractiveHooks,
   const attach = (next: Session, how: string) => {
     unsubscribe();
     session = next;
-    spent = store.events(session.id).filter((e) => e.type === "result" || e.type === "compaction");
+    spent = store.spendEvents(session.id);
     lastContext = undefined;
     const off = [session.subscribe(app.onEvent), session.subscribe(track)];
     unsubscribe = () => off.forEach((f) => f());
@@ -128,8 +128,8 @@ function compact(tokens: number): string {
 /** On resume: the last prompt and the end of the last answer, so the user sees where they were. */
 function showLastExchange(session: Session, screen: Screen): void {
   const history = session.history();
-  const lastUser = [...history].reverse().find((m) => m.role === "user" && m.content.some((b) => b.type === "text"));
-  const lastAnswer = [...history].reverse().find((m) => m.role === "assistant" && m.content.some((b) => b.type === "text"));
+  const lastUser = history.findLast((m) => m.role === "user" && m.content.some((b) => b.type === "text"));
+  const lastAnswer = history.findLast((m) => m.role === "assistant" && m.content.some((b) => b.type === "text"));
   if (!lastUser || !lastAnswer) return;
   const text = (blocks: readonly { type: string }[]) => blocks.flatMap((b) => (b.type === "text" ? [(b as unknown as { text: string }).text] : [])).join("\n");
   const prompt = text(lastUser.content).split("\n")[0] ?? "";

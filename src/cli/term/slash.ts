@@ -76,7 +76,7 @@ export async function runSlash(line: string, host: SlashHost): Promise<boolean> 
       await host.compact(rest || undefined);
       return true;
     case "cost": {
-      const spend = sessionSpend(host.store().events(host.session().id));
+      const spend = sessionSpend(host.store().spendEvents(host.session().id));
       const cached = spend.usage.cache_read_input_tokens;
       const sent = spend.usage.input_tokens + cached + spend.usage.cache_creation_input_tokens;
       const share = sent > 0 ? ` · ${Math.round((cached / sent) * 100)}% of input from cache` : "";

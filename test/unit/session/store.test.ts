@@ -245,3 +245,23 @@ test("the store survives a missing data folder by creating it", () => {
   newSession(open(nested).store, "s_nested");
   expect(existsSync(nested)).toBe(true);
 });
+
+describe("spendEvents", () => {
+  test("returns a session's results and compactions in order, stamped, and nothing else", () => {
+    const { store } = open();
+    newSession(store, "s_a");
+    newSession(store, "s_b");
+    const usage = { input_tokens: 1, output_tokens: 2, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 };
+    const result: AgentEvent = { type: "result", status: "success", text: "ok", usage, cost_usd: 0.1, turns: 1, duration_ms: 5 };
+    const compaction: AgentEvent = { type: "compaction", summary: "s", method: "summary", tokens_before: 9, tokens_after: 3, first_kept: 1, head: "h", pruned: [] };
+    store.appendEvent("s_a", { type: "user", text: "hi" });
+    store.appendEvent("s_a", delta("answer"));
+    store.appendEvent("s_a", result);
+    store.appendEvent("s_b", result);
+    store.appendEvent("s_a", compaction);
+    expect(store.spendEvents("s_a")).toEqual([
+      { ...result, session_id: "s_a", seq: 3 },
+      { ...compaction, session_id: "s_a", seq: 4 },
+    ] as never);
+  });
+});
