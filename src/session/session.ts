@@ -73,7 +73,7 @@ export class Session {
   /** how the full history (kept whole in the store) is turned into what the model is sent */
   private compaction: CompactionState;
   /** a resumed history's size from its stored text: spares the first turn walking 10,000 messages */
-  private history0: { tokens: number; messages: number } | undefined;
+  private storedSize: { tokens: number; messages: number } | undefined;
 
   private constructor(
     readonly row: SessionRow,
@@ -115,7 +115,7 @@ export class Session {
   static open(row: SessionRow, options: SessionOptions): Session {
     const opened = openView(row, options.store);
     const session = new Session(row, options, opened.view, opened.compaction);
-    session.history0 = opened.size;
+    session.storedSize = opened.size;
     return session;
   }
 
@@ -163,7 +163,7 @@ export class Session {
           cwd: this.row.cwd,
           sessionId: this.id,
           contextWindow: this.contextWindow,
-          ...(this.history0 ? { history: this.history0 } : {}),
+          ...(this.storedSize ? { history: this.storedSize } : {}),
         },
         {
           stream: this.options.stream,
@@ -188,7 +188,7 @@ export class Session {
         },
         controller.signal,
       );
-      this.history0 = undefined; // the messages may have been compacted; later runs estimate
+      this.storedSize = undefined; // the messages may have been compacted; later runs estimate
       store.updateSession(this.id, {});
       return this.finish({
         type: "result",
@@ -236,7 +236,7 @@ export class Session {
       const compacted = await this.compactWith(input, controller.signal, focus, (event) => (reported = event));
       if (compacted) {
         this.messages.splice(0, this.messages.length, ...compacted.messages);
-        this.history0 = undefined;
+        this.storedSize = undefined;
       }
       return reported;
     } finally {

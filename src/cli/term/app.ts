@@ -86,8 +86,7 @@ export class App {
       return this.screen.setLive({ rows, cursorRow: rows.length - 1, cursorCol: Bun.stringWidth(dialog.at(-1) ?? "") });
     }
     const label = this.messageFor ? "why? › " : "› ";
-    const running = this.busy || this.loaded?.host.session().running === true;
-    const prompt = running && !this.messageFor ? chalk.dim(label) : chalk.bold(label);
+    const prompt = this.working && !this.messageFor ? chalk.dim(label) : chalk.bold(label);
     const layout = this.editor.layout(prompt, label.length, width, Math.max(3, Math.floor(this.screen.height / 2)));
     const top = rows.length;
     rows.push(...layout.rows);
@@ -255,8 +254,7 @@ export class App {
     const text = this.editor.submit();
     if (!text.trim()) return;
     this.remember(text);
-    const running = this.busy || this.loaded?.host.session().running === true;
-    if (running && runsWhileBusy(text) && this.loaded) {
+    if (this.working && runsWhileBusy(text) && this.loaded) {
       void runSlash(text, this.slashHost());
       return;
     }
@@ -309,9 +307,9 @@ export class App {
     };
   }
 
-  /** For the status of a blocked key handler: whether a turn runs. */
-  get running(): boolean {
-    return this.busy;
+  /** A turn or command runs: typed here, or a turn sent by a client of the server (/serve). */
+  private get working(): boolean {
+    return this.busy || this.loaded?.host.session().running === true;
   }
 }
 
