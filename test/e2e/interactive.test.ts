@@ -21,7 +21,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  tmux("kill-server");
+  if (hasTmux) tmux("kill-server");
   await fake.close();
   rmSync(dir, { recursive: true, force: true });
 });
