@@ -1,0 +1,2 @@
+/* Included by tree_sitter/alloc.h, which uses nothing from it. */
+#pragma once

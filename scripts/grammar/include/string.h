@@ -1,0 +1,6 @@
+#pragma once
+#include <stddef.h>
+void *memcpy(void *, const void *, size_t);
+void *memmove(void *, const void *, size_t);
+void *memset(void *, int, size_t);
+int strcmp(const char *, const char *);
