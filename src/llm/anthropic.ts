@@ -31,6 +31,7 @@ export function anthropicStream(options: AnthropicOptions): StreamFn {
     openTelemetry: false,
   });
   const messages = new Messages(client as ConstructorParameters<typeof Messages>[0]);
+  preconnect(client.baseURL);
   const policy = options.retry ?? DEFAULT_RETRY;
   const sleep = options.sleep ?? abortableSleep;
   const idleTimeoutMs = options.idleTimeoutMs ?? 120_000;
@@ -57,6 +58,18 @@ export function anthropicStream(options: AnthropicOptions): StreamFn {
       }
     }
   };
+}
+
+/**
+ * Opens the connection to the API (DNS, TCP, TLS) while rein still starts up: the first request
+ * then finds it in fetch's keep-alive pool. Best effort; a failure shows in the request itself.
+ */
+function preconnect(baseURL: string): void {
+  try {
+    fetch.preconnect(baseURL);
+  } catch {
+    // an invalid URL fails the request with its own message
+  }
 }
 
 async function* streamOnce(

@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import type { ProviderEvent } from "../../../src/agent/types.ts";
 import { startFakeAnthropic, type FakeServer } from "../../fake/server.ts";
+import { anthropicStream } from "../../../src/llm/anthropic.ts";
 import { ofType, runProvider, sampleRequest, TEST_API_KEY } from "../../support/provider-run.ts";
 import { withoutCacheMarks } from "../../support/session-kit.ts";
 
@@ -328,3 +329,44 @@ describe("failures that are not retried", () => {
   });
 });
 
+
+describe("the connection", () => {
+  test("opens when the provider is created, and the first request goes over it", async () => {
+    // A bare TCP listener sees connections and bytes, whoever sends them.
+    const sockets: unknown[] = [];
+    let connected!: () => void;
+    let requested!: (socketIndex: number) => void;
+    const connection = new Promise<void>((resolve) => (connected = resolve));
+    const request = new Promise<number>((resolve) => (requested = resolve));
+    const listener = Bun.listen({
+      hostname: "127.0.0.1",
+      port: 0,
+      socket: {
+        open(socket) {
+          sockets.push(socket);
+          connected();
+        },
+        data(socket) {
+          requested(sockets.indexOf(socket));
+        },
+      },
+    });
+    const within = <T>(promise: Promise<T>) => Promise.race([promise, Bun.sleep(3000).then(() => "timed out" as const)]);
+    try {
+      const stream = anthropicStream({ apiKey: TEST_API_KEY, baseURL: `http://127.0.0.1:${listener.port}` });
+      expect(await within(connection)).toBeUndefined();
+      expect(sockets).toHaveLength(1);
+
+      const abort = new AbortController();
+      const run = (async () => {
+        for await (const _ of stream(sampleRequest(), abort.signal));
+      })();
+      expect(await within(request)).toBe(0);
+      expect(sockets).toHaveLength(1);
+      abort.abort();
+      await run;
+    } finally {
+      listener.stop(true);
+    }
+  });
+});
