@@ -63,6 +63,7 @@ export function anthropicStream(options: AnthropicOptions): StreamFn {
 /**
  * Opens the connection to the API (DNS, TCP, TLS) while rein still starts up: the first request
  * then finds it in fetch's keep-alive pool. Best effort; a failure shows in the request itself.
+ * With HTTP(S)_PROXY set, Bun's fetch opens nothing ahead (tested): the request uses the proxy.
  */
 function preconnect(baseURL: string): void {
   try {

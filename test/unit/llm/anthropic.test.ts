@@ -369,4 +369,20 @@ describe("the connection", () => {
       listener.stop(true);
     }
   });
+
+  test("behind a proxy it is not opened directly (fetch leaves the preconnect to the request, which uses the proxy)", async () => {
+    let connections = 0;
+    const listener = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { open: () => void connections++, data: () => {} } });
+    const saved = process.env.HTTP_PROXY;
+    process.env.HTTP_PROXY = "http://127.0.0.1:9";
+    try {
+      anthropicStream({ apiKey: TEST_API_KEY, baseURL: `http://127.0.0.1:${listener.port}` });
+      await Bun.sleep(300);
+      expect(connections).toBe(0);
+    } finally {
+      if (saved === undefined) delete process.env.HTTP_PROXY;
+      else process.env.HTTP_PROXY = saved;
+      listener.stop(true);
+    }
+  });
 });
