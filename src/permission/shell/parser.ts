@@ -20,8 +20,7 @@ export function loadShellParser(): Promise<Parser> {
 
 async function load(): Promise<Parser> {
   const [runtime, grammar] = await Promise.all([readFile(runtimeWasm), readFile(bashWasm)]);
-  // Compiling the grammar is the largest part of the load: start it first so it overlaps the runtime's
-  // start-up.
+  // Start compiling the grammar (about a third of the load) first, so it overlaps the runtime's start-up.
   const language = WebAssembly.compile(grammar);
   await Parser.init({ wasmBinary: runtime });
   const parser = new Parser();
