@@ -17,12 +17,18 @@ export async function compile(outfile: string, target?: Target): Promise<void> {
     bytecode: true,
     format: "esm",
     splitting: true,
-    define: { REIN_VERSION: JSON.stringify(pkg.version) },
+    define: { REIN_VERSION: JSON.stringify(pkg.version), REIN_BUILTIN_TOOL_DEFINITIONS: JSON.stringify(await builtinDefinitions()) },
   });
   if (!result.success) {
     for (const log of result.logs) console.error(log);
     throw new Error(`build failed for ${target ?? "host"}`);
   }
+}
+
+/** The built-in tools as the model reads them, converted here once instead of at every start. */
+async function builtinDefinitions() {
+  const [{ builtinTools }, { toolDefinition }] = await Promise.all([import("./src/registry/builtin.ts"), import("./src/agent/tool-schema.ts")]);
+  return builtinTools().map(toolDefinition);
 }
 
 async function smokeRun(binary: string): Promise<void> {

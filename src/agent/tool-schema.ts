@@ -6,6 +6,18 @@ export type ToolDefinition = { name: string; description: string; input_schema: 
 
 const cache = new WeakMap<Tool, ToolDefinition>();
 
+/**
+ * Takes definitions converted ahead of time (the built-in tools' in the compiled binary, see
+ * build.ts) for these exact tools, matched by name; a definition for another name is ignored.
+ */
+export function seedToolDefinitions(tools: readonly Tool[], definitions: readonly ToolDefinition[]): void {
+  const byName = new Map(definitions.map((d) => [d.name, d]));
+  for (const tool of tools) {
+    const definition = byName.get(tool.name);
+    if (definition && definition.description === tool.description) cache.set(tool, definition);
+  }
+}
+
 export function toolDefinition(tool: Tool): ToolDefinition {
   const cached = cache.get(tool);
   if (cached) return cached;

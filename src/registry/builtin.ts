@@ -1,4 +1,5 @@
 // The built-in tools, embedded in the binary.
+import { seedToolDefinitions, type ToolDefinition } from "../agent/tool-schema.ts";
 import type { Tool } from "../sdk.ts";
 import bash from "../../tools/bash.ts";
 import edit from "../../tools/edit.ts";
@@ -13,6 +14,13 @@ import write from "../../tools/write.ts";
 
 export { sandboxAvailable } from "../../tools/lib/sandbox.ts";
 
+/** The built-ins' definitions as the model reads them, converted when the binary was built (build.ts). */
+declare const REIN_BUILTIN_TOOL_DEFINITIONS: ToolDefinition[] | undefined;
+
+const BUILTINS: readonly Tool[] = [bash, read, write, edit, glob, grep, list, webfetch, todo, history];
+// Converting ten valibot schemas to JSON Schema costs a cold start 2-5 ms before the first request.
+if (typeof REIN_BUILTIN_TOOL_DEFINITIONS !== "undefined") seedToolDefinitions(BUILTINS, REIN_BUILTIN_TOOL_DEFINITIONS);
+
 export function builtinTools(): Tool[] {
-  return [bash, read, write, edit, glob, grep, list, webfetch, todo, history];
+  return [...BUILTINS];
 }

@@ -1,6 +1,8 @@
 // Print mode through the compiled binary: what goes to stdout and stderr in each output format.
 import { expect, test } from "bun:test";
 import pkg from "../../package.json" with { type: "json" };
+import { toolDefinition } from "../../src/agent/tool-schema.ts";
+import { builtinTools } from "../../src/registry/builtin.ts";
 import { bash, lastUserText, messagesOf, parseEvents, resultText, text, toolResultsOf, world } from "./harness.ts";
 
 test.concurrent("text: stdout is exactly the final answer; tool progress goes to stderr; the tool result goes back", async () => {
@@ -103,4 +105,13 @@ test.concurrent("a model without prices: json counts the tokens and reports the 
   const result = JSON.parse(r.stdout);
   expect(result).toMatchObject({ status: "success", cost_usd: null, usage: { input_tokens: 100, output_tokens: 5 } });
   expect(r.stderr).toContain("the prices of model claude-unpriced-1 are unknown");
+});
+
+test.concurrent("the tools sent are the built-ins' definitions, converted when the binary was built exactly as now", async () => {
+  await using w = await world();
+  w.fake.script({ reply: [text("ok")] });
+
+  expect((await w.run(["-p", "say ok"])).code).toBe(0);
+  const sent = (w.fake.requests[0]!.body as { tools: Record<string, unknown>[] }).tools.map(({ cache_control: _mark, ...tool }) => tool);
+  expect(sent).toEqual(builtinTools().map(toolDefinition));
 });
