@@ -1,4 +1,6 @@
-// What the benchmarks share: the environment of a rein under test, and a process's CPU and memory.
+// What the benchmarks share: the environment of a rein under test, a process's CPU and memory, and
+// small compiled programs that show the runtime's own share of a figure.
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 /** rein's environment for a benchmark: its own home, config and data folders, the fake model. */
@@ -25,4 +27,14 @@ export async function procCpuTicks(pid: number): Promise<number> {
   const stat = await Bun.file(`/proc/${pid}/stat`).text();
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" "); // the name may hold spaces; fields from 3 on
   return Number(fields[11]) + Number(fields[12]);
+}
+
+/** `source` compiled as rein is (bytecode, minified, ESM) into `home`: a floor for rein's own figures. */
+export function compileProgram(home: string, name: string, source: string): string {
+  const file = join(home, `${name}.ts`);
+  const out = join(home, name);
+  writeFileSync(file, source);
+  const build = Bun.spawnSync(["bun", "build", "--compile", "--minify", "--bytecode", "--format=esm", file, "--outfile", out], { stdout: "pipe", stderr: "pipe" });
+  if (build.exitCode !== 0) throw new Error(`could not compile ${name}: ${build.stderr.toString()}`);
+  return out;
 }

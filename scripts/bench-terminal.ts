@@ -5,7 +5,7 @@
 import { closeSync, constants, mkdirSync, openSync, readSync } from "node:fs";
 import { join } from "node:path";
 import { Store } from "../src/session/store.ts";
-import { benchEnv, procCpuTicks, procMemory } from "./bench-proc.ts";
+import { benchEnv, compileProgram, procCpuTicks, procMemory } from "./bench-proc.ts";
 
 export type TerminalFigures = {
   /** start to the prompt, less the same measurement of a shell that prints the prompt character */
@@ -97,16 +97,6 @@ function seedSession(home: string, messages: number): { work: string; id: string
   return { work, id };
 }
 
-/** A compiled Bun program (same build flags as rein) that prints a prompt and waits. */
-function compileFloor(home: string): string {
-  const source = join(home, "floor.ts");
-  const out = join(home, "floor");
-  Bun.spawnSync(["sh", "-c", `printf '%s' 'require("fs").writeSync(1, "› ready"); setTimeout(() => {}, 600_000);' > ${source}`]);
-  const build = Bun.spawnSync(["bun", "build", "--compile", "--minify", "--bytecode", "--format=esm", source, "--outfile", out], { stdout: "pipe", stderr: "pipe" });
-  if (build.exitCode !== 0) throw new Error(`could not compile the floor program: ${build.stderr.toString()}`);
-  return out;
-}
-
 /** Milliseconds from typing a character (tmux send-keys) to the program echoing it, median of `n`. */
 async function keystrokes(output: PaneOutput, n: number): Promise<number> {
   const samples: number[] = [];
@@ -154,7 +144,7 @@ export async function terminalFigures(bin: string, home: string, env: Record<str
     const startRawMs = await startOf(`exec env ${vars} ${bin}`, "Ctrl-D exits");
     const startBaselineMs = await startOf(`sh -c 'printf "› ready"; exec sleep 600'`, "ready");
     const startMs = startRawMs - startBaselineMs;
-    const floorBin = compileFloor(home);
+    const floorBin = compileProgram(home, "floor", `require("fs").writeSync(1, "› ready"); setTimeout(() => {}, 600_000);`);
     const startFloorMs = (await startOf(floorBin, "ready")) - startBaselineMs;
 
     // The baseline of the keystroke measurement itself: tmux and a program that only echoes.

@@ -11,7 +11,7 @@ import { analyzeWith, loadShellParser } from "../src/permission/shell/analyze.ts
 import { encodeSse, replyEvents } from "../test/fake/reply.ts";
 import { sseReader } from "../test/unit/server/sse-client.ts";
 import { compactionFigures } from "../test/support/long-session.ts";
-import { benchEnv, procCpuTicks, procMemory } from "./bench-proc.ts";
+import { benchEnv, compileProgram, procCpuTicks, procMemory } from "./bench-proc.ts";
 import { terminalFigures, type TerminalFigures } from "./bench-terminal.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
@@ -292,6 +292,8 @@ async function main() {
   const env = benchEnv(home, fake.url);
   try {
     const version = await measure("rein --version", RUNS * 2, () => runOnce(["--version"], env));
+    const printer = compileProgram(home, "printer", 'console.log("rein 0.0.0");');
+    const printerRun = await measure("a compiled program printing one line", RUNS * 2, () => runCommand([printer], env));
 
     const ok: FakeStep = { reply: [{ type: "text", text: "ok" }] };
     const oneShot = await measure("rein -p 'say ok'", RUNS, () => {
@@ -341,6 +343,7 @@ async function main() {
 
     const rows: [string, string, string][] = [
       ["`rein --version`", `${version.ms.toFixed(1)} ms`, "at most 10 ms"],
+      ["for context: a compiled Bun program that only prints one line (rein's build flags; the floor of `--version`)", `${printerRun.ms.toFixed(1)} ms`, ""],
       ["one-shot `rein -p \"say ok\"`", `${oneShot.ms.toFixed(1)} ms`, "at most 60 ms"],
       ["one-shot peak memory (max RSS, GNU time)", `${(oneShot.rss / 2 ** 20).toFixed(1)} MiB`, "at most 60 MiB"],
       [`per-turn harness time ((session of ${TURNS} \`echo N\` turns - one-shot) / ${TURNS})`, `${perTurn.toFixed(2)} ms`, "at most 5 ms"],
