@@ -36,6 +36,15 @@ const scannerC = readFileSync(join(pkg, "src/scanner.c"));
 const split = splitLexer(parserC, CHUNK);
 const work = mkdtempSync(join(tmpdir(), "rein-grammar-"));
 try {
+  build();
+} catch (error) {
+  console.error(`bun run grammar: ${error instanceof Error ? error.message : String(error)}`);
+  process.exitCode = 1;
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
+
+function build(): void {
   writeFileSync(join(work, "parser.c"), split.text);
   writeFileSync(join(work, "scanner.c"), scannerC);
   const clang = run(["clang", "--version"]).split("\n")[0]!;
@@ -59,6 +68,4 @@ try {
   };
   writeFileSync(join(outDir, "source.json"), `${JSON.stringify(source, null, 2)}\n`);
   console.log(`tree-sitter-bash ${source.version}: ${split.states} lexer states in ${split.functions} functions -> ${wasm}`);
-} finally {
-  rmSync(work, { recursive: true, force: true });
 }
