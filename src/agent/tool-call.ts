@@ -2,6 +2,7 @@
 // result written for the model to act on; nothing here throws.
 import * as v from "valibot";
 import type { Tool, ToolImage, ToolResult } from "../sdk.ts";
+import { resolveTool } from "./lazy-tool.ts";
 import { toolDefinition } from "./tool-schema.ts";
 import type { LoopConfig, LoopIO, ToolResultBlock, ToolUseBlock } from "./types.ts";
 
@@ -51,10 +52,16 @@ export async function runToolCall(
       true,
     );
   }
-  const tool = tools.get(call.name);
-  if (!tool) {
+  const found = tools.get(call.name);
+  if (!found) {
     const names = [...tools.keys()].join(", ");
     return finish(`Unknown tool "${call.name}". Available tools: ${names}.`, true);
+  }
+  let tool: Tool;
+  try {
+    tool = await resolveTool(found);
+  } catch (error) {
+    return finish(`Tool "${call.name}" could not be loaded: ${errorText(error)}`, true);
   }
   const parsed = v.safeParse(tool.input, call.input);
   if (!parsed.success) return finish(invalidInput(tool, parsed.issues), true);
