@@ -17,7 +17,7 @@ export async function compile(outfile: string, target?: Target): Promise<void> {
     bytecode: true,
     format: "esm",
     splitting: true,
-    define: { REIN_VERSION: JSON.stringify(pkg.version), REIN_BUILTIN_TOOL_DEFINITIONS: JSON.stringify(await builtinDefinitions()) },
+    define: { REIN_VERSION: JSON.stringify(pkg.version), REIN_BUILTIN_TOOLS: JSON.stringify(await builtinSpecs()) },
   });
   if (!result.success) {
     for (const log of result.logs) console.error(log);
@@ -25,10 +25,13 @@ export async function compile(outfile: string, target?: Target): Promise<void> {
   }
 }
 
-/** The built-in tools as the model reads them, converted here once instead of at every start. */
-async function builtinDefinitions() {
-  const [{ builtinTools }, { toolDefinition }] = await Promise.all([import("./src/registry/builtin.ts"), import("./src/agent/tool-schema.ts")]);
-  return builtinTools().map(toolDefinition);
+/** The built-in tools as the model reads them (see src/registry/builtin.ts), computed here once instead of at every start. */
+async function builtinSpecs() {
+  const [{ builtinTools, builtinToolSpecs }, { toolDefinition }] = await Promise.all([
+    import("./src/registry/builtin.ts"),
+    import("./src/agent/tool-schema.ts"),
+  ]);
+  return builtinToolSpecs(builtinTools(), toolDefinition);
 }
 
 async function smokeRun(binary: string): Promise<void> {

@@ -1,26 +1,35 @@
-// The built-in tools, embedded in the binary.
-import { seedToolDefinitions, type ToolDefinition } from "../agent/tool-schema.ts";
+// The built-in tools. Run from source (tests, `bun src/main.ts`) they are the tool modules
+// themselves. In the compiled binary they start as lazy tools made from what build.ts computed
+// (each tool's definition and whether it is read-only): the first request needs nothing more, and
+// the modules load with the first tool call, or while the model writes it (warmBuiltinTools).
+import { lazyTool, type ToolSpec } from "../agent/lazy-tool.ts";
 import type { Tool } from "../sdk.ts";
-import bash from "../../tools/bash.ts";
-import edit from "../../tools/edit.ts";
-import glob from "../../tools/glob.ts";
-import grep from "../../tools/grep.ts";
-import history from "../../tools/history.ts";
-import list from "../../tools/list.ts";
-import read from "../../tools/read.ts";
-import todo from "../../tools/todo.ts";
-import webfetch from "../../tools/webfetch.ts";
-import write from "../../tools/write.ts";
 
 export { sandboxAvailable } from "../../tools/lib/sandbox.ts";
 
-/** The built-ins' definitions as the model reads them, converted when the binary was built (build.ts). */
-declare const REIN_BUILTIN_TOOL_DEFINITIONS: ToolDefinition[] | undefined;
+declare const REIN_BUILTIN_TOOLS: ToolSpec[] | undefined;
 
-const BUILTINS: readonly Tool[] = [bash, read, write, edit, glob, grep, list, webfetch, todo, history];
-// Converting ten valibot schemas to JSON Schema costs a cold start 2-5 ms before the first request.
-if (typeof REIN_BUILTIN_TOOL_DEFINITIONS !== "undefined") seedToolDefinitions(BUILTINS, REIN_BUILTIN_TOOL_DEFINITIONS);
+const loadModules = () => import("./builtin-modules.ts");
+const SPECS = typeof REIN_BUILTIN_TOOLS === "undefined" ? undefined : REIN_BUILTIN_TOOLS;
+const EAGER = SPECS ? undefined : (await loadModules()).BUILTIN_MODULES;
 
 export function builtinTools(): Tool[] {
-  return [...BUILTINS];
+  if (EAGER) return [...EAGER];
+  return SPECS!.map((spec) =>
+    lazyTool(spec, async () => {
+      const tool = (await loadModules()).BUILTIN_MODULES.find((t) => t.name === spec.definition.name);
+      if (!tool) throw new Error(`no built-in tool "${spec.definition.name}" in this build`);
+      return tool;
+    }),
+  );
+}
+
+/** Starts loading the built-in tools' modules; nothing to do when they are loaded already. */
+export function warmBuiltinTools(): void {
+  if (SPECS) void loadModules().catch(() => {});
+}
+
+/** What build.ts embeds in the binary: each built-in tool as the model reads it, and whether it is read-only. */
+export function builtinToolSpecs(tools: readonly Tool[], definition: (tool: Tool) => ToolSpec["definition"]): ToolSpec[] {
+  return tools.map((tool) => ({ definition: definition(tool), readOnly: tool.readOnly === true }));
 }

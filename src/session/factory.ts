@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import type { EngineContext } from "../permission/engine.ts";
 import type { PermissionRequest, Rule } from "../permission/evaluate.ts";
 import { DEFAULT_RULES, modeRules, type PermissionMode } from "../permission/modes.ts";
-import { builtinTools } from "../registry/builtin.ts";
+import { builtinTools, warmBuiltinTools } from "../registry/builtin.ts";
 import { ToolRegistry, type LoadError, type ToolDir } from "../registry/registry.ts";
 import type { AskPolicy } from "./broker.ts";
 import { boundOutput } from "./bound-output.ts";
@@ -107,8 +107,12 @@ export function sessionOptions(settings: RunSettings, store: Store, registry = t
     tools: () => registry.tools(),
     rules: ruleSet(settings.permissionMode, settings.rules),
     expand: permissionEngine(settings),
-    // The shell parser takes tens of milliseconds to load: load it while the model writes its first tool call.
-    warmUp: () => void loadEngine().then((engine) => engine.warmUpShellAnalysis(), () => {}),
+    // The shell parser takes tens of milliseconds to load, the built-in tools' modules a few (in the
+    // compiled binary): load them while the model writes its first tool call.
+    warmUp: () => {
+      warmBuiltinTools();
+      void loadEngine().then((engine) => engine.warmUpShellAnalysis(), () => {});
+    },
     maxTurns: settings.maxTurns,
     ...(settings.maxCost !== undefined ? { maxCost: settings.maxCost } : {}),
     maxTokens: settings.maxTokens ?? Math.min(info.maxOutput, 32_000),
