@@ -386,4 +386,16 @@ describe("the connection", () => {
       listener.stop(true);
     }
   });
+
+  test("is opened once per API, however many providers a process creates (a server's sessions)", async () => {
+    let connections = 0;
+    const listener = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { open: () => void connections++, data: () => {} } });
+    try {
+      for (let i = 0; i < 5; i++) anthropicStream({ apiKey: TEST_API_KEY, baseURL: `http://127.0.0.1:${listener.port}` });
+      await Bun.sleep(300);
+      expect(connections).toBe(1);
+    } finally {
+      listener.stop(true);
+    }
+  });
 });
