@@ -1,18 +1,23 @@
 // The session's full conversation from the store, as plain text by position: what the history tool
 // reads and searches, compaction or not.
-import type { ContentBlock, ToolResultBlock } from "../agent/types.ts";
+import type { ContentBlock, Message, ToolResultBlock } from "../agent/types.ts";
 import type { HistoryEntry, SessionHistory } from "../sdk.ts";
 import type { Store } from "./store.ts";
 
 export function storedHistory(store: Store, sessionId: string): SessionHistory {
-  const entries = (): HistoryEntry[] =>
-    store.messages(sessionId).map((m, index) => ({ index, role: m.role, text: m.content.map(blockText).filter(Boolean).join("\n") }));
+  // Message positions have no gaps (appends take MAX(idx) + 1; forks copy a prefix): the n-th
+  // message from `from` is at position from + n.
+  const entries = (from: number, messages: readonly Message[]): HistoryEntry[] =>
+    messages.map((m, i) => ({ index: from + i, role: m.role, text: m.content.map(blockText).filter(Boolean).join("\n") }));
   return {
-    count: () => store.messages(sessionId).length,
-    read: (from, to) => entries().slice(Math.max(0, from), Math.max(0, to) + 1),
+    count: () => (store.lastMessage(sessionId)?.idx ?? -1) + 1,
+    read: (from, to) => {
+      const start = Math.max(0, from);
+      return entries(start, store.conversation(sessionId, start).slice(0, Math.max(0, to - start + 1)));
+    },
     search: (query, limit) => {
       const needle = query.toLowerCase();
-      return entries()
+      return entries(0, store.conversation(sessionId))
         .filter((e) => e.text.toLowerCase().includes(needle))
         .slice(-limit);
     },
