@@ -25,13 +25,13 @@ export async function compile(outfile: string, target?: Target): Promise<void> {
   }
 }
 
-/** The built-in tools as the model reads them (see src/registry/builtin.ts), computed here once instead of at every start. */
+/**
+ * What the binary knows of each built-in tool before its module loads (src/registry/builtin.ts):
+ * its definition as the model reads it and whether it is read-only, computed here once.
+ */
 async function builtinSpecs() {
-  const [{ builtinTools, builtinToolSpecs }, { toolDefinition }] = await Promise.all([
-    import("./src/registry/builtin.ts"),
-    import("./src/agent/tool-schema.ts"),
-  ]);
-  return builtinToolSpecs(builtinTools(), toolDefinition);
+  const [{ builtinTools }, { toolDefinition }] = await Promise.all([import("./src/registry/builtin.ts"), import("./src/agent/tool-schema.ts")]);
+  return builtinTools().map((tool) => ({ definition: toolDefinition(tool), readOnly: tool.readOnly === true }));
 }
 
 async function smokeRun(binary: string): Promise<void> {

@@ -2,7 +2,7 @@
 // loads the first time a call needs it. The compiled binary offers its built-in tools this way, so
 // a run that calls no tool never loads them (about 5 ms of every start).
 import type { Tool } from "../sdk.ts";
-import { seedToolDefinitions, type ToolDefinition } from "./tool-schema.ts";
+import { rememberToolDefinition, type ToolDefinition } from "./tool-schema.ts";
 
 /** What a built-in tool looks like before its module loads; computed when the binary is built. */
 export type ToolSpec = { definition: ToolDefinition; readOnly: boolean };
@@ -13,11 +13,7 @@ type Lazy = Tool & { [LOAD]: () => Promise<Tool> };
 /** A stand-in for the tool `spec` describes; `load` gives the real one (called at most once). */
 export function lazyTool(spec: ToolSpec, load: () => Promise<Tool>): Tool {
   let loading: Promise<Tool> | undefined;
-  const real = () =>
-    (loading ??= load().then((tool) => {
-      if (tool.name !== spec.definition.name) throw new Error(`tool "${spec.definition.name}" loaded as "${tool.name}"`);
-      return tool;
-    }));
+  const real = () => (loading ??= load());
   const notLoaded = (): never => {
     throw new Error(`tool "${spec.definition.name}" is used before its module was loaded (resolveTool)`);
   };
@@ -32,7 +28,7 @@ export function lazyTool(spec: ToolSpec, load: () => Promise<Tool>): Tool {
     run: async (input, ctx) => (await real()).run(input, ctx),
     [LOAD]: real,
   };
-  seedToolDefinitions([stub], [spec.definition]);
+  rememberToolDefinition(stub, spec.definition);
   return stub;
 }
 

@@ -6,16 +6,9 @@ export type ToolDefinition = { name: string; description: string; input_schema: 
 
 const cache = new WeakMap<Tool, ToolDefinition>();
 
-/**
- * Takes definitions converted ahead of time (the built-in tools' in the compiled binary, see
- * build.ts) for these exact tools, matched by name; a definition for another name is ignored.
- */
-export function seedToolDefinitions(tools: readonly Tool[], definitions: readonly ToolDefinition[]): void {
-  const byName = new Map(definitions.map((d) => [d.name, d]));
-  for (const tool of tools) {
-    const definition = byName.get(tool.name);
-    if (definition && definition.description === tool.description) cache.set(tool, definition);
-  }
+/** Records a definition converted ahead of time for `tool` (a lazy tool's, computed when the binary was built). */
+export function rememberToolDefinition(tool: Tool, definition: ToolDefinition): void {
+  cache.set(tool, definition);
 }
 
 export function toolDefinition(tool: Tool): ToolDefinition {

@@ -28,8 +28,3 @@ export function builtinTools(): Tool[] {
 export function warmBuiltinTools(): void {
   if (SPECS) void loadModules().catch(() => {});
 }
-
-/** What build.ts embeds in the binary: each built-in tool as the model reads it, and whether it is read-only. */
-export function builtinToolSpecs(tools: readonly Tool[], definition: (tool: Tool) => ToolSpec["definition"]): ToolSpec[] {
-  return tools.map((tool) => ({ definition: definition(tool), readOnly: tool.readOnly === true }));
-}
