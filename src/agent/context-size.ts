@@ -4,6 +4,8 @@ import type { Message, ModelRequest, Usage } from "./types.ts";
 
 /** Compaction starts when a request would take more than this share of the usable window. */
 export const COMPACT_AT = 0.8;
+/** A compaction aims below this share of the usable window, so it is not needed again the next turn. */
+export const COMPACT_TO = 0.6;
 
 /** About four characters a token for English and code; images count by their base64, an overestimate. */
 export function estimateTokens(value: unknown): number {

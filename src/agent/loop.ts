@@ -1,7 +1,7 @@
 // The agent loop: one `while`. Stream a turn, run its tool calls, feed the results back; stop when
 // the model stops, at the turn limit, on a permission stop, or on abort.
 import type { Tool } from "../sdk.ts";
-import { COMPACT_AT, fixedTokens, promptTokens, requestTokens, usableWindow, type Measured } from "./context-size.ts";
+import { COMPACT_AT, COMPACT_TO, fixedTokens, promptTokens, requestTokens, usableWindow, type Measured } from "./context-size.ts";
 import { runToolCall, type CallOutcome } from "./tool-call.ts";
 import { toolDefinition } from "./tool-schema.ts";
 import {
@@ -25,9 +25,6 @@ export type LoopResult = { status: ResultStatus; text: string; usage: Usage; cos
 export type LoopRun = LoopIO & { commit: (message: Message) => void };
 
 const REPEAT_LIMIT = 3;
-
-/** A compaction aims below this share of the usable window, so it is not needed again the next turn. */
-const COMPACT_TO = 0.6;
 
 export async function runLoop(messages: Message[], config: LoopConfig, io: LoopRun, signal: AbortSignal): Promise<LoopResult> {
   const repeats = repeatCounter();

@@ -2,7 +2,7 @@
 // subscribers see it, keeps the conversation, and brokers permission asks.
 import { join } from "node:path";
 import compactionPrompt from "../../prompts/compaction.txt" with { type: "text" };
-import { estimateTokens, fixedTokens, usableWindow } from "../agent/context-size.ts";
+import { COMPACT_TO, fixedTokens, requestTokens, usableWindow } from "../agent/context-size.ts";
 import { runLoop } from "../agent/loop.ts";
 import { toolDefinition } from "../agent/tool-schema.ts";
 import {
@@ -231,8 +231,8 @@ export class Session {
     try {
       const tools = await (typeof this.options.tools === "function" ? this.options.tools() : this.options.tools);
       const fixed = fixedTokens({ system: this.options.system, tools: tools.map(toolDefinition) });
-      const tokens = fixed + estimateTokens(this.messages);
-      const input: CompactInput = { messages: [...this.messages], tokens, target: Math.floor(this.usable * 0.6), fixed, reason: "manual" };
+      const tokens = requestTokens(this.messages, fixed, undefined);
+      const input: CompactInput = { messages: [...this.messages], tokens, target: Math.floor(this.usable * COMPACT_TO), fixed, reason: "manual" };
       const compacted = await this.compactWith(input, controller.signal, focus, (event) => (reported = event));
       if (compacted) {
         this.messages.splice(0, this.messages.length, ...compacted.messages);
