@@ -1,5 +1,6 @@
 // What an edit changed, as coloured diff rows under its tool line. edit's unified diff comes in
 // tool_end.metadata.diff; write has no diff, so the start of the new content is shown as added.
+import { printable } from "./printable.ts";
 import { fitColumns, paint, type Styles } from "./tool-line.ts";
 
 /** Rows to print under an edit or write line: at most `maxRows` diff rows, then "… N more lines"; [] when there is nothing to show. */
@@ -15,7 +16,7 @@ export function diffRows(
   if (lines.length === 0) return [];
   const c = paint(s);
   const shown = lines.slice(0, Math.max(0, maxRows)).map((line) => {
-    const row = fitColumns(printable(line), width);
+    const row = fitColumns(printable(line, { tab: "  " }), width);
     if (line.startsWith("@@")) return c.cyan(row);
     if (line.startsWith("+")) return c.green(row);
     if (line.startsWith("-")) return c.red(row);
@@ -48,7 +49,3 @@ function withoutHeader(lines: string[]): string[] {
   return body.at(-1) === "" ? body.slice(0, -1) : body;
 }
 
-/** Tabs become two spaces; other control characters (a file's escape sequences) are dropped. */
-function printable(line: string): string {
-  return line.replaceAll("\t", "  ").replace(/[\u0000-\u001f\u007f-\u009f]/g, "");
-}

@@ -2,6 +2,7 @@
 // the unfinished one waits raw. Only the pending line and the open code block are kept, never the whole answer.
 import { Chalk, type ChalkInstance } from "chalk";
 import { codeHighlighter, type Highlight } from "./highlight.ts";
+import { printable } from "./printable.ts";
 
 export type MarkdownOptions = { width: number; color: boolean };
 export type MarkdownRenderer = {
@@ -32,8 +33,6 @@ const TASK = /^\[([ xX])\](?:[ \t]+(.*))?$/;
 const TABLE_ROW = /^ *\|/;
 const TABLE_RULE = /^[ |:-]*-[ |:-]*$/;
 const INDENT = /^( *)(.*)$/;
-// C0 controls other than tab, DEL and C1: a stray escape from the model must not reach the terminal
-const CONTROL = /[\x00-\x08\x0a-\x1f\x7f-\x9f]/g;
 
 export function markdownRenderer(options: MarkdownOptions): MarkdownRenderer {
   const style = new Chalk({ level: options.color ? 1 : 0 });
@@ -43,7 +42,8 @@ export function markdownRenderer(options: MarkdownOptions): MarkdownRenderer {
   let inTable = false;
 
   const renderLine = (raw: string): string[] => {
-    const line = raw.replaceAll("\t", "    ").replace(CONTROL, "");
+    // tabs as four spaces, other control characters dropped: a stray escape from the model must not reach the terminal
+    const line = printable(raw, { tab: "    " });
     if (fence) return codeLine(line, fence);
     const open = FENCE_OPEN.exec(line);
     if (open) {

@@ -2,6 +2,7 @@
 // caller prints what these return.
 import { isAbsolute, relative, sep } from "node:path";
 import { Chalk, type ChalkInstance } from "chalk";
+import { printable } from "./printable.ts";
 
 export type Styles = { color: boolean };
 
@@ -87,10 +88,7 @@ export function fitColumns(text: string, max: number): string {
 
 /** Whitespace runs (newlines included) become one space; other control characters are dropped so they cannot drive the terminal. */
 export function oneLine(text: string): string {
-  return text
-    .replace(/\s+/g, " ")
-    .replace(/[\u0000-\u001f\u007f-\u009f]/g, "")
-    .trim();
+  return printable(text.replace(/\s+/g, " ")).trim();
 }
 
 function rawArgument(name: string, input: unknown, cwd: string): string {

@@ -1,5 +1,6 @@
 // The prompt's line editor: a multi-line buffer with a cursor, history, and pastes kept whole.
 // Pure state: the terminal feeds it keys and draws what `layout` returns.
+import { hasControl, printable } from "../printable.ts";
 import type { Key } from "./keys.ts";
 
 /** A paste this long is shown as one placeholder and sent in full. */
@@ -233,7 +234,7 @@ const EDIT_KEYS: Partial<Record<Key["name"], (editor: LineEditor) => void>> = {
 
 /** Splits a line into pieces of at most `width` columns (wide characters count two). */
 export function wrapByWidth(line: string, width: number): string[] {
-  if (!CONTROL.test(line) && Bun.stringWidth(line) <= width) return [line];
+  if (!hasControl(line) && Bun.stringWidth(line) <= width) return [line];
   const pieces: string[] = [];
   let piece = "";
   let used = 0;
@@ -251,14 +252,12 @@ export function wrapByWidth(line: string, width: number): string[] {
   return pieces;
 }
 
-const CONTROL = /[\x00-\x09\x0b-\x1f\x7f-\x9f]/;
-
 /**
  * The text as drawn: a tab as two spaces, any other control character but a newline (an escape
  * from a pasted text or a model's output, say) as "?", so no text can send the terminal a sequence.
  */
 export function visible(text: string): string {
-  return CONTROL.test(text) ? text.replace(/\t/g, "  ").replace(/[\x00-\x09\x0b-\x1f\x7f-\x9f]/g, "?") : text;
+  return printable(text, { tab: "  ", newlines: true, replacement: "?" });
 }
 
 function charLengthBefore(text: string, at: number): number {

@@ -5,6 +5,7 @@ import chalk from "chalk";
 import type { StampedEvent } from "../../session/events.ts";
 import { diffRows } from "../diff-view.ts";
 import { markdownRenderer, type MarkdownRenderer } from "../markdown.ts";
+import { printable } from "../printable.ts";
 import { finishedLine, runningLine } from "../tool-line.ts";
 import { visible, wrapByWidth } from "./editor.ts";
 import type { Screen } from "./screen.ts";
@@ -94,7 +95,7 @@ export class Transcript {
   liveRows(width: number): string[] {
     const rows: string[] = [];
     // The unfinished line is shown raw: without control characters a model could send to the terminal.
-    const pending = this.md?.pending().replace(/[\x00-\x1f\x7f]/g, "");
+    const pending = printable(this.md?.pending() ?? "");
     if (pending) rows.push(...wrapByWidth(pending, width - 1));
     const spin = chalk.cyan(FRAMES[this.frame % FRAMES.length]);
     for (const call of this.running.values()) {
