@@ -36,14 +36,22 @@ export async function compactConversation(input: CompactInput, deps: CompactorDe
   const toFull = (i: number) => deps.state.firstKept + i - head;
   const size = (messages: readonly Message[]) => input.fixed + estimateTokens(messages);
   let usage: Usage | undefined;
-  const report = (method: CompactionMethod, summary: string, messages: Message[], keepFrom: number, newHead: string | null, pruned: number[]) => {
+  const report = (
+    method: CompactionMethod,
+    summary: string,
+    messages: Message[],
+    keepFrom: number,
+    newHead: string | null,
+    pruned: number[],
+    tokensAfter = size(messages),
+  ) => {
     const firstKept = toFull(keepFrom);
     deps.report({
       type: "compaction",
       summary,
       method,
       tokens_before: input.tokens,
-      tokens_after: size(messages),
+      tokens_after: tokensAfter,
       first_kept: firstKept,
       head: newHead,
       pruned: [...new Set(pruned)].filter((i) => i >= firstKept).sort((a, b) => a - b),
@@ -54,10 +62,10 @@ export async function compactConversation(input: CompactInput, deps: CompactorDe
 
   if (input.reason !== "manual") {
     const pruning = prunable(view, head);
-    const pruned = view.map((m, i) => (pruning.includes(i) ? pruneResults(m) : m));
-    if (pruning.length > 0 && size(pruned) <= input.target) {
-      return report("prune", "", pruned, head, deps.state.head, [...deps.state.pruned, ...pruning.map(toFull)]);
-    }
+    const pruneAt = new Set(pruning);
+    const pruned = view.map((m, i) => (pruneAt.has(i) ? pruneResults(m) : m));
+    const after = pruning.length > 0 ? size(pruned) : Infinity;
+    if (after <= input.target) return report("prune", "", pruned, head, deps.state.head, [...deps.state.pruned, ...pruning.map(toFull)], after);
   }
 
   const keepFrom = tailStart(view, head, tailBudget(deps.usable, input.target - input.fixed));
@@ -72,7 +80,8 @@ export async function compactConversation(input: CompactInput, deps: CompactorDe
     const request = latestRequest(view, head, keepFrom, deps.state.head, Math.floor(deps.usable * 0.15) * 4);
     const text = `${SUMMARY_PREFIX}\n${summary}${request ? `\n\n${REQUEST_MARK}\n${request}` : ""}`;
     const messages = [headMessage(text), ...tail];
-    if (size(messages) <= input.target) return report("summary", summary, messages, keepFrom, text, [...deps.state.pruned]);
+    const after = size(messages);
+    if (after <= input.target) return report("summary", summary, messages, keepFrom, text, [...deps.state.pruned], after);
   }
   const cut = cutConversation(view, keepFrom, (messages) => size(messages) <= input.target, deps.usable);
   return report("cut", cut.note, cut.messages, cut.keepFrom, cut.head, [...deps.state.pruned]);
