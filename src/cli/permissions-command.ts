@@ -1,5 +1,6 @@
 // rein permissions explain [--json] [--permission-mode M] [--allow R] [--deny R] [--ask R] -- 'LINE'
 import { explainCommand } from "../session/explain.ts";
+import { formatRule } from "../session/rules.ts";
 import { UsageError } from "./args.ts";
 import { runSettingsForExplain, type Context } from "./context.ts";
 import { out } from "./output.ts";
@@ -21,10 +22,10 @@ export async function permissionsCommand(rest: string[], ctx: Context): Promise<
   }
   lines.push("", "requests:");
   for (const r of result.requests) {
-    const why = r.rule ? `rule ${r.rule.action} ${r.rule.pattern === "*" ? r.rule.permission : `${r.rule.permission}(${r.rule.pattern})`} from ${r.rule.source}` : "";
+    const why = r.rule ? `rule ${r.rule.action} ${formatRule(r.rule)} from ${r.rule.source}` : "";
     const reason = r.reason ? (why ? `; ${r.reason}` : r.reason) : "";
     lines.push(`  ${r.decision.padEnd(5)} ${r.permission}(${r.pattern}): ${why}${reason}`);
-    if (r.decision === "ask" && r.always.length > 0) lines.push(`        "always" would save: ${r.always.map((p) => `${r.permission}(${p})`).join(", ")}`);
+    if (r.decision === "ask" && r.always.length > 0) lines.push(`        "always" would save: ${r.always.map((pattern) => formatRule({ permission: r.permission, pattern })).join(", ")}`);
   }
   out(`${lines.join("\n")}\n`);
   return 0;

@@ -4,6 +4,7 @@ import chalk from "chalk";
 import { projectPaths } from "../../config/paths.ts";
 import { saveAllowRules } from "../../config/save-rules.ts";
 import type { StampedEvent } from "../../session/events.ts";
+import { formatRule } from "../../session/rules.ts";
 import type { Session } from "../../session/session.ts";
 import type { Context } from "../context.ts";
 import { visible } from "./editor.ts";
@@ -39,11 +40,11 @@ export function dialogRows(ask: AskEvent, input: unknown, trusted: boolean, widt
   for (const r of ask.requests) {
     const extra = r as { reason?: string; fixed?: { reason: string } };
     const why = extra.fixed?.reason ?? extra.reason ?? (r.opaque ? "cannot be checked statically" : "no rule allows it");
-    lines.push(`  ${chalk.cyan(visible(`${r.permission}(${r.pattern})`))} ${chalk.dim(`asks: ${visible(why)}`)}`);
+    lines.push(`  ${chalk.cyan(visible(formatRule(r)))} ${chalk.dim(`asks: ${visible(why)}`)}`);
   }
   if (ask.reason) lines.push(`  ${chalk.yellow(ask.reason)}`);
   const rules = alwaysRules(ask);
-  if (rules.length > 0) lines.push(chalk.dim(`  always saves: ${visible(rules.map((r) => `${r.permission}(${r.pattern})`).join(", "))}`));
+  if (rules.length > 0) lines.push(chalk.dim(`  always saves: ${visible(rules.map(formatRule).join(", "))}`));
   const options = dialogOptions(ask, trusted).map((o) => `${chalk.bold(`[${o.key}]`)} ${o.label}`);
   const oneRow = `  ${options.join("  ")}`;
   // On a narrow terminal each answer gets its own row rather than being broken in the middle.
@@ -63,7 +64,7 @@ export function choiceFor(key: Key, ask: AskEvent, trusted: boolean): Choice | u
 /** Answers the ask; "always" in the project or user config is saved first. Returns a line to print. */
 export function answer(ctx: Context, session: Session, ask: AskEvent, choice: Exclude<Choice, "message">, message?: string): string {
   const rules = alwaysRules(ask);
-  const shown = rules.map((r) => `${r.permission}(${r.pattern})`).join(", ");
+  const shown = rules.map(formatRule).join(", ");
   if (choice === "reject") {
     session.reply(ask.id, "reject", message);
     return chalk.dim(message ? `rejected: ${message}` : "rejected");

@@ -1,6 +1,7 @@
 // The terminal's slash commands. Each one prints what it did; custom commands from
 // .rein/commands/*.md and ~/.config/rein/commands/*.md become prompts.
 import chalk from "chalk";
+import { formatRule } from "../../session/rules.ts";
 import type { Session } from "../../session/session.ts";
 import type { Store } from "../../session/store.ts";
 import { costLine, sessionSpend } from "../cost-line.ts";
@@ -145,7 +146,7 @@ function permissions(host: SlashHost, rest: string): void {
   const revoke = /^revoke\s+(\d+)$/.exec(rest);
   if (revoke) {
     const removed = session.revoke(Number(revoke[1]) - 1);
-    host.print(removed ? chalk.dim(`revoked: ${removed.permission}(${removed.pattern})`) : chalk.red(`no approval number ${revoke[1]} (see /permissions)`));
+    host.print(removed ? chalk.dim(`revoked: ${formatRule(removed)}`) : chalk.red(`no approval number ${revoke[1]} (see /permissions)`));
     return;
   }
   if (rest) return host.print(chalk.yellow("usage: /permissions [revoke N]"));
@@ -155,9 +156,9 @@ function permissions(host: SlashHost, rest: string): void {
   const rules = session
     .rules()
     .filter((r) => r.source !== "built-in default")
-    .map((r) => `  ${color[r.action](r.action.padEnd(5))} ${r.permission}(${r.pattern})${r.source ? chalk.dim(`  ${r.source}`) : ""}`);
+    .map((r) => `  ${color[r.action](r.action.padEnd(5))} ${formatRule(r)}${r.source ? chalk.dim(`  ${r.source}`) : ""}`);
   if (builtIn.length > 0) rules.unshift(chalk.dim(`  ${builtIn.length} built-in rules (read-only commands allowed; see rein permissions explain -- 'COMMAND')`));
-  const approvals = session.approvals().map((r, i) => `  ${i + 1}. ${r.permission}(${r.pattern})`);
+  const approvals = session.approvals().map((r, i) => `  ${i + 1}. ${formatRule(r)}`);
   host.print(
     [
       chalk.bold("rules in force (the last match wins):"),

@@ -1,5 +1,10 @@
 import { describe, expect, test } from "bun:test";
 import chalk from "chalk";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { saveAllowRules } from "../../../../src/config/save-rules.ts";
+import { formatRule } from "../../../../src/session/rules.ts";
 import { type AskEvent, alwaysRules, choiceFor, dialogOptions, dialogRows } from "../../../../src/cli/term/dialog.ts";
 import type { Key } from "../../../../src/cli/term/keys.ts";
 
@@ -133,6 +138,18 @@ describe("dialogRows", () => {
     const text = joined(dialogRows(withAlways, { command: "x" }, true, width));
     expect(text).toContain("always saves: bash(npm test *), bash(rm -rf build)");
     expect(joined(dialogRows(withoutAlways, { command: "x" }, true, width))).not.toContain("always saves");
+  });
+
+  test("a * pattern is shown as the bare permission, as formatRule writes it and as it is saved", () => {
+    const anyUrl = ask([{ permission: "webfetch", pattern: "https://example.com/a", always: ["*"] }, plain], { tool: "webfetch" });
+    const dir = mkdtempSync(join(tmpdir(), "rein-dialog-"));
+    const saved = saveAllowRules(join(dir, "config.json"), alwaysRules(anyUrl));
+    rmSync(dir, { recursive: true });
+    expect(saved).toEqual([formatRule({ permission: "webfetch", pattern: "*" }), "bash(npm test *)"]);
+    const text = joined(dialogRows(anyUrl, { url: "https://example.com/a" }, true, 80));
+    expect(text).toContain(`always saves: ${saved.join(", ")}`);
+    expect(text).toContain("always saves: webfetch, bash(npm test *)");
+    expect(text).not.toContain("webfetch(*)");
   });
 
   test("the keys, with the project one only when trusted", () => {
