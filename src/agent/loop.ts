@@ -14,6 +14,7 @@ import {
   type Message,
   type ProviderEvent,
   type ResultStatus,
+  textOf,
   type ToolUseBlock,
   type Usage,
 } from "./types.ts";
@@ -209,9 +210,3 @@ function partialReply(text: string): Message {
   return { role: "assistant", content: [{ type: "text", text }] };
 }
 
-function textOf(content: ContentBlock[]): string {
-  return content
-    .filter((b): b is { type: "text"; text: string } => b.type === "text")
-    .map((b) => b.text)
-    .join("");
-}

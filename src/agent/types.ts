@@ -15,6 +15,14 @@ export type ToolResultBlock = {
 export type OpaqueBlock = { type: string; [key: string]: unknown };
 export type ContentBlock = TextBlock | ToolUseBlock | ToolResultBlock | OpaqueBlock;
 
+/** The text blocks of a content list, joined by `separator`. */
+export function textOf(content: readonly ContentBlock[], separator = ""): string {
+  return content
+    .filter((b): b is TextBlock => b.type === "text")
+    .map((b) => b.text)
+    .join(separator);
+}
+
 export type Message = { role: "user" | "assistant"; content: ContentBlock[] };
 
 export type Usage = {

@@ -3,7 +3,7 @@
 // the oldest turns deterministically. Returns the new view and reports the compaction as an event;
 // an abort before it is decided leaves the conversation as it was (undefined, nothing reported).
 import { estimateTokens } from "../agent/context-size.ts";
-import type { Compacted, CompactInput, CompactionMethod, ContentBlock, EventOf, Message, StreamFn, Usage } from "../agent/types.ts";
+import { textOf, type Compacted, type CompactInput, type CompactionMethod, type ContentBlock, type EventOf, type Message, type StreamFn, type Usage } from "../agent/types.ts";
 import { headCount, headMessage, hasResults, PRUNED_MARKER, pruneResults, type CompactionState } from "./compacted-view.ts";
 
 export type CompactorDeps = {
@@ -135,7 +135,7 @@ async function summarise(older: readonly Message[], deps: CompactorDeps, signal:
   try {
     for await (const event of deps.stream(request, signal)) {
       if (event.type === "error") return { text: "" };
-      if (event.type === "done") return { text: textOf(event.content).trim(), usage: event.usage };
+      if (event.type === "done") return { text: textOf(event.content, "\n").trim(), usage: event.usage };
     }
   } catch {
     // a stream that throws is a failed call like any other: the cut takes over
@@ -207,7 +207,7 @@ function blockLine(role: Message["role"], block: ContentBlock): string {
   }
   if (block.type === "tool_result") {
     const result = block as { content: unknown; is_error?: boolean };
-    const text = typeof result.content === "string" ? result.content : textOf(result.content as ContentBlock[]);
+    const text = typeof result.content === "string" ? result.content : textOf(result.content as ContentBlock[], "\n");
     return `Tool result${result.is_error ? " (error)" : ""}: ${clip(text, 2_000)}`;
   }
   if (block.type === "image") return `${role === "user" ? "User" : "Tool"}: [an image]`;
@@ -215,15 +215,9 @@ function blockLine(role: Message["role"], block: ContentBlock): string {
 }
 
 function textOfMessage(message: Message | undefined): string {
-  return message ? textOf(message.content) : "";
+  return message ? textOf(message.content, "\n") : "";
 }
 
-function textOf(content: readonly ContentBlock[]): string {
-  return content
-    .filter((b): b is { type: "text"; text: string } => b.type === "text")
-    .map((b) => b.text)
-    .join("\n");
-}
 
 /** The head and the end of a text, with a note of what was left out between them. */
 export function clip(text: string, max: number): string {
