@@ -112,6 +112,7 @@ export class PermissionBroker {
   }
 }
 
-function alwaysRules(requests: readonly PermissionRequest[]): Rule[] {
+/** The approvals an "always" adds for these requests: one per always pattern of each (the terminal saves the same). */
+export function alwaysRules(requests: readonly PermissionRequest[]): Rule[] {
   return requests.flatMap((r) => r.always.map((pattern) => ({ permission: r.permission, pattern, action: "allow" as const, source: "approved in this session" })));
 }

@@ -3,6 +3,7 @@
 import chalk from "chalk";
 import { projectPaths } from "../../config/paths.ts";
 import { saveAllowRules } from "../../config/save-rules.ts";
+import { alwaysRules as approvalsFor } from "../../session/broker.ts";
 import type { StampedEvent } from "../../session/events.ts";
 import { formatRule } from "../../session/rules.ts";
 import type { Session } from "../../session/session.ts";
@@ -14,9 +15,9 @@ export type AskEvent = Extract<StampedEvent, { type: "permission_ask" }>;
 export type Choice = "once" | "session" | "project" | "user" | "reject" | "message";
 type Option = { key: string; choice: Choice; label: string };
 
-/** The rules an "always" would save for this ask: one per command, exactly as shown. */
+/** The rules an "always" would save for this ask: the approvals the broker adds for it (one per command), exactly as shown. */
 export function alwaysRules(ask: AskEvent): { permission: string; pattern: string }[] {
-  return ask.requests.flatMap((r) => r.always.map((pattern) => ({ permission: r.permission, pattern })));
+  return approvalsFor(ask.requests).map(({ permission, pattern }) => ({ permission, pattern }));
 }
 
 export function dialogOptions(ask: AskEvent, trusted: boolean): Option[] {
