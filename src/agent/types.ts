@@ -1,6 +1,7 @@
 // The loop's vocabulary: messages as the provider sees them, the event union every front end reads,
 // and the injected I/O the loop runs on. Nothing here touches the file system, the terminal or Bun.
 import type { FileMemory, PermissionRequest, SessionHistory, Tool } from "../sdk.ts";
+import type { Estimated } from "./context-size.ts";
 
 export type TextBlock = { type: "text"; text: string };
 export type ToolUseBlock = { type: "tool_use"; id: string; name: string; input: unknown };
@@ -225,5 +226,5 @@ export type LoopConfig = {
   /** the model's context window in tokens; without it the loop never compacts */
   contextWindow?: number;
   /** the first messages' size, known without walking them (a resumed session's stored size) */
-  history?: { tokens: number; messages: number };
+  history?: Estimated;
 };

@@ -1,6 +1,6 @@
 // What a stored session opens with: the crash repairs stored first, then only the messages its
 // compacted view sends, and, for a history never compacted, its size from the stored text.
-import { storedTokens } from "../agent/context-size.ts";
+import { storedTokens, type Estimated } from "../agent/context-size.ts";
 import type { Message } from "../agent/types.ts";
 import { compactedFrom, compactedView, NO_COMPACTION, stateOf, type CompactionState } from "./compacted-view.ts";
 import { repairMessages } from "./repair.ts";
@@ -10,7 +10,7 @@ export type OpenedView = {
   view: Message[];
   compaction: CompactionState;
   /** the view's size in tokens (without system and tools), when known without walking it */
-  size?: { tokens: number; messages: number };
+  size?: Estimated;
 };
 
 export function openView(row: SessionRow, store: Store): OpenedView {

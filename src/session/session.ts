@@ -2,7 +2,7 @@
 // subscribers see it, keeps the conversation, and brokers permission asks.
 import { join } from "node:path";
 import compactionPrompt from "../../prompts/compaction.txt" with { type: "text" };
-import { COMPACT_TO, fixedTokens, requestTokens, usableWindow } from "../agent/context-size.ts";
+import { COMPACT_TO, fixedTokens, requestTokens, usableWindow, type Estimated } from "../agent/context-size.ts";
 import { runLoop } from "../agent/loop.ts";
 import { toolDefinition } from "../agent/tool-schema.ts";
 import {
@@ -73,7 +73,7 @@ export class Session {
   /** how the full history (kept whole in the store) is turned into what the model is sent */
   private compaction: CompactionState;
   /** a resumed history's size from its stored text: spares the first turn walking 10,000 messages */
-  private storedSize: { tokens: number; messages: number } | undefined;
+  private storedSize: Estimated | undefined;
 
   private constructor(
     readonly row: SessionRow,
