@@ -19,7 +19,6 @@ type Running = { name: string; input: unknown; started: number; last: string };
 export class Transcript {
   private md: MarkdownRenderer | undefined;
   private readonly running = new Map<string, Running>();
-  private readonly inputs = new Map<string, { name: string; input: unknown }>();
   private waitingSince: number | undefined;
   private timer: ReturnType<typeof setInterval> | undefined;
   private frame = 0;
@@ -33,7 +32,7 @@ export class Transcript {
 
   /** The input of a tool call by its id, for the permission dialog. */
   inputOf(toolUseId: string): unknown {
-    return this.inputs.get(toolUseId)?.input;
+    return this.running.get(toolUseId)?.input;
   }
 
   handle(event: StampedEvent): void {
@@ -51,7 +50,6 @@ export class Transcript {
         this.endText();
         break;
       case "tool_start":
-        this.inputs.set(event.id, { name: event.name, input: event.input });
         this.running.set(event.id, { name: event.name, input: event.input, started: Date.now(), last: "" });
         this.wait(false);
         break;
@@ -64,7 +62,6 @@ export class Transcript {
       case "tool_end": {
         const call = this.running.get(event.id) ?? { name: event.name, input: undefined, started: Date.now(), last: "" };
         this.running.delete(event.id);
-        this.inputs.delete(event.id); // kept only while a dialog may need it: a long session keeps no inputs
         const width = this.screen.width - 1;
         const line = finishedLine(call, event, Date.now() - call.started, this.options.cwd, width, { color: this.options.color });
         this.print([line, ...diffRows(event.name, call.input, event.metadata, width, DIFF_ROWS, { color: this.options.color })]);

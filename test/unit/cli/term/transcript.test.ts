@@ -32,3 +32,16 @@ describe("the streamed unfinished line", () => {
     transcript.stop();
   });
 });
+
+describe("inputOf", () => {
+  test("a running call's input, for the permission dialog; nothing once it ended", () => {
+    const { transcript } = setup();
+    const stamp = { session_id: "ses_test", seq: 1 };
+    transcript.handle({ type: "tool_start", id: "toolu_1", name: "bash", input: { command: "ls" }, ...stamp } as StampedEvent);
+    expect(transcript.inputOf("toolu_1")).toEqual({ command: "ls" });
+    expect(transcript.inputOf("toolu_2")).toBeUndefined();
+    transcript.handle({ type: "tool_end", id: "toolu_1", name: "bash", output: "", is_error: false, ...stamp } as StampedEvent);
+    expect(transcript.inputOf("toolu_1")).toBeUndefined();
+    transcript.stop();
+  });
+});
