@@ -21,6 +21,7 @@ export const BUILTINS: readonly { name: string; args?: string; about: string; wh
   { name: "tools", about: "the tools the model has", whileRunning: true },
   { name: "serve", about: "serve this session over HTTP", whileRunning: true },
   { name: "exit", about: "leave rein", whileRunning: true },
+  { name: "quit", about: "the same as /exit", whileRunning: true },
 ];
 
 export type SlashHost = {
