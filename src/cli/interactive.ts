@@ -34,12 +34,14 @@ export async function interactive(args: Args, env: Env, hooks: InteractiveHooks 
   const fancy = env.TERM !== "dumb";
   const terminal = openTerminal(fancy);
   const screen = new Screen(terminal.io, fancy);
-  const editor = new LineEditor(loadHistory(historyFile));
+  const editor = new LineEditor();
   const styled = colorLevel(env, 1) > 0;
   const sgr = (on: string, off: string) => (text: string) => (styled ? `\x1b[${on}m${text}\x1b[${off}m` : text);
   screen.print(sgr("2", "22")(`rein ${VERSION} · ${cwd}`));
   const prompt = () => screen.setLive({ ...editor.layout(sgr("1", "22")("› "), 2, screen.width, 3) });
   prompt();
+  // The history (read, parsed, sometimes rewritten) waits until the prompt is up; keys typed meanwhile wait too.
+  editor.addOlderHistory(loadHistory(historyFile));
   if (!terminal.listen()) {
     terminal.restore();
     screen.clear();

@@ -136,6 +136,21 @@ describe.skipIf(!hasTmux)("the interactive terminal", () => {
     await pane.until("EXIT=0");
   }, 30_000);
 
+  test("the prompt history of earlier runs (read after the first paint) comes back with Up; this run's prompt is added to it", async () => {
+    const file = join(dir.path, "history-data", "prompt-history.jsonl");
+    await Bun.write(file, `${JSON.stringify("from an earlier run")}\n`);
+    const { pane } = await start({ name: "history" });
+    fake.script({ reply: [{ type: "text", text: "Again." }] });
+    pane.keys("Up");
+    await pane.until("› from an earlier run");
+    pane.keys(" and now", "Enter");
+    await pane.until("Again.");
+    expect(lastUserText()).toBe("from an earlier run and now");
+    pane.keys("C-d");
+    await pane.until("EXIT=0");
+    expect(await Bun.file(file).text()).toBe(`${JSON.stringify("from an earlier run")}\n${JSON.stringify("from an earlier run and now")}\n`);
+  }, 30_000);
+
   test("a pasted 10,000-line text is one prompt, shown as a placeholder and sent whole", async () => {
     const { pane } = await start({ name: "paste" });
     fake.script({ reply: [{ type: "text", text: "Counted them." }] });

@@ -25,6 +25,12 @@ export class LineEditor {
     this.browsing = this.history.length;
   }
 
+  /** The history read after the first paint, before any key is handled: older than anything already in it. */
+  addOlderHistory(entries: readonly string[]): void {
+    this.history = [...entries, ...this.history];
+    this.browsing = this.history.length;
+  }
+
   get empty(): boolean {
     return this.text === "";
   }

@@ -141,6 +141,21 @@ describe("LineEditor: lines and history", () => {
     expect(editor.text).toBe("my draft");
   });
 
+  test("history added after the first paint comes before what the editor already holds; up starts from the newest", () => {
+    const editor = new LineEditor();
+    editor.addOlderHistory(["older", "newer"]);
+    editor.up();
+    expect(editor.text).toBe("newer");
+    editor.up();
+    expect(editor.text).toBe("older");
+    const since = new LineEditor(["typed since"]);
+    since.addOlderHistory(["from the file"]);
+    since.up();
+    expect(since.text).toBe("typed since");
+    since.up();
+    expect(since.text).toBe("from the file");
+  });
+
   test("on a multi-line draft, up moves to the first line before it reaches the history", () => {
     const editor = new LineEditor(["previous"]);
     editor.insert("line one\nline two");
