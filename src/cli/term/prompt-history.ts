@@ -5,6 +5,8 @@ import { dirname } from "node:path";
 const KEEP = 500;
 /** a longer prompt (a big paste) is not worth recalling with the arrow keys */
 const LONGEST = 10_000;
+/** the folders made in this run: one mkdir per run, not one per prompt */
+const made = new Set<string>();
 
 export function loadHistory(file: string): string[] {
   let text: string;
@@ -42,7 +44,11 @@ function rewrite(file: string, entries: readonly string[]): void {
 export function appendHistory(file: string, prompt: string): void {
   if (prompt.length > LONGEST) return;
   try {
-    mkdirSync(dirname(file), { recursive: true });
+    const dir = dirname(file);
+    if (!made.has(dir)) {
+      mkdirSync(dir, { recursive: true });
+      made.add(dir);
+    }
     appendFileSync(file, `${JSON.stringify(prompt)}\n`, { mode: 0o600 });
   } catch {
     // a full disk or a read-only home: the history is a convenience, the session is saved elsewhere
