@@ -49,7 +49,7 @@ export async function interactive(args: Args, env: Env, hooks: InteractiveHooks 
     throw new UsageError('the interactive mode needs a terminal on stdin and stdout; for scripts use: rein -p "PROMPT"');
   }
   if (!args.trust) {
-    await askTrustOnce(args, env, terminal, screen, sgr("1", "22"));
+    await askTrustOnce(cwd, env, terminal, screen, sgr("1", "22"));
     prompt();
   }
 
@@ -61,8 +61,8 @@ export async function interactive(args: Args, env: Env, hooks: InteractiveHooks 
  * Asks once per workspace whether its own tools and config may run, when it has any; the answer is
  * remembered. One key: y trusts, n or Enter does not; Ctrl-C or Escape decides nothing this time.
  */
-async function askTrustOnce(args: Args, env: Env, terminal: Terminal, screen: Screen, bold: (text: string) => string): Promise<void> {
-  const root = findProjectRoot(resolve(args.cwd ?? process.cwd()));
+async function askTrustOnce(cwd: string, env: Env, terminal: Terminal, screen: Screen, bold: (text: string) => string): Promise<void> {
+  const root = findProjectRoot(cwd);
   const dataDir = reinPaths(env).dataDir;
   const project = projectPaths(root);
   if (!existsSync(project.tools) && !existsSync(project.config)) return;
