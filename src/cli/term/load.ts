@@ -107,7 +107,7 @@ export async function loadSession(args: Args, env: Env, hooks: InteractiveHooks,
 }
 
 /** `claude-sonnet-5-5 · context 3% of 1M · session: in 12,345 (89% cached) · out 678 · $0.0123` */
-export function statusLine(model: string, context: number | undefined, spend: ReturnType<typeof sessionSpend>): string {
+function statusLine(model: string, context: number | undefined, spend: ReturnType<typeof sessionSpend>): string {
   const window = modelWindow(model).contextWindow;
   const used = context === undefined ? "" : ` · context ${Math.max(context > 0 ? 1 : 0, Math.round((context / window) * 100))}% of ${compact(window)}`;
   const u = spend.usage;

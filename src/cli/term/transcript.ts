@@ -159,7 +159,7 @@ function userLines(text: string, width: number): string[] {
   return ["", ...rows];
 }
 
-export function compactionLine(event: Extract<StampedEvent, { type: "compaction" }>): string {
+function compactionLine(event: Extract<StampedEvent, { type: "compaction" }>): string {
   const how = { prune: "old tool outputs removed", summary: "earlier conversation summarised", cut: "earlier conversation cut (the summary failed)" }[event.method];
   return `(context compacted: ${how}, ~${event.tokens_before} -> ~${event.tokens_after} tokens)`;
 }
