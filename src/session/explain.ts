@@ -3,7 +3,7 @@
 // The same expansion and evaluation a real bash call gets.
 import { tmpdir } from "node:os";
 import { engineContext, expandRequests } from "../permission/engine.ts";
-import { evaluate, formatRule, type Action, type Rule } from "../permission/evaluate.ts";
+import { evaluate, type Action, type Rule } from "../permission/evaluate.ts";
 import type { PermissionMode } from "../permission/modes.ts";
 import { ruleSet } from "./factory.ts";
 
@@ -52,5 +52,3 @@ export async function explainCommand(line: string, opts: ExplainOptions): Promis
     })),
   };
 }
-
-export { formatRule };
