@@ -1,7 +1,14 @@
 // What the terminal says about tokens and money: one line per answer, and the session's totals.
 import type { StampedEvent, Usage } from "../session/events.ts";
+import { promptTokens } from "../session/model-window.ts";
 
 export type Spend = { usage: Usage; cost_usd: number | null };
+
+/** The share of the input read from the cache, in whole percent; undefined when nothing was sent. */
+export function cachedPercent(usage: Usage): number | undefined {
+  const input = promptTokens(usage);
+  return input > 0 ? Math.round((usage.cache_read_input_tokens / input) * 100) : undefined;
+}
 
 /** `tokens: in 1200 (cache read 1000, write 30) · out 7 · $0.0042`; a model without prices says "cost unknown". */
 export function costLine({ usage, cost_usd }: Spend): string {

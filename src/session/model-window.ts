@@ -1,7 +1,9 @@
-// What a front end shows about a model: its context window and whether its prices are known.
+// What a front end shows about a model and its token counts, without loading the loop.
 import { modelInfo } from "../llm/models.ts";
 
-export function modelWindow(model: string): { contextWindow: number; known: boolean } {
-  const info = modelInfo(model);
-  return { contextWindow: info.contextWindow, known: info.known };
+export { promptTokens } from "../agent/context-size.ts";
+
+/** The model's context window in tokens (the model table's default for an unknown model). */
+export function modelWindow(model: string): number {
+  return modelInfo(model).contextWindow;
 }

@@ -1,13 +1,13 @@
 // What the terminal loads behind its first prompt: the configuration, the store, the tools, the
 // session, custom commands, and the server when asked for. Warnings print above the prompt.
 import chalk from "chalk";
-import { modelWindow } from "../../session/model-window.ts";
+import { modelWindow, promptTokens } from "../../session/model-window.ts";
 import { budgetWarning, sessionOptions, toolRegistry } from "../../session/factory.ts";
 import type { StampedEvent } from "../../session/events.ts";
 import { Session } from "../../session/session.ts";
 import type { Args } from "../args.ts";
 import { exportToolSettings, openStore, resolveContext, runSettings, untrustedToolsWarning, type Env } from "../context.ts";
-import { sessionSpend } from "../cost-line.ts";
+import { cachedPercent, sessionSpend } from "../cost-line.ts";
 import { commandDirs, loadCustomCommands } from "../custom-commands.ts";
 import type { InteractiveHooks } from "../interactive.ts";
 import { markdownRenderer } from "../markdown.ts";
@@ -44,7 +44,7 @@ export async function loadSession(args: Args, env: Env, hooks: InteractiveHooks,
     if (event.type === "result" || event.type === "compaction") spent.push(event);
     if (event.type === "assistant") {
       const u = event.usage;
-      lastContext = u.input_tokens + u.cache_read_input_tokens + u.cache_creation_input_tokens + u.output_tokens;
+      lastContext = promptTokens(u) + u.output_tokens;
     }
   };
   let unsubscribe = () => {};
@@ -108,11 +108,12 @@ export async function loadSession(args: Args, env: Env, hooks: InteractiveHooks,
 
 /** `claude-sonnet-5-5 · context 3% of 1M · session: in 12,345 (89% cached) · out 678 · $0.0123` */
 function statusLine(model: string, context: number | undefined, spend: ReturnType<typeof sessionSpend>): string {
-  const window = modelWindow(model).contextWindow;
+  const window = modelWindow(model);
   const used = context === undefined ? "" : ` · context ${Math.max(context > 0 ? 1 : 0, Math.round((context / window) * 100))}% of ${compact(window)}`;
   const u = spend.usage;
-  const input = u.input_tokens + u.cache_read_input_tokens + u.cache_creation_input_tokens;
-  const cached = input > 0 ? ` (${Math.round((u.cache_read_input_tokens / input) * 100)}% cached)` : "";
+  const input = promptTokens(u);
+  const percent = cachedPercent(u);
+  const cached = percent === undefined ? "" : ` (${percent}% cached)`;
   const money = spend.cost_usd === null ? "cost unknown" : `$${spend.cost_usd.toFixed(4)}`;
   return `${model}${used} · session: in ${count(input)}${cached} · out ${count(u.output_tokens)} · ${money}`;
 }

@@ -4,7 +4,7 @@ import chalk from "chalk";
 import { formatRule } from "../../session/rules.ts";
 import type { Session } from "../../session/session.ts";
 import type { Store } from "../../session/store.ts";
-import { costLine, sessionSpend } from "../cost-line.ts";
+import { cachedPercent, costLine, sessionSpend } from "../cost-line.ts";
 import { expandCommand, type CustomCommand } from "../custom-commands.ts";
 import { sessionLine } from "../sessions-format.ts";
 import { visible } from "./editor.ts";
@@ -79,9 +79,8 @@ export async function runSlash(line: string, host: SlashHost): Promise<boolean> 
       return true;
     case "cost": {
       const spend = sessionSpend(host.store().spendEvents(host.session().id));
-      const cached = spend.usage.cache_read_input_tokens;
-      const sent = spend.usage.input_tokens + cached + spend.usage.cache_creation_input_tokens;
-      const share = sent > 0 ? ` · ${Math.round((cached / sent) * 100)}% of input from cache` : "";
+      const percent = cachedPercent(spend.usage);
+      const share = percent === undefined ? "" : ` · ${percent}% of input from cache`;
       say(`session ${host.session().id}, ${spend.runs} run${spend.runs === 1 ? "" : "s"}: ${costLine(spend)}${share}`);
       return true;
     }
