@@ -1,6 +1,7 @@
 // rein sessions list | show ID | export ID [--format md|json] | rm ID | trash | restore ID
 //   | prune [--older-than D] [--yes] | fork ID [--at N]
-import type { ContentBlock } from "../session/events.ts";
+import type { ContentBlock, ToolResultBlock } from "../session/events.ts";
+import { toolResultText } from "../session/stored-history.ts";
 import type { SessionRow, Store } from "../session/store.ts";
 import { costLine, sessionSpend } from "./cost-line.ts";
 import { UsageError } from "./args.ts";
@@ -69,13 +70,9 @@ function blockText(block: ContentBlock): string {
     case "tool_use":
       return `**tool ${String(block.name)}** \`${JSON.stringify(block.input)}\``;
     case "tool_result":
-      return `**result${block.is_error ? " (error)" : ""}**\n\n\`\`\`\n${resultText(block.content)}\n\`\`\``;
+      return `**result${block.is_error ? " (error)" : ""}**\n\n\`\`\`\n${toolResultText((block as ToolResultBlock).content)}\n\`\`\``;
     default:
       return "";
   }
 }
 
-function resultText(content: unknown): string {
-  if (!Array.isArray(content)) return String(content);
-  return content.map((c: { type: string; text?: string }) => (c.type === "text" ? c.text : `[${c.type}]`)).join("\n");
-}

@@ -1,2 +1,2 @@
 // The event and message vocabulary front ends read, re-exported so they depend on the session only.
-export type { AgentEvent, ContentBlock, EventOf, ResultStatus, StampedEvent, Usage } from "../agent/types.ts";
+export type { AgentEvent, ContentBlock, EventOf, ResultStatus, StampedEvent, ToolResultBlock, Usage } from "../agent/types.ts";

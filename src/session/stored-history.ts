@@ -24,6 +24,11 @@ export function storedHistory(store: Store, sessionId: string): SessionHistory {
   };
 }
 
+/** A tool result's content as text: its text parts, other parts as `[type]` (an image is `[image]`). */
+export function toolResultText(content: ToolResultBlock["content"]): string {
+  return Array.isArray(content) ? content.map((c) => (c.type === "text" ? c.text : `[${c.type}]`)).join("\n") : String(content);
+}
+
 function blockText(block: ContentBlock): string {
   switch (block.type) {
     case "text":
@@ -31,11 +36,8 @@ function blockText(block: ContentBlock): string {
     case "tool_use":
       // The history tool's own calls would match every search for their query: they are left out.
       return block.name === "history" ? "" : `[tool call ${String(block.name)} ${JSON.stringify(block.input)}]`;
-    case "tool_result": {
-      const { content } = block as ToolResultBlock;
-      const text = typeof content === "string" ? content : content.map((c) => (c.type === "text" ? c.text : `[${c.type}]`)).join("\n");
-      return `[tool result${block.is_error ? " (error)" : ""}] ${text}`;
-    }
+    case "tool_result":
+      return `[tool result${block.is_error ? " (error)" : ""}] ${toolResultText((block as ToolResultBlock).content)}`;
     default:
       return "";
   }
