@@ -27,10 +27,12 @@ export type ExplainOptions = {
   reinDirs: string[];
   mode: PermissionMode;
   rules: { user: Rule[]; project: Rule[]; flags: Rule[] };
+  /** the temp folder, open without an external_directory request (default: the system's) */
+  tmp?: string;
 };
 
 export async function explainCommand(line: string, opts: ExplainOptions): Promise<Explanation> {
-  const ctx = engineContext({ ...opts, tmp: tmpdir() });
+  const ctx = engineContext({ ...opts, tmp: opts.tmp ?? tmpdir() });
   const { requests, commands } = await expandRequests([{ permission: "bash", pattern: line, always: [] }], ctx);
   const decision = evaluate(requests, ruleSet(opts.mode, opts.rules));
   return {

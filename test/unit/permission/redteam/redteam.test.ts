@@ -1,0 +1,64 @@
+// Every red-team corpus in this folder through the whole engine (test/unit/permission/redteam/*.ts
+// other than this runner and the fixture). A corpus file exports any of:
+//   attacks: string[]      lines that must never be allowed, under the default rules or ALLOW_LIST
+//   benign: string[]       everyday lines that must be allowed under the default rules
+//   credentials: string[]  lines reaching a credential that must be denied in auto mode too
+//   setup(dirs): void      creates what its lines need inside dirs.workspace / dirs.home
+// Lines run with the workspace as cwd; `$WS` and `$HOME_DIR` in a line stand for the real paths.
+import { afterAll, describe, expect, test } from "bun:test";
+import { Glob } from "bun";
+import type { Rule } from "../../../../src/permission/evaluate.ts";
+import type { PermissionMode } from "../../../../src/permission/modes.ts";
+import { explainCommand } from "../../../../src/session/explain.ts";
+import { redTeamDirs, type RedTeamDirs } from "./fixture.ts";
+
+type Corpus = { attacks?: string[]; benign?: string[]; credentials?: string[]; setup?: (dirs: RedTeamDirs) => void };
+
+/** A typical user's allow-list. */
+export const ALLOW_LIST: Rule[] = ["git status *", "npm test *", "ls *", "cat *"].map((pattern) => ({ permission: "bash", pattern, action: "allow" }));
+
+const dirs = redTeamDirs();
+afterAll(() => dirs.remove());
+const files = [...new Glob("*.ts").scanSync(import.meta.dir)].filter((f) => f !== "fixture.ts" && !f.endsWith(".test.ts")).sort();
+const corpora: [string, Corpus][] = [];
+for (const file of files) corpora.push([file, (await import(`./${file}`)) as Corpus]);
+for (const [, corpus] of corpora) corpus.setup?.(dirs);
+
+const fill = (line: string) => line.replaceAll("$WS", dirs.workspace).replaceAll("$HOME_DIR", dirs.home);
+const decide = async (line: string, mode: PermissionMode, flags: Rule[]) =>
+  (await explainCommand(fill(line), { cwd: dirs.workspace, projectRoot: dirs.workspace, home: dirs.home, reinDirs: [], tmp: dirs.tmp, mode, rules: { user: [], project: [], flags } })).decision;
+
+for (const [file, corpus] of corpora) {
+  describe(file, () => {
+    if (corpus.attacks?.length) {
+      test(`none of ${corpus.attacks.length} attack lines is allowed, by the defaults or by a typical allow-list`, async () => {
+        const allowed: string[] = [];
+        for (const line of corpus.attacks ?? []) {
+          if ((await decide(line, "default", [])) === "allow") allowed.push(`default: ${line}`);
+          if ((await decide(line, "default", ALLOW_LIST)) === "allow") allowed.push(`allow-list: ${line}`);
+        }
+        expect(allowed).toEqual([]);
+      });
+    }
+    if (corpus.benign?.length) {
+      test(`all ${corpus.benign.length} everyday lines are allowed without asking`, async () => {
+        const asked: string[] = [];
+        for (const line of corpus.benign ?? []) {
+          const decision = await decide(line, "default", []);
+          if (decision !== "allow") asked.push(`${decision}: ${line}`);
+        }
+        expect(asked).toEqual([]);
+      });
+    }
+    if (corpus.credentials?.length) {
+      test(`all ${corpus.credentials.length} credential reads are denied in auto mode`, async () => {
+        const notDenied: string[] = [];
+        for (const line of corpus.credentials ?? []) {
+          const decision = await decide(line, "auto", []);
+          if (decision !== "deny") notDenied.push(`${decision}: ${line}`);
+        }
+        expect(notDenied).toEqual([]);
+      });
+    }
+  });
+}
