@@ -154,11 +154,25 @@ export function parseArgs(argv: readonly string[]): Args {
       const hint = args.compact ? 'quote the whole focus: rein -c -p --compact "..."' : 'quote the whole prompt: rein -p "..."';
       throw new UsageError(`unexpected argument "${positionals[0]}" (${hint})`);
     }
-  }
+  } else if (positionals[0] !== undefined && !COMMANDS.includes(positionals[0])) args.prompt = terminalPrompt(positionals);
   args.command = positionals;
   if (args.continue && args.resume) throw new UsageError("--continue and --resume cannot be used together");
   if (args.compact) checkCompact(args);
   return args;
+}
+
+const COMMANDS = ["sessions", "tools", "permissions", "doctor"];
+
+/**
+ * `rein "fix the test"` starts the terminal with that prompt. One word near a command's name is a
+ * typo rather than a prompt; words not quoted together are a usage error, as in print mode.
+ */
+function terminalPrompt(positionals: string[]): string {
+  const prompt = positionals.shift()!;
+  const near = COMMANDS.find((command) => distance(prompt, command) <= 2);
+  if (near && /^[a-z]+$/.test(prompt)) throw new UsageError(`unknown command "${prompt}" (did you mean ${near}?)`);
+  if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}" (quote the whole prompt: rein "...")`);
+  return prompt;
 }
 
 /** --compact compacts a stored session from print mode; its one argument is the focus, never a prompt. */

@@ -1,7 +1,7 @@
 export const HELP = `rein: a coding agent in your terminal
 
 Usage:
-  rein                                  interactive session (needs a terminal)
+  rein ["PROMPT"]                       interactive session (needs a terminal), starting with PROMPT
   rein -p "PROMPT" [flags]              print mode: run to completion, print, exit
   git diff | rein -p "review this"      piped stdin is added to the prompt as context
   rein -p - < prompt.txt                the prompt is stdin

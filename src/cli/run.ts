@@ -55,7 +55,7 @@ async function subcommand(command: string, rest: string[], args: ReturnType<type
     case "doctor":
       return (await import("./doctor.ts")).doctor(await context(args, env));
     default:
-      throw new UsageError(`unknown command "${command}" (commands: sessions, tools, permissions, doctor; a prompt needs -p)`);
+      throw new UsageError(`unknown command "${command}" (commands: sessions, tools, permissions, doctor)`);
   }
 }
 

@@ -251,7 +251,11 @@ export class App {
       }
       return;
     }
-    const text = this.editor.submit();
+    this.send(this.editor.submit());
+  }
+
+  /** A prompt or command as if typed and sent: `rein "PROMPT"` sends its prompt this way at start. */
+  send(text: string): void {
     if (!text.trim()) return;
     this.remember(text);
     if (this.working && runsWhileBusy(text) && this.loaded) {
@@ -293,7 +297,6 @@ export class App {
     const session = loaded.host.session();
     const result = await session.prompt(text);
     if (result.status === "interrupted") this.screen.print(chalk.dim("(interrupted)"));
-    else if (result.status !== "success" && result.error) this.screen.print(chalk.red(visible(result.error)));
     this.screen.print(chalk.dim(loaded.status(session)));
   }
 

@@ -37,6 +37,9 @@ export async function loadSession(args: Args, env: Env, hooks: InteractiveHooks,
   for (const problem of custom.problems) warn(problem);
 
   let session = openSession(ctx, store, options);
+  // Sessions started here that no prompt reached are dropped when left: no empty "(untitled)" ones.
+  const fresh = new Set(args.resume || args.continue ? [] : [session.id]);
+  const dropIfEmpty = (id: string) => fresh.delete(id) && store.lastSeq(id) === 0 && store.deleteSession(id);
   // What the status line needs, kept as events arrive rather than read back from the store.
   let spent: StampedEvent[] = [];
   let lastContext: number | undefined;
@@ -50,6 +53,7 @@ export async function loadSession(args: Args, env: Env, hooks: InteractiveHooks,
   let unsubscribe = () => {};
   const attach = (next: Session, how: string) => {
     unsubscribe();
+    if (next.id !== session.id) dropIfEmpty(session.id);
     session = next;
     spent = store.spendEvents(session.id);
     lastContext = undefined;
@@ -82,7 +86,11 @@ export async function loadSession(args: Args, env: Env, hooks: InteractiveHooks,
       store: () => store,
       custom: () => custom.commands,
       tools: async () => (await registry.list()).tools.map(({ tool, source }) => ({ name: tool.name, source, description: tool.description })),
-      newSession: () => attach(Session.create(ctx.cwd, { ...options, model: session.model }), "new session"),
+      newSession: () => {
+        const next = Session.create(ctx.cwd, { ...options, model: session.model });
+        fresh.add(next.id);
+        attach(next, "new session");
+      },
       resume: (id) => {
         const found = store.findSession(id);
         if (typeof found === "string") return found;
@@ -100,8 +108,9 @@ export async function loadSession(args: Args, env: Env, hooks: InteractiveHooks,
     cleanup: async () => {
       unsubscribe();
       await server?.stop();
+      const dropped = dropIfEmpty(session.id);
       store.close();
-      err(`session ${session.id} (resume: rein -r ${session.id})\n`);
+      if (!dropped) err(`session ${session.id} (resume: rein -r ${session.id})\n`);
     },
   };
 }

@@ -52,6 +52,7 @@ export async function runTerminal({ args, env, hooks, terminal, screen, editor, 
     screen.resized();
     running.refresh();
   });
+  if (args.prompt !== undefined) app.send(args.prompt);
   app.refresh();
 
   let cleanup = async () => {};

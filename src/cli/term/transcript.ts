@@ -22,6 +22,8 @@ export class Transcript {
   private waitingSince: number | undefined;
   private timer: ReturnType<typeof setInterval> | undefined;
   private frame = 0;
+  /** the message of the run's last error event */
+  private shownError: string | undefined;
   /** a person is being asked something: nothing moves until they answer */
   private held = false;
 
@@ -76,9 +78,15 @@ export class Transcript {
         break;
       case "error":
         this.print([chalk.red(visible(event.message))]);
+        this.shownError = event.message;
         break;
       case "result":
         this.endText();
+        // A failed run's reason, unless its error event already said it (a 401 is printed once).
+        if (event.status !== "success" && event.status !== "interrupted" && event.error && event.error !== this.shownError) {
+          this.print([chalk.red(visible(event.error))]);
+        }
+        this.shownError = undefined;
         this.running.clear();
         this.wait(false);
         break;

@@ -69,6 +69,16 @@ describe("parseArgs", () => {
     expect(args.json).toBe(true);
   });
 
+  test("without -p a quoted prompt starts the terminal with it; a typo of a command or unquoted words are usage errors", () => {
+    const args = parseArgs(["-c", "fix the test"]);
+    expect(args).toMatchObject({ print: false, continue: true, prompt: "fix the test", command: [] });
+    expect(parseArgs(["hello"]).prompt).toBe("hello");
+    expect(parseArgs(["doctor"]).command).toEqual(["doctor"]);
+    expect(parseArgs(["doctor"]).prompt).toBeUndefined();
+    expect(usage(["sesions"])).toBe('unknown command "sesions" (did you mean sessions?)');
+    expect(usage(["fix", "the", "test"])).toBe('unexpected argument "the" (quote the whole prompt: rein "...")');
+  });
+
   test("- as the prompt means stdin", () => {
     expect(parseArgs(["-p", "-"]).prompt).toBe("-");
   });

@@ -1,0 +1,82 @@
+// The terminal's habits from the peers, in a real terminal (tmux) against the fake model: a prompt
+// on the command line, errors said once, no empty session left behind.
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
+import { Database } from "bun:sqlite";
+import { existsSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { startFakeAnthropic, type FakeServer } from "../fake/server.ts";
+import { terminalStarter } from "../support/terminal-start.ts";
+import { tempDir, type TempDir } from "../support/temp-dir.ts";
+import { hasTmux, tmuxServer } from "../support/tmux.ts";
+
+const ROOT = resolve(import.meta.dir, "../..");
+const BIN = join(ROOT, "dist/rein");
+
+let fake: FakeServer;
+let dir: TempDir;
+const server = tmuxServer("habits");
+const start = terminalStarter(BIN, server, () => fake, () => dir);
+
+beforeAll(async () => {
+  if (!existsSync(BIN)) Bun.spawnSync(["bun", "build.ts"], { cwd: ROOT, stdout: "inherit", stderr: "inherit" });
+  fake = await startFakeAnthropic();
+  dir = tempDir("rein-habits-");
+});
+
+beforeEach(() => fake.reset());
+
+afterAll(async () => {
+  server.close();
+  await fake.close();
+  dir.remove();
+});
+
+const sessionCount = (data: string) => {
+  const db = new Database(join(data, "rein.db"), { readonly: true });
+  const { n } = db.query("SELECT count(*) AS n FROM sessions").get() as { n: number };
+  db.close();
+  return n;
+};
+
+describe.skipIf(!hasTmux)("the terminal's habits", () => {
+  test('rein "PROMPT" starts the terminal and sends that prompt at once', async () => {
+    fake.script({ reply: [{ type: "text", text: "Fixed the test." }] });
+    const { pane } = await start({ name: "argprompt", args: `'fix the test'`, ready: "Fixed the test." });
+    const body = fake.requests.at(-1)!.body as { messages: { content: { type: string; text?: string }[] }[] };
+    expect(body.messages[0]!.content.find((b) => b.type === "text")?.text).toBe("fix the test");
+    expect(pane.screen({ joined: true })).toMatch(/^› fix the test$/m);
+    pane.keys("C-d");
+    await pane.until(/EXIT=0/);
+  }, 30_000);
+
+  test("a failed API call (401) is said once, and the prompt comes back", async () => {
+    fake.script({ error: 401 }, { reply: [{ type: "text", text: "Working again." }] });
+    const { pane } = await start({ name: "error-once" });
+    pane.keys("hello", "Enter");
+    const shown = await pane.until(/session: in \d+/);
+    const lines = shown.split("\n").filter((line) => /401|authentication|invalid/i.test(line));
+    expect(lines).toHaveLength(1);
+    pane.keys("again", "Enter");
+    await pane.until("Working again.");
+    pane.keys("C-d");
+    await pane.until("EXIT=0");
+  }, 30_000);
+
+  test("quitting without a prompt leaves no session; /clear before a prompt drops the empty one", async () => {
+    const { pane, data } = await start({ name: "no-empty" });
+    pane.keys("C-d");
+    const shown = await pane.until(/EXIT=0/);
+    expect(shown).not.toContain("resume: rein -r");
+    expect(sessionCount(data)).toBe(0);
+
+    fake.script({ reply: [{ type: "text", text: "Kept." }] });
+    const again = await start({ name: "no-empty-clear" });
+    again.pane.keys("/clear", "Enter");
+    await again.pane.until("new session");
+    again.pane.keys("keep this one", "Enter");
+    await again.pane.until("Kept.");
+    again.pane.keys("C-d");
+    await again.pane.until(/resume: rein -r s_\w+/);
+    expect(sessionCount(again.data)).toBe(1);
+  }, 30_000);
+});
