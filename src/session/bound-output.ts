@@ -13,10 +13,16 @@ export function boundOutput(outputDir: string, sessionId: string, maxChars = 30_
     const omitted = output.length - head.length - tail.length;
     const saved = save(outputDir, sessionId, toolUseId, output);
     const where = saved
-      ? `The full output (${output.length} characters) is saved at ${saved}; read parts of it with tools (e.g. sed -n '100,200p' or grep).`
+      ? `The full output (${output.length} characters, ${lineCount(output)} lines) is saved at ${saved}; read the omitted part with the read tool (path ${saved}, offset ${lineCount(head) + 1}) or search it with grep.`
       : "The full output could not be saved.";
     return { output: `${head}\n\n[... ${omitted} characters omitted. ${where}]\n\n${tail}`, truncated: true };
   };
+}
+
+function lineCount(text: string): number {
+  let lines = 1;
+  for (let at = text.indexOf("\n"); at !== -1; at = text.indexOf("\n", at + 1)) lines++;
+  return lines;
 }
 
 function save(outputDir: string, sessionId: string, toolUseId: string, output: string): string | undefined {

@@ -22,6 +22,8 @@ export type BrokerIO = {
   emitReply: (id: string, answer: Answer) => void;
   policy?: AskPolicy;
   newId: () => string;
+  /** approvals in force from the start and never listed (the session's own saved outputs); a configured deny still wins */
+  standing?: readonly Rule[];
 };
 
 export class PermissionBroker {
@@ -32,7 +34,7 @@ export class PermissionBroker {
 
   async authorize(call: AuthorizeInput): Promise<Authorization> {
     const requests = this.io.expand ? await this.io.expand(call.requests) : call.requests;
-    const decision = evaluate(requests, this.io.rules(), this.approvals);
+    const decision = evaluate(requests, this.io.rules(), [...(this.io.standing ?? []), ...this.approvals]);
     if (decision.action === "deny") {
       const denied = decision.requests.find((d) => d.action === "deny")!;
       const by = denied.rule ? ` by the rule "${formatRule(denied.rule)}"${denied.rule.source ? ` (${denied.rule.source})` : ""}` : "";

@@ -88,6 +88,8 @@ export class Session {
       ...(options.expand ? { expand: (requests: PermissionRequest[]) => options.expand!(requests, row.cwd) } : {}),
       newId: () => newId("ask"),
       policy: options.askPolicy,
+      // The note on a cut output sends the model to read its saved file; in print mode nobody could grant that.
+      standing: [{ permission: "external_directory", pattern: `${join(options.outputDir, row.id)}/*`, action: "allow", source: "the session's saved outputs" }],
       emitAsk: (ask: Ask) =>
         this.emit({
           type: "permission_ask",
