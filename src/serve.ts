@@ -12,7 +12,7 @@ import { createApp } from "./server/app.ts";
 import { SessionHub, type SessionParams } from "./server/hub.ts";
 import { OPENAPI } from "./server/openapi.ts";
 import { pageHtml } from "./server/page.ts";
-import { sessionOptions, toolRegistry } from "./session/factory.ts";
+import { instructionSources, instructionWarnings, sessionOptions, toolRegistry } from "./session/factory.ts";
 import type { Session } from "./session/session.ts";
 import type { Store } from "./session/store.ts";
 import { VERSION } from "./version.ts";
@@ -23,7 +23,8 @@ const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|\[::1\]|localhost)$/;
 export async function serve(args: Args, env: Env): Promise<number> {
   const ctx = resolveContext(args, env);
   exportToolSettings(ctx, warn);
-  runSettings(ctx); // fails early (exit 2) when there is no API key
+  const settings = runSettings(ctx); // fails early (exit 2) when there is no API key
+  for (const cut of instructionWarnings(instructionSources(settings))) warn(cut);
   const store = openStore(ctx, warn);
   // The handlers come before the URL is printed: a client may signal as soon as it reads it.
   let server: RunningServer | undefined;

@@ -63,6 +63,7 @@ export function runSettings(ctx: Context, extra: Pick<RunSettings, "askPolicy"> 
   const baseDelayMs = num("REIN_RETRY_BASE_MS");
   const maxAttempts = num("REIN_RETRY_MAX_ATTEMPTS");
   const idleTimeoutMs = num("REIN_STREAM_IDLE_MS");
+  const instructionMaxBytes = instructionCap(env);
   return {
     cwd: ctx.cwd,
     projectRoot: ctx.projectRoot,
@@ -76,6 +77,7 @@ export function runSettings(ctx: Context, extra: Pick<RunSettings, "askPolicy"> 
     rules: config.rules,
     outputDir: ctx.paths.outputDir,
     userInstructions: ctx.paths.userInstructions,
+    ...(instructionMaxBytes ? { instructionMaxBytes } : {}),
     version: VERSION,
     toolDirs: toolDirs(ctx),
     home: env.HOME || homedir(),
@@ -84,6 +86,12 @@ export function runSettings(ctx: Context, extra: Pick<RunSettings, "askPolicy"> 
     ...(idleTimeoutMs ? { idleTimeoutMs } : {}),
     ...extra,
   };
+}
+
+/** REIN_INSTRUCTIONS_MAX_BYTES: the bytes kept of each instruction file, when it is a positive integer. */
+export function instructionCap(env: Env): number | undefined {
+  const value = env.REIN_INSTRUCTIONS_MAX_BYTES;
+  return value && /^\d+$/.test(value) && Number(value) > 0 ? Number(value) : undefined;
 }
 
 /** What `rein permissions explain` evaluates with: the same rules and engine context as a run. */

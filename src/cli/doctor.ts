@@ -1,7 +1,8 @@
 // rein doctor: checks what a run needs, and says what to do about each problem.
-import { sandboxAvailable } from "../session/factory.ts";
+import { instructionSources, instructionWarnings, sandboxAvailable } from "../session/factory.ts";
+import { INSTRUCTION_CAP_BYTES } from "../session/instructions.ts";
 import { Store, type Health } from "../session/store.ts";
-import type { Context } from "./context.ts";
+import { instructionCap, type Context } from "./context.ts";
 import { out } from "./output.ts";
 
 type Check = [name: string, ok: boolean, detail: string];
@@ -30,8 +31,17 @@ export function doctor(ctx: Context): number {
     sandbox.ok ? `bubblewrap ${sandbox.version} (sandbox ${config.sandbox})` : `unavailable: ${sandbox.reason}; ${sandbox.hint} (sandbox ${config.sandbox})`,
   ]);
   checks.push(["model", true, config.model]);
+  checks.push(instructionsCheck(ctx));
   for (const [name, ok, detail] of checks) out(`${ok ? "ok  " : "FAIL"} ${name.padEnd(13)} ${detail}\n`);
   return checks.every(([, ok]) => ok) ? 0 : 1;
+}
+
+/** Instruction files over the cap are cut, not refused: a warning the run shows too. */
+function instructionsCheck(ctx: Context): Check {
+  const max = instructionCap(ctx.env);
+  const sources = instructionSources({ projectRoot: ctx.projectRoot, userInstructions: ctx.paths.userInstructions, cwd: ctx.cwd, ...(max ? { instructionMaxBytes: max } : {}) });
+  const cut = instructionWarnings(sources);
+  return ["instructions", true, cut.length ? cut.join("; ") : `each file capped at ${Math.round((max ?? INSTRUCTION_CAP_BYTES) / 1024)} KiB; none is cut`];
 }
 
 /** Opens the database (a corrupt one is moved aside), then PRAGMA quick_check, sizes and counts. */

@@ -9,7 +9,7 @@ import type { OnAsk } from "./args.ts";
 import { UsageError } from "./args.ts";
 import { openSession } from "./open-session.ts";
 import { exportToolSettings, openStore, runSettings, untrustedToolsWarning, type Context } from "./context.ts";
-import { budgetWarning, sessionOptions, toolRegistry } from "../session/factory.ts";
+import { budgetWarning, instructionSources, instructionWarnings, sessionOptions, toolRegistry } from "../session/factory.ts";
 import { formatLoadError } from "./tools-command.ts";
 import { readStdin } from "./stdin.ts";
 import { stderrRenderer } from "./stderr-renderer.ts";
@@ -22,6 +22,7 @@ export async function printMode(ctx: Context): Promise<number> {
   const settings = runSettings(ctx, { askPolicy: askPolicy(args.onAsk) });
   const unpriced = budgetWarning(settings);
   if (unpriced) warn(unpriced);
+  for (const cut of instructionWarnings(instructionSources(settings))) warn(cut);
   exportToolSettings(ctx, warn);
   const prompt = args.compact ? "" : await readPrompt(args.prompt, ctx.env);
   const store = openStore(ctx, warn);

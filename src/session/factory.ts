@@ -12,7 +12,8 @@ import { builtinTools, warmBuiltinTools } from "../registry/builtin.ts";
 import { ToolRegistry, type LoadError, type ToolDir } from "../registry/registry.ts";
 import type { AskPolicy } from "./broker.ts";
 import { boundOutput } from "./bound-output.ts";
-import { systemPrompt } from "./instructions.ts";
+import { systemPrompt, type InstructionSources } from "./instructions.ts";
+export { instructionWarnings } from "./instructions.ts";
 import type { SessionOptions } from "./session.ts";
 import type { Store } from "./store.ts";
 
@@ -30,6 +31,8 @@ export type RunSettings = {
   rules: { user: Rule[]; project: Rule[]; flags: Rule[] };
   outputDir: string;
   userInstructions: string;
+  /** bytes kept of each instruction file (default INSTRUCTION_CAP_BYTES) */
+  instructionMaxBytes?: number;
   /** folders of user and project tools, loaded and reloaded by the registry */
   toolDirs: ToolDir[];
   /** the user's home, and rein's own folders whose secrets no tool may touch */
@@ -83,6 +86,12 @@ export function toolRegistry(dirs: ToolDir[], onErrors?: (errors: readonly LoadE
   return new ToolRegistry(builtinTools(), dirs, onErrors);
 }
 
+/** Where a run's instructions come from; `instructionWarnings` of it names the files that were cut. */
+export function instructionSources(settings: Pick<RunSettings, "projectRoot" | "userInstructions" | "cwd" | "instructionMaxBytes">): InstructionSources {
+  const { projectRoot, userInstructions, cwd, instructionMaxBytes } = settings;
+  return { projectRoot, userInstructions, cwd, ...(instructionMaxBytes ? { maxBytes: instructionMaxBytes } : {}) };
+}
+
 /** A budget cannot be kept for a model without prices: say so rather than pretend. */
 export function budgetWarning(settings: Pick<RunSettings, "model" | "maxCost">): string | undefined {
   if (settings.maxCost === undefined || modelInfo(settings.model).known) return undefined;
@@ -103,7 +112,7 @@ export function sessionOptions(settings: RunSettings, store: Store, registry = t
     store,
     stream,
     model: settings.model,
-    system: systemPrompt({ projectRoot: settings.projectRoot, userInstructions: settings.userInstructions, cwd: settings.cwd }),
+    system: systemPrompt(instructionSources(settings)),
     tools: () => registry.tools(),
     rules: ruleSet(settings.permissionMode, settings.rules),
     expand: permissionEngine(settings),

@@ -1,5 +1,6 @@
 // Exit codes and messages when the provider, the command line or the turn limit says no.
 import { expect, test } from "bun:test";
+import { join } from "node:path";
 import { bash, parseEvents, text, world } from "./harness.ts";
 
 test.concurrent("no API key: exit 2 and stderr says how to set ANTHROPIC_API_KEY", async () => {
@@ -182,4 +183,20 @@ test.concurrent("--max-cost abc: exit 2, before any request", async () => {
   expect(r.code).toBe(2);
   expect(r.stderr).toContain('--max-cost expects a positive number (US dollars), got "abc"');
   expect(w.fake.requests).toHaveLength(0);
+});
+
+test.concurrent("a 5 MB AGENTS.md: the run works with its first 32 KiB, stderr and rein doctor name the file", async () => {
+  await using w = await world();
+  const agents = join(w.cwd, "AGENTS.md");
+  await Bun.write(agents, `KEEP THIS\n${"x".repeat(5 * 1024 * 1024)}\nNEVER SENT\n`);
+  w.fake.script({ reply: [text("fine")] });
+  const r = await w.run(["-p", "hi"]);
+  expect(r).toMatchObject({ code: 0, stdout: "fine\n" });
+  expect(r.stderr).toContain(`${agents} is 5.0 MiB: only its first 32 KiB go to the model`);
+  const system = JSON.stringify(w.fake.requests[0]!.body.system);
+  expect(system).toContain("KEEP THIS");
+  expect(system).not.toContain("NEVER SENT");
+  expect(system.length).toBeLessThan(60_000);
+  const doctor = await w.run(["doctor"]);
+  expect(doctor.stdout).toMatch(/instructions .*AGENTS\.md is 5\.0 MiB/);
 });

@@ -2,7 +2,7 @@
 // session, custom commands, and the server when asked for. Warnings print above the prompt.
 import chalk from "chalk";
 import { modelWindow, promptTokens } from "../../session/model-window.ts";
-import { budgetWarning, sessionOptions, toolRegistry } from "../../session/factory.ts";
+import { budgetWarning, instructionSources, instructionWarnings, sessionOptions, toolRegistry } from "../../session/factory.ts";
 import type { StampedEvent } from "../../session/events.ts";
 import { Session } from "../../session/session.ts";
 import type { Args } from "../args.ts";
@@ -28,6 +28,7 @@ export async function loadSession(args: Args, env: Env, hooks: InteractiveHooks,
   exportToolSettings(ctx, warn);
   const unpriced = budgetWarning(settings);
   if (unpriced) warn(unpriced);
+  for (const cut of instructionWarnings(instructionSources(settings))) warn(cut);
   const store = openStore(ctx, warn);
   const untrusted = untrustedToolsWarning(ctx);
   if (untrusted) warn(untrusted);
