@@ -165,7 +165,10 @@ export type ModelRequest = {
 export type StreamFn = (request: ModelRequest, signal: AbortSignal) => AsyncIterable<ProviderEvent>;
 
 /** The permission decision for one tool call, made outside the loop (rules, asks, approvals). */
-export type Authorization = { allow: true } | { allow: false; message: string; stop?: boolean };
+export type Authorization =
+  /** `readOnly`: allowed only because the analysis found the call read-only (no person, no configured rule allowed it) */
+  | { allow: true; readOnly?: boolean }
+  | { allow: false; message: string; stop?: boolean };
 
 export type AuthorizeInput = {
   toolUseId: string;

@@ -19,8 +19,11 @@ export type PermissionRequest = {
   /** why it is opaque, for explanations */
   reason?: string;
 };
-/** `source` says where a rule came from (built-in defaults, a mode, a config file, a flag, an approval), for explanations. */
-export type Rule = { permission: string; pattern: string; action: Action; source?: string };
+/**
+ * `source` says where a rule came from (built-in defaults, a mode, a config file, a flag, an approval), for explanations.
+ * `readOnly` marks a built-in allow for what the analysis finds read-only (see allowedByAnalysis).
+ */
+export type Rule = { permission: string; pattern: string; action: Action; source?: string; readOnly?: boolean };
 
 export type RequestDecision = { request: PermissionRequest; action: Action; rule?: Rule; approved?: boolean; reason?: string };
 export type Decision = { action: Action; requests: RequestDecision[] };
@@ -81,6 +84,15 @@ export function evaluate(
       ? "ask"
       : "allow";
   return { action, requests: decided };
+}
+
+/**
+ * Allowed only because the analysis found the call read-only: every request allowed by a built-in
+ * read-only rule, none by a person's approval or a configured rule. Such a call may run with
+ * nothing writable (the kernel sandbox as a second line behind the analysis).
+ */
+export function allowedByAnalysis(decision: Decision): boolean {
+  return decision.action === "allow" && decision.requests.every((d) => d.rule?.readOnly === true && !d.approved);
 }
 
 export function formatRule(rule: Pick<Rule, "permission" | "pattern">): string {

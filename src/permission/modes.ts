@@ -7,6 +7,8 @@ export const PERMISSION_MODES: readonly PermissionMode[] = ["default", "plan", "
 const allow = (permission: string, pattern = "*"): Rule => ({ permission, pattern, action: "allow" });
 const ask = (permission: string, pattern = "*"): Rule => ({ permission, pattern, action: "ask" });
 const deny = (permission: string, pattern = "*"): Rule => ({ permission, pattern, action: "deny" });
+/** The allows among `rules` are for what only reads: a call they alone allow runs in the read-only sandbox. */
+const readOnly = (rules: readonly Rule[]): Rule[] => rules.map((rule) => (rule.action === "allow" ? { ...rule, readOnly: true } : rule));
 
 // Commands that only read. The engine makes each command of a line a request of its own and adds
 // `read`/`edit`/`external_directory` requests for the files it touches, so these allow a command
@@ -20,7 +22,7 @@ const READ_ONLY_COMMANDS = [
   "git status", "git diff", "git log", "git show", "git rev-parse", "git ls-files", "git blame", "git describe",
 ];
 // sed is not here: its scripts can write files (w) and run commands (e).
-const READ_ONLY_BASH: readonly Rule[] = [
+const READ_ONLY_BASH: readonly Rule[] = readOnly([
   ...READ_ONLY_COMMANDS.map((c) => allow("bash", `${c} *`)),
   ...["date", "date +*", "hostname", "git branch", "git branch -a", "git branch -r", "git branch -v", "git branch -vv", "git branch --list*", "git tag", "git tag -l*", "git tag --list*", "git remote", "git remote -v"].map(
     (c) => allow("bash", c),
@@ -31,9 +33,9 @@ const READ_ONLY_BASH: readonly Rule[] = [
   ask("bash", "find * -fls*"),
   ask("bash", "sort * -o*"),
   ask("bash", "tree * -o*"),
-];
+]);
 
-export const DEFAULT_RULES: readonly Rule[] = [
+export const DEFAULT_RULES: readonly Rule[] = readOnly([
   ask("*"),
   allow("read"),
   allow("todo"),
@@ -42,7 +44,7 @@ export const DEFAULT_RULES: readonly Rule[] = [
   ask("read", "*.env.*"),
   allow("read", "*.env.example"),
   ...READ_ONLY_BASH,
-];
+]);
 
 const MODE_RULES: Record<PermissionMode, readonly Rule[]> = {
   default: [],

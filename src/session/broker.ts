@@ -1,7 +1,7 @@
 // The permission broker: evaluates a call's requests against the rules and the run-time approvals,
 // and turns an "ask" into an event that whoever holds the session answers.
 import type { Authorization, AuthorizeInput, PermissionReply } from "../agent/types.ts";
-import { evaluate, formatRule, type PermissionRequest, type Rule } from "../permission/evaluate.ts";
+import { allowedByAnalysis, evaluate, formatRule, type PermissionRequest, type Rule } from "../permission/evaluate.ts";
 
 export type Ask = { id: string; toolUseId: string; tool: string; requests: PermissionRequest[]; reason?: string };
 export type Answer = {
@@ -44,7 +44,7 @@ export class PermissionBroker {
         message: `Permission denied: ${formatRule(denied.request)} is forbidden${by}${why}. Do not try to reach the same result another way; tell the user what you needed.`,
       };
     }
-    if (decision.action === "allow" && !call.reason) return { allow: true };
+    if (decision.action === "allow" && !call.reason) return { allow: true, ...(allowedByAnalysis(decision) ? { readOnly: true } : {}) };
 
     const pending = decision.requests.filter((d) => d.action !== "allow").map((d) => d.request);
     const ask: Ask = {

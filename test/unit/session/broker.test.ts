@@ -1,6 +1,7 @@
 import { expect, test } from "bun:test";
 import type { Rule } from "../../../src/permission/evaluate.ts";
 import { PermissionBroker, type Answer, type Ask } from "../../../src/session/broker.ts";
+import { ruleSet } from "../../../src/session/factory.ts";
 
 function broker(rules: Rule[] = []) {
   const asks: Ask[] = [];
@@ -58,4 +59,30 @@ test("an approval never overrides a configured deny", async () => {
   const denied = await b.authorize(bash("npm publish --tag x"));
   expect(denied.allow).toBe(false);
   expect(denied.allow === false && denied.message).toContain("forbidden");
+});
+
+test("the decision says when only the built-in read-only rules allowed a call, and not when a rule or a person did", async () => {
+  const readOnly: Rule = { permission: "bash", pattern: "ls *", action: "allow", readOnly: true };
+  const configured: Rule = { permission: "bash", pattern: "npm test *", action: "allow" };
+  const { b, asks } = broker([readOnly, configured]);
+  expect(await b.authorize(bash("ls src"))).toEqual({ allow: true, readOnly: true });
+  expect(await b.authorize(bash("npm test"))).toEqual({ allow: true });
+  const mixed = { ...bash("ls src"), requests: [...bash("ls src").requests, ...bash("npm test").requests] };
+  expect(await b.authorize(mixed)).toEqual({ allow: true });
+  const answered = b.authorize(bash("git push"));
+  b.reply(asks[0]!.id, "once");
+  expect(await answered).toEqual({ allow: true });
+  // a read-only rule under a person's approval of the same call: the person allowed it
+  const confirmed = b.authorize({ ...bash("ls src"), reason: "the same call again" });
+  b.reply(asks[1]!.id, "once");
+  expect(await confirmed).toEqual({ allow: true });
+});
+
+test("the defaults' and plan mode's read-only commands are allowed by the analysis; auto mode's allow-all is a rule", async () => {
+  const none = { user: [], project: [], flags: [] };
+  expect(await broker(ruleSet("default", none)).b.authorize(bash("ls src"))).toEqual({ allow: true, readOnly: true });
+  expect(await broker(ruleSet("plan", none)).b.authorize(bash("ls src"))).toEqual({ allow: true, readOnly: true });
+  expect(await broker(ruleSet("auto", none)).b.authorize(bash("ls src"))).toEqual({ allow: true });
+  const user = { ...none, user: [{ permission: "bash", pattern: "ls *", action: "allow" as const }] };
+  expect(await broker(ruleSet("default", user)).b.authorize(bash("ls src"))).toEqual({ allow: true });
 });
