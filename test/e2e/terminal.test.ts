@@ -49,7 +49,9 @@ describe.skipIf(!hasTmux)("the interactive terminal", () => {
       { reply: [{ type: "text", text: "# Done\n\nI changed **one** line in `notes.txt`:\n\n- beta\n- became BETA\n\n```ts\nconst x = 1;\n```\n" }] },
     );
     pane.keys("edit the notes", "Enter");
-    await pane.until("wants to:");
+    // The dialog shows the change before asking.
+    const dialog = await pane.until("[y] yes, once");
+    expect(dialog).toMatch(/edit wants to:\n\s+notes\.txt\n\s+-beta\n\s+\+BETA\n/);
     pane.keys("y");
     const shown = await pane.until("became BETA");
     expect(shown).toMatch(/✓ read\s+notes\.txt\s+[\d.]+s\s+→ 3 lines/);

@@ -81,7 +81,9 @@ export class App {
     for (const queued of this.queue) rows.push(chalk.dim(`queued: ${queued.split("\n")[0]}`));
     const ask = this.asks[0];
     if (ask && !this.messageFor) {
-      const dialog = dialogRows(ask, this.transcript.inputOf(ask.tool_use_id), this.loaded?.ctx.trusted ?? false, width);
+      // An edit's diff or a write's content shows before the answer, in at most about half the screen.
+      const preview = Math.max(3, Math.min(16, Math.floor(this.screen.height / 2) - 4));
+      const dialog = dialogRows(ask, this.transcript.inputOf(ask.tool_use_id), this.loaded?.ctx.trusted ?? false, width, preview);
       rows.push(...dialog);
       return this.screen.setLive({ rows, cursorRow: rows.length - 1, cursorCol: Bun.stringWidth(dialog.at(-1) ?? "") });
     }

@@ -3,6 +3,7 @@
 import chalk from "chalk";
 import { projectPaths } from "../../config/paths.ts";
 import { saveAllowRules } from "../../config/save-rules.ts";
+import { previewRows as changeRows } from "../diff-view.ts";
 import { alwaysRules as approvalsFor } from "../../session/broker.ts";
 import type { StampedEvent } from "../../session/events.ts";
 import { formatRule } from "../../session/rules.ts";
@@ -32,12 +33,17 @@ export function dialogOptions(ask: AskEvent, trusted: boolean): Option[] {
   return options;
 }
 
-/** The dialog's rows at `width` columns: the call, each request and why it asks, the rules "always" saves, the keys. */
-export function dialogRows(ask: AskEvent, input: unknown, trusted: boolean, width: number): string[] {
+/**
+ * The dialog's rows at `width` columns: the call, what an edit or write would change (at most
+ * `previewRows` rows), each request and why it asks, the rules "always" saves, the keys.
+ */
+export function dialogRows(ask: AskEvent, input: unknown, trusted: boolean, width: number, previewRows = 12): string[] {
   const lines: string[] = [chalk.bold.yellow(`? ${ask.tool} wants to:`)];
   const main = mainInput(input);
   // What the model wrote is drawn, never interpreted: its control characters cannot reach the terminal.
   if (main) lines.push(...main.split("\n").slice(0, 6).map((line) => `  ${visible(line)}`));
+  const preview = changeRows(ask.tool, input, Math.max(10, width - 3), previewRows, { color: chalk.level > 0 });
+  lines.push(...preview.map((row) => `  ${row}`));
   for (const r of ask.requests) {
     const extra = r as { reason?: string; fixed?: { reason: string } };
     const why = extra.fixed?.reason ?? extra.reason ?? (r.opaque ? "cannot be checked statically" : "no rule allows it");

@@ -6,6 +6,7 @@ import type { StampedEvent } from "../../session/events.ts";
 import { diffRows } from "../diff-view.ts";
 import { markdownRenderer, type MarkdownRenderer } from "../markdown.ts";
 import { printable } from "../printable.ts";
+import { todoRows, todosOf } from "../todo-view.ts";
 import { finishedLine, runningLine } from "../tool-line.ts";
 import { visible, wrapByWidth } from "./editor.ts";
 import type { Screen } from "./screen.ts";
@@ -14,23 +15,32 @@ const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "
 const SHOWN_PROMPT_LINES = 6;
 const DIFF_ROWS = 12;
 
-type Running = { name: string; input: unknown; started: number; last: string };
+/** `waited`: the milliseconds a permission dialog kept the call waiting, left out of its duration */
+type Running = { name: string; input: unknown; started: number; last: string; waited: number; askedAt?: number };
 
 export class Transcript {
   private md: MarkdownRenderer | undefined;
   private readonly running = new Map<string, Running>();
+  /** open permission asks: ask id -> the tool call it is for */
+  private readonly asked = new Map<string, string>();
   private waitingSince: number | undefined;
   private timer: ReturnType<typeof setInterval> | undefined;
   private frame = 0;
   /** the message of the run's last error event */
   private shownError: string | undefined;
+  /** the task list shown last (JSON) */
+  private shownTodos: string | undefined;
   /** a person is being asked something: nothing moves until they answer */
   private held = false;
 
   constructor(
     private readonly screen: Screen,
-    private readonly options: { cwd: string; color: boolean; changed: () => void },
+    private readonly options: { cwd: string; color: boolean; changed: () => void; now?: () => number },
   ) {}
+
+  private now(): number {
+    return (this.options.now ?? Date.now)();
+  }
 
   /** The input of a tool call by its id, for the permission dialog. */
   inputOf(toolUseId: string): unknown {
@@ -52,9 +62,22 @@ export class Transcript {
         this.endText();
         break;
       case "tool_start":
-        this.running.set(event.id, { name: event.name, input: event.input, started: Date.now(), last: "" });
+        this.running.set(event.id, { name: event.name, input: event.input, started: this.now(), last: "", waited: 0 });
         this.wait(false);
         break;
+      case "permission_ask": {
+        const call = this.running.get(event.tool_use_id);
+        if (call) call.askedAt = this.now();
+        this.asked.set(event.id, event.tool_use_id);
+        break;
+      }
+      case "permission_reply": {
+        const call = this.running.get(this.asked.get(event.id) ?? "");
+        this.asked.delete(event.id);
+        if (call?.askedAt !== undefined) call.waited += this.now() - call.askedAt;
+        if (call) call.askedAt = undefined;
+        break;
+      }
       case "tool_output": {
         const call = this.running.get(event.id);
         const last = event.chunk.trimEnd().split("\n").at(-1);
@@ -62,11 +85,12 @@ export class Transcript {
         break;
       }
       case "tool_end": {
-        const call = this.running.get(event.id) ?? { name: event.name, input: undefined, started: Date.now(), last: "" };
+        const call = this.running.get(event.id) ?? { name: event.name, input: undefined, started: this.now(), last: "", waited: 0 };
         this.running.delete(event.id);
         const width = this.screen.width - 1;
-        const line = finishedLine(call, event, Date.now() - call.started, this.options.cwd, width, { color: this.options.color });
-        this.print([line, ...diffRows(event.name, call.input, event.metadata, width, DIFF_ROWS, { color: this.options.color })]);
+        const styles = { color: this.options.color };
+        const line = finishedLine(call, event, elapsed(call, this.now()), this.options.cwd, width, styles);
+        this.print([line, ...diffRows(event.name, call.input, event.metadata, width, DIFF_ROWS, styles), ...this.todoChange(event, width)]);
         if (this.running.size === 0) this.wait(true);
         break;
       }
@@ -104,12 +128,12 @@ export class Transcript {
     if (pending) rows.push(...wrapByWidth(pending, width - 1));
     const spin = chalk.cyan(FRAMES[this.frame % FRAMES.length]);
     for (const call of this.running.values()) {
-      const seconds = Math.floor((Date.now() - call.started) / 1000);
+      const seconds = Math.floor(elapsed(call, this.now()) / 1000);
       const tail = call.last ? chalk.dim(`  ${visible(call.last.trim())}`) : "";
       rows.push(`${spin} ${runningLine(call.name, call.input, this.options.cwd, width - 8, { color: this.options.color })}${seconds > 0 ? chalk.dim(`  ${seconds}s`) : ""}${tail}`);
     }
     if (this.waitingSince !== undefined && this.running.size === 0 && !pending) {
-      const seconds = Math.floor((Date.now() - this.waitingSince) / 1000);
+      const seconds = Math.floor((this.now() - this.waitingSince) / 1000);
       rows.push(`${spin} ${chalk.dim(`thinking${seconds > 0 ? ` ${seconds}s` : "…"}`)}`);
     }
     return rows;
@@ -123,6 +147,15 @@ export class Transcript {
   stop(): void {
     this.wait(false);
     this.running.clear();
+  }
+
+  /** The task list under a todo call, when it differs from the one shown last. */
+  private todoChange(event: Extract<StampedEvent, { type: "tool_end" }>, width: number): string[] {
+    const todos = todosOf(event.name, event.metadata);
+    const key = JSON.stringify(todos);
+    if (!todos || key === this.shownTodos) return [];
+    this.shownTodos = key;
+    return todoRows(todos, width, { color: this.options.color });
   }
 
   private endText(): void {
@@ -143,7 +176,7 @@ export class Transcript {
   }
 
   private wait(on: boolean): void {
-    this.waitingSince = on ? (this.waitingSince ?? Date.now()) : undefined;
+    this.waitingSince = on ? (this.waitingSince ?? this.now()) : undefined;
     const busy = (on || this.running.size > 0) && !this.held;
     if (busy && !this.timer) {
       this.timer = setInterval(() => {
@@ -155,6 +188,12 @@ export class Transcript {
       this.timer = undefined;
     }
   }
+}
+
+/** How long a call has run, without the time a permission dialog kept it waiting. */
+function elapsed(call: Running, now: number): number {
+  const asking = call.askedAt === undefined ? 0 : now - call.askedAt;
+  return now - call.started - call.waited - asking;
 }
 
 /** The prompt as it goes into the scrollback: a blank line, then at most a few lines of it. */

@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { diffRows } from "../../../src/cli/diff-view.ts";
+import { diffRows, previewRows } from "../../../src/cli/diff-view.ts";
 
 const plain = { color: false };
 const color = { color: true };
@@ -49,4 +49,18 @@ test("nothing to show: other tools, an edit without a diff (a failed one), an em
   expect(diffRows("edit", { path: "a" }, { diff: 42 }, 80, 20, plain)).toEqual([]);
   expect(diffRows("write", { path: "a", content: "" }, undefined, 80, 20, plain)).toEqual([]);
   expect(diffRows("write", { path: "a" }, undefined, 80, 20, plain)).toEqual([]);
+});
+
+test("preview of an edit from its input: shared lines at either end are context (two at most), the rest removed then added", () => {
+  const input = { path: "a.ts", old_string: "a\nb\nc\nold 1\nold 2\nz", new_string: "a\nb\nc\nnew\nz" };
+  expect(previewRows("edit", input, 80, 20, plain)).toEqual([" b", " c", "-old 1", "-old 2", "+new", " z"]);
+  expect(previewRows("edit", { ...input, replace_all: true }, 80, 20, plain)[0]).toBe("@@ every occurrence @@");
+  expect(previewRows("edit", { path: "a", old_string: "x", new_string: "" }, 80, 20, plain)).toEqual(["-x", "+"]);
+  expect(previewRows("edit", input, 80, 3, plain)).toEqual([" b", " c", "-old 1", "… 3 more lines"]);
+});
+
+test("preview of a write is the head of its content; other tools and bad input show nothing", () => {
+  expect(previewRows("write", { path: "a", content: "one\ntwo\nthree\n" }, 80, 2, plain)).toEqual(["+one", "+two", "… 1 more line"]);
+  expect(previewRows("edit", { path: "a" }, 80, 20, plain)).toEqual([]);
+  expect(previewRows("bash", { command: "ls" }, 80, 20, plain)).toEqual([]);
 });

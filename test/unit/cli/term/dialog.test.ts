@@ -107,6 +107,17 @@ describe("dialogRows", () => {
     expect(rows).toContain("  rm -rf build && npm test");
   });
 
+  test("an edit shows its change and a write the head of its content before the keys, within the preview's rows", () => {
+    const editAsk = ask([{ permission: "edit", pattern: "src/a.ts", always: ["src/*"] }], { tool: "edit" });
+    const rows = dialogRows(editAsk, { path: "src/a.ts", old_string: "const b = 2;", new_string: "const b = 3;" }, false, 60);
+    expect(rows.slice(0, 4)).toEqual(["? edit wants to:", "  src/a.ts", "  -const b = 2;", "  +const b = 3;"]);
+    const content = Array.from({ length: 30 }, (_, i) => `line ${i + 1}`).join("\n");
+    const writeAsk = ask([{ permission: "edit", pattern: "notes.md", always: ["notes.md"] }], { tool: "write" });
+    const written = dialogRows(writeAsk, { path: "notes.md", content }, false, 60, 4);
+    expect(written.slice(1, 7)).toEqual(["  notes.md", "  +line 1", "  +line 2", "  +line 3", "  +line 4", "  … 26 more lines"]);
+    expect(written.join("\n")).toContain("[y] yes, once");
+  });
+
   test("a multi-line command shows its first 6 lines", () => {
     const command = Array.from({ length: 10 }, (_, i) => `echo ${i}`).join("\n");
     const rows = dialogRows(withAlways, { command }, true, width);

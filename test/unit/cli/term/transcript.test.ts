@@ -9,15 +9,65 @@ chalk.level = 0;
 /** A transcript drawn on a plain (TERM=dumb) screen, which itself writes no escape sequence: every write is kept. */
 function setup() {
   const writes: string[] = [];
+  const clock = { now: 0 };
   const screen = new Screen({ write: (text) => void writes.push(text), columns: () => 80, rows: () => 24 }, false);
   const transcript: Transcript = new Transcript(screen, {
     cwd: "/tmp",
     color: false,
     changed: () => screen.setLive({ rows: transcript.liveRows(screen.width), cursorRow: 0, cursorCol: 0 }),
+    now: () => clock.now,
   });
   const delta = (text: string) => transcript.handle({ type: "text_delta", text, session_id: "ses_test", seq: 1 } as StampedEvent);
-  return { writes, transcript, delta };
+  const send = (event: Record<string, unknown>) => transcript.handle({ session_id: "ses_test", seq: 1, ...event } as StampedEvent);
+  return { writes, transcript, delta, send, clock };
 }
+
+describe("tool lines", () => {
+  test("a call's duration leaves out the time its permission dialog waited", () => {
+    const { writes, transcript, send, clock } = setup();
+    send({ type: "tool_start", id: "toolu_1", name: "bash", input: { command: "npm test" } });
+    clock.now = 100;
+    send({ type: "permission_ask", id: "ask_1", tool_use_id: "toolu_1", tool: "bash", requests: [] });
+    clock.now = 60_100;
+    send({ type: "permission_reply", id: "ask_1", reply: "once" });
+    clock.now = 60_400;
+    send({ type: "tool_end", id: "toolu_1", name: "bash", output: "ok", is_error: false, truncated: false });
+    expect(writes.join("")).toContain("✓ bash  npm test  0.4s  → ok");
+    transcript.stop();
+  });
+
+  test("the todo list is shown under a todo call when it changed, and not again when it did not", () => {
+    const { writes, transcript, send } = setup();
+    const todos = [
+      { content: "read the parser", status: "done" },
+      { content: "fix the bug", status: "in_progress" },
+      { content: "run the tests", status: "pending" },
+    ];
+    const todoCall = (id: string, list: typeof todos) => {
+      send({ type: "tool_start", id, name: "todo", input: { todos: list } });
+      send({ type: "tool_end", id, name: "todo", output: "(1 done, 1 in progress, 1 pending)", is_error: false, truncated: false, metadata: { todos: list } });
+    };
+    todoCall("toolu_1", todos);
+    expect(writes.join("")).toContain("  ✓ read the parser\n  ▸ fix the bug\n  ○ run the tests\n");
+    writes.length = 0;
+    todoCall("toolu_2", todos);
+    expect(writes.join("")).not.toContain("fix the bug");
+    todoCall("toolu_3", [...todos.slice(0, 1), { content: "fix the bug", status: "done" }, { content: "run the tests", status: "in_progress" }]);
+    expect(writes.join("")).toContain("  ✓ fix the bug\n  ▸ run the tests\n");
+    transcript.stop();
+  });
+
+  test("a failed run's error is printed once: from its error event, or from the result when no event said it", () => {
+    const { writes, transcript, send } = setup();
+    send({ type: "error", message: "API error 401: the key was refused" });
+    send({ type: "result", status: "error", error: "API error 401: the key was refused", text: "" });
+    expect(writes.join("").split("API error 401").length - 1).toBe(1);
+    writes.length = 0;
+    send({ type: "result", status: "max_turns", error: "stopped after 3 turns (--max-turns)", text: "" });
+    expect(writes.join("")).toContain("stopped after 3 turns");
+    transcript.stop();
+  });
+});
 
 describe("the streamed unfinished line", () => {
   test("is drawn live without a C1 CSI (U+009B), an escape or any other control character", () => {
