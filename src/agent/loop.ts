@@ -114,9 +114,11 @@ export async function runLoop(messages: Message[], config: LoopConfig, io: LoopR
       return end("success");
     }
     const incomplete = new Set(turn.incomplete_tool_ids);
+    const invalid = new Map((turn.invalid_tool_inputs ?? []).map((i) => [i.id, i.error] as const));
     const outcomes = await runCalls(calls, (call) =>
       runToolCall(call, tools, config, io, signal, {
         incomplete: incomplete.has(call.id),
+        unreadable: invalid.get(call.id),
         confirmReason: repeats(call),
       }), tools);
     append({ role: "user", content: outcomes.map((o) => o.block) });

@@ -11,6 +11,8 @@ export type CallOutcome = { block: ToolResultBlock; stop?: boolean };
 export type CallOptions = {
   /** the reply was cut by the output limit while this call's input was being written */
   incomplete?: boolean;
+  /** why this call's input could not be read, when it could not (not JSON, left unfinished by the stream) */
+  unreadable?: string;
   /** set when the loop wants a person to confirm before running (the same call repeated) */
   confirmReason?: string;
 };
@@ -49,6 +51,12 @@ export async function runToolCall(
   if (options.incomplete) {
     return finish(
       "Your reply hit the output token limit while writing this tool call, so its input was cut off and it did not run. Call it again with a smaller input (split large content over several calls).",
+      true,
+    );
+  }
+  if (options.unreadable !== undefined) {
+    return finish(
+      `The input of this tool call could not be read (${options.unreadable}), so it did not run. Call it again with its input as one JSON object that matches the tool's schema.`,
       true,
     );
   }

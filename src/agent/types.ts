@@ -139,6 +139,8 @@ export type ProviderEvent =
       usage: Usage;
       /** ids of tool_use blocks whose input was cut off (the reply hit the output limit mid-call) */
       incomplete_tool_ids: string[];
+      /** tool_use blocks whose input could not be read (not JSON, or the stream left it unfinished), with why, for the model */
+      invalid_tool_inputs?: { id: string; error: string }[];
     }
   | { type: "error"; message: string; status?: number; code: ProviderErrorCode };
 

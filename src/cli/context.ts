@@ -62,6 +62,7 @@ export function runSettings(ctx: Context, extra: Pick<RunSettings, "askPolicy"> 
   const num = (name: string) => (env[name] && Number.isFinite(Number(env[name])) ? Number(env[name]) : undefined);
   const baseDelayMs = num("REIN_RETRY_BASE_MS");
   const maxAttempts = num("REIN_RETRY_MAX_ATTEMPTS");
+  const maxWaitMs = num("REIN_RETRY_MAX_WAIT_MS");
   const idleTimeoutMs = num("REIN_STREAM_IDLE_MS");
   const instructionMaxBytes = instructionCap(env);
   return {
@@ -82,7 +83,11 @@ export function runSettings(ctx: Context, extra: Pick<RunSettings, "askPolicy"> 
     toolDirs: toolDirs(ctx),
     home: env.HOME || homedir(),
     reinDirs: reinDirs(ctx),
-    retry: { ...(baseDelayMs !== undefined ? { baseDelayMs } : {}), ...(maxAttempts !== undefined ? { maxAttempts } : {}) },
+    retry: {
+      ...(baseDelayMs !== undefined ? { baseDelayMs } : {}),
+      ...(maxAttempts !== undefined ? { maxAttempts } : {}),
+      ...(maxWaitMs !== undefined ? { maxWaitMs } : {}),
+    },
     ...(idleTimeoutMs ? { idleTimeoutMs } : {}),
     ...extra,
   };

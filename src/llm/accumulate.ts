@@ -53,6 +53,7 @@ export function accumulate(): Accumulator {
     finish() {
       if (!stopped) return undefined;
       const incomplete: string[] = [];
+      const invalid: { id: string; error: string }[] = [];
       const content: ContentBlock[] = [];
       for (const b of blocks) {
         if (!b) continue;
@@ -60,11 +61,21 @@ export function accumulate(): Accumulator {
           content.push(b.block as ContentBlock);
           continue;
         }
+        const id = String(b.block.id);
         const input = b.closed ? parseInput(b.json) : undefined;
-        if (input === undefined) incomplete.push(String(b.block.id));
+        // Only the output limit cuts a call short; any other unreadable input is said to be what it is.
+        if (input === undefined && stopReason === "max_tokens") incomplete.push(id);
+        else if (input === undefined) invalid.push({ id, error: b.closed ? `not valid JSON: ${preview(b.json)}` : "the stream ended before it was complete" });
         content.push({ ...(b.block as ContentBlock), input: input ?? {} } as ContentBlock);
       }
-      return { type: "done", content, stop_reason: stopReason, usage, incomplete_tool_ids: incomplete };
+      return {
+        type: "done",
+        content,
+        stop_reason: stopReason,
+        usage,
+        incomplete_tool_ids: incomplete,
+        ...(invalid.length ? { invalid_tool_inputs: invalid } : {}),
+      };
     },
   };
 }
@@ -96,6 +107,10 @@ function parseInput(json: string): unknown {
   } catch {
     return undefined;
   }
+}
+
+function preview(json: string): string {
+  return json.length > 80 ? `${json.slice(0, 77)}...` : json;
 }
 
 type WireUsage = Partial<Record<keyof Usage, number | null>>;

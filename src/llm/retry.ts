@@ -2,9 +2,18 @@
 // source are parameters so tests can pin them.
 import type { ProviderErrorCode } from "../agent/types.ts";
 
-export type RetryPolicy = { maxAttempts: number; baseDelayMs: number; maxDelayMs: number };
+export type RetryPolicy = {
+  maxAttempts: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+  /**
+   * The longest a turn waits without hearing anything from the provider, over all its attempts and
+   * the pauses between them: no retry starts that would end past it.
+   */
+  maxWaitMs: number;
+};
 
-export const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 5, baseDelayMs: 1000, maxDelayMs: 30_000 };
+export const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 5, baseDelayMs: 1000, maxDelayMs: 30_000, maxWaitMs: 180_000 };
 
 const RETRYABLE: ReadonlySet<ProviderErrorCode> = new Set(["rate_limited", "overloaded", "server", "connection"]);
 
@@ -19,7 +28,7 @@ export function isRetryable(code: ProviderErrorCode): boolean {
  */
 export function retryDelayMs(
   attempt: number,
-  policy: RetryPolicy,
+  policy: Pick<RetryPolicy, "baseDelayMs" | "maxDelayMs">,
   retryAfterMs?: number,
   random: () => number = Math.random,
 ): number {

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { isRetryable, parseRetryAfter, retryDelayMs, type RetryPolicy } from "../../../src/llm/retry.ts";
 
-const policy: RetryPolicy = { maxAttempts: 5, baseDelayMs: 1000, maxDelayMs: 30_000 };
+const policy: RetryPolicy = { maxAttempts: 5, baseDelayMs: 1000, maxDelayMs: 30_000, maxWaitMs: 180_000 };
 const top = () => 0.999_999;
 const bottom = () => 0;
 
