@@ -34,7 +34,7 @@ export async function printMode(ctx: Context): Promise<number> {
     const format = args.outputFormat;
     // The stderr renderer would repeat, for --compact, the line the text format prints on stdout.
     if (format === "stream-json") session.subscribe((e) => writeLine(JSON.stringify(e)));
-    else if (!args.compact) session.subscribe(stderrRenderer(warn));
+    else if (!args.compact) session.subscribe(stderrRenderer(warn, ctx.cwd));
     const signals = onSignals(() => session.abort());
     const result = args.compact ? await session.compactRun(args.focus) : await session.prompt(prompt);
     signals.stop();

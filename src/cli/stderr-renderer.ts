@@ -1,13 +1,21 @@
-// Progress for print mode's text and json formats, on stderr: tool calls, retries, errors.
+// Progress for print mode's text and json formats, on stderr: tool calls, calls a rule denied,
+// retries, errors.
 import type { StampedEvent } from "../session/events.ts";
 import { err } from "./output.ts";
+import { deniedReason, progressLine } from "./tool-line.ts";
 
-export function stderrRenderer(warn: (message: string) => void): (event: StampedEvent) => void {
+export function stderrRenderer(warn: (message: string) => void, cwd: string): (event: StampedEvent) => void {
   return (event) => {
     switch (event.type) {
       case "tool_start":
-        err(`› ${event.name} ${summary(event.input)}\n`);
+        err(`${progressLine(event.name, event.input, cwd)}\n`);
         return;
+      case "tool_end": {
+        // As a refused ask does: a call a rule denied says so, with the rule.
+        const denied = deniedReason(event);
+        if (denied) warn(`denied ${event.name}: ${denied}`);
+        return;
+      }
       case "retry":
         warn(`retrying in ${(event.delay_ms / 1000).toFixed(1)}s (attempt ${event.attempt} failed: ${event.reason})`);
         return;
@@ -18,11 +26,4 @@ export function stderrRenderer(warn: (message: string) => void): (event: Stamped
         return;
     }
   };
-}
-
-function summary(input: unknown): string {
-  const first = input && typeof input === "object" ? Object.values(input)[0] : input;
-  const text = typeof first === "string" ? first : JSON.stringify(first ?? "");
-  const line = text.split("\n")[0] ?? "";
-  return line.length > 100 ? `${line.slice(0, 97)}...` : line;
 }

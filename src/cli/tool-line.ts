@@ -10,6 +10,8 @@ type End = { is_error: boolean; output: string; truncated: boolean };
 
 /** Results are short summaries; the line cuts them further to the terminal's width. */
 const MAX_RESULT = 120;
+const PROGRESS_ARGUMENT = 100;
+const DENIED = "Permission denied: ";
 const ELLIPSIS = "…";
 const painters = { plain: new Chalk({ level: 0 }), color: new Chalk({ level: 1 }) };
 const graphemes = new Intl.Segmenter();
@@ -29,6 +31,20 @@ export function runningLine(name: string, input: unknown, cwd: string, width: nu
   const title = fitColumns(oneLine(name), width);
   const argument = mainArgument(name, input, cwd, width - Bun.stringWidth(title) - 2);
   return argument === "" ? c.bold(title) : `${c.bold(title)}  ${argument}`;
+}
+
+/** Print mode's progress line on stderr: "› bash npm test", the main argument as the terminal shows it. */
+export function progressLine(name: string, input: unknown, cwd: string): string {
+  const argument = mainArgument(name, input, cwd, PROGRESS_ARGUMENT);
+  return argument === "" ? `› ${oneLine(name)}` : `› ${oneLine(name)} ${argument}`;
+}
+
+/** Why a rule denied a call, from its tool_end (the broker's "Permission denied: ..." result); undefined for any other end. */
+export function deniedReason(end: { is_error: boolean; output: string }): string | undefined {
+  if (!end.is_error || !end.output.startsWith(DENIED)) return undefined;
+  const reason = end.output.slice(DENIED.length);
+  const cut = reason.indexOf(". Do not try");
+  return oneLine(cut < 0 ? reason : reason.slice(0, cut));
 }
 
 /** "✓ bash  npm test  1.2s  → 14 lines", at most `width` columns; the argument and the result share what is left. */

@@ -61,6 +61,21 @@ test.concurrent("--deny 'bash(echo *)' blocks echo, which the defaults allow", a
   expect(result?.is_error).toBe(true);
   expect(resultText(result)).toContain("Permission denied");
   expect(resultText(result)).not.toMatch(/^hi/m);
+  // stderr says so, as it does for a refused ask: the progress line with the main argument, then the rule.
+  expect(r.stderr).toContain("› bash echo hi\n");
+  expect(r.stderr).toContain('rein: denied bash: bash(echo hi) is forbidden by the rule "bash(echo *)"');
+});
+
+test.concurrent("progress lines on stderr show each tool's main argument, not its input as JSON", async () => {
+  await using w = await world();
+  const todo = { type: "tool_use" as const, name: "todo", input: { todos: [{ content: "look", status: "in_progress" }] } };
+  w.fake.script({ reply: [todo] }, { reply: [text("done")] });
+
+  const r = await w.run(["-p", "plan it"]);
+
+  expect(r.code).toBe(0);
+  expect(r.stderr).toContain("› todo 1 task\n");
+  expect(r.stderr).not.toContain('[{"content"');
 });
 
 test.concurrent("a compound command is not allowed by a rule for its first part", async () => {

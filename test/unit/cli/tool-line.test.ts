@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { finishedLine, fitColumns, formatDuration, mainArgument, runningLine, shortResult } from "../../../src/cli/tool-line.ts";
+import { deniedReason, progressLine, finishedLine, fitColumns, formatDuration, mainArgument, runningLine, shortResult } from "../../../src/cli/tool-line.ts";
 
 const cwd = "/home/u/proj";
 const plain = { color: false };
@@ -165,4 +165,21 @@ test("fitColumns leaves text that fits alone and never exceeds the width", () =>
   expect(fitColumns("abc", 3)).toBe("abc");
   expect(fitColumns("abcd", 3)).toBe("ab…");
   expect(fitColumns("abcd", 0)).toBe("");
+});
+
+describe("print mode's lines", () => {
+  test("progressLine: the tool and its main argument, paths relative to the workspace", () => {
+    expect(progressLine("todo", { todos: [{ content: "a", status: "pending" }, { content: "b", status: "done" }] }, "/w")).toBe("› todo 2 tasks");
+    expect(progressLine("read", { path: "/w/src/a.ts" }, "/w")).toBe("› read src/a.ts");
+    expect(progressLine("bash", { command: "npm test\n&& echo ok" }, "/w")).toBe("› bash npm test && echo ok");
+    expect(progressLine("mystery", {}, "/w")).toBe("› mystery");
+    expect(progressLine("bash", { command: "x".repeat(300) }, "/w")).toHaveLength("› bash ".length + 100);
+  });
+
+  test("deniedReason: the rule that denied, from the broker's result; nothing for other errors", () => {
+    const output = 'Permission denied: bash(git push) is forbidden by the rule "bash(git push *)" (flag). Do not try to reach the same result another way; tell the user what you needed.';
+    expect(deniedReason({ is_error: true, output })).toBe('bash(git push) is forbidden by the rule "bash(git push *)" (flag)');
+    expect(deniedReason({ is_error: true, output: "The user rejected this tool call; it did not run." })).toBeUndefined();
+    expect(deniedReason({ is_error: false, output })).toBeUndefined();
+  });
 });
