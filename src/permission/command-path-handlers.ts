@@ -160,23 +160,6 @@ function oldStyleTar(bundle: string, rest: readonly string[]): string[] {
   return [...words, ...rest.slice(next)];
 }
 
-// git: reads its repository (cwd or -C DIR); `git clean` deletes in it; other path-like
-// arguments are read, as for an unknown command.
-export const gitPaths: PathHandler = (args, s) => {
-  let dir = s.cwd;
-  let i = 0;
-  for (; i < args.length && args[i]!.startsWith("-"); i++) {
-    const w = args[i]!;
-    const value = w.includes("=") ? w.slice(w.indexOf("=") + 1) : args[i + 1];
-    if (w === "-C") dir = s.resolve(args[++i] ?? ".", dir) ?? dir;
-    else if (/^--(git-dir|work-tree)/.test(w) && value !== undefined) s.read(value, dir);
-    if (/^(-c|--(git-dir|work-tree|namespace|config-env))$/.test(w)) i++;
-  }
-  s.read(".", dir);
-  if (args[i] === "clean") s.write(".", dir);
-  genericPaths(args.slice(i + 1), { ...s, read: (w, base) => s.read(w, base ?? dir) });
-};
-
 // curl: -o/-D/-c write, -T/-K read, `@FILE` in -d/--data*/--json and `name=@FILE`/`name=<FILE` in
 // -F read; -O writes into cwd; URLs and other path-like words as for an unknown command.
 const CURL_DATA = ["-d", "--data", "--data-binary", "--data-urlencode", "--json", "-F", "--form"];

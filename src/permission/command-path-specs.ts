@@ -2,7 +2,8 @@
 // argument grammar of their own (find, tar, jq, git...) and unknown commands are in
 // command-path-handlers.ts.
 import { getopt, hasOption, optionValues, readAll, writeAll, type Operands, type PathHandler } from "./command-options.ts";
-import { awkPaths, chmodPaths, curlPaths, ddPaths, findPaths, gitPaths, isRemote, jqPaths, lnPaths, tarPaths } from "./command-path-handlers.ts";
+import { gitPaths } from "./git/paths.ts";
+import { awkPaths, chmodPaths, curlPaths, ddPaths, findPaths, isRemote, jqPaths, lnPaths, tarPaths } from "./command-path-handlers.ts";
 
 const readOrCwd: Operands = (o, s) => (o.operands.length > 0 ? readAll(o, s) : s.read("."));
 const none: PathHandler = () => {};

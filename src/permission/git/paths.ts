@@ -1,0 +1,20 @@
+// The files a git command touches, for the engine's read and edit requests.
+import { genericPaths } from "../command-path-handlers.ts";
+import type { PathHandler } from "../command-options.ts";
+
+// git: reads its repository (cwd or -C DIR); `git clean` deletes in it; other path-like
+// arguments are read, as for an unknown command.
+export const gitPaths: PathHandler = (args, s) => {
+  let dir = s.cwd;
+  let i = 0;
+  for (; i < args.length && args[i]!.startsWith("-"); i++) {
+    const w = args[i]!;
+    const value = w.includes("=") ? w.slice(w.indexOf("=") + 1) : args[i + 1];
+    if (w === "-C") dir = s.resolve(args[++i] ?? ".", dir) ?? dir;
+    else if (/^--(git-dir|work-tree)/.test(w) && value !== undefined) s.read(value, dir);
+    if (/^(-c|--(git-dir|work-tree|namespace|config-env))$/.test(w)) i++;
+  }
+  s.read(".", dir);
+  if (args[i] === "clean") s.write(".", dir);
+  genericPaths(args.slice(i + 1), { ...s, read: (w, base) => s.read(w, base ?? dir) });
+};
