@@ -35,7 +35,7 @@ Flags:
                               prompt, reads no stdin; exit 0 also when there is nothing to compact
 
 In the terminal: /help lists the slash commands; Enter sends, Alt-Enter or Ctrl-J adds a line,
-Ctrl-C stops a turn (twice at an empty prompt: exit), Ctrl-D exits, Ctrl-Z suspends.
+Ctrl-C or Escape stops a turn (Ctrl-C twice at an empty prompt: exit), Ctrl-D exits, Ctrl-Z suspends.
 
 Exit codes: 0 success, 1 run failed, 2 usage or configuration error, 3 stopped for a
 permission, 4 turn limit reached, 130 interrupted.

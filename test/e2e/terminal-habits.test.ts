@@ -62,6 +62,23 @@ describe.skipIf(!hasTmux)("the terminal's habits", () => {
     await pane.until("EXIT=0");
   }, 30_000);
 
+  test("Escape stops a running turn: its partial answer is kept and the prompt comes back", async () => {
+    fake.script(
+      { reply: [{ type: "text", text: "A slow answer that streams word by word for long enough to stop it." }], chunkSize: 3, delayMs: 150 },
+      { reply: [{ type: "text", text: "Next one." }] },
+    );
+    const { pane } = await start({ name: "escape" });
+    pane.keys("talk slowly", "Enter");
+    await pane.until("A slow");
+    pane.keys("Escape");
+    await pane.until("(interrupted)");
+    expect(pane.screen({ joined: true })).not.toContain("to stop it.");
+    pane.keys("next", "Enter");
+    await pane.until("Next one.");
+    pane.keys("C-d");
+    await pane.until("EXIT=0");
+  }, 30_000);
+
   test("quitting without a prompt leaves no session; /clear before a prompt drops the empty one", async () => {
     const { pane, data } = await start({ name: "no-empty" });
     pane.keys("C-d");

@@ -167,7 +167,8 @@ export class App {
         return;
       case "escape":
         if (this.messageFor) return this.cancelMessage();
-        return;
+        // As in the peers' terminals, Escape stops a running turn; at an idle prompt it does nothing.
+        return void this.stopTurn();
       default:
         return void editKey(this.editor, key);
     }
@@ -213,23 +214,26 @@ export class App {
   private readonly answeredHere = new Set<string>();
 
   private interrupt(): void {
-    const session = this.loaded?.host.session();
     if (this.messageFor) this.cancelMessage();
-    // A turn runs (typed here, or sent by a client of the server): Ctrl-C stops it.
-    if (session?.running) {
-      for (const ask of this.asks) this.answeredHere.add(ask.id);
-      session.abort();
-      // Prompts queued behind the stopped turn come back to the editor rather than running.
-      if (this.queue.length > 0) {
-        const back = [...this.queue.splice(0), ...(this.editor.empty ? [] : [this.editor.text])].join("\n");
-        this.editor.set(back);
-      }
-      return;
-    }
+    if (this.stopTurn()) return;
     if (!this.editor.empty) return this.editor.clear();
     this.interrupts++;
     if (this.interrupts >= 2) return this.exit(0);
     this.hint = "press Ctrl-C again to exit";
+  }
+
+  /** Stops the running turn (typed here, or sent by a client of the server); false when none runs. */
+  private stopTurn(): boolean {
+    const session = this.loaded?.host.session();
+    if (!session?.running) return false;
+    for (const ask of this.asks) this.answeredHere.add(ask.id);
+    session.abort();
+    // Prompts queued behind the stopped turn come back to the editor rather than running.
+    if (this.queue.length > 0) {
+      const back = [...this.queue.splice(0), ...(this.editor.empty ? [] : [this.editor.text])].join("\n");
+      this.editor.set(back);
+    }
+    return true;
   }
 
   private complete(): void {

@@ -64,7 +64,7 @@ export async function loadSession(args: Args, env: Env, hooks: InteractiveHooks,
     showLastExchange(session, screen);
   };
   attach(session, args.resume || args.continue ? "resumed session" : "session");
-  screen.print(chalk.dim("/help lists commands · Ctrl-C stops a turn, twice at the prompt exits, Ctrl-D exits"));
+  screen.print(chalk.dim("/help lists commands · Esc or Ctrl-C stops a turn, Ctrl-C twice at the prompt exits, Ctrl-D exits"));
 
   let server: { url: string; tokenNote?: string; stop: () => Promise<void> } | undefined;
   const serve = async () => {

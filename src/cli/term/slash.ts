@@ -125,7 +125,7 @@ function helpText(custom: readonly CustomCommand[]): string {
   const width = Math.max(...rows.map(([left]) => left!.length)) + 2;
   const keys = [
     "Enter sends · Alt-Enter, Ctrl-J or a trailing \\ adds a line · ↑/↓ history · Tab completes a command",
-    "Ctrl-C stops a turn, clears the line, twice at an empty prompt exits · Ctrl-D exits",
+    "Esc or Ctrl-C stops a turn; Ctrl-C clears the line, twice at an empty prompt exits · Ctrl-D exits",
   ];
   return [...rows.map(([left, right]) => `${chalk.cyan(left!.padEnd(width))}${chalk.dim(right!)}`), ...keys.map((k) => chalk.dim(k))].join("\n");
 }
