@@ -2,6 +2,7 @@
 // the unfinished one waits raw. Only the pending line and the open code block are kept, never the whole answer.
 import { Chalk, type ChalkInstance } from "chalk";
 import { codeHighlighter, type Highlight } from "./highlight.ts";
+import { tableRows } from "./markdown-table.ts";
 import { printable } from "./printable.ts";
 
 export type MarkdownOptions = { width: number; color: boolean };
@@ -22,6 +23,7 @@ const MIN_WIDTH = 20;
 const MAX_RULE = 80;
 /** Nested quotes and lists never squeeze prose below this many columns (a deep enough nest overflows instead). */
 const MIN_ROOM = 10;
+const MAX_TABLE_ROWS = 100;
 
 const FENCE_OPEN = /^( *)(`{3,}|~{3,})[ \t]*([^\s`]*)[^`]*$/;
 const FENCE_CLOSE = /^ *(`{3,}|~{3,})[ \t]*$/;
@@ -31,7 +33,6 @@ const QUOTE = /^( *)> ?(.*)$/;
 const LIST = /^( *)([-*+]|\d{1,9}[.)])[ \t]+(.*)$/;
 const TASK = /^\[([ xX])\](?:[ \t]+(.*))?$/;
 const TABLE_ROW = /^ *\|/;
-const TABLE_RULE = /^[ |:-]*-[ |:-]*$/;
 const INDENT = /^( *)(.*)$/;
 
 export function markdownRenderer(options: MarkdownOptions): MarkdownRenderer {
@@ -39,24 +40,33 @@ export function markdownRenderer(options: MarkdownOptions): MarkdownRenderer {
   let width = Math.max(MIN_WIDTH, options.width);
   let pending = "";
   let fence: Fence | undefined;
-  let inTable = false;
+  /** the rows of the table being read: it is laid out once it ends (its column widths need every row) */
+  let table: string[] = [];
+
+  const endTable = (): string[] => {
+    if (table.length === 0) return [];
+    const rows = tableRows(table, width, style, (cell) => inline(cell, style));
+    table = [];
+    return rows;
+  };
 
   const renderLine = (raw: string): string[] => {
     // tabs as four spaces, other control characters dropped: a stray escape from the model must not reach the terminal
     const line = printable(raw, { tab: "    " });
     if (fence) return codeLine(line, fence);
+    if (TABLE_ROW.test(line)) {
+      table.push(line);
+      // A very long table is laid out in parts rather than held back to its end.
+      return table.length >= MAX_TABLE_ROWS ? endTable() : [];
+    }
+    const before = endTable();
     const open = FENCE_OPEN.exec(line);
     if (open) {
-      inTable = false;
       const [, indent = "", marker = "", lang = ""] = open;
       fence = { char: marker[0] ?? "`", size: marker.length, indent: indent.length, highlight: codeHighlighter(lang, style) };
-      return [style.dim(`${indent}╭─ ${lang}`.trimEnd())];
+      return [...before, style.dim(`${indent}╭─ ${lang}`.trimEnd())];
     }
-    const table = TABLE_ROW.test(line);
-    const header = table && !inTable;
-    inTable = table;
-    if (table) return [header ? style.bold(line) : TABLE_RULE.test(line) ? style.dim(line) : line];
-    return block(line, width, style);
+    return [...before, ...block(line, width, style)];
   };
 
   const codeLine = (line: string, open: Fence): string[] => {
@@ -83,9 +93,8 @@ export function markdownRenderer(options: MarkdownOptions): MarkdownRenderer {
     },
     pending: () => pending,
     flush() {
-      const rows = pending === "" ? [] : renderLine(pending);
+      const rows = [...(pending === "" ? [] : renderLine(pending)), ...endTable()];
       pending = "";
-      inTable = false;
       return fence ? [...rows, ...closeFence(fence)] : rows;
     },
     resize(next) {

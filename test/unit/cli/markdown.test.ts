@@ -99,7 +99,7 @@ describe("blocks", () => {
     expect(rows).toContain("1. first");
     expect(rows).toContain("│ quoted text long enough to wrap under the quote bar at forty");
     expect(rows).toContain("─".repeat(80));
-    expect(rows).toContain("| a | b |");
+    expect(rows).toContain(" a │ b");
     expect(rows[3]).toBe("Some bold text, italic, also, snake_case_words and 2*3*4, gone, a link (https://example.com) 😀.");
   });
 
@@ -201,5 +201,47 @@ describe("code highlighting", () => {
     const rows = render(["```\nif 'str' 42 # comment\ndon't\n```\n"], 80, true);
     expect(rows[1]).toBe("  if \x1b[32m'str'\x1b[39m \x1b[33m42\x1b[39m \x1b[90m# comment\x1b[39m");
     expect(rows[2]).toBe("  don't");
+  });
+});
+
+describe("tables", () => {
+  const render = (text: string, width = 80) => {
+    const md = markdownRenderer({ width, color: false });
+    return [...md.push(text), ...md.flush()];
+  };
+
+  test("columns are as wide as their widest cell, aligned as the rule row says, with the header ruled off", () => {
+    const rows = render("| Name | Size | Kind |\n|:--|--:|:-:|\n| `a.ts` | 12 | **code** |\n| notes.md | 3400 | text |\nafter\n");
+    expect(rows).toEqual([
+      " Name     │ Size │ Kind",
+      "──────────┼──────┼──────",
+      " a.ts     │   12 │ code",
+      " notes.md │ 3400 │ text",
+      "after",
+    ]);
+  });
+
+  test("a table is laid out only once it ends, so a late wide cell widens its column", () => {
+    const md = markdownRenderer({ width: 80, color: false });
+    expect(md.push("| a | b |\n|---|---|\n| 1 | 2 |\n")).toEqual([]);
+    expect([...md.push("| a much wider cell | 3 |\n"), ...md.flush()]).toEqual([
+      " a                 │ b",
+      "───────────────────┼───",
+      " 1                 │ 2",
+      " a much wider cell │ 3",
+    ]);
+  });
+
+  test("too wide for the terminal: the widest column narrows and its cells wrap inside it; an escaped pipe stays in its cell", () => {
+    const long = "a note long enough that it cannot fit in a terminal only forty columns wide";
+    const rows = render(`| key | note |\n|---|---|\n| a \\| b | ${long} |\n`, 40);
+    for (const row of rows) expect(Bun.stringWidth(row)).toBeLessThanOrEqual(40);
+    expect(rows[2]!.startsWith(" a | b │ a note")).toBe(true);
+    expect(rows.slice(2).map((row) => row.split("│")[1]!.trim()).join(" ")).toBe(long);
+    expect(rows.slice(3).every((row) => row.startsWith("       │ "))).toBe(true);
+  });
+
+  test("rows without a rule row are still laid out, with no header", () => {
+    expect(render("| x | 1 |\n| yy | 22 |\n")).toEqual([" x  │ 1", " yy │ 22"]);
   });
 });
