@@ -1,5 +1,7 @@
 // Parses argv into a typed command line. Unknown flags and bad values are usage errors with a
 // one-line hint (exit 2).
+import { arityProblem, flagProblem, scopeOf } from "./flag-scope.ts";
+
 export type OutputFormat = "text" | "json" | "stream-json";
 export type OnAsk = "deny" | "fail";
 export type Mode = "default" | "plan" | "accept-edits" | "auto";
@@ -120,6 +122,7 @@ export function parseArgs(argv: readonly string[]): Args {
   };
   const record = args as unknown as Record<string, unknown>;
   const positionals: string[] = [];
+  const given = new Set<string>();
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === "--") {
@@ -135,6 +138,7 @@ export function parseArgs(argv: readonly string[]): Args {
     const long = SHORT.get(name) ?? name;
     const spec = FLAGS[long];
     if (!spec) throw new UsageError(`unknown option ${name}${suggest(name)}`);
+    given.add(long);
     if (spec.kind === "bool") {
       if (eq > 0) throw new UsageError(`${long} takes no value`);
       record[spec.key] = true;
@@ -158,6 +162,10 @@ export function parseArgs(argv: readonly string[]): Args {
   args.command = positionals;
   if (args.continue && args.resume) throw new UsageError("--continue and --resume cannot be used together");
   if (args.compact) checkCompact(args);
+  if (args.print && args.serve) throw new UsageError("-p and --serve cannot be used together");
+  const scope = scopeOf(args.print, args.serve, args.command);
+  const problem = flagProblem(scope, given) ?? arityProblem(scope, args.command);
+  if (problem) throw new UsageError(problem);
   return args;
 }
 

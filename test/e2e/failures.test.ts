@@ -200,3 +200,19 @@ test.concurrent("a 5 MB AGENTS.md: the run works with its first 32 KiB, stderr a
   const doctor = await w.run(["doctor"]);
   expect(doctor.stdout).toMatch(/instructions .*AGENTS\.md is 5\.0 MiB/);
 });
+
+test.concurrent("extra arguments and flags that do nothing in the mode are usage errors (exit 2) that change nothing", async () => {
+  await using w = await world();
+  w.fake.script({ reply: [text("one")] });
+  expect((await w.run(["-p", "hi"])).code).toBe(0);
+  const [row] = JSON.parse((await w.run(["sessions", "list", "--json"])).stdout) as { id: string }[];
+  const rm = await w.run(["sessions", "rm", row!.id, "other"]);
+  expect(rm.code).toBe(2);
+  expect(rm.stderr).toBe('rein: unexpected argument "other": rein sessions rm takes one argument (remove sessions one at a time)\n');
+  expect(JSON.parse((await w.run(["sessions", "list", "--json"])).stdout)).toHaveLength(1);
+  const format = await w.run(["sessions", "list", "--output-format", "json"]);
+  expect(format.code).toBe(2);
+  expect(format.stderr).toContain("--output-format does nothing with rein sessions list; it works with -p (print mode)");
+  expect((await w.run(["doctor", "--port", "1"])).code).toBe(2);
+  expect(w.fake.requests).toHaveLength(1);
+});

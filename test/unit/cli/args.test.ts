@@ -82,4 +82,30 @@ describe("parseArgs", () => {
   test("- as the prompt means stdin", () => {
     expect(parseArgs(["-p", "-"]).prompt).toBe("-");
   });
+
+  test("a subcommand given more arguments than it reads is a usage error", () => {
+    expect(usage(["sessions", "rm", "A", "B"])).toBe('unexpected argument "B": rein sessions rm takes one argument (remove sessions one at a time)');
+    expect(usage(["sessions", "list", "extra"])).toBe('unexpected argument "extra": rein sessions list takes no arguments');
+    expect(usage(["sessions", "show", "A", "B"])).toContain('unexpected argument "B"');
+    expect(usage(["tools", "list", "x"])).toContain('unexpected argument "x"');
+    expect(usage(["tools", "init", "user", "x"])).toContain('unexpected argument "x"');
+    expect(usage(["doctor", "now"])).toBe('unexpected argument "now": rein doctor takes no arguments');
+    expect(parseArgs(["sessions", "rm", "A"]).command).toEqual(["sessions", "rm", "A"]);
+    expect(parseArgs(["permissions", "explain", "--", "git", "push"]).command).toHaveLength(4);
+  });
+
+  test("a flag that does nothing in the mode it is given in is a usage error", () => {
+    expect(usage(["--output-format", "json"])).toBe("--output-format does nothing in the terminal; it works with -p (print mode) (see rein --help)");
+    expect(usage(["--on-ask", "fail", "sessions", "list"])).toContain("--on-ask does nothing with rein sessions list");
+    expect(usage(["-p", "hi", "--port", "1"])).toContain("--port does nothing with -p (print mode); it works with --serve");
+    expect(usage(["sessions", "list", "--format", "md"])).toContain("it works with rein sessions export");
+    expect(usage(["sessions", "rm", "A", "--yes"])).toContain("--yes does nothing with rein sessions rm");
+    expect(usage(["doctor", "--allow", "edit"])).toContain("--allow does nothing with rein doctor");
+    expect(usage(["-p", "hi", "--serve"])).toBe("-p and --serve cannot be used together");
+    expect(parseArgs(["-p", "hi", "--output-format", "json", "--cwd", "/tmp"]).outputFormat).toBe("json");
+    expect(parseArgs(["sessions", "export", "A", "--format", "json"]).format).toBe("json");
+    expect(parseArgs(["sessions", "--json"]).json).toBe(true);
+    expect(parseArgs(["permissions", "explain", "--allow", "edit", "--json", "--", "ls"]).allow).toEqual(["edit"]);
+    expect(parseArgs(["--serve", "--port", "0", "--allow", "edit"]).port).toBe(0);
+  });
 });

@@ -1,0 +1,87 @@
+// Which flags and how many arguments each mode and subcommand takes: a flag given where it does
+// nothing, or an argument nobody reads, is a usage error (exit 2) rather than silently ignored.
+
+/** "print", "interactive", "serve", or a subcommand with its action ("sessions rm", "doctor"). */
+export type Scope = string;
+
+const RUN = ["print", "interactive", "serve"];
+const RULES = [...RUN, "permissions explain"];
+
+/** Where each flag applies; a flag not listed applies everywhere. */
+const FLAG_SCOPES: Record<string, readonly Scope[]> = {
+  "--continue": RUN,
+  "--resume": RUN,
+  "--model": [...RUN, "doctor"],
+  "--max-turns": RUN,
+  "--max-cost": RUN,
+  "--permission-mode": RULES,
+  "--allow": RULES,
+  "--deny": RULES,
+  "--ask": RULES,
+  "--trust": [...RULES, "tools list", "doctor"],
+  "--sandbox": [...RUN, "doctor"],
+  "--output-format": ["print"],
+  "--on-ask": ["print"],
+  "--compact": ["print"],
+  "--port": ["serve"],
+  "--hostname": ["serve"],
+  "--json": ["sessions list", "sessions trash", "sessions export", "sessions prune", "sessions fork", "tools list", "permissions explain"],
+  "--format": ["sessions export"],
+  "--yes": ["sessions prune"],
+  "--older-than": ["sessions prune"],
+  "--at": ["sessions fork"],
+};
+
+/** The most arguments after the action (a missing one is left to the command, which says what it needs). */
+const MAX_ARGS: Record<string, number> = {
+  "sessions list": 0,
+  "sessions show": 1,
+  "sessions export": 1,
+  "sessions rm": 1,
+  "sessions trash": 0,
+  "sessions restore": 1,
+  "sessions prune": 0,
+  "sessions fork": 1,
+  "tools list": 0,
+  "tools init": 1,
+  "permissions explain": Infinity,
+  doctor: 0,
+};
+
+const DEFAULT_ACTION: Record<string, string> = { sessions: "list", tools: "list" };
+
+/** The scope of a command line from its mode flags and positionals. */
+export function scopeOf(print: boolean, serve: boolean, command: readonly string[]): Scope {
+  if (print) return "print";
+  if (serve) return "serve";
+  const [name, action] = command;
+  if (name === undefined) return "interactive";
+  if (name === "doctor") return name;
+  return `${name} ${action ?? DEFAULT_ACTION[name] ?? ""}`.trim();
+}
+
+/** What is wrong with using these flags in this scope, if anything. */
+export function flagProblem(scope: Scope, flags: Iterable<string>): string | undefined {
+  for (const flag of flags) {
+    const scopes = FLAG_SCOPES[flag];
+    if (!scopes || scopes.includes(scope)) continue;
+    return `${flag} does nothing ${describe(scope)}; it works with ${scopes.map(describe).map((s) => s.replace(/^(in|with) /, "")).join(", ")} (see rein --help)`;
+  }
+  return undefined;
+}
+
+/** What is wrong with the number of arguments a subcommand got, if anything. */
+export function arityProblem(scope: Scope, command: readonly string[]): string | undefined {
+  const max = MAX_ARGS[scope];
+  const given = command.slice(scope === "doctor" ? 1 : 2);
+  if (max === undefined || given.length <= max) return undefined;
+  const what = max === 0 ? "takes no arguments" : "takes one argument";
+  return `unexpected argument "${given[max]}": rein ${scope} ${what}${scope === "sessions rm" ? " (remove sessions one at a time)" : ""}`;
+}
+
+function describe(scope: Scope): string {
+  if (scope === "print") return "with -p (print mode)";
+  if (scope === "serve") return "with --serve";
+  if (scope === "interactive") return "in the terminal";
+  return `with rein ${scope}`;
+}
