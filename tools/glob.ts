@@ -5,6 +5,7 @@ import { defineTool } from "rein/tool";
 import description from "../prompts/tools/glob.txt" with { type: "text" };
 import { pathRequests } from "./lib/path-requests.ts";
 import { INTERRUPTED, notAFolder, searchRoot } from "./lib/search-root.ts";
+import { shownName } from "./lib/shown-name.ts";
 import { compare, walk } from "./lib/walk.ts";
 
 const LIMIT = 100;
@@ -33,7 +34,7 @@ export default defineTool({
       matches.map(async ({ path: file, rel }) => ({ rel, mtime: (await stat(file).catch(() => undefined))?.mtimeMs ?? 0 })),
     );
     stamped.sort((a, b) => b.mtime - a.mtime || compare(a.rel, b.rel));
-    const shown = stamped.slice(0, LIMIT).map((file) => file.rel);
+    const shown = stamped.slice(0, LIMIT).map((file) => shownName(file.rel));
     if (stamped.length > LIMIT) shown.push(`(${stamped.length - LIMIT} more not shown; narrow the pattern)`);
     return shown.join("\n");
   },

@@ -7,6 +7,7 @@ import description from "../prompts/tools/grep.txt" with { type: "text" };
 import { compile, searchBuiltin, searchRipgrep, type GrepFound, type GrepQuery } from "./lib/grep-search.ts";
 import { pathRequests } from "./lib/path-requests.ts";
 import { INTERRUPTED, searchRoot } from "./lib/search-root.ts";
+import { shownName } from "./lib/shown-name.ts";
 
 const FILE_LIMIT = 100;
 const LINE_LIMIT = 200;
@@ -72,7 +73,7 @@ function fileFilter(glob: string): (rel: string) => boolean {
 
 function format({ hits, more }: GrepFound, content: boolean, pattern: string, path: string | undefined): string {
   if (hits.length === 0) return `No matches for /${pattern}/${path === undefined ? "" : ` in ${path}`}.`;
-  const lines = hits.map((hit) => (content ? `${hit.path}:${hit.line}:${hit.text}` : hit.path));
+  const lines = hits.map((hit) => (content ? `${shownName(hit.path)}:${hit.line}:${hit.text}` : shownName(hit.path)));
   if (more > 0) lines.push(`(${more} more ${content ? "matching lines" : "files"} not shown; narrow the pattern, path or glob)`);
   return lines.join("\n");
 }

@@ -4,6 +4,7 @@ import { defineTool } from "rein/tool";
 import description from "../prompts/tools/list.txt" with { type: "text" };
 import { pathRequests } from "./lib/path-requests.ts";
 import { INTERRUPTED, notAFolder, searchRoot } from "./lib/search-root.ts";
+import { shownName } from "./lib/shown-name.ts";
 import { readFolder, rootFolder, subfolder, type Entry, type Folder } from "./lib/walk.ts";
 
 const DEFAULT_DEPTH = 3;
@@ -25,7 +26,7 @@ export default defineTool({
     if (where.isFile) return notAFolder(path);
     const { shown, cut } = await collect(await rootFolder(where.root), depth, ctx.signal);
     if (ctx.signal.aborted) return INTERRUPTED;
-    const lines = [`${where.root.replace(/\/$/, "")}/`, ...render(shown, "")];
+    const lines = [`${shownName(where.root.replace(/\/$/, ""))}/`, ...render(shown, "")];
     if (lines.length === 1) lines.push("  (empty)");
     if (cut) lines.push(`(cut at ${LIMIT} entries; list a subfolder or pass a lower depth to see the rest)`);
     return lines.join("\n");
@@ -53,7 +54,7 @@ async function collect(root: Folder, depth: number, signal: AbortSignal) {
 
 function render(shown: Map<string, Entry[]>, rel: string): string[] {
   return (shown.get(rel) ?? []).flatMap((entry) => [
-    `${"  ".repeat(entry.depth)}${entry.name}${entry.kind === "dir" ? "/" : ""}`,
+    `${"  ".repeat(entry.depth)}${shownName(entry.name)}${entry.kind === "dir" ? "/" : ""}`,
     ...(entry.kind === "dir" ? render(shown, entry.rel) : []),
   ]);
 }

@@ -84,7 +84,7 @@ export async function searchRipgrep(rg: string, q: GrepQuery): Promise<GrepFound
   try {
     const found = new Collector(q);
     const stderr = new Response(proc.stderr).text();
-    for await (const record of records(proc.stdout, q.content ? "\n" : "\0")) {
+    for await (const record of q.content ? contentRecords(proc.stdout) : records(proc.stdout, "\0")) {
       const hit = q.content ? parseLine(record) : { path: record, line: 0, text: "" };
       if (hit) found.add({ ...hit, path: hit.path.replace(/^\.\//, "") });
     }
@@ -152,6 +152,18 @@ function parseLine(record: string): GrepHit | undefined {
 function lineText(line: string): string {
   const text = line.endsWith("\r") ? line.slice(0, -1) : line;
   return text.length > MAX_LINE ? `${text.slice(0, MAX_LINE)}… (line cut)` : text;
+}
+
+/** rg's content lines, `path\0number:text`: a line break before the \0 belongs to the file's name. */
+async function* contentRecords(stream: ReadableStream<Uint8Array>): AsyncGenerator<string> {
+  let pending: string | undefined;
+  for await (const piece of records(stream, "\n")) {
+    const record = pending === undefined ? piece : `${pending}\n${piece}`;
+    if (record.includes("\0")) {
+      pending = undefined;
+      yield record;
+    } else pending = record;
+  }
 }
 
 async function* records(stream: ReadableStream<Uint8Array>, separator: string): AsyncGenerator<string> {

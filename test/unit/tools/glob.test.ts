@@ -30,6 +30,12 @@ async function run(input: unknown, ctx = toolContext(dir.path)) {
 }
 
 describe("glob: matching and order", () => {
+  test("a path with a line break or another control character is printed escaped, one per line", async () => {
+    plant({ "a\nb.txt": "", "tab\there.txt": "" });
+    const lines = (await run({ pattern: "*.txt" })).output.split("\n").sort();
+    expect(lines).toEqual(['"a\\nb.txt"', '"tab\\there.txt"']);
+  });
+
   test("returns matching paths relative to the search folder, newest first", async () => {
     plant({ "old.ts": "", "src/mid.ts": "", "src/deep/new.ts": "", "src/notes.md": "" });
     utimesSync(join(dir.path, "old.ts"), 1_000, 1_000);

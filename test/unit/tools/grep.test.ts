@@ -68,6 +68,12 @@ const FIXTURE = {
 
 for (const engine of ["builtin", "rg"] as const) {
   describe.skipIf(engine === "rg" && !hasRg)(`grep (${engine})`, () => {
+    test("a file name with a line break is printed as one escaped line, in both modes", async () => {
+      plant({ "evil\nname.txt": "needle here\n", "plain.txt": "needle too\n" });
+      expect((await run(engine, { pattern: "needle" })).output).toBe('"evil\\nname.txt"\nplain.txt');
+      expect((await run(engine, { pattern: "needle", output_mode: "content" })).output).toBe('"evil\\nname.txt":1:needle here\nplain.txt:1:needle too');
+    });
+
     test("files mode lists matching files in path order, skipping ignored, binary, .git and node_modules", async () => {
       plant(FIXTURE);
       expect(await run(engine, { pattern: "export (function|const)" })).toEqual({

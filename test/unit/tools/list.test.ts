@@ -28,6 +28,11 @@ async function run(input: unknown, ctx = toolContext(dir.path)) {
 }
 
 describe("list: the tree", () => {
+  test("a name with a line break is printed escaped on its own line", async () => {
+    plant({ "dir\nx/in.txt": "", "ok.txt": "" });
+    expect((await run({})).output).toBe([`${dir.path}/`, '  "dir\\nx"/', "    in.txt", "  ok.txt"].join("\n"));
+  });
+
   test("folders first then files, by name, indented by level, folders ending in /", async () => {
     plant({ "b.txt": "", "a.txt": "", "src/z.ts": "", "src/lib/x.ts": "", "docs/readme.md": "" });
     mkdirSync(join(dir.path, "empty"));
