@@ -8,6 +8,7 @@ import { compile, searchBuiltin, searchRipgrep, type GrepFound, type GrepQuery }
 import { pathRequests } from "./lib/path-requests.ts";
 import { INTERRUPTED, searchRoot } from "./lib/search-root.ts";
 import { shownName } from "./lib/shown-name.ts";
+import { formatBytes } from "./lib/text-file.ts";
 
 const FILE_LIMIT = 100;
 const LINE_LIMIT = 200;
@@ -40,6 +41,7 @@ export default defineTool({
       ...(input.glob ? { filter: fileFilter(input.glob) } : {}),
       limit: content ? LINE_LIMIT : FILE_LIMIT,
       signal: ctx.signal,
+      ...maxFileBytes(process.env),
     };
     // One file needs no walk, and rg would treat a named binary file differently.
     const rg = query.only === undefined ? ripgrep() : null;
@@ -48,6 +50,12 @@ export default defineTool({
     return format(found, content, input.pattern, input.path);
   },
 });
+
+/** REIN_GREP_MAX_FILE_BYTES: files the built-in search skips (and reports) for size; default 4 GiB. */
+function maxFileBytes(env: NodeJS.ProcessEnv): Pick<GrepQuery, "limits"> {
+  const value = Number(env.REIN_GREP_MAX_FILE_BYTES);
+  return Number.isInteger(value) && value > 0 ? { limits: { maxFileBytes: value } } : {};
+}
 
 /** rg when it is on PATH, unless REIN_GREP=builtin asks for the built-in search. */
 function ripgrep(): string | null {
@@ -71,9 +79,17 @@ function fileFilter(glob: string): (rel: string) => boolean {
   return (rel) => matcher.match(rel.slice(rel.lastIndexOf("/") + 1));
 }
 
-function format({ hits, more }: GrepFound, content: boolean, pattern: string, path: string | undefined): string {
-  if (hits.length === 0) return `No matches for /${pattern}/${path === undefined ? "" : ` in ${path}`}.`;
+function format({ hits, more, skipped }: GrepFound, content: boolean, pattern: string, path: string | undefined): string {
   const lines = hits.map((hit) => (content ? `${shownName(hit.path)}:${hit.line}:${hit.text}` : shownName(hit.path)));
+  if (hits.length === 0) lines.push(`No matches for /${pattern}/${path === undefined ? "" : ` in ${path}`}${skipped ? " in the files searched" : ""}.`);
   if (more > 0) lines.push(`(${more} more ${content ? "matching lines" : "files"} not shown; narrow the pattern, path or glob)`);
+  if (skipped) lines.push(skippedNote(skipped));
   return lines.join("\n");
+}
+
+function skippedNote(skipped: NonNullable<GrepFound["skipped"]>): string {
+  const named = skipped.slice(0, 5).map((s) => `${shownName(s.path)} (${formatBytes(s.bytes)})`);
+  const rest = skipped.length > 5 ? ` and ${skipped.length - 5} more` : "";
+  const files = skipped.length === 1 ? "1 file was" : `${skipped.length} files were`;
+  return `(${files} not searched, too big for the built-in search: ${named.join(", ")}${rest}; search it with bash (grep -n PATTERN FILE) or install ripgrep)`;
 }

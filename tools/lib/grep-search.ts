@@ -2,9 +2,11 @@
 // installed, and a built-in search over the shared walker with a JS RegExp. Both skip what the
 // walker skips (gitignored paths, `.git`, `node_modules`, symlinks, binary files), filter paths
 // the same way and keep only the first `limit` hits in path, then line, order.
-import { readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { DEFAULT_LIMITS, searchFile, type GrepLimits } from "./grep-file.ts";
 import { compare, walk } from "./walk.ts";
+
+export { DEFAULT_LIMITS, type GrepLimits };
 
 export type GrepQuery = {
   /** the folder searched; hit paths are relative to it */
@@ -19,14 +21,16 @@ export type GrepQuery = {
   filter?: (rel: string) => boolean;
   limit: number;
   signal: AbortSignal;
+  /** the built-in search's bounds (tests make them small) */
+  limits?: Partial<GrepLimits>;
 };
 
 /** `line` is 0 and `text` empty when only files are asked for. */
 export type GrepHit = { path: string; line: number; text: string };
-export type GrepFound = { hits: GrepHit[]; more: number };
+/** `skipped`: files the built-in search did not read, being over its size limit (largest first). */
+export type GrepFound = { hits: GrepHit[]; more: number; skipped?: { path: string; bytes: number }[] };
 
 const MAX_LINE = 300;
-const BINARY_PROBE = 8192;
 const PARALLEL_READS = 16;
 
 /** The regex as both engines read it; throws a SyntaxError for an invalid one. */
@@ -38,15 +42,19 @@ export async function searchBuiltin(q: GrepQuery): Promise<GrepFound> {
   const regex = compile(q.pattern, q.ignoreCase);
   const found = new Collector(q);
   const files = q.only !== undefined ? [q.only] : await filesUnder(q);
+  const limits = { ...DEFAULT_LIMITS, ...q.limits };
+  const skipped: { path: string; bytes: number }[] = [];
   let next = 0;
   const worker = async () => {
     while (next < files.length && !q.signal.aborted) {
       const rel = files[next++]!;
-      for (const hit of await searchFile(join(q.root, rel), rel, regex, q.content)) found.add(hit);
+      const searched = await searchFile(join(q.root, rel), regex, q.content, limits, q.signal);
+      if (searched.skippedBytes !== undefined) skipped.push({ path: rel, bytes: searched.skippedBytes });
+      for (const hit of searched.hits) found.add({ path: rel, line: hit.line, text: hit.line ? lineText(hit.text) : "" });
     }
   };
   await Promise.all(Array.from({ length: PARALLEL_READS }, worker));
-  return found.result();
+  return { ...found.result(), ...(skipped.length ? { skipped: skipped.sort((a, b) => b.bytes - a.bytes || compare(a.path, b.path)) } : {}) };
 }
 
 /** Undefined when rg could not do the search (it rejects the regex, or fails to start). */
@@ -126,20 +134,6 @@ async function filesUnder(q: GrepQuery): Promise<string[]> {
     if (entry.kind === "file" && (!q.filter || q.filter(entry.rel))) files.push(entry.rel);
   }
   return files;
-}
-
-async function searchFile(path: string, rel: string, regex: RegExp, content: boolean): Promise<GrepHit[]> {
-  const bytes = await readFile(path).catch(() => undefined);
-  if (!bytes || bytes.subarray(0, BINARY_PROBE).includes(0)) return [];
-  const lines = new TextDecoder().decode(bytes).split("\n");
-  if (lines.at(-1) === "") lines.pop();
-  const hits: GrepHit[] = [];
-  for (const [i, line] of lines.entries()) {
-    if (!regex.test(line)) continue;
-    if (!content) return [{ path: rel, line: 0, text: "" }];
-    hits.push({ path: rel, line: i + 1, text: lineText(line) });
-  }
-  return hits;
 }
 
 /** rg's `path\0number:text` line. */

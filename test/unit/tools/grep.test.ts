@@ -219,3 +219,54 @@ describe("grep: abort mid-search", () => {
     expect(found.hits.length).toBeLessThan(50);
   });
 });
+
+describe("the built-in search streams each file within its limits", () => {
+  const query = (content: boolean, limits: Record<string, number>, pattern = "needle") => ({
+    root: dir.path,
+    pattern,
+    ignoreCase: false,
+    content,
+    limit: 200,
+    signal: new AbortController().signal,
+    limits,
+  });
+
+  test("lines across many small chunks keep their numbers; a NUL past the first chunk still marks a binary file", async () => {
+    plant({
+      "a.txt": numbered(500, (n) => (n % 100 === 0 ? `needle ${n}` : `hay ${n}`)),
+      "bin.dat": `${"text ".repeat(20)}\u0000needle\n`,
+    });
+    const found = await searchBuiltin(query(true, { chunkBytes: 7 }));
+    expect(found.hits).toEqual([100, 200, 300, 400, 500].map((n) => ({ path: "a.txt", line: n, text: `needle ${n}` })));
+    expect(found.skipped).toBeUndefined();
+  });
+
+  test("a line longer than the line limit is searched in windows: a match at its end or across a window edge is found", async () => {
+    plant({
+      "end.txt": `${"x".repeat(50_000)}needle\nsecond\n`,
+      "edge.txt": `${"y".repeat(1020)}needle${"y".repeat(5000)}\n`,
+      "none.txt": `${"z".repeat(50_000)}\n`,
+    });
+    const found = await searchBuiltin(query(true, { chunkBytes: 256, maxLineBytes: 1024 }));
+    expect(found.hits.map((h) => [h.path, h.line])).toEqual([["edge.txt", 1], ["end.txt", 1]]);
+    expect(found.hits.every((h) => h.text.length <= 320)).toBe(true);
+  });
+
+  test("files over the size limit are skipped and reported by the tool, biggest first; smaller ones are still searched", async () => {
+    plant({ "big.log": `needle\n${"x".repeat(3000)}\n`, "bigger.log": `${"x".repeat(5000)}\n`, "small.txt": "needle\n" });
+    const files = await searchBuiltin(query(false, { maxFileBytes: 2048 }));
+    expect(files.hits.map((h) => h.path)).toEqual(["small.txt"]);
+    expect(files.skipped).toEqual([{ path: "bigger.log", bytes: 5001 }, { path: "big.log", bytes: 3008 }]);
+    process.env.REIN_GREP_MAX_FILE_BYTES = "2048";
+    try {
+      const shown = (await run("builtin", { pattern: "needle" })).output;
+      expect(shown).toBe(
+        "small.txt\n(2 files were not searched, too big for the built-in search: bigger.log (4.9 KB), big.log (2.9 KB); search it with bash (grep -n PATTERN FILE) or install ripgrep)",
+      );
+      const none = (await run("builtin", { pattern: "absent" })).output;
+      expect(none.split("\n")[0]).toBe("No matches for /absent/ in the files searched.");
+    } finally {
+      delete process.env.REIN_GREP_MAX_FILE_BYTES;
+    }
+  });
+});
