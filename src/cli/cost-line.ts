@@ -10,11 +10,15 @@ export function cachedPercent(usage: Usage): number | undefined {
   return input > 0 ? Math.round((usage.cache_read_input_tokens / input) * 100) : undefined;
 }
 
-/** `tokens: in 1200 (cache read 1000, write 30) · out 7 · $0.0042`; a model without prices says "cost unknown". */
-export function costLine({ usage, cost_usd }: Spend): string {
+/**
+ * `tokens: in 1200 (cache read 1000, write 30) · out 7 · $0.0042` (`in` is the input the cache did
+ * not serve, as the API counts it); a model without prices says "cost unknown". The terminal's
+ * status line, /cost and `rein sessions show` all count this way; `label` names what is counted.
+ */
+export function costLine({ usage, cost_usd }: Spend, label = "tokens"): string {
   const money = cost_usd === null ? "cost unknown" : `$${cost_usd.toFixed(4)}`;
   return (
-    `tokens: in ${usage.input_tokens} (cache read ${usage.cache_read_input_tokens}, write ${usage.cache_creation_input_tokens})` +
+    `${label}: in ${usage.input_tokens} (cache read ${usage.cache_read_input_tokens}, write ${usage.cache_creation_input_tokens})` +
     ` · out ${usage.output_tokens} · ${money}`
   );
 }

@@ -186,11 +186,11 @@ describe.skipIf(!hasTmux)("interactive mode in tmux", () => {
     await until("Ctrl-D exits");
     tmux("send-keys", "-t", "cost", "one", "Enter");
     await until("First answer.");
-    // model, context used (input 3334 + output 56 of a 1M window: under 1%, shown as 1%), the session's tokens and money
-    await until("claude-sonnet-5-5 · context 1% of 1M · session: in 3334 (60% cached) · out 56 · $0.0037");
+    // model, context used (input 3334 + output 56 of a 1M window: under 1%, shown as 1%), the session's tokens and money, counted as /cost counts
+    await until("claude-sonnet-5-5 · context 1% of 1M · session: in 1234 (cache read 2000, write 100) · out 56 · $0.0037");
     tmux("send-keys", "-t", "cost", "two", "Enter");
     await until("Second answer.");
-    await until("session: in 6668 (60% cached) · out 112 · $0.0074");
+    await until("session: in 2468 (cache read 4000, write 200) · out 112 · $0.0074");
     tmux("send-keys", "-t", "cost", "/cost", "Enter");
     await until("2 runs: tokens: in 2468 (cache read 4000, write 200) · out 112 · $0.0074");
     tmux("send-keys", "-t", "cost", "C-d");

@@ -7,7 +7,7 @@ import type { StampedEvent } from "../../session/events.ts";
 import { Session } from "../../session/session.ts";
 import type { Args } from "../args.ts";
 import { exportToolSettings, openStore, resolveContext, runSettings, untrustedToolsWarning, type Env } from "../context.ts";
-import { cachedPercent, sessionSpend } from "../cost-line.ts";
+import { costLine, sessionSpend } from "../cost-line.ts";
 import { commandDirs, loadCustomCommands } from "../custom-commands.ts";
 import type { InteractiveHooks } from "../interactive.ts";
 import { markdownRenderer } from "../markdown.ts";
@@ -116,20 +116,11 @@ export async function loadSession(args: Args, env: Env, hooks: InteractiveHooks,
   };
 }
 
-/** `claude-sonnet-5-5 · context 3% of 1M · session: in 12,345 (89% cached) · out 678 · $0.0123` */
+/** `claude-sonnet-5-5 · context 3% of 1M · session: in 1200 (cache read 1000, write 30) · out 7 · $0.0123`, counted as /cost counts. */
 function statusLine(model: string, context: number | undefined, spend: ReturnType<typeof sessionSpend>): string {
   const window = modelWindow(model);
   const used = context === undefined ? "" : ` · context ${Math.max(context > 0 ? 1 : 0, Math.round((context / window) * 100))}% of ${compact(window)}`;
-  const u = spend.usage;
-  const input = promptTokens(u);
-  const percent = cachedPercent(u);
-  const cached = percent === undefined ? "" : ` (${percent}% cached)`;
-  const money = spend.cost_usd === null ? "cost unknown" : `$${spend.cost_usd.toFixed(4)}`;
-  return `${model}${used} · session: in ${count(input)}${cached} · out ${count(u.output_tokens)} · ${money}`;
-}
-
-function count(tokens: number): string {
-  return tokens < 10_000 ? String(tokens) : tokens < 1_000_000 ? `${(tokens / 1000).toFixed(1)}k` : `${(tokens / 1_000_000).toFixed(2)}M`;
+  return `${model}${used} · ${costLine(spend, "session")}`;
 }
 
 function compact(tokens: number): string {
