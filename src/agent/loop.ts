@@ -51,6 +51,13 @@ export async function runLoop(messages: Message[], config: LoopConfig, io: LoopR
     return price;
   };
   const end = (status: ResultStatus, error?: string): LoopResult => ({ status, text, usage, cost, turns, ...(error ? { error } : {}) });
+  /** A final reply with no text and no tool call answers nothing: a failure, never a silent success. */
+  const emptyReply = (stopReason: string | null): LoopResult => {
+    const message = `the model sent an empty reply (stop reason ${stopReason ?? "none"}): nothing to print; run the prompt again, or continue the session with -c`;
+    io.emit({ type: "error", message, code: "empty_reply" });
+    text = "";
+    return end("error", message);
+  };
 
   while (true) {
     if (signal.aborted) return end("interrupted");
@@ -111,6 +118,7 @@ export async function runLoop(messages: Message[], config: LoopConfig, io: LoopR
     const calls = turn.content.filter((b): b is ToolUseBlock => b.type === "tool_use");
     if (calls.length === 0) {
       if (turn.stop_reason === "pause_turn") continue;
+      if (!textOf(turn.content).trim()) return emptyReply(turn.stop_reason);
       return end("success");
     }
     const incomplete = new Set(turn.incomplete_tool_ids);

@@ -45,7 +45,8 @@ export async function printMode(ctx: Context): Promise<number> {
       if (result.status !== "success" && result.error) warn(result.error);
       if (result.status === "interrupted") warn(`interrupted; continue with: rein -r ${session.id} -p "..."`);
     }
-    return result.status === "interrupted" && signals.received() === "SIGTERM" ? 143 : EXIT_CODES[result.status];
+    const signal = signals.received();
+    return result.status === "interrupted" && signal ? SIGNAL_EXIT_CODES[signal] : EXIT_CODES[result.status];
   } finally {
     store.close();
   }
@@ -92,20 +93,23 @@ export function askPolicy(onAsk: OnAsk): (ask: Ask) => Answer {
   };
 }
 
-/** The first SIGINT or SIGTERM aborts the run (kept, resumable); a second one exits at once. */
-function onSignals(abort: () => void): { stop: () => void; received: () => NodeJS.Signals | undefined } {
-  let first: NodeJS.Signals | undefined;
-  const handler = (signal: NodeJS.Signals) => {
-    if (first) process.exit(signal === "SIGTERM" ? 143 : 130);
+/** The exit code of a run stopped by each signal: 128 + the signal's number, as shells report it. */
+export const SIGNAL_EXIT_CODES = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 } as const;
+type StopSignal = keyof typeof SIGNAL_EXIT_CODES;
+
+/** The first SIGINT, SIGTERM or SIGHUP aborts the run (kept, resumable); a second one exits at once. */
+function onSignals(abort: () => void): { stop: () => void; received: () => StopSignal | undefined } {
+  let first: StopSignal | undefined;
+  const handler = (signal: StopSignal) => {
+    if (first) process.exit(SIGNAL_EXIT_CODES[signal]);
     first = signal;
     abort();
   };
-  process.on("SIGINT", handler);
-  process.on("SIGTERM", handler);
+  const signals = Object.keys(SIGNAL_EXIT_CODES) as StopSignal[];
+  for (const signal of signals) process.on(signal, handler);
   return {
     stop: () => {
-      process.off("SIGINT", handler);
-      process.off("SIGTERM", handler);
+      for (const signal of signals) process.off(signal, handler);
     },
     received: () => first,
   };

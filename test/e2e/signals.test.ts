@@ -126,3 +126,36 @@ test.concurrent("SIGTERM mid-reply: exit 143, nothing half-written on stdout in 
   expect(r.stdout).toBe("");
   expect(r.stderr).toContain("interrupted");
 });
+
+for (const [signal, code] of [["SIGTERM", 143], ["SIGHUP", 129]] as const) {
+  test.concurrent(`${signal} while a tool runs: exit ${code}, a closing result event, and the command is gone`, async () => {
+    await using w = await world();
+    const command = `sleep 32.${code}`;
+    w.fake.script({ reply: [bash(command)] });
+    const rein = w.start(["-p", "wait", "--allow", "bash(sleep *)", "--output-format", "stream-json"]);
+    try {
+      await rein.waitForEvent("tool_start");
+      await waitFor(async () => (await pidsMatching(command)).length > 0, `${command} to be running`);
+      rein.kill(signal);
+      const r = await rein.exited;
+      expect(r.code).toBe(code);
+      expect(parseEvents(r.stdout).at(-1)).toMatchObject({ type: "result", status: "interrupted" });
+      await waitFor(async () => (await pidsMatching(command)).length === 0, `no ${command} left`, 2_000);
+    } finally {
+      await killLeftovers(command);
+    }
+  });
+}
+
+test.concurrent("an empty model reply: exit 1, a message on stderr, an error result", async () => {
+  await using w = await world();
+  w.fake.script({ reply: [] });
+  const r = await w.run(["-p", "hi"]);
+  expect(r.code).toBe(1);
+  expect(r.stdout).toBe("");
+  expect(r.stderr).toContain("the model sent an empty reply");
+  w.fake.script({ reply: [] });
+  const streamed = await w.runStream(["-p", "hi"]);
+  expect(streamed.code).toBe(1);
+  expect(streamed.events.at(-1)).toMatchObject({ type: "result", status: "error" });
+});

@@ -461,3 +461,25 @@ describe("images", () => {
     expect(JSON.stringify(log.events.filter((e) => e.type === "tool_end"))).not.toContain(data);
   });
 });
+
+describe("an empty final reply", () => {
+  test("no text and no tool call (or only whitespace) ends the run as an error that says so", async () => {
+    for (const reply of [[], [{ type: "text" as const, text: "  \n" }]]) {
+      const { session, log } = kit.create();
+      kit.fake.script({ reply });
+      const result = await session.prompt("hello?");
+      expect(result).toMatchObject({ status: "error", text: "" });
+      expect(result.error).toContain("the model sent an empty reply (stop reason end_turn)");
+      expect(log.events.find((e) => e.type === "error")).toMatchObject({ code: "empty_reply" });
+      kit.fake.reset();
+    }
+  });
+
+  test("after tool calls too: the earlier text is not passed off as the answer", async () => {
+    const read = counted("read");
+    const { session } = kit.create({ tools: [read.tool] });
+    kit.fake.script({ reply: [{ type: "text", text: "Let me look." }, { type: "tool_use", name: "read", input: { path: "a" } }] }, { reply: [] });
+    const result = await session.prompt("look");
+    expect(result).toMatchObject({ status: "error", text: "" });
+  });
+});
