@@ -65,6 +65,7 @@ export function runSettings(ctx: Context, extra: Pick<RunSettings, "askPolicy"> 
   const maxWaitMs = num("REIN_RETRY_MAX_WAIT_MS");
   const idleTimeoutMs = num("REIN_STREAM_IDLE_MS");
   const instructionMaxBytes = instructionCap(env);
+  const leaseWaitMs = num("REIN_LEASE_WAIT_MS");
   return {
     cwd: ctx.cwd,
     projectRoot: ctx.projectRoot,
@@ -89,6 +90,7 @@ export function runSettings(ctx: Context, extra: Pick<RunSettings, "askPolicy"> 
       ...(maxWaitMs !== undefined ? { maxWaitMs } : {}),
     },
     ...(idleTimeoutMs ? { idleTimeoutMs } : {}),
+    ...(leaseWaitMs !== undefined ? { leaseWaitMs } : {}),
     ...extra,
   };
 }

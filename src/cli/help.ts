@@ -30,9 +30,9 @@ Flags:
   print mode:
       --output-format FMT     text | json | stream-json
       --on-ask POLICY         deny (default: refuse and tell the model) | fail (exit 3)
-      --compact               with -c or -r: summarise the session's older part now, keeping
+      --compact               with -c or -r: summarise the whole session now, keeping
                               FOCUS (the argument, instead of a prompt) above all; runs no
-                              prompt, reads no stdin; exit 0 also when there is nothing to compact
+                              prompt, reads no stdin; exit 0 also when nothing is worth compacting
 
 In the terminal: /help lists the slash commands; Enter sends, Alt-Enter or Ctrl-J adds a line,
 Ctrl-C or Escape stops a turn (Ctrl-C twice at an empty prompt: exit), Ctrl-D exits, Ctrl-Z suspends.

@@ -2,6 +2,8 @@
 // model call and keep the recent tail verbatim; else (the call failed, was empty or did not fit) cut
 // the oldest turns deterministically. Returns the new view and reports the compaction as an event;
 // an abort before it is decided leaves the conversation as it was (undefined, nothing reported).
+// A manual compaction that would not make the conversation smaller is never kept: nothing is
+// reported, and the view comes back unchanged with the summary call's usage when one was made.
 import { estimateTokens } from "../agent/context-size.ts";
 import { textOf, type Compacted, type CompactInput, type CompactionMethod, type ContentBlock, type EventOf, type Message, type StreamFn, type Usage } from "../agent/types.ts";
 import { headCount, headMessage, hasResults, PRUNED_MARKER, pruneResults, type CompactionState } from "./compacted-view.ts";
@@ -24,6 +26,8 @@ export type CompactorDeps = {
   focus?: string;
 };
 
+/** A manual compaction of a conversation (without system prompt and tools) under this many tokens is not worth a call. */
+export const WORTH_COMPACTING = 1_000;
 /** The tool results of this many recent messages are never pruned. */
 const KEEP_RESULTS = 4;
 export const SUMMARY_PREFIX = "[summary of the earlier conversation]";
@@ -44,7 +48,9 @@ export async function compactConversation(input: CompactInput, deps: CompactorDe
     newHead: string | null,
     pruned: number[],
     tokensAfter = size(messages),
-  ) => {
+  ): Compacted | undefined => {
+    // Inside a run the target is below the estimate; a manual one aims at the window, so it checks.
+    if (input.reason === "manual" && tokensAfter >= input.tokens) return usage ? { messages: [...view], usage } : undefined;
     const firstKept = toFull(keepFrom);
     deps.report({
       type: "compaction",
@@ -68,7 +74,9 @@ export async function compactConversation(input: CompactInput, deps: CompactorDe
     if (after <= input.target) return report("prune", "", pruned, head, deps.state.head, [...deps.state.pruned, ...pruning.map(toFull)], after);
   }
 
-  const keepFrom = tailStart(view, head, tailBudget(deps.usable, input.target - input.fixed));
+  if (input.reason === "manual" && input.tokens - input.fixed < WORTH_COMPACTING) return undefined;
+  // A manual compaction summarises the whole conversation; one in a run keeps a recent tail verbatim.
+  const keepFrom = input.reason === "manual" ? view.length : tailStart(view, head, tailBudget(deps.usable, input.target - input.fixed));
   const tail = view.slice(keepFrom);
   if (signal.aborted) return undefined;
   const call = await summarise(view.slice(0, keepFrom), deps, signal);
@@ -81,7 +89,9 @@ export async function compactConversation(input: CompactInput, deps: CompactorDe
     const text = `${SUMMARY_PREFIX}\n${summary}${request ? `\n\n${REQUEST_MARK}\n${request}` : ""}`;
     const messages = [headMessage(text), ...tail];
     const after = size(messages);
-    if (after <= input.target) return report("summary", summary, messages, keepFrom, text, [...deps.state.pruned], after);
+    if (after <= input.target || (input.reason === "manual" && after >= input.tokens)) {
+      return report("summary", summary, messages, keepFrom, text, [...deps.state.pruned], after);
+    }
   }
   const cut = cutConversation(view, keepFrom, (messages) => size(messages) <= input.target, deps.usable);
   return report("cut", cut.note, cut.messages, cut.keepFrom, cut.head, [...deps.state.pruned]);

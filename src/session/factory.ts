@@ -42,6 +42,8 @@ export type RunSettings = {
   askPolicy?: AskPolicy;
   retry?: Partial<RetryPolicy>;
   idleTimeoutMs?: number;
+  /** how long a run waits for another process's run on the same session (REIN_LEASE_WAIT_MS) */
+  leaseWaitMs?: number;
   stream?: StreamFn;
 };
 
@@ -129,5 +131,6 @@ export function sessionOptions(settings: RunSettings, store: Store, registry = t
     outputDir: settings.outputDir,
     version: settings.version,
     ...(settings.askPolicy ? { askPolicy: settings.askPolicy } : {}),
+    ...(settings.leaseWaitMs !== undefined ? { lease: { waitMs: settings.leaseWaitMs } } : {}),
   };
 }

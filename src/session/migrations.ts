@@ -36,4 +36,13 @@ export const MIGRATIONS: readonly string[] = [
   // 4: the latest compaction of a session, found at open without reading its whole event log
   //    (partial: only compaction events are indexed, so appending the others costs nothing more)
   `CREATE INDEX events_compactions ON events (session_id, seq) WHERE type = 'compaction';`,
+  // 5: the lease of a session driven by a process now (see lease.ts): one row per leased session
+  `CREATE TABLE leases (
+     session_id TEXT PRIMARY KEY,
+     holder TEXT NOT NULL,
+     pid INTEGER NOT NULL,
+     host TEXT NOT NULL,
+     acquired_at INTEGER NOT NULL,
+     expires_at INTEGER NOT NULL
+   );`,
 ];

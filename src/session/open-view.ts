@@ -13,9 +13,18 @@ export type OpenedView = {
   size?: Estimated;
 };
 
-export function openView(row: SessionRow, store: Store): OpenedView {
+/**
+ * `persist` false (another process drives the session now) keeps the repairs in the view only: the
+ * store is left to its holder, and the repairs are made for good by whoever next takes the lease.
+ */
+export function openView(row: SessionRow, store: Store, persist = true): OpenedView {
   const last = store.lastMessage(row.id);
   const repairs = repairMessages(last ? [last] : [], store.events(row.id, last?.seq ?? 0));
+  if (!persist) {
+    const latest = store.lastCompaction(row.id);
+    const compaction = latest ? stateOf(latest) : NO_COMPACTION;
+    return { view: [...compactedView(store.conversation(row.id), compaction), ...repairs], compaction };
+  }
   if (repairs.length > 0) {
     const seq = store.lastSeq(row.id);
     store.transaction(() => {

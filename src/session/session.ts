@@ -16,15 +16,17 @@ import {
   type ResultStatus,
   type StampedEvent,
   type StreamFn,
+  type Usage,
 } from "../agent/types.ts";
 import { costFunction, modelInfo } from "../llm/models.ts";
 import type { PermissionRequest, Rule } from "../permission/evaluate.ts";
 import type { FileMemory, FileStamp, Tool } from "../sdk.ts";
 import { PermissionBroker, type Ask, type AskPolicy } from "./broker.ts";
 import type { Bound } from "./bound-output.ts";
-import { compactConversation } from "./compaction.ts";
+import { compactConversation, WORTH_COMPACTING } from "./compaction.ts";
 import { NO_COMPACTION, stateOf, type CompactionState } from "./compacted-view.ts";
 import { newId } from "./ids.ts";
+import { acquireLease, busyText, ifFree, LEASE_TTL_MS, LEASE_WAIT_MS, type Lease, type LeaseOptions } from "./lease.ts";
 import { openView } from "./open-view.ts";
 import { storedHistory } from "./stored-history.ts";
 import type { SessionRow, Store } from "./store.ts";
@@ -53,9 +55,17 @@ export type SessionOptions = {
   askPolicy?: AskPolicy;
   version: string;
   now?: () => number;
+  /** how long a run waits for another process's run on the same session, and the lease's life (tests) */
+  lease?: Partial<Pick<LeaseOptions, "waitMs" | "ttlMs">>;
 };
 
 export type ResultEvent = Extract<StampedEvent, { type: "result" }>;
+/** What a manual compaction did, with one line saying so; `usage` is the summary call's, when one was made. */
+export type CompactOutcome = (
+  | { type: "compacted"; event: EventOf<"compaction"> }
+  | { type: "nothing" }
+  | { type: "stopped" }
+) & { text: string; usage?: Usage };
 type Listener = (event: StampedEvent) => void;
 
 export class Session {
@@ -74,6 +84,12 @@ export class Session {
   private compaction: CompactionState;
   /** a resumed history's size from its stored text: spares the first turn walking 10,000 messages */
   private storedSize: Estimated | undefined;
+  /** held for the length of a run: no other process drives this session meanwhile */
+  private lease: Lease | undefined;
+  /** the view was opened while another process held the session: it is read again at the next run */
+  private stale = false;
+  /** why the store could not save what this run did; the run ends as an error */
+  private saveError: string | undefined;
 
   private constructor(
     readonly row: SessionRow,
@@ -83,6 +99,7 @@ export class Session {
   ) {
     this.messages = messages;
     this.compaction = compaction;
+    this.lastSeq = options.store.lastSeq(row.id);
     this.broker = new PermissionBroker({
       rules: () => this.options.rules,
       ...(options.expand ? { expand: (requests: PermissionRequest[]) => options.expand!(requests, row.cwd) } : {}),
@@ -115,9 +132,13 @@ export class Session {
 
   /** Opens a stored session, first repairing what a crash left so the conversation is valid again. */
   static open(row: SessionRow, options: SessionOptions): Session {
-    const opened = openView(row, options.store);
-    const session = new Session(row, options, opened.view, opened.compaction);
-    session.storedSize = opened.size;
+    // Repairs are stored only when no other process drives the session (its tool calls may still be running).
+    let opened: ReturnType<typeof openView> | undefined;
+    ifFree(options.store.db, row.id, () => (opened = openView(row, options.store)), options.now?.());
+    const view = opened ?? openView(row, options.store, false);
+    const session = new Session(row, options, view.view, view.compaction);
+    session.storedSize = view.size;
+    session.stale = opened === undefined;
     return session;
   }
 
@@ -147,7 +168,9 @@ export class Session {
     const startedAt = now();
     const { store } = this.options;
     try {
+      const busy = await this.claim(controller.signal);
       this.announce();
+      if (busy !== undefined) return this.refused(busy, controller.signal, startedAt);
       if (this.messages.length === 0 && !this.row.title) store.updateSession(this.id, { title: titleOf(text) });
       const user = this.emit({ type: "user", text });
       const userMessage: Message = { role: "user", content: [{ type: "text", text }] };
@@ -185,63 +208,60 @@ export class Session {
           compact: (input, signal) => this.compactWith(input, signal),
           commit: (message) => {
             const interrupted = controller.signal.aborted && message.role === "assistant";
-            store.appendMessage(this.id, message, this.lastSeq, interrupted ? "interrupted" : "complete");
+            this.saving(() => store.appendMessage(this.id, message, this.lastSeq, interrupted ? "interrupted" : "complete"));
           },
         },
         controller.signal,
       );
       this.storedSize = undefined; // the messages may have been compacted; later runs estimate
-      store.updateSession(this.id, {});
+      this.saving(() => store.updateSession(this.id, {}));
+      const failure = this.saveError ?? this.lostLease();
       return this.finish({
         type: "result",
-        status: result.status,
+        status: failure ? "error" : result.status,
         text: result.text,
         usage: result.usage,
         cost_usd: result.cost,
         turns: result.turns,
         duration_ms: now() - startedAt,
-        ...(result.error ? { error: result.error } : {}),
+        ...(failure ? { error: failure } : result.error ? { error: result.error } : {}),
       });
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
+      const message = this.saveError ?? `internal error: ${error instanceof Error ? error.message : String(error)}`;
       return this.finish({
         type: "result",
-        status: controller.signal.aborted ? "interrupted" : "error",
+        status: controller.signal.aborted && !this.saveError ? "interrupted" : "error",
         text: "",
         usage: emptyUsage(),
         cost_usd: costFunction(this.options.model)(emptyUsage()),
         turns: 0,
         duration_ms: now() - startedAt,
-        error: `internal error: ${message}`,
+        error: message,
       });
     } finally {
+      this.releaseLease();
       this.controller = undefined;
       this.inRun = false;
+      this.saveError = undefined;
     }
   }
 
   /**
-   * Summarises the conversation now (the terminal's /compact), keeping what concerns `focus` above
-   * all; the compaction event says how. Undefined when the session is running, has nothing to
-   * compact, or was aborted first (the conversation is then as it was).
+   * Summarises the whole conversation now (the terminal's /compact), keeping what concerns `focus`
+   * above all; the compaction event says how. A compaction that would not make the conversation
+   * smaller is not kept ("nothing"); "stopped" when the session is busy or the compaction was
+   * aborted (the conversation is then as it was).
    */
-  async compact(focus?: string): Promise<EventOf<"compaction"> | undefined> {
-    if (this.controller || this.messages.length < 2) return undefined;
+  async compact(focus?: string): Promise<CompactOutcome> {
+    if (this.controller) return { type: "stopped", text: "a prompt is running in this session; compact when it has finished" };
     const controller = new AbortController();
     this.controller = controller;
-    let reported: EventOf<"compaction"> | undefined;
     try {
-      const tools = await (typeof this.options.tools === "function" ? this.options.tools() : this.options.tools);
-      const fixed = fixedTokens({ system: this.options.system, tools: tools.map(toolDefinition) });
-      const tokens = requestTokens(this.messages, fixed, undefined);
-      const input: CompactInput = { messages: [...this.messages], tokens, target: Math.floor(this.usable * COMPACT_TO), fixed, reason: "manual" };
-      const compacted = await this.compactWith(input, controller.signal, focus, (event) => (reported = event));
-      if (compacted) {
-        this.messages.splice(0, this.messages.length, ...compacted.messages);
-        this.storedSize = undefined;
-      }
-      return reported;
+      const busy = await this.claim(controller.signal);
+      if (busy !== undefined) return { type: "stopped", text: busy || "stopped before the compaction was done; the conversation is as it was" };
+      return await this.compactHeld(controller.signal, focus);
     } finally {
+      this.releaseLease();
       this.controller = undefined;
     }
   }
@@ -249,10 +269,12 @@ export class Session {
   /**
    * `compact` as a run of its own (print mode's --compact): the `session` event, the compaction, and
    * a closing `result` with turns 0, the summary call's usage and cost, and one line saying what
-   * was done (or that there was nothing to compact) as its text.
+   * was done (or that there was nothing worth compacting) as its text.
    */
   async compactRun(focus?: string): Promise<ResultEvent> {
     if (this.controller) throw new Error("a prompt is already running in this session");
+    const controller = new AbortController();
+    this.controller = controller;
     const now = this.options.now ?? Date.now;
     const startedAt = now();
     const costOf = costFunction(this.options.model);
@@ -260,16 +282,38 @@ export class Session {
       this.finish({ type: "result", status, text, usage, cost_usd: cost, turns: 0, duration_ms: now() - startedAt, ...(error ? { error } : {}) });
     this.inRun = true;
     try {
+      const busy = await this.claim(controller.signal);
       this.announce();
-      if (this.messages.length < 2) return end("success", "nothing to compact: the conversation has fewer than two messages");
-      const event = await this.compact(focus);
-      if (!event) return end("interrupted", "", undefined, undefined, "interrupted before the compaction was done; the conversation is as it was");
-      return end("success", compactionLine(event), event.usage, event.cost_usd ?? costOf(emptyUsage()));
+      if (busy !== undefined) return this.refused(busy, controller.signal, startedAt);
+      const outcome = await this.compactHeld(controller.signal, focus);
+      const usage = outcome.usage ?? emptyUsage();
+      if (this.saveError) return end("error", "", usage, costOf(usage), this.saveError);
+      if (outcome.type === "stopped") return end("interrupted", "", usage, costOf(usage), outcome.text);
+      return end("success", outcome.text, usage, costOf(usage));
     } catch (error) {
-      return end("error", "", undefined, undefined, `internal error: ${error instanceof Error ? error.message : String(error)}`);
+      return end("error", "", undefined, undefined, this.saveError ?? `internal error: ${error instanceof Error ? error.message : String(error)}`);
     } finally {
+      this.releaseLease();
+      this.controller = undefined;
       this.inRun = false;
+      this.saveError = undefined;
     }
+  }
+
+  private async compactHeld(signal: AbortSignal, focus?: string): Promise<CompactOutcome> {
+    const tools = await (typeof this.options.tools === "function" ? this.options.tools() : this.options.tools);
+    const fixed = fixedTokens({ system: this.options.system, tools: tools.map(toolDefinition) });
+    const tokens = requestTokens(this.messages, fixed, undefined);
+    if (this.messages.length < 2 || tokens - fixed < WORTH_COMPACTING) return { type: "nothing", text: nothingLine(tokens) };
+    let reported: EventOf<"compaction"> | undefined;
+    const input: CompactInput = { messages: [...this.messages], tokens, target: Math.floor(this.usable * COMPACT_TO), fixed, reason: "manual" };
+    const compacted = await this.compactWith(input, signal, focus, (event) => (reported = event));
+    const spent = compacted?.usage ? { usage: compacted.usage } : {};
+    if (signal.aborted && !reported) return { type: "stopped", text: "interrupted before the compaction was done; the conversation is as it was", ...spent };
+    if (!compacted || !reported) return { type: "nothing", text: nothingLine(tokens), ...spent };
+    this.messages.splice(0, this.messages.length, ...compacted.messages);
+    this.storedSize = undefined;
+    return { type: "compacted", event: reported, text: compactionLine(reported), ...spent };
   }
 
   private get contextWindow(): number {
@@ -350,6 +394,84 @@ export class Session {
     this.broker.rejectAll("the run was interrupted");
   }
 
+  /**
+   * Takes the session's lease for a run (waiting a bounded time for another process's run), then
+   * reads the conversation again if another process changed it since this one last looked.
+   * Returns why the run cannot go on when the lease stays taken.
+   */
+  private async claim(signal: AbortSignal): Promise<string | undefined> {
+    if (this.lease?.held()) return undefined;
+    const { store } = this.options;
+    const now = this.options.now ?? Date.now;
+    const since = now();
+    const got = await acquireLease(
+      store.db,
+      this.id,
+      {
+        waitMs: this.options.lease?.waitMs ?? LEASE_WAIT_MS,
+        ttlMs: this.options.lease?.ttlMs ?? LEASE_TTL_MS,
+        now,
+        onLost: () => this.controller?.abort(),
+      },
+      signal,
+    );
+    if (!("release" in got)) return signal.aborted ? "" : busyText(this.id, got, now() - since);
+    this.lease = got;
+    if (this.stale || store.lastSeq(this.id) !== this.lastSeq) this.reload();
+    return undefined;
+  }
+
+  /** The conversation as the store holds it now (repairing what a crashed holder left). */
+  private reload(): void {
+    const opened = openView(this.row, this.options.store);
+    this.messages.splice(0, this.messages.length, ...opened.view);
+    this.compaction = opened.compaction;
+    this.storedSize = opened.size;
+    this.lastSeq = this.options.store.lastSeq(this.id);
+    this.stale = false;
+  }
+
+  private releaseLease(): void {
+    this.lease?.release();
+    this.lease = undefined;
+  }
+
+  private lostLease(): string | undefined {
+    if (!this.lease || this.lease.held()) return undefined;
+    return `another process took over session ${this.id} while this run was stalled; the run was stopped (its work so far is stored)`;
+  }
+
+  /** The result of a run that did not get the session: refused (exit 1), or interrupted while it waited. */
+  private refused(busy: string, signal: AbortSignal, startedAt: number): ResultEvent {
+    const usage = emptyUsage();
+    const interrupted = signal.aborted;
+    return this.finish({
+      type: "result",
+      status: interrupted ? "interrupted" : "error",
+      text: "",
+      usage,
+      cost_usd: costFunction(this.options.model)(usage),
+      turns: 0,
+      duration_ms: (this.options.now ?? Date.now)() - startedAt,
+      error: interrupted ? "interrupted while waiting for another process's run on this session" : busy,
+    });
+  }
+
+  /** Runs a store write; a failure stops the run, which then ends as an error saying so. */
+  private saving(write: () => void): void {
+    try {
+      write();
+    } catch (error) {
+      this.failSave(error);
+    }
+  }
+
+  private failSave(error: unknown): never {
+    this.saveError ??= `cannot save the session (${error instanceof Error ? error.message : String(error)}); the run was stopped so nothing unsaved is lost silently`;
+    this.controller?.abort();
+    throw new Error(this.saveError);
+  }
+
   /** The `session` event, before the first run of this process. */
   private announce(): void {
     if (this.started) return;
@@ -371,7 +493,7 @@ export class Session {
       stamped = { ...event, session_id: this.id, seq: -1 } as StampedEvent;
       if (event.type !== "result" && event.type !== "error") {
         this.notify(stamped);
-        throw new Error(`cannot save the session (${(error as Error).message}); the run was stopped so nothing unsaved is lost silently`);
+        this.failSave(error);
       }
     }
     this.notify(stamped);
@@ -386,6 +508,11 @@ export class Session {
 function fileMemory(): FileMemory {
   const stamps = new Map<string, FileStamp>();
   return { recordRead: (path, stamp) => void stamps.set(path, stamp), lastRead: (path) => stamps.get(path) };
+}
+
+/** "nothing worth compacting: ...": a compaction would not have made the conversation smaller. */
+function nothingLine(tokens: number): string {
+  return `nothing worth compacting: the conversation (~${tokens} tokens with the system prompt and tools) would not get smaller`;
 }
 
 /** "compacted: ~12000 -> ~3100 tokens (summarised)": what a manual compaction did, in one line. */

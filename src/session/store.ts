@@ -228,6 +228,7 @@ export class Store {
     return this.db.transaction(() => {
       this.db.query(`DELETE FROM events WHERE session_id = ?`).run(id);
       this.db.query(`DELETE FROM messages WHERE session_id = ?`).run(id);
+      this.db.query(`DELETE FROM leases WHERE session_id = ?`).run(id);
       return this.db.query(`DELETE FROM sessions WHERE id = ?`).run(id).changes > 0;
     })();
   }

@@ -6,11 +6,14 @@ import { lastUserText, messagesOf, text, world, type World } from "./harness.ts"
 
 const summary = { reply: [text("The user asked about the parser and got an answer.")], usage: { input_tokens: 400, output_tokens: 40 } };
 
+/** Pasted context that makes a prompt worth compacting (about 1,000 tokens). */
+const pasted = `\n${"the parser reads tokens. ".repeat(160)}`;
+
 /** A stored session of two prompts (four messages); returns its id. */
 async function twoPrompts(w: World): Promise<string> {
   w.fake.script({ reply: [text("First answer.")] }, { reply: [text("Second answer.")] });
-  expect((await w.run(["-p", "how does the parser work?"])).code).toBe(0);
-  expect((await w.run(["-c", "-p", "and the lexer?"])).code).toBe(0);
+  expect((await w.run(["-p", `how does the parser work?${pasted}`])).code).toBe(0);
+  expect((await w.run(["-c", "-p", `and the lexer?${pasted}`])).code).toBe(0);
   const [listed] = JSON.parse((await w.run(["sessions", "list", "--json"])).stdout) as { id: string }[];
   return listed!.id;
 }
@@ -64,7 +67,9 @@ test.concurrent("stream-json: session, compaction, result (turns 0, the summary 
   expect(result).toMatchObject({ status: "success", turns: 0, cost_usd: 0.0012, usage: { input_tokens: 400, output_tokens: 40 } });
   expect(result!.text).toStartWith("compacted: ~");
 
-  w.fake.script(summary);
+  // the compacted session is small now: one more long prompt makes it worth compacting again
+  w.fake.script({ reply: [text("Third answer.")] }, summary);
+  expect((await w.run(["-c", "-p", `and the printer?${pasted}${pasted}`])).code).toBe(0);
   const json = await w.run(["-c", "-p", "--compact", "--output-format", "json"]);
   expect(json.code).toBe(0);
   const lines = json.stdout.trim().split("\n");
@@ -85,7 +90,9 @@ test.concurrent("sessions show counts the compaction's summary call once", async
   expect(input).toBeGreaterThan(400);
 });
 
-test.concurrent("nothing to compact: the line says so, exit 0, no model call, the conversation unchanged", async () => {
+const nothing = /^nothing worth compacting: the conversation \(~\d+ tokens with the system prompt and tools\) would not get smaller\n$/;
+
+test.concurrent("nothing worth compacting: the line says so, exit 0, no model call, the conversation unchanged", async () => {
   await using w = await world();
   w.fake.script({ error: 401 });
   expect((await w.run(["-p", "hello"])).code).toBe(1); // one message stored, no answer
@@ -93,11 +100,33 @@ test.concurrent("nothing to compact: the line says so, exit 0, no model call, th
 
   const r = await w.run(["-c", "-p", "--compact"]);
 
-  expect(r).toMatchObject({ code: 0, stdout: "nothing to compact: the conversation has fewer than two messages\n" });
+  expect(r.code).toBe(0);
+  expect(r.stdout).toMatch(nothing);
   expect(w.fake.requests).toHaveLength(before);
   const stream = await w.runStream(["-c", "-p", "--compact"]);
   expect(stream.events.map((e) => e.type)).toEqual(["session", "result"]);
-  expect(stream.events[1]).toMatchObject({ status: "success", turns: 0, text: expect.stringContaining("nothing to compact") });
+  expect(stream.events[1]).toMatchObject({ status: "success", turns: 0, text: expect.stringContaining("nothing worth compacting") });
+});
+
+test.concurrent("a small session is not made bigger: a summary as long as the conversation is not kept", async () => {
+  await using w = await world();
+  const id = await twoPrompts(w);
+  w.fake.script({ reply: [text("a summary longer than what it summarises ".repeat(200))], usage: { input_tokens: 900, output_tokens: 2000 } });
+
+  const r = await w.runStream(["-c", "-p", "--compact"]);
+
+  expect(r.code).toBe(0);
+  expect(r.events.map((e) => e.type)).toEqual(["session", "result"]);
+  expect(`${r.events[1]!.text}\n`).toMatch(nothing);
+  // the summary call was made and its cost is the run's
+  expect(r.events[1]).toMatchObject({ usage: { input_tokens: 900, output_tokens: 2000 } });
+  const transcript: string = w.fake.requests.at(-1)!.body.messages[0].content[0].text;
+  for (const part of ["User: how does the parser work?", "Assistant: First answer.", "User: and the lexer?", "Assistant: Second answer."]) {
+    expect(transcript).toContain(part);
+  }
+  w.fake.script({ reply: [text("Third answer.")] });
+  expect((await w.run(["-r", id, "-p", "and the printer?"])).code).toBe(0);
+  expect(messagesOf(w.fake.requests.at(-1))).toHaveLength(5);
 });
 
 test.concurrent("misuse is a usage error with a hint (exit 2); json still ends with a result", async () => {

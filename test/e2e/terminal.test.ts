@@ -283,12 +283,13 @@ describe.skipIf(!hasTmux)("the interactive terminal", () => {
     const { pane } = await start({ name: "compact", args: "-m claude-sonnet-5-5" });
     const usage = { input_tokens: 1000, output_tokens: 100, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 };
     fake.script(
-      { reply: [{ type: "text", text: "First answer." }], usage },
-      { reply: [{ type: "text", text: "Second answer." }], usage },
+      // answers long enough (about 700 tokens each) to be worth compacting
+      { reply: [{ type: "text", text: `${"The parser reads tokens. ".repeat(110)}First answer.` }], usage },
+      { reply: [{ type: "text", text: `${"The lexer makes tokens. ".repeat(110)}Second answer.` }], usage },
       { reply: [{ type: "text", text: "They talked about the parser." }], usage: { ...usage, input_tokens: 500, output_tokens: 50 } },
     );
     pane.keys("/compact", "Enter");
-    await pane.until("nothing to compact yet");
+    await pane.until("nothing worth compacting");
     pane.keys("one", "Enter");
     await pane.until("First answer.");
     pane.keys("two", "Enter");

@@ -90,6 +90,10 @@ type Answering = {
 function answer(step: FakeStep, answering: Answering): Response | Promise<Response> {
   const { wantsStream, ctx, headers, stream, original, body } = answering;
   if ("respond" in step) return answer(step.respond(body), answering);
+  if ("reply" in step && step.waitFor) {
+    const { waitFor, ...now } = step;
+    return waitFor.then(() => answer(now, answering));
+  }
   if ("reply" in step) {
     const shape = { ...step, blocks: step.reply };
     if (!wantsStream || step.json) return Response.json(replyMessage(shape, ctx), { headers });

@@ -22,6 +22,8 @@ export type FakeReplyStep = {
   /** Wait between SSE events. */
   delayMs?: number;
   json?: boolean;
+  /** Answers only once this settles (a test holds a run mid-request while it starts others). */
+  waitFor?: Promise<unknown>;
 };
 
 export type FakeStep =

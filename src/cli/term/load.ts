@@ -99,9 +99,8 @@ export async function loadSession(args: Args, env: Env, hooks: InteractiveHooks,
         return undefined;
       },
       compact: async (focus) => {
-        if (session.history().length < 2) return screen.print(chalk.dim("nothing to compact yet"));
-        const done = await session.compact(focus);
-        if (!done) screen.print(chalk.dim("(compaction stopped: the conversation is as it was)"));
+        const outcome = await session.compact(focus);
+        if (outcome.type !== "compacted") screen.print(chalk.dim(outcome.text));
       },
       serve,
     },

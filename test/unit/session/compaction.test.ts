@@ -140,38 +140,82 @@ describe("resume", () => {
   });
 });
 
+/** A question long enough (about 600 tokens) that two of them are worth compacting. */
+const long = (question: string) => `${question}\n${"z".repeat(2_400)}`;
+
 describe("manual compaction (/compact)", () => {
-  test("Session.compact(focus) summarises the older part with the focus given; the next prompt sends the summary and the tail", async () => {
+  test("Session.compact(focus) summarises the whole conversation with the focus given; the next prompt sends the summary", async () => {
     const { session, log } = kit.create({ contextWindow: WINDOW });
     kit.fake.script({ reply: [{ type: "text", text: "First answer." }] }, { reply: [{ type: "text", text: "Second answer." }] });
-    await session.prompt("first question");
-    await session.prompt("second question");
+    await session.prompt(long("first question"));
+    await session.prompt(long("second question"));
     kit.fake.script({ reply: [{ type: "text", text: "They asked two questions." }] });
 
-    const event = await session.compact("the parser");
+    const outcome = await session.compact("the parser");
 
+    expect(outcome.type).toBe("compacted");
+    expect(outcome.text).toMatch(/^compacted: ~\d+ -> ~\d+ tokens \(summarised\)$/);
+    const event = outcome.type === "compacted" ? outcome.event : undefined;
     expect(event).toMatchObject({ method: "summary", summary: "They asked two questions." });
-    const summaryCall = kit.fake.requests.at(-1)!.body;
-    expect(summaryCall.messages[0].content[0].text).toContain("Keep above all what concerns: the parser");
-    expect(summaryCall.messages[0].content[0].text).toContain("User: first question");
+    expect(event!.tokens_after).toBeLessThan(event!.tokens_before);
+    const transcript: string = kit.fake.requests.at(-1)!.body.messages[0].content[0].text;
+    expect(transcript).toContain("Keep above all what concerns: the parser");
+    // The whole conversation it replaces, answers included, not only the first message.
+    for (const part of ["User: first question", "Assistant: First answer.", "User: second question", "Assistant: Second answer."]) {
+      expect(transcript).toContain(part);
+    }
     expect(log.of("compaction")).toHaveLength(1);
 
     kit.fake.script(done);
     await session.prompt("third question");
     const sent = sentMessages(kit.fake.requests.at(-1));
-    // The second question is in the kept tail, so the summary does not repeat it.
-    expect(firstText(sent)).toBe("[summary of the earlier conversation]\nThey asked two questions.");
+    expect(firstText(sent)).toStartWith("[summary of the earlier conversation]\nThey asked two questions.\n\n[the user's latest request, verbatim]\nsecond question");
     expect(conversationProblems(sent)).toEqual([]);
     expect(sent.at(-1)).toEqual({ role: "user", content: [{ type: "text", text: "third question" }] });
+  });
+
+  test("a summary that is not smaller than the conversation is not kept: nothing worth compacting, the view unchanged", async () => {
+    const { session, log } = kit.create({ contextWindow: WINDOW });
+    kit.fake.script({ reply: [{ type: "text", text: "First answer." }] }, { reply: [{ type: "text", text: "Second answer." }] });
+    await session.prompt(long("first question"));
+    await session.prompt(long("second question"));
+    const before = [...session.history()];
+    kit.fake.script({ reply: [{ type: "text", text: "w".repeat(8_000) }], usage: { input_tokens: 700, output_tokens: 2_000 } });
+
+    const outcome = await session.compact();
+
+    expect(outcome).toMatchObject({ type: "nothing", usage: { input_tokens: 700, output_tokens: 2_000 } });
+    expect(outcome.text).toStartWith("nothing worth compacting: the conversation (~");
+    expect(log.of("compaction")).toEqual([]);
+    expect(session.history()).toEqual(before);
+    kit.fake.script(done);
+    await session.prompt("third question");
+    expect(sentMessages(kit.fake.requests.at(-1))).toHaveLength(5);
+  });
+
+  test("a small conversation is not worth a summary call", async () => {
+    const { session, log } = kit.create({ contextWindow: WINDOW });
+    kit.fake.script({ reply: [{ type: "text", text: "First answer." }] }, { reply: [{ type: "text", text: "Second answer." }] });
+    await session.prompt("first question");
+    await session.prompt("second question");
+    const calls = kit.fake.requests.length;
+
+    const outcome = await session.compact();
+
+    expect(outcome.type).toBe("nothing");
+    expect(outcome.text).toStartWith("nothing worth compacting");
+    expect(kit.fake.requests).toHaveLength(calls);
+    expect(log.of("compaction")).toEqual([]);
   });
 
   test("the compaction event prices its summary call from the model table; null for a model without prices", async () => {
     const priced = kit.create({ contextWindow: WINDOW, model: "claude-sonnet-5-5" });
     kit.fake.script({ reply: [{ type: "text", text: "First answer." }] }, { reply: [{ type: "text", text: "Second answer." }] });
-    await priced.session.prompt("first question");
-    await priced.session.prompt("second question");
+    await priced.session.prompt(long("first question"));
+    await priced.session.prompt(long("second question"));
     kit.fake.script({ reply: [{ type: "text", text: "Two questions." }], usage: { input_tokens: 1000, output_tokens: 100 } });
-    const event = await priced.session.compact();
+    const done = await priced.session.compact();
+    const event = done.type === "compacted" ? done.event : undefined;
     expect(event?.usage).toMatchObject({ input_tokens: 1000, output_tokens: 100 });
     expect(event?.cost_usd).toBe(costUsd("claude-sonnet-5-5", event!.usage!));
     expect(event?.cost_usd).toBeGreaterThan(0);
@@ -180,9 +224,10 @@ describe("manual compaction (/compact)", () => {
 
     const unpriced = kit.create({ contextWindow: WINDOW });
     kit.fake.script({ reply: [{ type: "text", text: "A." }] }, { reply: [{ type: "text", text: "B." }] }, { reply: [{ type: "text", text: "S." }] });
-    await unpriced.session.prompt("one");
-    await unpriced.session.prompt("two");
-    const other = await unpriced.session.compact();
+    await unpriced.session.prompt(long("one"));
+    await unpriced.session.prompt(long("two"));
+    const compacted = await unpriced.session.compact();
+    const other = compacted.type === "compacted" ? compacted.event : undefined;
     expect(other?.usage).toBeDefined();
     expect(other?.cost_usd).toBeNull();
   });
@@ -201,8 +246,8 @@ describe("manual compaction (/compact)", () => {
   test("compactRun (print mode's --compact): session, compaction, result with turns 0 and the summary call's usage", async () => {
     const { session, log } = kit.create({ contextWindow: WINDOW });
     kit.fake.script({ reply: [{ type: "text", text: "A." }] }, { reply: [{ type: "text", text: "B." }] });
-    await session.prompt("one");
-    await session.prompt("two");
+    await session.prompt(long("one"));
+    await session.prompt(long("two"));
     kit.fake.script({ reply: [{ type: "text", text: "Two prompts." }], usage: { input_tokens: 300, output_tokens: 30 } });
     const seen = log.events.length;
 
@@ -217,8 +262,8 @@ describe("manual compaction (/compact)", () => {
   test("an abort while the summary is written leaves the conversation as it was: no compaction, result interrupted", async () => {
     const { session, log } = kit.create({ contextWindow: WINDOW });
     kit.fake.script({ reply: [{ type: "text", text: "A." }] }, { reply: [{ type: "text", text: "B." }] });
-    await session.prompt("one");
-    await session.prompt("two");
+    await session.prompt(long("one"));
+    await session.prompt(long("two"));
     const before = [...session.history()];
     let arrived!: () => void;
     const called = new Promise<void>((resolve) => (arrived = resolve));
@@ -242,7 +287,7 @@ describe("manual compaction (/compact)", () => {
 
   test("nothing to compact in a new session", async () => {
     const { session } = kit.create({ contextWindow: WINDOW });
-    expect(await session.compact()).toBeUndefined();
+    expect(await session.compact()).toMatchObject({ type: "nothing", text: expect.stringContaining("nothing worth compacting") });
   });
 });
 

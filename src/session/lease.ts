@@ -1,0 +1,137 @@
+// One process drives a session at a time: a run holds the session's lease (a row in the store with
+// the holder's pid and host and an expiry it renews). A holder that crashed cannot keep it: a lease
+// whose pid is gone (on this host) or whose expiry has passed is taken over.
+import type { Database } from "bun:sqlite";
+import { hostname } from "node:os";
+
+export type LeaseRow = { session_id: string; holder: string; pid: number; host: string; acquired_at: number; expires_at: number };
+
+export type LeaseOptions = {
+  /** how long a second run waits for the lease before it is refused (ms) */
+  waitMs: number;
+  /** how long a lease lives without being renewed; it is renewed every third of that */
+  ttlMs: number;
+  now?: () => number;
+  /** called when a renewal finds the lease taken over */
+  onLost?: () => void;
+};
+
+export const LEASE_WAIT_MS = 10_000;
+export const LEASE_TTL_MS = 30_000;
+
+export type Lease = {
+  /** false once another process took the lease over (this one stalled past its expiry) */
+  held: () => boolean;
+  release: () => void;
+};
+
+let leases = 0;
+const me = { pid: process.pid, host: hostname() };
+
+/** Takes the lease now if it is free; the row of the live holder otherwise. */
+export function tryLease(db: Database, sessionId: string, holder: string, now: number, ttlMs: number): LeaseRow | undefined {
+  return db.transaction((): LeaseRow | undefined => {
+    const current = db.query(`SELECT * FROM leases WHERE session_id = ?`).get(sessionId) as LeaseRow | null;
+    if (current && current.holder !== holder && alive(current, now)) return current;
+    db.query(
+      `INSERT OR REPLACE INTO leases (session_id, holder, pid, host, acquired_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)`,
+    ).run(sessionId, holder, me.pid, me.host, now, now + ttlMs);
+    return undefined;
+  }).immediate();
+}
+
+/**
+ * Takes the lease, waiting up to `waitMs` for the holder to finish; the holder's row when it did
+ * not (or the wait was aborted). A taken lease renews itself until released.
+ */
+export async function acquireLease(db: Database, sessionId: string, options: LeaseOptions, signal: AbortSignal): Promise<Lease | LeaseRow> {
+  const now = options.now ?? Date.now;
+  const holder = `${me.pid}-${++leases}-${Math.random().toString(36).slice(2, 8)}`;
+  const deadline = now() + options.waitMs;
+  let pause = 25;
+  for (;;) {
+    const other = tryLease(db, sessionId, holder, now(), options.ttlMs);
+    if (!other) return renewing(db, sessionId, holder, options);
+    if (signal.aborted || now() >= deadline) return other;
+    await delay(Math.min(pause, Math.max(1, deadline - now())), signal);
+    pause = Math.min(pause * 2, 250);
+  }
+}
+
+/** Runs `fn` under the lease when it is free now (no waiting); false, without running it, when it is held. */
+export function ifFree(db: Database, sessionId: string, fn: () => void, now = Date.now()): boolean {
+  const holder = `${me.pid}-${++leases}-open`;
+  if (tryLease(db, sessionId, holder, now, LEASE_TTL_MS)) return false;
+  try {
+    fn();
+  } finally {
+    db.query(`DELETE FROM leases WHERE session_id = ? AND holder = ?`).run(sessionId, holder);
+  }
+  return true;
+}
+
+/** Whose lease stands in the way of this process, said for a person. */
+export function busyText(sessionId: string, row: LeaseRow, waitedMs: number): string {
+  const where = row.host === me.host ? `pid ${row.pid}` : `pid ${row.pid} on ${row.host}`;
+  const since = new Date(row.acquired_at).toISOString().slice(11, 19);
+  const waited = waitedMs > 0 ? `; waited ${Math.round(waitedMs / 100) / 10} s for it` : "";
+  return (
+    `session ${sessionId} is in use by another rein (${where}, since ${since} UTC)${waited}. ` +
+    `Try again when that run has finished, or start a new session (without -c or -r)`
+  );
+}
+
+function renewing(db: Database, sessionId: string, holder: string, options: LeaseOptions): Lease {
+  const now = options.now ?? Date.now;
+  let held = true;
+  const renew = () => {
+    try {
+      held = db.query(`UPDATE leases SET expires_at = ? WHERE session_id = ? AND holder = ?`).run(now() + options.ttlMs, sessionId, holder).changes > 0;
+    } catch {
+      // a busy or failing store: the lease stands until its expiry, and the run's own writes report the failure
+    }
+    if (held) return;
+    clearInterval(timer);
+    options.onLost?.();
+  };
+  const timer = setInterval(renew, Math.max(10, Math.floor(options.ttlMs / 3)));
+  timer.unref?.();
+  return {
+    held: () => held,
+    release: () => {
+      clearInterval(timer);
+      if (!held) return;
+      held = false;
+      try {
+        db.query(`DELETE FROM leases WHERE session_id = ? AND holder = ?`).run(sessionId, holder);
+      } catch {
+        // left to expire
+      }
+    },
+  };
+}
+
+/** A holder counts until its expiry; on this host, only while its process lives. */
+function alive(row: LeaseRow, now: number): boolean {
+  if (row.expires_at <= now) return false;
+  if (row.host !== me.host) return true;
+  if (row.pid === me.pid) return true;
+  try {
+    process.kill(row.pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+function delay(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    }
+    signal.addEventListener("abort", done, { once: true });
+  });
+}
