@@ -1,6 +1,7 @@
 // rein doctor: checks what a run needs, and says what to do about each problem.
 import { instructionSources, instructionWarnings, sandboxAvailable } from "../session/factory.ts";
 import { INSTRUCTION_CAP_BYTES } from "../session/instructions.ts";
+import { API_CHECK_TIMEOUT_MS, checkAnthropicApi } from "../session/provider-check.ts";
 import { Store, type Health } from "../session/store.ts";
 import { instructionCap, type Context } from "./context.ts";
 import { out } from "./output.ts";
@@ -12,7 +13,7 @@ const MB = 1024 * 1024;
 const LARGE_DB = 1024 * MB;
 const LARGE_WAL = 64 * MB;
 
-export function doctor(ctx: Context): number {
+export async function doctor(ctx: Context): Promise<number> {
   const checks: Check[] = [];
   const { config, paths } = ctx;
   checks.push([
@@ -20,6 +21,7 @@ export function doctor(ctx: Context): number {
     Boolean(config.apiKey),
     config.apiKey ? `set; API at ${config.baseURL ?? "https://api.anthropic.com"}` : "missing: export ANTHROPIC_API_KEY=... or set apiKey in the user config",
   ]);
+  if (config.apiKey) checks.push(await apiCheck(config.apiKey, config.baseURL, ctx.env));
   checks.push(...databaseChecks(paths.db));
   checks.push(["config", true, config.sources.length ? `read ${config.sources.join(", ")}` : "no config files (defaults)"]);
   for (const w of config.warnings) checks.push(["config", false, w]);
@@ -34,6 +36,14 @@ export function doctor(ctx: Context): number {
   checks.push(instructionsCheck(ctx));
   for (const [name, ok, detail] of checks) out(`${ok ? "ok  " : "FAIL"} ${name.padEnd(13)} ${detail}\n`);
   return checks.every(([, ok]) => ok) ? 0 : 1;
+}
+
+/** One request to the API with the key, within a few seconds (REIN_DOCTOR_TIMEOUT_MS). */
+async function apiCheck(apiKey: string, baseURL: string | undefined, env: Context["env"]): Promise<Check> {
+  const wanted = Number(env.REIN_DOCTOR_TIMEOUT_MS);
+  const timeoutMs = Number.isFinite(wanted) && wanted > 0 ? wanted : API_CHECK_TIMEOUT_MS;
+  const { ok, detail } = await checkAnthropicApi({ apiKey, ...(baseURL ? { baseURL } : {}), timeoutMs });
+  return ["api", ok, detail];
 }
 
 /** Instruction files over the cap are cut, not refused: a warning the run shows too. */

@@ -85,12 +85,28 @@ test.concurrent("rein with no -p and stdin not a terminal is a usage error that 
   expect(w.fake.requests).toHaveLength(0);
 });
 
-test.concurrent("rein doctor with a key passes and reports the database", async () => {
+test.concurrent("rein doctor with a key passes, reports the database, and checks that the API answers (GET /v1/models, no tokens spent)", async () => {
   await using w = await world();
   const r = await w.run(["doctor"]);
   expect(r.code).toBe(0);
   expect(r.stdout).toContain("database");
   expect(r.stdout).toContain(w.dataDir);
+  expect(r.stdout).toMatch(/^ok {3}api {11}answers \(\d+ ms\)$/m);
+  expect(w.fake.requests.map((q) => `${q.method} ${q.path}`)).toEqual(["GET /v1/models"]);
+});
+
+test.concurrent("rein doctor says when the API refuses the key, and when it does not answer in time (exit 1)", async () => {
+  await using w = await world();
+  w.fake.script({ error: 401 });
+  const refused = await w.run(["doctor"]);
+  expect(refused.code).toBe(1);
+  expect(refused.stdout).toMatch(/^FAIL api {11}API error 401: the API key was refused .*Check ANTHROPIC_API_KEY/m);
+
+  w.fake.script({ hang: true });
+  const silent = await w.run(["doctor"], { env: { REIN_DOCTOR_TIMEOUT_MS: "300" } });
+  expect(silent.code).toBe(1);
+  expect(silent.stdout).toContain("FAIL api           no answer within 0.3 s: check ANTHROPIC_BASE_URL and the network\n");
+  expect(silent.stdout).toContain("db integrity"); // the other checks still ran
 });
 
 test.concurrent("parseEvents is strict about whole lines", () => {

@@ -274,14 +274,26 @@ test("no auth header gives 401 and consumes no step; unknown paths give 404", as
   fake.script({ reply: [{ type: "text", text: "still queued" }] });
 
   const noAuth = await fetch(`${fake.url}/v1/messages`, { method: "POST", body: JSON.stringify(params) });
-  const wrongPath = await fetch(`${fake.url}/v1/models`, { headers: { "x-api-key": "k" } });
+  const wrongPath = await fetch(`${fake.url}/v1/files`, { headers: { "x-api-key": "k" } });
 
   expect(noAuth.status).toBe(401);
   expect(await noAuth.json()).toMatchObject({ error: { type: "authentication_error" } });
   expect(wrongPath.status).toBe(404);
   expect(fake.pending()).toBe(1);
-  expect(fake.requests.map((r) => r.path)).toEqual(["/v1/messages", "/v1/models"]);
+  expect(fake.requests.map((r) => r.path)).toEqual(["/v1/messages", "/v1/files"]);
   expect<unknown>((await client.messages.create(params)).content).toEqual([{ type: "text", text: "still queued" }]);
+});
+
+test("GET /v1/models lists one model and leaves a queued reply alone; a queued error answers it", async () => {
+  fake.script({ reply: [{ type: "text", text: "for the messages" }] });
+  const listed = await fetch(`${fake.url}/v1/models?limit=1`, { headers: { "x-api-key": "k" } });
+  expect(await listed.json()).toMatchObject({ data: [{ type: "model", id: "claude-fake" }], has_more: false });
+  expect(fake.pending()).toBe(1);
+  fake.reset();
+  fake.script({ error: 403 });
+  const refused = await fetch(`${fake.url}/v1/models`, { headers: { "x-api-key": "k" } });
+  expect(refused.status).toBe(403);
+  expect(fake.pending()).toBe(0);
 });
 
 test("a raw step sees the request and answers anything", async () => {

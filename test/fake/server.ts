@@ -7,7 +7,8 @@ import type { FakeServer, FakeServerOptions, FakeStep, RecordedRequest } from ".
 export type { FakeBlock, FakeServer, FakeServerOptions, FakeStep, FakeUsage, RecordedRequest } from "./types.ts";
 
 /**
- * A scripted Anthropic Messages API on 127.0.0.1: each POST /v1/messages consumes the next step.
+ * A scripted Anthropic Messages API on 127.0.0.1: each POST /v1/messages consumes the next step
+ * (GET /v1/models answers a one-model list, or the next step when that is an error, hang or raw one).
  * An empty queue answers 500 "fake server: no scripted step left" (or `opts.repeat`).
  */
 export async function startFakeAnthropic(opts: FakeServerOptions = {}): Promise<FakeServer> {
@@ -34,12 +35,14 @@ export async function startFakeAnthropic(opts: FakeServerOptions = {}): Promise<
       requests.push({ method: req.method, path, headers: Object.fromEntries(req.headers), body, bodyText, arrivedAt });
       const headers = { "request-id": nextId("req_fake") };
 
-      if (req.method !== "POST" || path !== "/v1/messages") {
+      const models = req.method === "GET" && path === "/v1/models";
+      if (!models && (req.method !== "POST" || path !== "/v1/messages")) {
         return apiError(404, `fake server: no route for ${req.method} ${path}`, headers);
       }
       if (!hasAuth(req.headers)) {
         return apiError(401, "fake server: missing x-api-key or Authorization: Bearer header", headers);
       }
+      if (models) return modelList(queue, headers, req);
       if (!isRecord(body)) return apiError(400, "fake server: the request body is not a JSON object", headers);
 
       const step = queue.shift() ?? opts.repeat;
@@ -113,6 +116,17 @@ function answer(step: FakeStep, answering: Answering): Response | Promise<Respon
   }
   if ("malformed" in step) return malformedResponse(headers);
   return step.raw(original());
+}
+
+/** GET /v1/models (rein doctor's check): a queued error, hang or raw step answers it (a reply step stays queued); otherwise one fake model. */
+function modelList(queue: FakeStep[], headers: Record<string, string>, req: Request): Response | Promise<Response> {
+  const next = queue[0];
+  const step = next && ("error" in next || "raw" in next || "hang" in next) ? queue.shift() : undefined;
+  if (step && "error" in step) return errorResponse(step, headers);
+  if (step && "raw" in step) return step.raw(req);
+  if (step && "hang" in step) return new Promise<Response>((resolve) => req.signal.addEventListener("abort", () => resolve(new Response(null))));
+  const model = { type: "model", id: "claude-fake", display_name: "Fake", created_at: "2026-01-01T00:00:00Z" };
+  return Response.json({ data: [model], has_more: false, first_id: model.id, last_id: model.id }, { headers });
 }
 
 const errorTypes: Record<number, string> = {
