@@ -37,7 +37,7 @@ export type ResolvedConfig = {
   sandbox: SandboxSetting;
   /** Lowest precedence first. Each source lists its allow rules, then ask, then deny: the last match wins. */
   rules: { user: Rule[]; project: Rule[]; flags: Rule[] };
-  server: { token?: string; origins: string[] };
+  server: { token?: string; origins: string[]; hosts: string[] };
   /** Config files that were read, user first. */
   sources: string[];
   warnings: string[];
@@ -95,7 +95,7 @@ export function loadConfig(opts: LoadOptions): ResolvedConfig {
     // The kernel sandbox: on when asked for; in auto mode by default wherever it is available.
     sandbox: pick("sandbox") ?? ((pick("permissionMode") ?? CONFIG_DEFAULTS.permissionMode) === "auto" ? "auto" : "off"),
     rules: { user: fileRules(user), project: projectRules(project, user, !opts.overrides.trust), flags: flagRules(opts.overrides) },
-    server: { token: pick("serverToken"), origins: user?.server?.origins ?? [] },
+    server: { token: pick("serverToken"), origins: user?.server?.origins ?? [], hosts: user?.server?.hosts ?? [] },
     sources: [user && userFile, rawProject && projectFile].filter((file) => file !== undefined),
     warnings,
   };

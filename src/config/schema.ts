@@ -36,9 +36,11 @@ export const SANDBOX_SETTINGS = ["on", "off", "auto"] as const;
 export type SandboxSetting = (typeof SANDBOX_SETTINGS)[number];
 export const SandboxSchema = v.picklist(SANDBOX_SETTINGS, expected(`expected one of ${SANDBOX_SETTINGS.join(", ")}`));
 
+// A token travels in an Authorization header: visible ASCII only, no spaces.
+const TOKEN_MESSAGE = "expected a token of at least 16 visible characters (letters, digits, punctuation; no spaces)";
 export const ServerTokenSchema = v.pipe(
-  v.string(expected("expected a token of at least 16 characters", { secret: true })),
-  v.minLength(16, expected("expected a token of at least 16 characters", { secret: true })),
+  v.string(expected(TOKEN_MESSAGE, { secret: true })),
+  v.regex(/^[\x21-\x7e]{16,}$/, expected(TOKEN_MESSAGE, { secret: true })),
 );
 
 const PermissionsSchema = strict({
@@ -53,6 +55,12 @@ const ServerSchema = strict({
     v.array(
       v.pipe(v.string(expected("expected an origin like http://localhost:5173")), v.check(isOrigin, expected("expected an origin like http://localhost:5173"))),
       expected("expected a list of origins"),
+    ),
+  ),
+  hosts: v.optional(
+    v.array(
+      v.pipe(v.string(expected("expected a host name like rein.lan")), v.regex(/^[a-z0-9.-]+$/i, expected("expected a host name like rein.lan"))),
+      expected("expected a list of host names"),
     ),
   ),
 });

@@ -37,7 +37,7 @@ describe("precedence: defaults < user < project < environment < flags", () => {
       apiKey: "env-key",
       baseURL: "http://127.0.0.1:4010",
       maxTurns: 12,
-      server: { token: "env-token-0123456789", origins: [] },
+      server: { token: "env-token-0123456789", origins: [], hosts: [] },
     });
   });
 
@@ -85,8 +85,16 @@ describe("bad environment variables and flags name their source", () => {
     ],
     [{ ANTHROPIC_BASE_URL: "example.com" }, 'config error: ANTHROPIC_BASE_URL: expected an http(s) URL, got "example.com"'],
     [
+      { REIN_SERVER_TOKEN: " ".repeat(16) },
+      "config error: REIN_SERVER_TOKEN: expected a token of at least 16 visible characters (letters, digits, punctuation; no spaces), got a string of 16 characters",
+    ],
+    [
+      { REIN_SERVER_TOKEN: "a token with spaces in it" },
+      "config error: REIN_SERVER_TOKEN: expected a token of at least 16 visible characters (letters, digits, punctuation; no spaces), got a string of 25 characters",
+    ],
+    [
       { REIN_SERVER_TOKEN: "short" },
-      "config error: REIN_SERVER_TOKEN: expected a token of at least 16 characters, got a string of 5 characters",
+      "config error: REIN_SERVER_TOKEN: expected a token of at least 16 visible characters (letters, digits, punctuation; no spaces), got a string of 5 characters",
     ],
   ];
   for (const [env, message] of cases) {

@@ -87,7 +87,7 @@ describe("a file that is not valid config", () => {
   test("secrets are never echoed back", () => {
     const error = userError({ server: { token: "hunter2" } });
     expect(error.message).toBe(
-      `config error in ${ws.userFile}: "server.token": expected a token of at least 16 characters, got a string of 7 characters`,
+      `config error in ${ws.userFile}: "server.token": expected a token of at least 16 visible characters (letters, digits, punctuation; no spaces), got a string of 7 characters`,
     );
     expect(userError({ apiKey: "" }).message).toBe(
       `config error in ${ws.userFile}: "apiKey": expected an API key string, got a string of 0 characters`,
@@ -119,7 +119,7 @@ describe("files that are fine", () => {
       permissionMode: "default",
       sandbox: "off",
       rules: { user: [], project: [], flags: [] },
-      server: { origins: [] },
+      server: { origins: [], hosts: [] },
       sources: [],
       warnings: [],
     });
@@ -140,7 +140,7 @@ describe("files that are fine", () => {
       maxTokens: 32000,
       permissionMode: "plan",
       permissions: { allow: ["edit"], ask: ["bash"], deny: ["bash(git push *)"] },
-      server: { token: "0123456789abcdef", origins: ["http://localhost:5173"] },
+      server: { token: "0123456789abcdef", origins: ["http://localhost:5173"], hosts: ["rein.lan"] },
     });
     const config = ws.load();
     expect(config).toMatchObject({
@@ -150,7 +150,7 @@ describe("files that are fine", () => {
       maxTurns: 7,
       maxTokens: 32000,
       permissionMode: "plan",
-      server: { token: "0123456789abcdef", origins: ["http://localhost:5173"] },
+      server: { token: "0123456789abcdef", origins: ["http://localhost:5173"], hosts: ["rein.lan"] },
       sources: [ws.userFile],
     });
     expect(config.rules.user).toEqual([
