@@ -1,7 +1,7 @@
 // `rein --serve`: part of the composition root. Resolves the token and the address, builds the
 // Hono app over a session hub, hands it to Bun.serve, and shuts down cleanly on SIGTERM/SIGINT.
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import type { Args } from "./cli/args.ts";
 import { UsageError } from "./cli/args.ts";
@@ -9,9 +9,11 @@ import { exportToolSettings, openStore, resolveContext, runSettings, type Contex
 import { out, warn } from "./cli/output.ts";
 import { formatLoadError } from "./cli/tools-command.ts";
 import { createApp } from "./server/app.ts";
-import { SessionHub, type SessionParams } from "./server/hub.ts";
+import { ApiError } from "./server/errors.ts";
+import { SessionHub, storedParams, type SessionParams } from "./server/hub.ts";
+import { serverHosts } from "./server/hosts.ts";
 import { OPENAPI } from "./server/openapi.ts";
-import { pageHtml } from "./server/page.ts";
+import { PAGE_HTML } from "./server/page.ts";
 import { instructionSources, instructionWarnings, sessionOptions, toolRegistry } from "./session/factory.ts";
 import type { Session } from "./session/session.ts";
 import type { Store } from "./session/store.ts";
@@ -55,6 +57,7 @@ export function startServer(args: Args, env: Env, ctx: Context, store: Store, li
   if (!LOOPBACK.test(hostname) && !ctx.config.server.token) {
     throw new UsageError(`refusing to listen on ${hostname} without a configured token: set REIN_SERVER_TOKEN or server.token in the user config`);
   }
+  const heartbeatMs = heartbeat(env.REIN_SSE_HEARTBEAT_MS);
   const token = ctx.config.server.token ?? generatedToken(join(ctx.paths.dataDir, "server-token"));
   const hub = new SessionHub({
     store,
@@ -66,18 +69,22 @@ export function startServer(args: Args, env: Env, ctx: Context, store: Store, li
   });
   if (live) hub.adopt(live);
   let hosts: string[] = [];
+  let listening: Bun.Server<undefined> | undefined;
   const app = createApp({
     hub,
     token,
     origins: ctx.config.server.origins,
+    hosts: () => hosts,
     version: VERSION,
     openapi: OPENAPI,
-    page: pageHtml,
-    heartbeatMs: Number(env.REIN_SSE_HEARTBEAT_MS ?? 15_000),
-    ...(LOOPBACK.test(hostname) ? { hosts: () => hosts } : {}),
+    page: PAGE_HTML,
+    heartbeatMs,
+    keepOpen: (request) => listening?.timeout(request, 0),
   });
-  const server = Bun.serve({ hostname, port: args.port ?? DEFAULT_PORT, fetch: app.fetch, idleTimeout: 0 });
-  hosts = ["127.0.0.1", "localhost", "[::1]", hostname].map((h) => `${h}:${server.port}`);
+  // Idle connections (a request stalled in its head) are closed after 30 s; streams lift it.
+  const server = Bun.serve({ hostname, port: args.port ?? DEFAULT_PORT, fetch: app.fetch, idleTimeout: 30 });
+  listening = server;
+  hosts = serverHosts(hostname, server.port ?? 0, ctx.config.server.hosts);
   const host = server.hostname ?? hostname;
   const url = `http://${host.includes(":") ? `[${host}]` : host}:${server.port}`;
   const tokenNote = `token: ${ctx.config.server.token ? "from your configuration" : join(ctx.paths.dataDir, "server-token")}`;
@@ -97,20 +104,17 @@ export function startServer(args: Args, env: Env, ctx: Context, store: Store, li
   };
 }
 
-
-/** The parameters a session was created with over HTTP (its permission mode and rules), if kept. */
-function storedParams(settings: string | null | undefined): SessionParams {
-  if (!settings) return {};
-  try {
-    const { permission_mode, allow, deny, ask } = JSON.parse(settings) as SessionParams;
-    return { ...(permission_mode ? { permission_mode } : {}), ...(allow ? { allow } : {}), ...(deny ? { deny } : {}), ...(ask ? { ask } : {}) };
-  } catch {
-    return {};
-  }
+/** REIN_SSE_HEARTBEAT_MS: whole milliseconds from 100 to 3,600,000 (an hour); 15 s when unset. */
+function heartbeat(text: string | undefined): number {
+  if (text === undefined || text === "") return 15_000;
+  const ms = Number(text);
+  if (/^\s*\d+\s*$/.test(text) && ms >= 100 && ms <= 3_600_000) return ms;
+  throw new UsageError(`REIN_SSE_HEARTBEAT_MS: expected whole milliseconds from 100 to 3600000, got ${JSON.stringify(text)}`);
 }
 
-/** The same resolution print mode does, for a session's own directory and overrides. */
+/** The same resolution print mode does, for a session's own directory and overrides, in the API's words. */
 function contextFor(args: Args, env: Env, params: SessionParams): Context {
+  if (params.cwd !== undefined && !isDirectory(resolve(params.cwd))) throw new ApiError("bad_request", `"cwd": no such directory: ${params.cwd}`);
   return resolveContext(
     {
       ...args,
@@ -142,4 +146,8 @@ function generatedToken(file: string): string {
   writeFileSync(file, `${token}\n`, { mode: 0o600 });
   warn(`generated a server token (saved in ${file}): ${token}`);
   return token;
+}
+
+function isDirectory(path: string): boolean {
+  return existsSync(path) && statSync(path).isDirectory();
 }

@@ -1,120 +1,81 @@
 // The Hono app of `rein --serve` (docs/server.md): web-standard Request in, Response out; the
-// composition root hands it to Bun.serve. Locked by default: a bearer token on every route but
-// /health, foreign origins refused, bodies bounded.
+// composition root hands it to Bun.serve. Locked by default: only the server's own hosts, foreign
+// origins refused (configured ones get CORS), a token (or the page's login cookie) on every route
+// but /health and /login, bodies bounded in size and time, every answer JSON (but the page's).
 import { Hono, type Context } from "hono";
-import { bodyLimit } from "hono/body-limit";
-import * as v from "valibot";
-import { HubError, type SessionHub } from "./hub.ts";
-import { requireOrigin, requireToken } from "./auth.ts";
-import { eventStream } from "./sse.ts";
+import { Logins, requireToken } from "./auth.ts";
+import type { BodyLimits } from "./body.ts";
+import { ApiError, fail } from "./errors.ts";
+import { requireOrigin, type Guard } from "./guard.ts";
+import type { SessionHub } from "./hub.ts";
+import { loginRoutes } from "./login.ts";
+import { sessionRoutes } from "./session-routes.ts";
+import type { StreamLimits } from "./sse.ts";
 
 export type AppDeps = {
   hub: SessionHub;
   token: string;
   /** origins besides the server's own that may call it (config server.origins) */
   origins: readonly string[];
-  /**
-   * The Host header values the server answers to (`127.0.0.1:PORT`, `localhost:PORT`...); its own
-   * origins are these. Unset (a non-loopback bind with a token) accepts any host.
-   */
-  hosts?: () => readonly string[];
+  /** the Host header values the server answers to; its own origins are these */
+  hosts: () => readonly string[];
   version: string;
-  heartbeatMs?: number;
   openapi?: Record<string, unknown>;
-  page?: (token: string) => string;
+  /** the web page at / */
+  page?: string;
+  heartbeatMs?: number;
+  /** how long a client may leave what it was sent unread before it is disconnected */
+  stallMs?: number;
+  bodyTimeoutMs?: number;
+  keepOpen?: (request: Request) => void;
 };
 
-const MAX_BODY = 1 << 20;
-const Rule = v.pipe(v.string(), v.minLength(1));
-const NewSession = v.strictObject({
-  cwd: v.optional(v.pipe(v.string(), v.minLength(1))),
-  model: v.optional(v.pipe(v.string(), v.minLength(1))),
-  permission_mode: v.optional(v.picklist(["default", "plan", "accept-edits", "auto"])),
-  allow: v.optional(v.array(Rule)),
-  deny: v.optional(v.array(Rule)),
-  ask: v.optional(v.array(Rule)),
-});
-const Prompt = v.strictObject({ text: v.pipe(v.string(), v.minLength(1)) });
-const Reply = v.strictObject({ reply: v.picklist(["once", "always", "reject"]), message: v.optional(v.string()) });
+export const MAX_BODY = 1 << 20;
 
 export function createApp(deps: AppDeps): Hono {
-  const { hub } = deps;
   const app = new Hono();
+  const logins = new Logins(deps.token);
+  const body: BodyLimits = { maxBytes: MAX_BODY, timeoutMs: deps.bodyTimeoutMs ?? 30_000 };
+  const stream: StreamLimits = { heartbeatMs: deps.heartbeatMs ?? 15_000, stallMs: deps.stallMs ?? 60_000, pageSize: 200 };
   app.onError((error, c) => {
-    if (error instanceof HubError) return fail(c, error.code === "not_found" ? 404 : error.code === "bad_request" ? 400 : 409, error.code, error.message);
-    return fail(c, 500, "internal", error instanceof Error ? error.message : String(error));
+    if (error instanceof ApiError) return fail(c, error.code, error.message);
+    return fail(c, "internal", `internal error: ${error instanceof Error ? error.message : String(error)}`);
   });
-  app.notFound((c) => fail(c, 404, "not_found", `no route ${c.req.method} ${new URL(c.req.url).pathname}`));
+  app.notFound((c) => wrongMethod(app, c) ?? fail(c, "not_found", `no route ${c.req.method} ${new URL(c.req.url).pathname}`));
 
-  app.use("*", requireOrigin(deps.origins, deps.hosts));
+  app.use("*", dropHeadBodies);
+  app.use("*", requireOrigin({ hosts: deps.hosts, origins: deps.origins } satisfies Guard));
   app.get("/health", (c) => c.json({ ok: true, version: deps.version }));
-  app.use("*", requireToken(deps.token));
-  app.use("*", bodyLimit({ maxSize: MAX_BODY, onError: (c) => fail(c, 413, "too_large", `the body is over ${MAX_BODY} bytes`) }));
+  loginRoutes(app, logins, body);
+  app.use("*", requireToken(logins));
 
-  app.get("/", (c) => c.html(deps.page ? deps.page(deps.token) : "<!doctype html><title>rein</title><p>rein is running."));
+  app.get("/", (c) => c.html(deps.page ?? "<!doctype html><title>rein</title><p>rein is running."));
   app.get("/openapi.json", (c) => c.json(deps.openapi ?? {}));
-
-  app.post("/sessions", async (c) => {
-    const params = await body(c, NewSession);
-    try {
-      return c.json({ id: hub.create(params).id }, 201);
-    } catch (error) {
-      throw error instanceof HubError ? error : new HubError("bad_request", error instanceof Error ? error.message : String(error));
-    }
-  });
-  app.get("/sessions", (c) => c.json({ sessions: hub.list() }));
-  app.get("/sessions/:id", (c) => {
-    const id = c.req.param("id");
-    const session = hub.get(id);
-    return c.json({
-      session: hub.info(id),
-      messages: session.history(),
-      pending_asks: session.pendingAsks().map((a) => ({ id: a.id, tool: a.tool, requests: a.requests, ...(a.reason ? { reason: a.reason } : {}) })),
-    });
-  });
-  app.post("/sessions/:id/prompt", async (c) => {
-    const { text } = await body(c, Prompt);
-    const run = hub.prompt(c.req.param("id"), text);
-    if (c.req.query("wait") === "1") return c.json(await run, 200);
-    run.catch(() => {});
-    return c.json({ accepted: true }, 202);
-  });
-  app.get("/sessions/:id/events", (c) => {
-    const id = c.req.param("id");
-    hub.row(id);
-    const after = Number(c.req.header("last-event-id") ?? c.req.query("after") ?? 0);
-    return eventStream(c, hub, id, Number.isFinite(after) ? after : 0, deps.heartbeatMs ?? 15_000);
-  });
-  app.post("/sessions/:id/permissions/:askId", async (c) => {
-    const { reply, message } = await body(c, Reply);
-    hub.reply(c.req.param("id"), c.req.param("askId"), reply, message);
-    return c.json({ ok: true });
-  });
-  app.post("/sessions/:id/abort", (c) => c.json({ aborted: hub.abort(c.req.param("id")) }));
-  app.delete("/sessions/:id", async (c) => {
-    await hub.remove(c.req.param("id"));
-    return c.json({ deleted: true });
-  });
+  sessionRoutes(app, { hub: deps.hub, body, stream, keepOpen: deps.keepOpen ?? (() => {}) });
   return app;
 }
 
-async function body<T extends v.GenericSchema>(c: Context, schema: T): Promise<v.InferOutput<T>> {
-  let json: unknown;
-  try {
-    const text = await c.req.text();
-    json = text.trim() === "" ? {} : JSON.parse(text);
-  } catch {
-    throw new HubError("bad_request", "the body is not valid JSON");
-  }
-  // valibot's strictObject takes an array with no elements for an object with no keys.
-  if (Array.isArray(json)) throw new HubError("bad_request", "the body must be a JSON object, not an array");
-  const parsed = v.safeParse(schema, json);
-  if (parsed.success) return parsed.output;
-  const issue = parsed.issues[0];
-  const path = issue ? v.getDotPath(issue) : null;
-  throw new HubError("bad_request", `${path ? `"${path}": ` : ""}${issue?.message ?? "invalid body"}`);
+/**
+ * Hono answers HEAD by running the GET route and dropping its body without cancelling it: a
+ * stream would run on unread. Cancelling ends whatever the body holds (subscriptions, timers).
+ */
+async function dropHeadBodies(c: Context, next: () => Promise<void>): Promise<void> {
+  await next();
+  if (c.req.method !== "HEAD" || !c.res.body) return;
+  void c.res.body.cancel().catch(() => {});
+  c.res = new Response(null, c.res);
 }
 
-export function fail(c: Context, status: 400 | 401 | 403 | 404 | 409 | 413 | 500, code: string, message: string): Response {
-  return c.json({ error: { code, message } }, status);
+/** A 405 naming the methods the path has, when it has any. */
+function wrongMethod(app: Hono, c: Context): Response | undefined {
+  const path = new URL(c.req.url).pathname;
+  const methods = new Set(app.routes.filter((r) => r.method !== "ALL" && pattern(r.path).test(path)).map((r) => r.method));
+  if (methods.size === 0) return undefined;
+  const allow = [...methods].sort().join(", ");
+  return fail(c, "method_not_allowed", `${c.req.method} is not allowed on ${path}: use ${allow}`, { allow });
+}
+
+function pattern(route: string): RegExp {
+  const escaped = route.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/:\w+/g, "[^/]+");
+  return new RegExp(`^${escaped}$`);
 }

@@ -1,38 +1,69 @@
-// The server's locks: a bearer token on every route (compared in constant time), and no calls from
-// a web page of another origin (a page the user visits must not drive their agent).
-import { createHash, timingSafeEqual } from "node:crypto";
-import type { MiddlewareHandler } from "hono";
+// The server's lock: a bearer token on every route (compared in constant time), or, for a browser,
+// the login cookie that POST /login sets once the token was typed into its form (login.ts).
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import type { Context, MiddlewareHandler } from "hono";
+import { getCookie } from "hono/cookie";
+import { fail } from "./errors.ts";
 
-export function requireToken(token: string): MiddlewareHandler {
-  const expected = digest(token);
-  return async (c, next) => {
-    const header = c.req.header("authorization") ?? "";
-    const bearer = /^Bearer\s+(.+)$/i.exec(header)?.[1];
-    // The page at / may be opened from a browser's address bar, which cannot send a header.
-    const given = bearer ?? (new URL(c.req.url).pathname === "/" ? c.req.query("token") : undefined);
-    if (given !== undefined && timingSafeEqual(digest(given), expected)) return next();
-    return c.json({ error: { code: "unauthorized", message: "missing or wrong token: send Authorization: Bearer TOKEN (see rein --serve's output for where the token is)" } }, 401);
-  };
-}
+export const COOKIE = "rein_login";
+const MAX_LOGINS = 64;
 
 /**
- * Refuses a request from a web page of another origin, and, on a loopback address, a request whose
- * Host is not the server's own (a DNS-rebinding page would send its own name as the Host and as
- * the Origin, so the server's origin is taken from the addresses it listens on, never from Host).
+ * The logins a browser holds: random values, never the token, kept in memory (a restart asks
+ * again). A cookie is shared by every port of a host, so it must not be worth the token for ever.
  */
-export function requireOrigin(allowed: readonly string[], hosts?: () => readonly string[]): MiddlewareHandler {
+export class Logins {
+  private readonly digests: Buffer[] = [];
+
+  constructor(private readonly token: string) {}
+
+  tokenMatches(given: string): boolean {
+    return timingSafeEqual(digest(given), digest(this.token));
+  }
+
+  issue(): string {
+    const value = randomBytes(24).toString("base64url");
+    this.digests.push(digest(value));
+    if (this.digests.length > MAX_LOGINS) this.digests.shift();
+    return value;
+  }
+
+  holds(value: string): boolean {
+    const wanted = digest(value);
+    // every entry is compared, so the time does not say which one matched
+    return this.digests.reduce((found, d) => timingSafeEqual(d, wanted) || found, false);
+  }
+
+  revoke(value: string): void {
+    const wanted = digest(value);
+    const at = this.digests.findIndex((d) => timingSafeEqual(d, wanted));
+    if (at !== -1) this.digests.splice(at, 1);
+  }
+}
+
+/** How the request proved itself: a bearer token, the login cookie, or not at all. */
+export function credential(c: Context, logins: Logins): "bearer" | "cookie" | undefined {
+  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(c.req.header("authorization") ?? "")?.[1];
+  if (bearer !== undefined) return logins.tokenMatches(bearer) ? "bearer" : undefined;
+  const cookie = getCookie(c, COOKIE);
+  return cookie && logins.holds(cookie) ? "cookie" : undefined;
+}
+
+export function requireToken(logins: Logins): MiddlewareHandler {
   return async (c, next) => {
-    const own = hosts?.();
-    const host = c.req.header("host");
-    if (own && (!host || !own.includes(host))) {
-      return c.json({ error: { code: "forbidden_origin", message: `requests for host ${host ?? "(none)"} are refused: this server answers to ${own.join(", ")}` } }, 403);
-    }
-    const origin = c.req.header("origin");
-    const ownOrigins = own ? own.map((h) => `http://${h}`) : [new URL(c.req.url).origin];
-    if (!origin || ownOrigins.includes(origin) || allowed.includes(origin)) return next();
-    return c.json({ error: { code: "forbidden_origin", message: `requests from ${origin} are refused; add it to server.origins in the user config to allow it` } }, 403);
+    const how = credential(c, logins);
+    if (how === "bearer") return next();
+    // A cookie rides along with any request the browser makes to this host, so a call that changes
+    // something must also say it comes from the server's own page (or an allowed origin: guard.ts).
+    if (how === "cookie" && (SAFE.has(c.req.method) || c.req.header("origin"))) return next();
+    if (how === "cookie") return fail(c, "forbidden_origin", `a ${c.req.method} with the login cookie must carry an Origin header (browsers send one)`);
+    // The page: a browser that is not logged in goes to the login form instead of a JSON answer.
+    if (c.req.method === "GET" && new URL(c.req.url).pathname === "/") return c.redirect("/login", 303);
+    return fail(c, "unauthorized", "missing or wrong token: send Authorization: Bearer TOKEN (see rein --serve's output for where the token is)");
   };
 }
+
+const SAFE = new Set(["GET", "HEAD"]);
 
 function digest(text: string): Buffer {
   return createHash("sha256").update(text).digest();

@@ -1,9 +1,10 @@
 // The sessions a server drives: created over HTTP or opened from the store on first use, each the
 // same Session object the terminal and print mode use. Prompts run in the background; the hub keeps
 // their promises so shutdown can wait for them to persist.
-import type { StampedEvent } from "../session/events.ts";
 import { Session, type ResultEvent, type SessionOptions } from "../session/session.ts";
 import type { SessionRow, Store } from "../session/store.ts";
+import { ApiError } from "./errors.ts";
+import type { EventSource } from "./sse.ts";
 
 export type SessionParams = {
   cwd?: string;
@@ -14,6 +15,12 @@ export type SessionParams = {
   ask?: string[];
 };
 
+/** A session as the API shows it: the row's public fields, whether a prompt runs, what it was created with. */
+export type SessionView = Pick<SessionRow, "id" | "cwd" | "model" | "title" | "created_at" | "updated_at"> & {
+  running: boolean;
+  settings: SessionParams;
+};
+
 export type HubDeps = {
   store: Store;
   /** SessionOptions for a new session with these parameters (validated by the caller's config rules) */
@@ -21,15 +28,6 @@ export type HubDeps = {
   /** SessionOptions for a stored session opened again */
   optionsForStored: (row: SessionRow) => SessionOptions;
 };
-
-export class HubError extends Error {
-  constructor(
-    readonly code: "not_found" | "busy" | "bad_request" | "already_answered",
-    message: string,
-  ) {
-    super(message);
-  }
-}
 
 export class SessionHub {
   private readonly live = new Map<string, Session>();
@@ -52,33 +50,57 @@ export class SessionHub {
     return session;
   }
 
-  /** A live session, opening (and repairing) a stored one on first use. */
+  /**
+   * A live session, opening (and repairing) a stored one on first use. The row is read every time:
+   * a session trashed meanwhile (`rein sessions rm` in another process) is gone from the API.
+   */
   get(id: string): Session {
+    const row = this.row(id);
     const live = this.live.get(id);
     if (live) return live;
-    const row = this.deps.store.getSession(id);
-    if (!row) throw new HubError("not_found", `no session ${id}`);
-    const session = Session.open(row, this.deps.optionsForStored(row));
+    let session: Session;
+    try {
+      session = Session.open(row, this.deps.optionsForStored(row));
+    } catch (error) {
+      throw new ApiError("session_unavailable", `session ${id} cannot be opened: ${error instanceof Error ? error.message : String(error)}`);
+    }
     this.live.set(id, session);
     return session;
   }
 
-  list(): (SessionRow & { running: boolean })[] {
-    return this.deps.store.listSessions({ limit: 200 }).map((row) => ({ ...row, running: this.running.has(row.id) }));
+  list(): SessionView[] {
+    return this.deps.store.listSessions({ limit: 200 }).map((row) => this.view(row));
   }
 
-  info(id: string): SessionRow & { running: boolean } {
-    return { ...this.row(id), running: this.running.has(id) };
+  info(id: string): SessionView {
+    return this.view(this.row(id));
   }
 
-  storedEvents(id: string, afterSeq: number): StampedEvent[] {
-    return this.deps.store.events(id, afterSeq);
-  }
-
+  /** A live (not trashed) session's row. */
   row(id: string): SessionRow {
     const row = this.deps.store.getSession(id);
-    if (!row) throw new HubError("not_found", `no session ${id}`);
+    if (!row) throw new ApiError("not_found", `no session ${id}`);
+    if (row.deleted_at != null) throw new ApiError("not_found", `no session ${id}: it is in the trash (rein sessions restore ${id} brings it back)`);
     return row;
+  }
+
+  /** What a client follows: the session opened (so a session that cannot open fails here, as JSON), its store and its removal. */
+  events(id: string): EventSource {
+    const session = this.get(id);
+    return {
+      stored: (afterSeq, limit) => this.deps.store.events(id, afterSeq, limit),
+      subscribe: (listener) => session.subscribe(listener),
+      onRemoved: (end) => this.onRemoved(id, end),
+      exists: () => {
+        const row = this.deps.store.getSession(id);
+        return row !== undefined && row.deleted_at == null;
+      },
+    };
+  }
+
+  private view(row: SessionRow): SessionView {
+    const { id, cwd, model, title, created_at, updated_at } = row;
+    return { id, cwd, model, title, created_at, updated_at, running: this.running.has(id), settings: storedParams(row.settings) };
   }
 
   isRunning(id: string): boolean {
@@ -87,9 +109,9 @@ export class SessionHub {
 
   /** Starts a prompt; the promise settles with its result event. */
   prompt(id: string, text: string): Promise<ResultEvent> {
-    if (this.closing) throw new HubError("busy", "the server is shutting down");
+    if (this.closing) throw new ApiError("busy", "the server is shutting down");
     const session = this.get(id);
-    if (this.running.has(id) || session.running) throw new HubError("busy", "a prompt is already running in this session; wait for its result or abort it");
+    if (this.running.has(id) || session.running) throw new ApiError("busy", "a prompt is already running in this session; wait for its result or abort it");
     const run = session.prompt(text).finally(() => this.running.delete(id));
     this.running.set(id, run);
     return run;
@@ -109,12 +131,13 @@ export class SessionHub {
     const session = this.get(id);
     if (!session.reply(askId, reply, message)) {
       const answered = this.deps.store.events(id).some((e) => e.type === "permission_reply" && e.id === askId);
-      if (answered) throw new HubError("already_answered", `permission ask ${askId} was already answered`);
-      throw new HubError("not_found", `no open permission ask ${askId} in session ${id}`);
+      if (answered) throw new ApiError("already_answered", `permission ask ${askId} was already answered`);
+      throw new ApiError("not_found", `no open permission ask ${askId} in session ${id}`);
     }
   }
 
-  async remove(id: string): Promise<void> {
+  /** Moves a session to the trash (as `rein sessions rm` does), or with `purge` deletes it for good. */
+  async remove(id: string, purge = false): Promise<void> {
     this.row(id);
     const run = this.running.get(id);
     if (run) {
@@ -122,7 +145,8 @@ export class SessionHub {
       await run.catch(() => {});
     }
     this.live.delete(id);
-    this.deps.store.deleteSession(id);
+    if (purge) this.deps.store.deleteSession(id);
+    else this.deps.store.trashSession(id);
     for (const end of this.watchers.get(id) ?? []) end();
     this.watchers.delete(id);
   }
@@ -135,16 +159,22 @@ export class SessionHub {
     return () => set.delete(end);
   }
 
-  /** Live events of a session (opening it if it is only stored). */
-  subscribe(id: string, listener: (event: StampedEvent) => void): () => void {
-    return this.get(id).subscribe(listener);
-  }
-
   /** Stops new prompts, aborts running ones and waits (bounded) until they are persisted. */
   async shutdown(timeoutMs = 4000): Promise<void> {
     this.closing = true;
     for (const id of this.running.keys()) this.live.get(id)?.abort();
     const all = Promise.allSettled([...this.running.values()]);
     await Promise.race([all, new Promise((resolve) => setTimeout(resolve, timeoutMs))]);
+  }
+}
+
+/** The parameters a session was created with over HTTP (its permission mode and rules), if kept. */
+export function storedParams(settings: string | null | undefined): SessionParams {
+  if (!settings) return {};
+  try {
+    const { permission_mode, allow, deny, ask } = JSON.parse(settings) as SessionParams;
+    return { ...(permission_mode ? { permission_mode } : {}), ...(allow ? { allow } : {}), ...(deny ? { deny } : {}), ...(ask ? { ask } : {}) };
+  } catch {
+    return {};
   }
 }

@@ -1,50 +1,113 @@
-// A session's events over SSE: what the store holds after the client's last seen seq, then live
-// events, with no gap and no duplicate between the two; a comment heartbeat keeps idle streams open.
-import type { Context } from "hono";
-import { streamSSE } from "hono/streaming";
+// A session's events over SSE: every stored event after the client's last seen seq, then each new
+// one, with no gap and no duplicate; a comment heartbeat keeps idle streams open.
+// The store is the buffer: the stream is pulled, and each pull reads the next page after the last
+// seq sent, so a slow client costs one page, never a copy of the session. A client that has not
+// taken what it was given for `stallMs` is disconnected (it resumes with Last-Event-ID), which frees
+// its socket. Cancelling the body ends everything the stream holds.
 import type { StampedEvent } from "../session/events.ts";
-import type { SessionHub } from "./hub.ts";
 
-export function eventStream(c: Context, hub: SessionHub, id: string, afterSeq: number, heartbeatMs: number): Response {
-  return streamSSE(c, async (stream) => {
-    const queue: StampedEvent[] = [];
-    let wake: (() => void) | undefined;
-    // Subscribe first, then replay: an event persisted in between is seen twice and skipped by seq.
-    const unsubscribe = hub.subscribe(id, (event) => {
-      queue.push(event);
-      wake?.();
-    });
-    stream.onAbort(() => {
-      unsubscribe();
-      wake?.();
-    });
-    const unwatch = hub.onRemoved(id, () => void stream.close().then(() => wake?.()));
-    // Bun 1.4's server holds back the end of the response head until the first body bytes, and its
-    // fetch resolves only then: a stream with nothing stored would look unanswered until an event.
-    await stream.write(": open\n\n");
-    const heartbeat = setInterval(() => void stream.write(": ping\n\n").catch(() => {}), heartbeatMs);
-    let last = afterSeq;
-    const send = async (event: StampedEvent) => {
-      if (event.seq <= last && event.seq !== -1) return;
-      if (event.seq !== -1) last = event.seq;
-      // An event the store could not save (seq -1) goes out without an id: a client must not resume from it.
-      await stream.writeSSE({ ...(event.seq === -1 ? {} : { id: String(event.seq) }), event: event.type, data: JSON.stringify(event) });
-    };
-    try {
-      for (const event of hub.storedEvents(id, afterSeq)) await send(event);
-      while (!stream.aborted && !stream.closed) {
-        const next = queue.shift();
-        if (next) {
-          await send(next);
-          continue;
-        }
-        await new Promise<void>((resolve) => (wake = resolve));
-        wake = undefined;
-      }
-    } finally {
-      clearInterval(heartbeat);
-      unwatch();
-      unsubscribe();
-    }
+export type EventSource = {
+  /** Stored events after `afterSeq`, at most `limit` of them, in seq order. */
+  stored(afterSeq: number, limit: number): StampedEvent[];
+  /** Live events; returns the way to stop listening. */
+  subscribe(listener: (event: StampedEvent) => void): () => void;
+  /** Calls `end` when the session is deleted over HTTP; returns the way to stop watching. */
+  onRemoved(end: () => void): () => void;
+  /** False once the session is gone some other way (trashed by `rein sessions rm`); checked at each heartbeat. */
+  exists(): boolean;
+};
+
+export type StreamLimits = { heartbeatMs: number; stallMs: number; pageSize: number };
+
+export const SSE_HEADERS = { "content-type": "text/event-stream", "cache-control": "no-cache", "x-accel-buffering": "no" };
+
+const encoder = new TextEncoder();
+/** Events the store could not save (seq -1) are only in memory; a client keeps at most this many. */
+const MAX_UNSAVED = 100;
+
+/** The SSE event name of an event: its type, except `error`, which EventSource keeps for a lost connection. */
+export function sseEventName(type: string): string {
+  return type === "error" ? "rein_error" : type;
+}
+
+export function frame(event: StampedEvent): string {
+  // An event the store could not save (seq -1) goes out without an id: a client must not resume from it.
+  const id = event.seq === -1 ? "" : `id: ${event.seq}\n`;
+  return `${id}event: ${sseEventName(event.type)}\ndata: ${JSON.stringify(event)}\n\n`;
+}
+
+export function eventStream(source: EventSource, afterSeq: number, limits: StreamLimits, now = Date.now): ReadableStream<Uint8Array> {
+  let last = afterSeq;
+  let unsaved: StampedEvent[] = [];
+  let pingDue = false;
+  let ended = false;
+  let waiting = false;
+  let givenAt = now();
+  let wake: (() => void) | undefined;
+  let controller: ReadableStreamDefaultController<Uint8Array> | undefined;
+  const signal = () => {
+    wake?.();
+    wake = undefined;
+  };
+
+  const stop = (how: "close" | "stalled" | "cancel") => {
+    if (ended) return;
+    ended = true;
+    clearInterval(heartbeat);
+    unsubscribe();
+    unwatch();
+    // A stalled client gets its connection cut, not a clean end, so it reconnects when it wakes.
+    if (how === "stalled") controller?.error(new Error("the client stopped reading the session's events"));
+    if (how === "close") controller?.close();
+    signal();
+  };
+
+  const unsubscribe = source.subscribe((event) => {
+    if (event.seq === -1 && unsaved.length < MAX_UNSAVED) unsaved.push(event);
+    signal();
   });
+  const unwatch = source.onRemoved(() => stop("close"));
+  const heartbeat = setInterval(() => {
+    if (!source.exists()) return stop("close");
+    if (!waiting && now() - givenAt >= limits.stallMs) return stop("stalled");
+    pingDue = true;
+    signal();
+  }, limits.heartbeatMs);
+
+  const nextChunk = async (): Promise<string | undefined> => {
+    for (;;) {
+      if (ended) return undefined;
+      const page = source.stored(last, limits.pageSize);
+      const extra = unsaved;
+      unsaved = [];
+      if (page.length) last = page.at(-1)!.seq;
+      const text = [...extra, ...page].map(frame).join("");
+      if (text) return text;
+      if (pingDue) {
+        pingDue = false;
+        return ": ping\n\n";
+      }
+      await new Promise<void>((resolve) => (wake = resolve));
+    }
+  };
+
+  return new ReadableStream<Uint8Array>(
+    {
+      start(c) {
+        controller = c;
+        // Bun 1.4's server holds back the end of the response head until the first body bytes, and its
+        // fetch resolves only then: a stream with nothing stored would look unanswered until an event.
+        c.enqueue(encoder.encode(": open\n\n"));
+      },
+      async pull(c) {
+        waiting = true;
+        const chunk = await nextChunk();
+        waiting = false;
+        givenAt = now();
+        if (chunk !== undefined) c.enqueue(encoder.encode(chunk));
+      },
+      cancel: () => stop("cancel"),
+    },
+    { highWaterMark: 0 },
+  );
 }

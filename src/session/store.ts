@@ -245,10 +245,11 @@ export class Store {
     return { ...event, session_id: sessionId, seq: row.seq } as StampedEvent;
   }
 
-  events(sessionId: string, afterSeq = 0): StampedEvent[] {
+  /** A session's events after `afterSeq`, at most `limit` of them (all with the default -1). */
+  events(sessionId: string, afterSeq = 0, limit = -1): StampedEvent[] {
     const rows = this.db
-      .query(`SELECT seq, data FROM events WHERE session_id = ? AND seq > ? ORDER BY seq`)
-      .all(sessionId, afterSeq) as { seq: number; data: string }[];
+      .query(`SELECT seq, data FROM events WHERE session_id = ? AND seq > ? ORDER BY seq LIMIT ?`)
+      .all(sessionId, afterSeq, limit) as { seq: number; data: string }[];
     return rows.map((r) => stamped(sessionId, r));
   }
 

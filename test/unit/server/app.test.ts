@@ -1,125 +1,68 @@
-// The HTTP API in process: app.request() with no network, over a real SessionHub, a real SQLite
-// store and the real provider against the fake model server, so prompts really run.
-import { beforeAll, beforeEach, expect, test } from "bun:test";
-import type { Hono } from "hono";
-import * as v from "valibot";
+// The session routes in process (server-kit.ts): prompts, asks, aborts, deletes and the SSE
+// stream, each answer checked against the OpenAPI document.
+import { expect, test } from "bun:test";
 import type { StampedEvent } from "../../../src/agent/types.ts";
-import type { Rule } from "../../../src/permission/evaluate.ts";
-import { defineTool } from "../../../src/sdk.ts";
-import { createApp } from "../../../src/server/app.ts";
-import { SessionHub, type SessionParams } from "../../../src/server/hub.ts";
+import { sseEventName } from "../../../src/server/sse.ts";
 import { eventLog } from "../../support/event-log.ts";
-import { ALLOW_ALL, type Kit, useKit } from "../../support/session-kit.ts";
-import { sseReader } from "./sse-client.ts";
+import { ALLOWED_ORIGIN, auth, callProbe, checkedSse, expectError, say, TOKEN, useServer } from "./server-kit.ts";
 
-const TOKEN = "a-test-token-of-exactly-32-chars";
-const ALLOWED_ORIGIN = "https://allowed.example";
-const auth = { authorization: `Bearer ${TOKEN}` };
-
-/** A tool whose calls need a permission decision when the session's `ask` rules name it. */
-const probe = defineTool({
-  name: "probe",
-  description: "Probes.",
-  input: v.object({}),
-  permissions: () => [{ permission: "probe", pattern: "x", always: ["x"] }],
-  run: () => "probed",
-});
-const callProbe = (id: string) => ({ reply: [{ type: "tool_use" as const, name: "probe", input: {}, id }] });
-const say = (text: string) => ({ reply: [{ type: "text" as const, text }] });
-
-const useShared = useKit();
-let kit: Kit;
-let hub: SessionHub;
-let app: Hono;
-beforeAll(() => {
-  kit = useShared();
-  const optionsFor = (params: SessionParams) => kit.options({ tools: [probe], rules: rulesOf(params) });
-  hub = new SessionHub({
-    store: kit.store,
-    optionsFor: (params) => ({ cwd: params.cwd ?? kit.dir.path, options: optionsFor(params) }),
-    optionsForStored: () => optionsFor({}),
-  });
-  app = createApp({ hub, token: TOKEN, origins: [ALLOWED_ORIGIN], version: "0.0.0-test", heartbeatMs: 30 });
-});
-beforeEach(() => {
-  kit = useShared();
-});
-
-function rulesOf(params: SessionParams): Rule[] {
-  return [...ALLOW_ALL, ...(params.ask ?? []).map((permission): Rule => ({ permission, pattern: "*", action: "ask" }))];
-}
-
-function call(method: string, path: string, opts: { body?: unknown; headers?: Record<string, string> } = {}): Promise<Response> {
-  const body = opts.body === undefined ? undefined : typeof opts.body === "string" ? opts.body : JSON.stringify(opts.body);
-  return Promise.resolve(app.request(path, { method, headers: { ...auth, ...opts.headers }, ...(body === undefined ? {} : { body }) }));
-}
-
-async function newSession(params: SessionParams = {}): Promise<string> {
-  const res = await call("POST", "/sessions", { body: params });
-  expect(res.status).toBe(201);
-  return ((await res.json()) as { id: string }).id;
-}
-
-async function expectError(res: Response, status: number, code: string): Promise<string> {
-  expect(res.status).toBe(status);
-  const body = (await res.json()) as { error: { code: string; message: string } };
-  expect(body.error.code).toBe(code);
-  return body.error.message;
-}
+const s = useServer();
 
 test("no token, a wrong token and a token of another length are refused with 401", async () => {
-  await expectError(await app.request("/sessions"), 401, "unauthorized");
-  await expectError(await call("GET", "/sessions", { headers: { authorization: `Bearer ${"b".repeat(TOKEN.length)}` } }), 401, "unauthorized");
-  await expectError(await call("GET", "/sessions", { headers: { authorization: `Bearer ${TOKEN}x` } }), 401, "unauthorized");
-  await expectError(await call("GET", "/sessions", { headers: { authorization: TOKEN } }), 401, "unauthorized");
-  // ?token= is for the page at / only
-  await expectError(await app.request(`/sessions?token=${TOKEN}`), 401, "unauthorized");
-  expect((await app.request(`/?token=${TOKEN}`)).status).toBe(200);
-  expect((await call("GET", "/sessions")).status).toBe(200);
+  await expectError(await s.app.request("/sessions"), 401, "unauthorized");
+  await expectError(await s.call("GET", "/sessions", { headers: { authorization: `Bearer ${"b".repeat(TOKEN.length)}` } }), 401, "unauthorized");
+  await expectError(await s.call("GET", "/sessions", { headers: { authorization: `Bearer ${TOKEN}x` } }), 401, "unauthorized");
+  await expectError(await s.call("GET", "/sessions", { headers: { authorization: TOKEN } }), 401, "unauthorized");
+  // a token in the URL is never taken, not even for the page (the browser logs in: access.test.ts)
+  await expectError(await s.app.request(`/sessions?token=${TOKEN}`), 401, "unauthorized");
+  const page = await s.app.request(`/?token=${TOKEN}`);
+  expect([page.status, page.headers.get("location")]).toEqual([303, "/login"]);
+  expect((await s.call("GET", "/")).status).toBe(200);
+  expect((await s.call("GET", "/sessions")).status).toBe(200);
 });
 
 test("GET /health needs no token", async () => {
-  const res = await app.request("/health");
+  const res = await s.app.request("/health");
   expect(res.status).toBe(200);
   expect(await res.json()).toEqual({ ok: true, version: "0.0.0-test" });
 });
 
 test("a foreign Origin is refused with 403; the server's own and a configured origin pass", async () => {
-  await expectError(await call("GET", "/sessions", { headers: { origin: "https://evil.example" } }), 403, "forbidden_origin");
-  await expectError(await app.request("/sessions", { headers: { origin: "https://evil.example" } }), 403, "forbidden_origin");
-  expect((await call("GET", "/sessions", { headers: { origin: "http://localhost" } })).status).toBe(200);
-  expect((await call("GET", "/sessions", { headers: { origin: ALLOWED_ORIGIN } })).status).toBe(200);
+  await expectError(await s.call("GET", "/sessions", { headers: { origin: "https://evil.example" } }), 403, "forbidden_origin");
+  await expectError(await s.app.request("/sessions", { headers: { origin: "https://evil.example" } }), 403, "forbidden_origin");
+  expect((await s.call("GET", "/sessions", { headers: { origin: "http://localhost" } })).status).toBe(200);
+  expect((await s.call("GET", "/sessions", { headers: { origin: ALLOWED_ORIGIN } })).status).toBe(200);
 });
 
 test("malformed JSON is a 400 bad_request", async () => {
-  const message = await expectError(await call("POST", "/sessions", { body: "{not json" }), 400, "bad_request");
+  const message = await expectError(await s.call("POST", "/sessions", { body: "{not json" }), 400, "bad_request");
   expect(message).toContain("not valid JSON");
-  expect(await expectError(await call("POST", "/sessions", { body: "[]" }), 400, "bad_request")).toContain("object");
-  const id = await newSession();
-  await expectError(await call("POST", `/sessions/${id}/prompt`, { body: '{"text": "hi"' }), 400, "bad_request");
+  expect(await expectError(await s.call("POST", "/sessions", { body: "[]" }), 400, "bad_request")).toContain("object");
+  const id = await s.newSession();
+  await expectError(await s.call("POST", `/sessions/${id}/prompt`, { body: '{"text": "hi"' }), 400, "bad_request");
 });
 
 test("a body that fails validation is a 400 naming the field", async () => {
-  expect(await expectError(await call("POST", "/sessions", { body: { permission_mode: "yolo" } }), 400, "bad_request")).toContain("permission_mode");
-  expect(await expectError(await call("POST", "/sessions", { body: { allow: "bash(*)" } }), 400, "bad_request")).toContain("allow");
-  expect(await expectError(await call("POST", "/sessions", { body: { colour: "blue" } }), 400, "bad_request")).toContain("colour");
-  const id = await newSession();
-  expect(await expectError(await call("POST", `/sessions/${id}/prompt`, { body: { text: 42 } }), 400, "bad_request")).toContain("text");
-  expect(await expectError(await call("POST", `/sessions/${id}/prompt`, { body: {} }), 400, "bad_request")).toContain("text");
-  expect(await expectError(await call("POST", `/sessions/${id}/permissions/ask_x`, { body: { reply: "maybe" } }), 400, "bad_request")).toContain("reply");
-  expect(hub.isRunning(id)).toBe(false);
+  expect(await expectError(await s.call("POST", "/sessions", { body: { permission_mode: "yolo" } }), 400, "bad_request")).toContain("permission_mode");
+  expect(await expectError(await s.call("POST", "/sessions", { body: { allow: "bash(*)" } }), 400, "bad_request")).toContain("allow");
+  expect(await expectError(await s.call("POST", "/sessions", { body: { colour: "blue" } }), 400, "bad_request")).toContain("colour");
+  const id = await s.newSession();
+  expect(await expectError(await s.call("POST", `/sessions/${id}/prompt`, { body: { text: 42 } }), 400, "bad_request")).toContain("text");
+  expect(await expectError(await s.call("POST", `/sessions/${id}/prompt`, { body: {} }), 400, "bad_request")).toContain("text");
+  expect(await expectError(await s.call("POST", `/sessions/${id}/permissions/ask_x`, { body: { reply: "maybe" } }), 400, "bad_request")).toContain("reply");
+  expect(s.hub.isRunning(id)).toBe(false);
 });
 
 test("a body over 1 MiB is a 413, with or without a Content-Length", async () => {
-  const id = await newSession();
+  const id = await s.newSession();
   const big = JSON.stringify({ text: "x".repeat((1 << 20) + 1) });
   // A declared length is refused before the body is read; an undeclared one once it passes 1 MiB.
-  await expectError(await call("POST", `/sessions/${id}/prompt`, { body: big, headers: { "content-length": String(big.length) } }), 413, "too_large");
-  await expectError(await call("POST", `/sessions/${id}/prompt`, { body: big }), 413, "too_large");
+  await expectError(await s.call("POST", `/sessions/${id}/prompt`, { body: big, headers: { "content-length": String(big.length) } }), 413, "too_large");
+  await expectError(await s.call("POST", `/sessions/${id}/prompt`, { body: big }), 413, "too_large");
   const streamed = new Blob([big]).stream();
-  const res = await app.request(`/sessions/${id}/prompt`, { method: "POST", headers: auth, body: streamed, duplex: "half" } as RequestInit);
+  const res = await s.app.request(`/sessions/${id}/prompt`, { method: "POST", headers: auth, body: streamed, duplex: "half" } as RequestInit);
   await expectError(res, 413, "too_large");
-  expect(kit.store.events(id)).toEqual([]);
+  expect(s.kit.store.events(id)).toEqual([]);
 });
 
 test("an unknown session is a 404 on every route", async () => {
@@ -131,28 +74,28 @@ test("an unknown session is a 404 on every route", async () => {
     ["POST", "/sessions/s_nope/abort"],
     ["DELETE", "/sessions/s_nope"],
   ];
-  for (const [method, path, body] of routes) await expectError(await call(method, path, { body }), 404, "not_found");
+  for (const [method, path, body] of routes) await expectError(await s.call(method, path, { body }), 404, "not_found");
 });
 
 test("an unknown ask id is a 404", async () => {
-  const id = await newSession();
-  const message = await expectError(await call("POST", `/sessions/${id}/permissions/ask_nope`, { body: { reply: "once" } }), 404, "not_found");
+  const id = await s.newSession();
+  const message = await expectError(await s.call("POST", `/sessions/${id}/permissions/ask_nope`, { body: { reply: "once" } }), 404, "not_found");
   expect(message).toContain("ask_nope");
 });
 
 test("a permission answered twice: the second answer is a 409 already_answered", async () => {
-  const id = await newSession({ ask: ["probe"] });
-  const log = eventLog(hub.get(id));
-  kit.fake.script(callProbe("toolu_p1"), say("probed it"));
-  expect((await call("POST", `/sessions/${id}/prompt`, { body: { text: "probe" } })).status).toBe(202);
+  const id = await s.newSession({ ask: ["probe"] });
+  const log = eventLog(s.hub.get(id));
+  s.kit.fake.script(callProbe("toolu_p1"), say("probed it"));
+  expect((await s.call("POST", `/sessions/${id}/prompt`, { body: { text: "probe" } })).status).toBe(202);
   const ask = await log.waitFor("permission_ask");
 
-  const pending = (await (await call("GET", `/sessions/${id}`)).json()) as { pending_asks: { id: string; tool: string }[] };
+  const pending = (await (await s.call("GET", `/sessions/${id}`)).json()) as { pending_asks: { id: string; tool: string }[] };
   expect(pending.pending_asks).toEqual([expect.objectContaining({ id: ask.id, tool: "probe" })]);
-  const first = await call("POST", `/sessions/${id}/permissions/${ask.id}`, { body: { reply: "once" } });
+  const first = await s.call("POST", `/sessions/${id}/permissions/${ask.id}`, { body: { reply: "once" } });
   expect(first.status).toBe(200);
   expect(await first.json()).toEqual({ ok: true });
-  await expectError(await call("POST", `/sessions/${id}/permissions/${ask.id}`, { body: { reply: "reject" } }), 409, "already_answered");
+  await expectError(await s.call("POST", `/sessions/${id}/permissions/${ask.id}`, { body: { reply: "reject" } }), 409, "already_answered");
 
   expect(await log.waitFor("result")).toMatchObject({ status: "success", text: "probed it" });
   expect(log.of("tool_end")).toEqual([expect.objectContaining({ is_error: false, output: "probed" })]);
@@ -160,137 +103,145 @@ test("a permission answered twice: the second answer is a 409 already_answered",
 });
 
 test("a second prompt while one runs is a 409 busy; abort ends the first", async () => {
-  const id = await newSession();
-  const log = eventLog(hub.get(id));
-  kit.fake.script({ hang: true, afterText: "thinking" });
-  expect((await call("POST", `/sessions/${id}/prompt`, { body: { text: "one" } })).status).toBe(202);
+  const id = await s.newSession();
+  const log = eventLog(s.hub.get(id));
+  s.kit.fake.script({ hang: true, afterText: "thinking" });
+  expect((await s.call("POST", `/sessions/${id}/prompt`, { body: { text: "one" } })).status).toBe(202);
   await log.waitFor("text_delta");
 
-  await expectError(await call("POST", `/sessions/${id}/prompt`, { body: { text: "two" } }), 409, "busy");
-  const sessions = (await (await call("GET", "/sessions")).json()) as { sessions: { id: string; running: boolean }[] };
+  await expectError(await s.call("POST", `/sessions/${id}/prompt`, { body: { text: "two" } }), 409, "busy");
+  const sessions = (await (await s.call("GET", "/sessions")).json()) as { sessions: { id: string; running: boolean }[] };
   expect(sessions.sessions.find((s) => s.id === id)?.running).toBe(true);
 
-  expect(await (await call("POST", `/sessions/${id}/abort`)).json()).toEqual({ aborted: true });
+  expect(await (await s.call("POST", `/sessions/${id}/abort`)).json()).toEqual({ aborted: true });
   expect((await log.waitFor("result")).status).toBe("interrupted");
   expect(log.of("user").map((e) => e.text)).toEqual(["one"]);
 });
 
 test("?wait=1 answers with the run's result event", async () => {
-  const id = await newSession();
-  kit.fake.script(say("Hello."));
-  const res = await call("POST", `/sessions/${id}/prompt?wait=1`, { body: { text: "hi" } });
+  const id = await s.newSession();
+  s.kit.fake.script(say("Hello."));
+  const res = await s.call("POST", `/sessions/${id}/prompt?wait=1`, { body: { text: "hi" } });
   expect(res.status).toBe(200);
   const result = (await res.json()) as StampedEvent;
   expect(result).toMatchObject({ type: "result", status: "success", text: "Hello.", turns: 1, session_id: id });
-  expect(kit.store.events(id).at(-1)).toEqual(result);
-  expect(hub.info(id).running).toBe(false);
+  expect(s.kit.store.events(id).at(-1)).toEqual(result);
+  expect(s.hub.info(id).running).toBe(false);
 });
 
 test("POST /abort stops a hanging prompt: result interrupted, the partial text kept", async () => {
-  const id = await newSession();
-  expect(await (await call("POST", `/sessions/${id}/abort`)).json()).toEqual({ aborted: false });
-  kit.fake.script({ hang: true, afterText: "half of the answer" });
-  const run = call("POST", `/sessions/${id}/prompt?wait=1`, { body: { text: "tell me" } });
-  await eventLog(hub.get(id)).waitFor("text_delta");
+  const id = await s.newSession();
+  expect(await (await s.call("POST", `/sessions/${id}/abort`)).json()).toEqual({ aborted: false });
+  s.kit.fake.script({ hang: true, afterText: "half of the answer" });
+  const run = s.call("POST", `/sessions/${id}/prompt?wait=1`, { body: { text: "tell me" } });
+  await eventLog(s.hub.get(id)).waitFor("text_delta");
 
-  expect(await (await call("POST", `/sessions/${id}/abort`)).json()).toEqual({ aborted: true });
+  expect(await (await s.call("POST", `/sessions/${id}/abort`)).json()).toEqual({ aborted: true });
   const res = await run;
   expect(res.status).toBe(200);
   expect(await res.json()).toMatchObject({ type: "result", status: "interrupted" });
 
-  const detail = (await (await call("GET", `/sessions/${id}`)).json()) as { session: { running: boolean }; messages: unknown[] };
+  const detail = (await (await s.call("GET", `/sessions/${id}`)).json()) as { session: { running: boolean }; messages: unknown[] };
   expect(detail.session.running).toBe(false);
   expect(detail.messages).toEqual([
     { role: "user", content: [{ type: "text", text: "tell me" }] },
     { role: "assistant", content: [{ type: "text", text: "half of the answer" }] },
   ]);
-  expect(kit.store.messages(id).map((m) => m.status)).toEqual(["complete", "interrupted"]);
+  expect(s.kit.store.messages(id).map((m) => m.status)).toEqual(["complete", "interrupted"]);
 });
 
-test("DELETE removes a session (aborting its prompt); then it is a 404", async () => {
-  const id = await newSession();
-  const log = eventLog(hub.get(id));
-  kit.fake.script({ hang: true, afterText: "never finished" });
-  expect((await call("POST", `/sessions/${id}/prompt`, { body: { text: "wait" } })).status).toBe(202);
+test("DELETE moves a session to the trash (aborting its prompt): then it is a 404 until restored; ?purge=1 deletes it for good", async () => {
+  const id = await s.newSession();
+  const log = eventLog(s.hub.get(id));
+  s.kit.fake.script({ hang: true, afterText: "never finished" });
+  expect((await s.call("POST", `/sessions/${id}/prompt`, { body: { text: "wait" } })).status).toBe(202);
   await log.waitFor("text_delta");
 
-  const res = await call("DELETE", `/sessions/${id}`);
+  const res = await s.call("DELETE", `/sessions/${id}`);
   expect(res.status).toBe(200);
-  expect(await res.json()).toEqual({ deleted: true });
+  expect(await res.json()).toEqual({ deleted: true, purged: false });
   expect((await log.waitFor("result")).status).toBe("interrupted");
-  await expectError(await call("GET", `/sessions/${id}`), 404, "not_found");
-  await expectError(await call("DELETE", `/sessions/${id}`), 404, "not_found");
-  expect(kit.store.getSession(id)).toBeUndefined();
+  expect(await expectError(await s.call("GET", `/sessions/${id}`), 404, "not_found")).toContain("trash");
+  await expectError(await s.call("DELETE", `/sessions/${id}`), 404, "not_found");
+  expect(s.kit.store.getSession(id)?.deleted_at).toEqual(expect.any(Number));
+  expect(s.kit.store.events(id).at(-1)).toMatchObject({ type: "result" });
+
+  // restored (as `rein sessions restore` does), it is served again, then purged for good
+  expect(s.kit.store.restoreSession(id)).toBe(true);
+  expect((await s.call("GET", `/sessions/${id}`)).status).toBe(200);
+  const purged = await s.call("DELETE", `/sessions/${id}?purge=1`);
+  expect(await purged.json()).toEqual({ deleted: true, purged: true });
+  expect(s.kit.store.getSession(id)).toBeUndefined();
 });
 
 test("DELETE ends the session's open event streams", async () => {
-  const id = await newSession();
-  const res = await call("GET", `/sessions/${id}/events`);
+  const id = await s.newSession();
+  const res = await s.call("GET", `/sessions/${id}/events`);
   const reader = res.body!.getReader();
   await reader.read(); // the stream is open (": open")
-  expect((await call("DELETE", `/sessions/${id}`)).status).toBe(200);
+  expect((await s.call("DELETE", `/sessions/${id}`)).status).toBe(200);
   let done = false;
   while (!done) done = (await reader.read()).done;
   expect(done).toBe(true);
 });
 
 test("SSE: every stored event, with id = seq, event = type and the event as JSON data", async () => {
-  const id = await newSession();
-  kit.fake.script(say("Streamed over SSE."));
-  expect((await call("POST", `/sessions/${id}/prompt?wait=1`, { body: { text: "hi" } })).status).toBe(200);
+  const id = await s.newSession();
+  s.kit.fake.script(say("Streamed over SSE."));
+  expect((await s.call("POST", `/sessions/${id}/prompt?wait=1`, { body: { text: "hi" } })).status).toBe(200);
 
-  const res = await call("GET", `/sessions/${id}/events`);
+  const res = await s.call("GET", `/sessions/${id}/events`);
   expect(res.status).toBe(200);
   expect(res.headers.get("content-type")).toContain("text/event-stream");
-  const sse = sseReader(res);
+  const sse = checkedSse(res);
   const events = await sse.until((e) => e.event === "result");
   await sse.close();
 
-  expect(events.map((e) => e.data)).toEqual(kit.store.events(id));
+  expect(events.map((e) => e.data)).toEqual(s.kit.store.events(id));
   for (const e of events) {
     expect(e.id).toBe(String(e.data.seq));
-    expect(e.event).toBe(e.data.type);
+    expect(e.event).toBe(sseEventName(e.data.type));
   }
   expect(events.map((e) => e.event)).toEqual(["session", "user", "text_delta", "text_delta", "assistant", "result"]);
 });
 
 test("SSE: a client that leaves mid-turn does not stop it; Last-Event-ID resumes with no gap and no duplicate", async () => {
-  const id = await newSession({ ask: ["probe"] });
-  const log = eventLog(hub.get(id));
-  kit.fake.script(callProbe("toolu_a"), callProbe("toolu_b"), say("both probes done"));
+  const id = await s.newSession({ ask: ["probe"] });
+  const log = eventLog(s.hub.get(id));
+  s.kit.fake.script(callProbe("toolu_a"), callProbe("toolu_b"), say("both probes done"));
 
-  const first = sseReader(await call("GET", `/sessions/${id}/events`));
-  expect((await call("POST", `/sessions/${id}/prompt`, { body: { text: "probe twice" } })).status).toBe(202);
+  const first = checkedSse(await s.call("GET", `/sessions/${id}/events`));
+  expect((await s.call("POST", `/sessions/${id}/prompt`, { body: { text: "probe twice" } })).status).toBe(202);
   const seenBefore = await first.until((e) => e.event === "tool_start");
   await first.close();
   const lastSeen = seenBefore.at(-1)!.data.seq;
 
   // The turn goes on without any client: it asks, is answered, and reaches the second ask.
   const ask = await log.waitFor("permission_ask");
-  await call("POST", `/sessions/${id}/permissions/${ask.id}`, { body: { reply: "once" } });
+  await s.call("POST", `/sessions/${id}/permissions/${ask.id}`, { body: { reply: "once" } });
   const second = await log.waitFor("permission_ask", (e) => e.id !== ask.id);
 
-  const again = sseReader(await call("GET", `/sessions/${id}/events`, { headers: { "last-event-id": String(lastSeen) } }));
+  const again = checkedSse(await s.call("GET", `/sessions/${id}/events`, { headers: { "last-event-id": String(lastSeen) } }));
   const replayed = await again.until((e) => e.data.seq === second.seq);
-  expect((await call("POST", `/sessions/${id}/permissions/${second.id}`, { body: { reply: "once" } })).status).toBe(200);
+  expect((await s.call("POST", `/sessions/${id}/permissions/${second.id}`, { body: { reply: "once" } })).status).toBe(200);
   const live = await again.until((e) => e.event === "result");
   await again.close();
 
-  const stored = kit.store.events(id);
+  const stored = s.kit.store.events(id);
   expect(stored.at(-1)).toMatchObject({ type: "result", status: "success", text: "both probes done" });
   expect(seenBefore.map((e) => e.data.seq)).toEqual(stored.slice(0, seenBefore.length).map((e) => e.seq));
   expect([...replayed, ...live].map((e) => e.data.seq)).toEqual(stored.filter((e) => e.seq > lastSeen).map((e) => e.seq));
   expect(live[0]?.event).toBe("permission_reply");
 
   // ?after=N does the same as the header
-  const after = sseReader(await call("GET", `/sessions/${id}/events?after=${stored.length - 2}`));
+  const after = checkedSse(await s.call("GET", `/sessions/${id}/events?after=${stored.length - 2}`));
   expect((await after.until((e) => e.event === "result")).map((e) => e.data.seq)).toEqual([stored.length - 1, stored.length]);
   await after.close();
 });
 
 test("SSE: an idle stream gets the heartbeat comment", async () => {
-  const id = await newSession();
-  const sse = sseReader(await call("GET", `/sessions/${id}/events`));
+  const id = await s.newSession();
+  const sse = checkedSse(await s.call("GET", `/sessions/${id}/events`));
   expect(await sse.next()).toEqual({ comment: "open" });
   expect(await sse.next()).toEqual({ comment: "ping" });
   expect(await sse.next()).toEqual({ comment: "ping" });
@@ -298,7 +249,7 @@ test("SSE: an idle stream gets the heartbeat comment", async () => {
 });
 
 test("a session keeps what it was created with, so it opens the same way after a restart", async () => {
-  const id = await newSession({ permission_mode: "plan", deny: ["bash(git push *)"] });
-  const row = kit.store.getSession(id)!;
+  const id = await s.newSession({ permission_mode: "plan", deny: ["bash(git push *)"] });
+  const row = s.kit.store.getSession(id)!;
   expect(JSON.parse(row.settings!)).toEqual({ permission_mode: "plan", deny: ["bash(git push *)"] });
 });

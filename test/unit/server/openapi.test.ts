@@ -1,5 +1,7 @@
-// The OpenAPI document is hand-written; these tests keep it honest against the routes the app
-// really registers, and check that it is a self-consistent document.
+// The OpenAPI document is hand-written; these tests keep it honest: valid OpenAPI 3.1 by an
+// independent validator (@seriousme/openapi-schema-validator, the official 3.1 JSON Schema), and
+// naming exactly the routes the app really registers.
+import { Validator } from "@seriousme/openapi-schema-validator";
 import { expect, test } from "bun:test";
 import { createApp } from "../../../src/server/app.ts";
 import type { SessionHub } from "../../../src/server/hub.ts";
@@ -7,7 +9,7 @@ import { OPENAPI } from "../../../src/server/openapi.ts";
 
 const TOKEN = "t".repeat(32);
 // Routes are registered without touching the hub; no request below reaches it.
-const app = createApp({ hub: {} as SessionHub, token: TOKEN, origins: [], version: "0.0.0-test", openapi: OPENAPI });
+const app = createApp({ hub: {} as SessionHub, token: TOKEN, origins: [], hosts: () => ["localhost"], version: "0.0.0-test", openapi: OPENAPI });
 
 const METHODS = ["get", "put", "post", "delete", "patch", "head", "options"];
 type Operation = { security?: unknown[]; parameters?: { name: string; in: string }[]; responses: Record<string, unknown> };
@@ -34,19 +36,32 @@ function operations(): [string, Operation, PathItem][] {
   );
 }
 
+test("the document is valid OpenAPI 3.1 by an independent validator", async () => {
+  const validator = new Validator();
+  const result = await validator.validate(JSON.parse(JSON.stringify(OPENAPI)) as Parameters<Validator["validate"]>[0]);
+  expect(validator.version).toBe("3.1");
+  expect(result.errors ?? []).toEqual([]);
+  expect(result.valid).toBe(true);
+});
+
 test("every route the app registers is in the OpenAPI document, and nothing else is", () => {
   expect(new Set(registered()).size).toBe(registered().length);
   expect(documented().sort()).toEqual(registered().sort());
 });
 
-test("the document is OpenAPI 3.1 with a bearer scheme required everywhere but /health", () => {
+test("a bearer token (or the login cookie) is required everywhere but /health and /login; every route lists 403 and 500", () => {
   expect(OPENAPI.openapi).toBe("3.1.0");
-  expect(OPENAPI.security).toEqual([{ bearer: [] }]);
+  expect(OPENAPI.security).toEqual([{ bearer: [] }, { cookie: [] }]);
+  expect(OPENAPI.servers).toEqual([{ url: "/" }]);
   const schemes = (OPENAPI.components as { securitySchemes: Record<string, unknown> }).securitySchemes;
   expect(schemes.bearer).toMatchObject({ type: "http", scheme: "bearer" });
+  expect(schemes.cookie).toMatchObject({ type: "apiKey", in: "cookie", name: "rein_login" });
+  const open = ["GET /health", "GET /login", "POST /login"];
   for (const [name, op] of operations()) {
-    if (name === "GET /health") expect(op.security).toEqual([]);
-    else expect({ name, has401: "401" in op.responses }).toEqual({ name, has401: true });
+    expect({ name, status: Object.keys(op.responses).filter((s) => s === "403" || s === "500") }).toEqual({ name, status: ["403", "500"] });
+    if (open.includes(name)) expect(op.security).toEqual([]);
+    // the page redirects a browser to the login form instead
+    else if (name !== "GET /") expect({ name, has401: "401" in op.responses }).toEqual({ name, has401: true });
   }
 });
 

@@ -1,0 +1,123 @@
+// The schemas of the OpenAPI document (openapi.ts): the answers' shapes and every event of
+// docs/events.md. Answers are closed (no key the server does not send); events stay open, since
+// new fields may appear within version 1.
+import { PERMISSION_MODES } from "../config/schema.ts";
+import { ERROR_STATUS } from "./errors.ts";
+
+export const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+export const str = { type: "string" };
+export const int = { type: "integer" };
+/** An object with exactly these keys (the `optional` ones may be absent). */
+export const closed = (properties: Record<string, unknown>, optional: string[] = []) => ({
+  type: "object",
+  properties,
+  required: Object.keys(properties).filter((k) => !optional.includes(k)),
+  additionalProperties: false,
+});
+
+/** One event type: the envelope every event has, plus its own fields (docs/events.md). */
+function event(type: string, properties: Record<string, unknown>, optional: string[] = []) {
+  const all = { type: { const: type }, session_id: str, seq: int, ...properties };
+  return { type: "object", properties: all, required: Object.keys(all).filter((k) => !optional.includes(k)) };
+}
+
+const usage = closed({ input_tokens: int, output_tokens: int, cache_read_input_tokens: int, cache_creation_input_tokens: int });
+const nullableNumber = { type: ["number", "null"] };
+const rules = { type: "array", items: { type: "string", minLength: 1 }, description: 'permission rules, e.g. "bash(git *)"' };
+
+const events = {
+  session: event("session", { id: str, cwd: str, model: str, version: str }),
+  user: event("user", { text: str }),
+  text_delta: event("text_delta", { text: str }),
+  retry: event("retry", { attempt: int, delay_ms: int, reason: str }),
+  assistant: event("assistant", { content: { type: "array", items: { type: "object" } }, stop_reason: { type: ["string", "null"] }, usage, cost_usd: nullableNumber, model: str }, ["cost_usd"]),
+  tool_start: event("tool_start", { id: str, name: str, input: {} }),
+  tool_output: event("tool_output", { id: str, chunk: str }),
+  permission_ask: event("permission_ask", { id: str, tool_use_id: str, tool: str, requests: { type: "array", items: ref("PermissionRequest") }, reason: str }, ["reason"]),
+  permission_reply: event("permission_reply", { id: str, reply: { enum: ["once", "always", "reject"] }, message: str }, ["message"]),
+  tool_end: event("tool_end", { id: str, name: str, is_error: { type: "boolean" }, output: str, truncated: { type: "boolean" }, metadata: { type: "object" } }, ["metadata"]),
+  compaction: event(
+    "compaction",
+    {
+      summary: str,
+      method: { enum: ["prune", "summary", "cut"] },
+      tokens_before: int,
+      tokens_after: int,
+      first_kept: int,
+      head: { type: ["string", "null"] },
+      pruned: { type: "array", items: int },
+      usage,
+      cost_usd: nullableNumber,
+      outside_run: { type: "boolean" },
+    },
+    ["usage", "cost_usd", "outside_run"],
+  ),
+  error: event("error", { message: str, code: str }, ["code"]),
+  result: event(
+    "result",
+    {
+      status: { enum: ["success", "error", "max_turns", "permission", "interrupted"] },
+      text: str,
+      usage,
+      cost_usd: nullableNumber,
+      turns: int,
+      duration_ms: int,
+      error: str,
+    },
+    ["error"],
+  ),
+};
+const eventSchemas = Object.fromEntries(Object.entries(events).map(([type, schema]) => [`${pascal(type)}Event`, schema]));
+
+const settings = closed({ permission_mode: { enum: PERMISSION_MODES }, allow: rules, deny: rules, ask: rules }, ["permission_mode", "allow", "deny", "ask"]);
+
+export const SCHEMAS = {
+  Error: closed({ error: closed({ code: { enum: Object.keys(ERROR_STATUS) }, message: str }) }),
+  Session: closed({
+    id: str,
+    cwd: str,
+    model: str,
+    title: { type: ["string", "null"] },
+    created_at: { type: "integer", description: "milliseconds since the epoch" },
+    updated_at: { type: "integer", description: "milliseconds since the epoch" },
+    running: { type: "boolean", description: "a prompt is running" },
+    settings: { ...settings, description: "what the session was created with over HTTP (empty for one made elsewhere)" },
+  }),
+  NewSession: closed(
+    {
+      cwd: { type: "string", minLength: 1, description: "defaults to the directory rein was started in" },
+      model: { type: "string", minLength: 1 },
+      permission_mode: { enum: PERMISSION_MODES },
+      allow: rules,
+      deny: rules,
+      ask: rules,
+    },
+    ["cwd", "model", "permission_mode", "allow", "deny", "ask"],
+  ),
+  PermissionRequest: {
+    type: "object",
+    properties: {
+      permission: { type: "string", description: "bash, edit, read, external_directory, webfetch or a tool's own name" },
+      pattern: str,
+      always: { type: "array", items: str, description: "the patterns an always answer saves" },
+      opaque: { type: "boolean" },
+      reason: str,
+      fixed: closed({ action: { enum: ["deny", "ask"] }, reason: str }),
+    },
+    required: ["permission", "pattern", "always"],
+  },
+  PermissionAsk: closed({ id: str, tool: str, requests: { type: "array", items: ref("PermissionRequest") }, reason: str }, ["reason"]),
+  Event: {
+    description: "one event of docs/events.md (version 1); new fields may appear within the version",
+    oneOf: Object.keys(eventSchemas).map(ref),
+    discriminator: {
+      propertyName: "type",
+      mapping: Object.fromEntries(Object.keys(events).map((type) => [type, `#/components/schemas/${pascal(type)}Event`])),
+    },
+  },
+  ...eventSchemas,
+};
+
+function pascal(snake: string): string {
+  return snake.replace(/(^|_)(\w)/g, (_, __, c: string) => c.toUpperCase());
+}

@@ -1,0 +1,91 @@
+// The session routes of `rein --serve` (docs/server.md "Routes"): bodies validated before the
+// session is looked up; every failure is an ApiError the app answers as JSON.
+import type { Context, Hono } from "hono";
+import * as v from "valibot";
+import { parseRule } from "../config/rule.ts";
+import { PERMISSION_MODES } from "../config/schema.ts";
+import { jsonBody, type BodyLimits } from "./body.ts";
+import { ApiError } from "./errors.ts";
+import type { SessionHub } from "./hub.ts";
+import { eventStream, SSE_HEADERS, type StreamLimits } from "./sse.ts";
+
+export type RouteDeps = {
+  hub: SessionHub;
+  body: BodyLimits;
+  stream: StreamLimits;
+  /** Lifts the server's idle timeout for a request that may rightly stay quiet (a stream, ?wait=1). */
+  keepOpen: (request: Request) => void;
+};
+
+const Rule = v.pipe(
+  v.string(),
+  v.check((text) => typeof parseRule(text, "allow") !== "string", 'expected a rule like "bash(git *)" or "edit"'),
+);
+const NewSession = v.strictObject({
+  cwd: v.optional(v.pipe(v.string(), v.minLength(1))),
+  model: v.optional(v.pipe(v.string(), v.minLength(1))),
+  permission_mode: v.optional(v.picklist(PERMISSION_MODES)),
+  allow: v.optional(v.array(Rule)),
+  deny: v.optional(v.array(Rule)),
+  ask: v.optional(v.array(Rule)),
+});
+const Prompt = v.strictObject({ text: v.pipe(v.string(), v.minLength(1)) });
+const Reply = v.strictObject({ reply: v.picklist(["once", "always", "reject"]), message: v.optional(v.string()) });
+
+export function sessionRoutes(app: Hono, deps: RouteDeps): void {
+  const { hub } = deps;
+  app.post("/sessions", async (c) => {
+    const params = await jsonBody(c, NewSession, deps.body);
+    try {
+      return c.json({ id: hub.create(params).id }, 201);
+    } catch (error) {
+      throw error instanceof ApiError ? error : new ApiError("bad_request", error instanceof Error ? error.message : String(error));
+    }
+  });
+  app.get("/sessions", (c) => c.json({ sessions: hub.list() }));
+  app.get("/sessions/:id", (c) => {
+    const id = c.req.param("id");
+    const session = hub.get(id);
+    return c.json({
+      session: hub.info(id),
+      messages: session.history(),
+      pending_asks: session.pendingAsks().map((a) => ({ id: a.id, tool: a.tool, requests: a.requests, ...(a.reason ? { reason: a.reason } : {}) })),
+    });
+  });
+  app.post("/sessions/:id/prompt", async (c) => {
+    const { text } = await jsonBody(c, Prompt, deps.body);
+    const run = hub.prompt(c.req.param("id"), text);
+    if (c.req.query("wait") !== "1") {
+      run.catch(() => {});
+      return c.json({ accepted: true }, 202);
+    }
+    deps.keepOpen(c.req.raw);
+    return c.json(await run, 200);
+  });
+  app.get("/sessions/:id/events", (c) => {
+    const after = lastSeen(c);
+    const source = hub.events(c.req.param("id"));
+    // A HEAD gets the head only: no stream, no subscription, no heartbeat left behind.
+    if (c.req.method === "HEAD") return c.body(null, 200, SSE_HEADERS);
+    deps.keepOpen(c.req.raw);
+    return c.body(eventStream(source, after, deps.stream), 200, SSE_HEADERS);
+  });
+  app.post("/sessions/:id/permissions/:askId", async (c) => {
+    const { reply, message } = await jsonBody(c, Reply, deps.body);
+    hub.reply(c.req.param("id"), c.req.param("askId"), reply, message);
+    return c.json({ ok: true });
+  });
+  app.post("/sessions/:id/abort", (c) => c.json({ aborted: hub.abort(c.req.param("id")) }));
+  app.delete("/sessions/:id", async (c) => {
+    const purge = c.req.query("purge") === "1";
+    await hub.remove(c.req.param("id"), purge);
+    return c.json({ deleted: true, purged: purge });
+  });
+}
+
+function lastSeen(c: Context): number {
+  const given = c.req.header("last-event-id") ?? c.req.query("after") ?? "0";
+  const after = Number(given);
+  if (!/^\d+$/.test(given.trim()) || !Number.isSafeInteger(after)) throw new ApiError("bad_request", `Last-Event-ID (or ?after) must be a whole number, got ${JSON.stringify(given)}`);
+  return after;
+}
