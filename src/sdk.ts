@@ -32,6 +32,21 @@ export type FileMemory = {
   lastRead: (path: string) => FileStamp | undefined;
 };
 
+/** How the kernel sandbox applies to the commands this call runs: the session's setting and why the call was allowed. */
+export type SandboxPolicy = {
+  /** for a call a person or a rule allowed: on (never unsandboxed), off, or auto (on where bubblewrap works) */
+  mode: "on" | "off" | "auto";
+  /** whether that sandbox lets the network through */
+  network: boolean;
+  /**
+   * the call was allowed without asking only because the analysis found it read-only: where
+   * bubblewrap works it runs with nothing writable, the masked paths hidden and no network
+   */
+  readOnly: boolean;
+  /** absolute paths (credentials, rein's own secrets) a read-only run cannot read */
+  masked: readonly string[];
+};
+
 export type ToolContext = {
   cwd: string;
   signal: AbortSignal;
@@ -45,6 +60,9 @@ export type ToolContext = {
   outputDir: string;
   /** the session's full stored history (absent where there is no store) */
   history?: SessionHistory;
+  /** the environment for any process the tool starts: rein's and other credentials removed */
+  env: Readonly<Record<string, string>>;
+  sandbox: SandboxPolicy;
 };
 
 /** An image the model should see (it reaches models that accept images, inside the tool result). */

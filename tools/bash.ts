@@ -9,7 +9,7 @@ import * as v from "valibot";
 import { defineTool } from "rein/tool";
 import description from "../prompts/tools/bash.txt" with { type: "text" };
 import { signalGroup } from "./lib/process-group.ts";
-import { blockedWriteNote, sandboxArgv, sandboxDecision } from "./lib/sandbox.ts";
+import { blockedWriteNote, readOnlyArgv, sandboxArgv, sandboxDecision } from "./lib/sandbox.ts";
 
 const DEFAULT_TIMEOUT_MS = 120_000;
 const MAX_TIMEOUT_MS = 600_000;
@@ -20,15 +20,6 @@ const GRACE_MS = 150;
 /** Bytes kept from the start (also the part streamed live) and from the end of the output. */
 const HEAD_BYTES = 1 << 20;
 const TAIL_BYTES = 1 << 20;
-// Credentials rein itself uses never reach the command: the provider's key and token, and rein's
-// own secrets (REIN_SERVER_TOKEN, any REIN_*_KEY or REIN_*_TOKEN). Other tokens (GITHUB_TOKEN...)
-// belong to the user's own tools and pass through.
-const SECRET_ENV = /^(ANTHROPIC_API_KEY|ANTHROPIC_AUTH_TOKEN|REIN_\w*_(KEY|TOKEN))$/;
-// Set only where the user has not chosen: nothing may wait for a person. No editor (git commit
-// without -m fails instead of opening one), no pager, and no git password prompt (git reads it from
-// /dev/tty, not stdin; the child has no terminal anyway, this makes the failure say so).
-const NON_INTERACTIVE: Record<string, string> = { GIT_EDITOR: "true", GIT_PAGER: "cat", PAGER: "cat", GIT_TERMINAL_PROMPT: "0" };
-
 export default defineTool({
   name: "bash",
   description,
@@ -43,19 +34,20 @@ export default defineTool({
   permissions: ({ command }) => [{ permission: "bash", pattern: command.trim(), always: [] }],
   async run({ command, timeout = DEFAULT_TIMEOUT_MS }, ctx) {
     if (ctx.signal.aborted) return { output: "[killed: interrupted before it started]", isError: true };
-    // REIN_SANDBOX (on, off, auto) is read at each call: rein sets it from its config and flags.
-    const sandbox = sandboxDecision(process.env);
+    const sandbox = sandboxDecision(ctx.sandbox);
     if ("error" in sandbox) return { output: sandbox.error, isError: true };
     // `exec 2>&1` on the command's own first line puts stderr on the stdout pipe, so the two arrive
     // in the order written and bash's line numbers stay the command's. Only a syntax error on that
     // first line comes before the redirection: it arrives on the stderr pipe, read for that alone.
     const shell = ["bash", "-c", `exec 2>&1; ${command}`];
-    const argv = sandbox.use
-      ? sandboxArgv(shell, { workspace: ctx.cwd, tmp: tmpdir(), network: sandbox.network, writable: [ctx.outputDir] })
-      : shell;
+    const argv = !sandbox.use
+      ? shell
+      : sandbox.readOnly
+        ? readOnlyArgv(shell, { workspace: ctx.cwd, masked: ctx.sandbox.masked })
+        : sandboxArgv(shell, { workspace: ctx.cwd, tmp: tmpdir(), network: sandbox.network, writable: [ctx.outputDir] });
     const proc = Bun.spawn(argv, {
       cwd: ctx.cwd,
-      env: childEnv(process.env),
+      env: ctx.env,
       stdin: "ignore",
       stdout: "pipe",
       stderr: "pipe",
@@ -97,7 +89,7 @@ export default defineTool({
 
     const { text, note } = capture.finish();
     const notes = note ? [note] : [];
-    const blocked = sandbox.use ? blockedWriteNote(text) : undefined;
+    const blocked = sandbox.use ? blockedWriteNote(text, sandbox.readOnly) : undefined;
     if (blocked) notes.push(blocked);
     if (!sandbox.use && sandbox.note) notes.push(sandbox.note);
     if (killed === "timeout") return { output: withNotes(text, [...notes, `[killed: timed out after ${timeout / 1000}s]`]), isError: true };
@@ -109,15 +101,6 @@ export default defineTool({
     return withNotes(text, notes);
   },
 });
-
-function childEnv(parent: NodeJS.ProcessEnv): Record<string, string> {
-  const env: Record<string, string> = { ...NON_INTERACTIVE };
-  for (const [key, value] of Object.entries(parent)) {
-    if (value !== undefined && !SECRET_ENV.test(key)) env[key] = value;
-  }
-  env.REIN = "1"; // lets a script tell it runs under rein
-  return env;
-}
 
 /** Where a long output is kept in full: the session's output folder, beside what the loop saves. */
 function spillPath(outputDir: string, toolUseId: string): string {

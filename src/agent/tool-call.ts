@@ -95,6 +95,8 @@ export async function runToolCall(
     files: io.files,
     outputDir: io.outputDir,
     ...(io.history ? { history: io.history } : {}),
+    env: io.toolEnv,
+    sandbox: io.sandbox(auth.readOnly === true),
   });
   return finish(result.output, result.isError, undefined, result.metadata, result.images);
 }

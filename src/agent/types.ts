@@ -1,6 +1,6 @@
 // The loop's vocabulary: messages as the provider sees them, the event union every front end reads,
 // and the injected I/O the loop runs on. Nothing here touches the file system, the terminal or Bun.
-import type { FileMemory, PermissionRequest, SessionHistory, Tool } from "../sdk.ts";
+import type { FileMemory, PermissionRequest, SandboxPolicy, SessionHistory, Tool } from "../sdk.ts";
 import type { Estimated } from "./context-size.ts";
 
 export type TextBlock = { type: "text"; text: string };
@@ -196,6 +196,10 @@ export type LoopIO = {
   outputDir: string;
   /** the session's full stored history, for the history tool */
   history?: SessionHistory;
+  /** the environment tools give the processes they start */
+  toolEnv: Readonly<Record<string, string>>;
+  /** the sandbox a call's commands run under, given whether only the read-only analysis allowed it */
+  sandbox: (readOnly: boolean) => SandboxPolicy;
   /** the price of a turn's usage in USD, or null when the model's prices are unknown */
   costOf: (usage: Usage) => number | null;
   /**

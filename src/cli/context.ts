@@ -77,6 +77,9 @@ export function runSettings(ctx: Context, extra: Pick<RunSettings, "askPolicy"> 
     ...(config.maxTokens ? { maxTokens: config.maxTokens } : {}),
     permissionMode: config.permissionMode,
     rules: config.rules,
+    sandbox: { mode: config.sandbox, network: env.REIN_SANDBOX_NETWORK === "1" },
+    env,
+    envPassthrough: config.envPassthrough,
     outputDir: ctx.paths.outputDir,
     userInstructions: ctx.paths.userInstructions,
     ...(instructionMaxBytes ? { instructionMaxBytes } : {}),
@@ -117,9 +120,8 @@ function reinDirs(ctx: Context): string[] {
   return [ctx.paths.configDir, ctx.paths.dataDir, join(ctx.projectRoot, ".rein")];
 }
 
-/** Settings the built-in tools read from the environment of the rein process (the bash tool's sandbox). */
-export function exportToolSettings(ctx: Context, warn: (message: string) => void): void {
-  process.env.REIN_SANDBOX = ctx.config.sandbox;
+/** Says when the configured kernel sandbox cannot be had on this machine. */
+export function sandboxWarning(ctx: Context, warn: (message: string) => void): void {
   if (ctx.config.sandbox === "off") return;
   const sandbox = sandboxAvailable();
   if (!sandbox.ok) {

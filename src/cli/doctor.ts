@@ -25,13 +25,7 @@ export async function doctor(ctx: Context): Promise<number> {
   checks.push(...databaseChecks(paths.db));
   checks.push(["config", true, config.sources.length ? `read ${config.sources.join(", ")}` : "no config files (defaults)"]);
   for (const w of config.warnings) checks.push(["config", false, w]);
-  const sandbox = sandboxAvailable();
-  const wanted = config.sandbox === "on";
-  checks.push([
-    "sandbox",
-    sandbox.ok || !wanted,
-    sandbox.ok ? `bubblewrap ${sandbox.version} (sandbox ${config.sandbox})` : `unavailable: ${sandbox.reason}; ${sandbox.hint} (sandbox ${config.sandbox})`,
-  ]);
+  checks.push(sandboxCheck(config.sandbox));
   checks.push(["model", true, config.model]);
   checks.push(instructionsCheck(ctx));
   for (const [name, ok, detail] of checks) out(`${ok ? "ok  " : "FAIL"} ${name.padEnd(13)} ${detail}\n`);
@@ -44,6 +38,21 @@ async function apiCheck(apiKey: string, baseURL: string | undefined, env: Contex
   const timeoutMs = Number.isFinite(wanted) && wanted > 0 ? wanted : API_CHECK_TIMEOUT_MS;
   const { ok, detail } = await checkAnthropicApi({ apiKey, ...(baseURL ? { baseURL } : {}), timeoutMs });
   return ["api", ok, detail];
+}
+
+/** Which line holds: the analysis alone, or the kernel sandbox behind it (and for what). */
+function sandboxCheck(setting: Context["config"]["sandbox"]): Check {
+  const sandbox = sandboxAvailable();
+  if (!sandbox.ok) {
+    const effect = setting === "on" ? "bash commands will not run (sandbox on)" : `the permission analysis holds alone (sandbox ${setting})`;
+    return ["sandbox", setting !== "on", `unavailable: ${sandbox.reason}; ${effect}. To get it, ${sandbox.hint}`];
+  }
+  const others = setting === "off" ? "run unsandboxed (sandbox off)" : "run with only the workspace and temp folder writable";
+  return [
+    "sandbox",
+    true,
+    `bubblewrap ${sandbox.version}: commands allowed as read-only run with nothing writable, credentials hidden and no network; commands a person or a rule allowed ${others}`,
+  ];
 }
 
 /** Instruction files over the cap are cut, not refused: a warning the run shows too. */

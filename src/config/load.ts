@@ -35,6 +35,8 @@ export type ResolvedConfig = {
   maxCost?: number;
   permissionMode: PermissionMode;
   sandbox: SandboxSetting;
+  /** credential-looking environment variables that tools' processes still get (env.passthrough) */
+  envPassthrough: string[];
   /** Lowest precedence first. Each source lists its allow rules, then ask, then deny: the last match wins. */
   rules: { user: Rule[]; project: Rule[]; flags: Rule[] };
   server: { token?: string; origins: string[]; hosts: string[] };
@@ -94,6 +96,7 @@ export function loadConfig(opts: LoadOptions): ResolvedConfig {
     permissionMode: pick("permissionMode") ?? CONFIG_DEFAULTS.permissionMode,
     // The kernel sandbox: on when asked for; in auto mode by default wherever it is available.
     sandbox: pick("sandbox") ?? ((pick("permissionMode") ?? CONFIG_DEFAULTS.permissionMode) === "auto" ? "auto" : "off"),
+    envPassthrough: [...new Set([...(user?.env?.passthrough ?? []), ...(project?.env?.passthrough ?? [])])],
     rules: { user: fileRules(user), project: projectRules(project, user, !opts.overrides.trust), flags: flagRules(opts.overrides) },
     server: { token: pick("serverToken"), origins: user?.server?.origins ?? [], hosts: user?.server?.hosts ?? [] },
     sources: [user && userFile, rawProject && projectFile].filter((file) => file !== undefined),
@@ -103,7 +106,10 @@ export function loadConfig(opts: LoadOptions): ResolvedConfig {
 
 /** A repository is untrusted input: it may restrict what rein does, never widen it. */
 function untrusted(config: ConfigFile, file: string, warnings: string[]): ConfigFile {
-  const { permissionMode, permissions, sandbox, ...rest } = config;
+  const { permissionMode, permissions, sandbox, env, ...rest } = config;
+  if (env?.passthrough?.length) {
+    warnings.push(`ignored env.passthrough from ${file}: an untrusted workspace cannot let credentials reach its commands (run with --trust to accept it)`);
+  }
   if (sandbox && sandbox !== "on") {
     warnings.push(`ignored sandbox "${sandbox}" from ${file}: an untrusted workspace cannot turn the sandbox off (run with --trust to accept it)`);
   }

@@ -65,6 +65,18 @@ const ServerSchema = strict({
   ),
 });
 
+const EnvSchema = strict({
+  passthrough: v.optional(
+    v.array(
+      v.pipe(
+        v.string(expected("expected an environment variable name like GITHUB_TOKEN")),
+        v.regex(/^[A-Za-z_][A-Za-z0-9_]*$/, expected("expected an environment variable name like GITHUB_TOKEN")),
+      ),
+      expected("expected a list of environment variable names"),
+    ),
+  ),
+});
+
 /** One config file, user or project. Rule strings come out parsed. */
 export const ConfigFileSchema = strict({
   model: v.optional(ModelSchema),
@@ -77,6 +89,8 @@ export const ConfigFileSchema = strict({
   permissions: v.optional(PermissionsSchema),
   server: v.optional(ServerSchema),
   sandbox: v.optional(SandboxSchema),
+  /** env.passthrough: credential-looking variables that still reach the processes tools start */
+  env: v.optional(EnvSchema),
 });
 
 export type ConfigFile = v.InferOutput<typeof ConfigFileSchema>;

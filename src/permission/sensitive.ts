@@ -88,7 +88,11 @@ function deny(what: string): SensitiveMatch {
  */
 export function sensitiveWithin(absoluteDir: string, home: string): string[] {
   const dir = normalize(absoluteDir).replace(/(.)\/$/, "$1");
+  return deniedEntries(home).filter((entry) => entry !== dir && within(entry, dir === "/" ? "" : dir));
+}
+
+/** The fixed entries denied in every mode (under `home` and the system's), whether or not they exist. */
+export function deniedEntries(home: string): string[] {
   const homeDir = normalize(home).replace(/(.)\/$/, "$1");
-  const entries = [...HOME_DENIED.map(([rel]) => `${homeDir === "/" ? "" : homeDir}/${rel}`), ...SYSTEM_DENIED.map(([entry]) => entry)];
-  return entries.filter((entry) => entry !== dir && within(entry, dir === "/" ? "" : dir));
+  return [...HOME_DENIED.map(([rel]) => `${homeDir === "/" ? "" : homeDir}/${rel}`), ...SYSTEM_DENIED.map(([entry]) => entry)];
 }

@@ -7,14 +7,17 @@ import { DEFAULT_RETRY, type RetryPolicy } from "../llm/retry.ts";
 import { tmpdir } from "node:os";
 import type { EngineContext } from "../permission/engine.ts";
 import type { PermissionRequest, Rule } from "../permission/evaluate.ts";
+import { childEnv } from "../permission/child-env.ts";
 import { DEFAULT_RULES, modeRules, type PermissionMode } from "../permission/modes.ts";
+import { PROVIDER_KEY_ENV } from "../llm/provider-keys.ts";
 import { builtinTools, warmBuiltinTools } from "../registry/builtin.ts";
 import { ToolRegistry, type LoadError, type ToolDir } from "../registry/registry.ts";
 import type { AskPolicy } from "./broker.ts";
 import { boundOutput } from "./bound-output.ts";
 import { systemPrompt, type InstructionSources } from "./instructions.ts";
 export { instructionWarnings } from "./instructions.ts";
-import type { SessionOptions } from "./session.ts";
+import { sandboxMasks } from "./sandbox-masks.ts";
+import type { SessionOptions, SessionSandbox } from "./session.ts";
 import type { Store } from "./store.ts";
 
 export type RunSettings = {
@@ -40,6 +43,11 @@ export type RunSettings = {
   reinDirs: string[];
   version: string;
   askPolicy?: AskPolicy;
+  /** the kernel sandbox for commands a person or a rule allowed (read-only ones get theirs wherever it works) */
+  sandbox: Pick<SessionSandbox, "mode" | "network">;
+  /** the environment tools' processes are made from (rein's own), and the credential-looking names let through */
+  env: Readonly<Record<string, string | undefined>>;
+  envPassthrough: readonly string[];
   retry?: Partial<RetryPolicy>;
   idleTimeoutMs?: number;
   /** how long a run waits for another process's run on the same session (REIN_LEASE_WAIT_MS) */
@@ -132,5 +140,7 @@ export function sessionOptions(settings: RunSettings, store: Store, registry = t
     version: settings.version,
     ...(settings.askPolicy ? { askPolicy: settings.askPolicy } : {}),
     ...(settings.leaseWaitMs !== undefined ? { lease: { waitMs: settings.leaseWaitMs } } : {}),
+    toolEnv: childEnv(settings.env, { passthrough: settings.envPassthrough, secrets: PROVIDER_KEY_ENV }),
+    sandbox: { ...settings.sandbox, masked: () => sandboxMasks({ home: settings.home, reinDirs: settings.reinDirs, workspace: settings.projectRoot }) },
   };
 }

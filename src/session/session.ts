@@ -20,7 +20,9 @@ import {
 } from "../agent/types.ts";
 import { costFunction, modelInfo } from "../llm/models.ts";
 import type { PermissionRequest, Rule } from "../permission/evaluate.ts";
-import type { FileMemory, FileStamp, Tool } from "../sdk.ts";
+import { PROVIDER_KEY_ENV } from "../llm/provider-keys.ts";
+import { childEnv } from "../permission/child-env.ts";
+import type { FileMemory, FileStamp, SandboxPolicy, Tool } from "../sdk.ts";
 import { PermissionBroker, type Ask, type AskPolicy } from "./broker.ts";
 import type { Bound } from "./bound-output.ts";
 import { compactConversation, WORTH_COMPACTING } from "./compaction.ts";
@@ -57,7 +59,16 @@ export type SessionOptions = {
   now?: () => number;
   /** how long a run waits for another process's run on the same session, and the lease's life (tests) */
   lease?: Partial<Pick<LeaseOptions, "waitMs" | "ttlMs">>;
+  /** the environment of the processes tools start; by default rein's, with the credentials removed */
+  toolEnv?: Readonly<Record<string, string>>;
+  /** the session's kernel sandbox; off by default */
+  sandbox?: SessionSandbox;
 };
+
+/** The sandbox setting of a session; `masked` is asked at each call (a credential file may appear meanwhile). */
+export type SessionSandbox = Pick<SandboxPolicy, "mode" | "network"> & { masked: () => readonly string[] };
+
+const NO_SANDBOX: SessionSandbox = { mode: "off", network: false, masked: () => [] };
 
 export type ResultEvent = Extract<StampedEvent, { type: "result" }>;
 /** What a manual compaction did, with one line saying so; `usage` is the summary call's, when one was made. */
@@ -204,6 +215,11 @@ export class Session {
           files: this.files,
           outputDir: join(this.options.outputDir, this.id),
           history: storedHistory(this.options.store, this.id),
+          toolEnv: this.options.toolEnv ?? childEnv(process.env, { secrets: PROVIDER_KEY_ENV }),
+          sandbox: (readOnly) => {
+            const { masked, ...sandbox } = this.options.sandbox ?? NO_SANDBOX;
+            return { ...sandbox, readOnly, masked: readOnly ? masked() : [] };
+          },
           costOf: costFunction(this.options.model),
           compact: (input, signal) => this.compactWith(input, signal),
           commit: (message) => {

@@ -2,6 +2,8 @@
 // memory and the streamed output collected.
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { PROVIDER_KEY_ENV } from "../../src/llm/provider-keys.ts";
+import { childEnv } from "../../src/permission/child-env.ts";
 import type { FileStamp, ToolContext, ToolResult } from "../../src/sdk.ts";
 
 export type TestContext = ToolContext & { chunks: string[]; abort: () => void };
@@ -18,6 +20,8 @@ export function toolContext(cwd: string, overrides: Partial<ToolContext> = {}): 
     output: (chunk) => void chunks.push(chunk),
     files: { recordRead: (path, stamp) => void stamps.set(path, stamp), lastRead: (path) => stamps.get(path) },
     outputDir: join(tmpdir(), `rein-tool-output-${process.pid}`),
+    env: childEnv(process.env, { secrets: PROVIDER_KEY_ENV }),
+    sandbox: { mode: "off", network: false, readOnly: false, masked: [] },
     chunks,
     abort: () => controller.abort(),
     ...overrides,

@@ -4,10 +4,10 @@
 // only its own processes, so it cannot read rein's environment or signal and trace other programs).
 import { readFileSync, realpathSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
+import type { SandboxPolicy } from "rein/tool";
 import { isInside } from "./path-requests.ts";
 
 export type SandboxStatus = { ok: true; version: string } | { ok: false; reason: string; hint: string };
-export type SandboxMode = "on" | "off" | "auto";
 export type SandboxOptions = {
   /** writable, along with everything below it */
   workspace: string;
@@ -19,8 +19,10 @@ export type SandboxOptions = {
   /** where the command starts; the workspace by default */
   cwd?: string;
 };
-/** What one command should run with: the sandbox, no sandbox (with a one-time note), or nothing at all. */
-export type SandboxDecision = { use: true; network: boolean } | { use: false; note?: string } | { error: string };
+/** A read-only run: nothing of the host writable, `masked` hidden, no network. */
+export type ReadOnlyOptions = { workspace: string; masked: readonly string[]; cwd?: string };
+/** What one command should run with: the sandbox (read-only or not), no sandbox (with a one-time note), or nothing at all. */
+export type SandboxDecision = { use: true; readOnly: boolean; network: boolean } | { use: false; note?: string } | { error: string };
 
 /** Inside a git folder: what runs or configures code outside the sandbox later, when the user runs git. */
 const GIT_PROTECTED = ["hooks", "config"];
@@ -87,26 +89,35 @@ export function sandboxArgv(command: string[], opts: SandboxOptions): string[] {
   return argv;
 }
 
-/** REIN_SANDBOX's value as a mode; undefined for a value it does not know. Unset means off. */
-export function sandboxMode(value: string | undefined): SandboxMode | undefined {
-  const mode = (value ?? "off").trim().toLowerCase() || "off";
-  return mode === "on" || mode === "off" || mode === "auto" ? mode : undefined;
+/**
+ * The bwrap command line that runs `command` where it cannot write to the host at all (the
+ * workspace included), cannot read the masked paths (an empty folder or an empty file over each)
+ * and has no network. Its temp folder is a private /dev/shm, gone when it ends.
+ */
+export function readOnlyArgv(command: string[], opts: ReadOnlyOptions): string[] {
+  const argv = ["bwrap", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"];
+  for (const path of opts.masked) {
+    const stat = statOrNone(path);
+    if (stat?.isDirectory()) argv.push("--tmpfs", path, "--remount-ro", path);
+    else if (stat) argv.push("--ro-bind", "/dev/null", path);
+  }
+  argv.push("--setenv", "TMPDIR", "/dev/shm", "--unshare-pid", "--as-pid-1", "--unshare-net");
+  argv.push("--chdir", opts.cwd ?? opts.workspace, "--", "sh", "-c", PID1, "rein-sandbox", ...command);
+  return argv;
 }
 
 /**
- * What REIN_SANDBOX (on, off, auto) and REIN_SANDBOX_NETWORK (1 allows the network) ask for, given
- * this machine. "on" never falls back to running unsandboxed; "auto" does, and says so on its first
- * call in the process.
+ * What one command should run with, given the session's policy and this machine. A call allowed
+ * only because the analysis found it read-only gets the read-only sandbox wherever it works, and
+ * otherwise what the configured mode gives. "on" never falls back to running unsandboxed; "auto"
+ * does, and says so on its first call in the process.
  */
-export function sandboxDecision(env: Record<string, string | undefined>): SandboxDecision {
-  const mode = sandboxMode(env.REIN_SANDBOX);
-  if (mode === undefined) {
-    return { error: `[the command was not run: REIN_SANDBOX is ${JSON.stringify(env.REIN_SANDBOX)}, expected on, off or auto; tell the user]` };
-  }
-  if (mode === "off") return { use: false };
+export function sandboxDecision(policy: SandboxPolicy): SandboxDecision {
+  if (policy.readOnly && sandboxAvailable().ok) return { use: true, readOnly: true, network: false };
+  if (policy.mode === "off") return { use: false };
   const status = sandboxAvailable();
-  if (status.ok) return { use: true, network: env.REIN_SANDBOX_NETWORK === "1" };
-  if (mode === "on") {
+  if (status.ok) return { use: true, readOnly: false, network: policy.network };
+  if (policy.mode === "on") {
     return { error: `[the command was not run: the sandbox is on but unavailable: ${status.reason}. Tell the user. To get it, ${status.hint}; or turn the sandbox off]` };
   }
   if (unavailableNoted) return { use: false };
@@ -115,10 +126,16 @@ export function sandboxDecision(env: Record<string, string | undefined>): Sandbo
 }
 
 /** A note for the model when a sandboxed command's output shows a write the sandbox refused. */
-export function blockedWriteNote(output: string): string | undefined {
+export function blockedWriteNote(output: string, readOnly = false): string | undefined {
   // EROFS for a write anywhere read-only; EBUSY for moving or replacing a protected git path.
   const blocked = output.includes("Read-only file system") || (output.includes("Device or resource busy") && output.includes(".git"));
   if (!blocked) return undefined;
+  if (readOnly) {
+    return (
+      "[the sandbox blocked a write (read-only file system): this command ran without asking because rein's analysis found it " +
+      "read-only, so nothing was writable. If it has to write, tell the user what the write is for; they can allow the command with a rule]"
+    );
+  }
   return (
     "[the sandbox blocked a write (read-only file system): only the workspace and the temp folder are writable, " +
     "and even there .git/hooks and .git/config are read-only. Do not look for a way around it: if the write is needed, " +

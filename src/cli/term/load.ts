@@ -6,7 +6,7 @@ import { budgetWarning, instructionSources, instructionWarnings, sessionOptions,
 import type { StampedEvent } from "../../session/events.ts";
 import { Session } from "../../session/session.ts";
 import type { Args } from "../args.ts";
-import { exportToolSettings, openStore, resolveContext, runSettings, untrustedToolsWarning, type Env } from "../context.ts";
+import { sandboxWarning, openStore, resolveContext, runSettings, untrustedToolsWarning, type Env } from "../context.ts";
 import { costLine, sessionSpend } from "../cost-line.ts";
 import { commandDirs, loadCustomCommands } from "../custom-commands.ts";
 import type { InteractiveHooks } from "../interactive.ts";
@@ -25,7 +25,7 @@ export async function loadSession(args: Args, env: Env, hooks: InteractiveHooks,
   const ctx = resolveContext(args, env);
   const warn = (message: string) => screen.print(chalk.yellow(`rein: ${message}`));
   const settings = runSettings(ctx);
-  exportToolSettings(ctx, warn);
+  sandboxWarning(ctx, warn);
   const unpriced = budgetWarning(settings);
   if (unpriced) warn(unpriced);
   for (const cut of instructionWarnings(instructionSources(settings))) warn(cut);

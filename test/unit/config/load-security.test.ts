@@ -96,6 +96,24 @@ describe("sandbox setting", () => {
   });
 });
 
+describe("env.passthrough", () => {
+  test("the user's names pass; an untrusted project's are ignored with a warning, a trusted one's added", () => {
+    ws.writeUser({ env: { passthrough: ["GITHUB_TOKEN"] } });
+    ws.writeProject({ env: { passthrough: ["NPM_TOKEN"] } });
+    const untrusted = ws.load();
+    expect(untrusted.envPassthrough).toEqual(["GITHUB_TOKEN"]);
+    expect(untrusted.warnings.join("\n")).toContain("ignored env.passthrough from");
+    expect(ws.load({ overrides: { trust: true } }).envPassthrough).toEqual(["GITHUB_TOKEN", "NPM_TOKEN"]);
+  });
+
+  test("a name that is not a variable name is a config error saying what was expected", () => {
+    ws.writeUser({ env: { passthrough: ["GITHUB TOKEN"] } });
+    expect(thrown(() => ws.load()).message).toBe(
+      `config error in ${ws.userFile}: "env.passthrough[0]": expected an environment variable name like GITHUB_TOKEN, got "GITHUB TOKEN"`,
+    );
+  });
+});
+
 describe("an untrusted project may restrict, never widen", () => {
   test("its ask rule cannot turn a deny of the user's into a question: the user's deny is kept after it", () => {
     ws.writeUser({ permissions: { deny: ["bash(rm *)"] } });

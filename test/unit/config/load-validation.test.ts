@@ -44,7 +44,7 @@ describe("a file that is not valid config", () => {
 
   test("an unknown key lists the known ones", () => {
     expect(userError({ modle: "x" }).message).toBe(
-      `config error in ${ws.userFile}: unknown key "modle" (known keys: model, apiKey, baseURL, maxTurns, maxTokens, maxCost, permissionMode, permissions, server, sandbox)`,
+      `config error in ${ws.userFile}: unknown key "modle" (known keys: model, apiKey, baseURL, maxTurns, maxTokens, maxCost, permissionMode, permissions, server, sandbox, env)`,
     );
   });
 
@@ -118,6 +118,7 @@ describe("files that are fine", () => {
       maxTurns: 100,
       permissionMode: "default",
       sandbox: "off",
+      envPassthrough: [],
       rules: { user: [], project: [], flags: [] },
       server: { origins: [], hosts: [] },
       sources: [],

@@ -5,6 +5,8 @@ import { existsSync, realpathSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as v from "valibot";
+import { PROVIDER_KEY_ENV } from "../../../src/llm/provider-keys.ts";
+import { childEnv } from "../../../src/permission/child-env.ts";
 import bash from "../../../tools/bash.ts";
 import { toolContext, type TestContext } from "../../support/tool-context.ts";
 import { tempDir, type TempDir } from "../../support/temp-dir.ts";
@@ -79,35 +81,56 @@ describe("what the command prints and how it ends", () => {
 });
 
 describe("the child's environment", () => {
-  const names = ["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "REIN_SERVER_TOKEN", "REIN_OTHER_KEY", "GITHUB_TOKEN", "GIT_EDITOR", "PAGER"];
-  const saved = new Map(names.map((name) => [name, process.env[name]]));
-  afterAll(() => {
-    for (const [name, value] of saved) {
-      if (value === undefined) delete process.env[name];
-      else process.env[name] = value;
-    }
-  });
+  // What a real bash sees of an environment built the way a session builds it (childEnv).
+  const parent = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    ANTHROPIC_API_KEY: "sk-ant-test-secret",
+    ANTHROPIC_AUTH_TOKEN: "auth-secret",
+    REIN_SERVER_TOKEN: "server-secret",
+    REIN_OTHER_KEY: "other-secret",
+    GITHUB_TOKEN: "gh-secret",
+    NPM_TOKEN: "npm-secret",
+    OPENAI_API_KEY: "openai-secret",
+    AWS_ACCESS_KEY_ID: "aws-id-secret",
+    AWS_SECRET_ACCESS_KEY: "aws-secret",
+    CLIENT_SECRET_VALUE: "client-secret",
+    PGPASSWORD: "pg-secret",
+    SMTP_PASS: "smtp-secret",
+    DATABASE_URL: "postgres://app:db-secret@localhost/app",
+    SOME_VALUE: "ghp_abcdefghijklmnopqrstuvwxyz0123456789", // a GitHub token under a harmless name
+    "npm_config_//registry.npmjs.org/:_authToken": "registry-secret",
+    EDITOR: "vi",
+    LANG: "C.UTF-8",
+    SSH_AUTH_SOCK: "/tmp/ssh-agent.sock",
+    PWD: "/somewhere",
+    GIT_AUTHOR_NAME: "Ada",
+  };
+  const envOf = async (options: Parameters<typeof childEnv>[1]) =>
+    (await run({ command: "env" }, toolContext(dir.path, { env: childEnv(parent, { secrets: PROVIDER_KEY_ENV, ...options }) }))).output;
 
-  test("has none of rein's keys, keeps the user's other tokens, and sets REIN=1", async () => {
-    process.env.ANTHROPIC_API_KEY = "sk-test-secret";
-    process.env.ANTHROPIC_AUTH_TOKEN = "auth-secret";
-    process.env.REIN_SERVER_TOKEN = "server-secret";
-    process.env.REIN_OTHER_KEY = "other-secret";
-    process.env.GITHUB_TOKEN = "users-own-token";
-
-    const { output } = await run({ command: "env" });
+  test("has none of rein's keys nor anything that looks like a credential, by name or by value, and sets REIN=1", async () => {
+    const output = await envOf({});
 
     expect(output).not.toContain("secret");
+    expect(output).not.toContain("ghp_");
+    for (const name of ["ANTHROPIC_API_KEY", "GITHUB_TOKEN", "AWS_ACCESS_KEY_ID", "DATABASE_URL", "SOME_VALUE"]) expect(output).not.toContain(`${name}=`);
+    for (const kept of ["EDITOR=vi", "LANG=C.UTF-8", "SSH_AUTH_SOCK=/tmp/ssh-agent.sock", "GIT_AUTHOR_NAME=Ada", "REIN=1"]) expect(output).toContain(`${kept}\n`);
+  });
+
+  test("env.passthrough lets named variables through, never rein's own or a provider's key", async () => {
+    const output = await envOf({ passthrough: ["GITHUB_TOKEN", "DATABASE_URL", "ANTHROPIC_API_KEY", "REIN_SERVER_TOKEN"] });
+
+    expect(output).toContain("GITHUB_TOKEN=gh-secret\n");
+    expect(output).toContain("DATABASE_URL=postgres://app:db-secret@localhost/app\n");
     expect(output).not.toContain("ANTHROPIC_API_KEY");
-    expect(output).toContain("GITHUB_TOKEN=users-own-token\n");
-    expect(output).toContain("REIN=1\n");
+    expect(output).not.toContain("server-secret");
+    expect(output).not.toContain("NPM_TOKEN");
   });
 
   test("non-interactive defaults apply only where the user set nothing", async () => {
-    delete process.env.GIT_EDITOR;
-    process.env.PAGER = "less";
-
-    const { output } = await run({ command: 'echo "$GIT_EDITOR $PAGER $GIT_TERMINAL_PROMPT"' });
+    const env = childEnv({ PATH: process.env.PATH, PAGER: "less" });
+    const { output } = await run({ command: 'echo "$GIT_EDITOR $PAGER $GIT_TERMINAL_PROMPT"' }, toolContext(dir.path, { env }));
 
     expect(output).toBe("true less 0\n");
   });

@@ -1,12 +1,13 @@
-// The kernel sandbox (bubblewrap) around the bash tool: the argv it builds, what REIN_SANDBOX asks
-// for, and, with a real bwrap, what a command can write, reach and leave behind. The real-bwrap
+// The kernel sandbox (bubblewrap) around the bash tool: the argv it builds, what the session's
+// setting asks for, and, with a real bwrap, what a command can write, reach and leave behind. The real-bwrap
 // tests skip where bwrap is missing or cannot create a sandbox (user namespaces disabled).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import bash from "../../../tools/bash.ts";
 import { isInside } from "../../../tools/lib/path-requests.ts";
-import { blockedWriteNote, sandboxArgv, sandboxAvailable, sandboxDecision, sandboxMode } from "../../../tools/lib/sandbox.ts";
+import type { SandboxPolicy } from "../../../src/sdk.ts";
+import { blockedWriteNote, sandboxArgv, sandboxAvailable, sandboxDecision } from "../../../tools/lib/sandbox.ts";
 import { toolContext, type TestContext } from "../../support/tool-context.ts";
 import { tempDir, type TempDir } from "../../support/temp-dir.ts";
 
@@ -32,6 +33,11 @@ function setEnv(vars: Record<string, string | undefined>): () => void {
       else process.env[name] = value;
     }
   };
+}
+
+/** The session's sandbox as the bash tool gets it in its context. */
+function policy(mode: SandboxPolicy["mode"], more: Partial<SandboxPolicy> = {}): { sandbox: SandboxPolicy } {
+  return { sandbox: { mode, network: false, readOnly: false, masked: [], ...more } };
 }
 
 /** A folder holding only a `bash` link: a PATH on which bash runs and bwrap is missing. */
@@ -135,15 +141,13 @@ describe("the bwrap command line", () => {
   });
 });
 
-describe("REIN_SANDBOX", () => {
-  test("unset or empty means off; on, off and auto in any case; anything else is refused, not run unsandboxed", () => {
-    expect(sandboxMode(undefined)).toBe("off");
-    expect(sandboxMode("")).toBe("off");
-    expect(sandboxMode(" ON ")).toBe("on");
-    expect(sandboxMode("auto")).toBe("auto");
-    expect(sandboxMode("yes")).toBeUndefined();
-    expect(sandboxDecision({})).toEqual({ use: false });
-    expect(sandboxDecision({ REIN_SANDBOX: "1" })).toEqual({ error: expect.stringContaining("expected on, off or auto") });
+describe("the session's sandbox setting", () => {
+  test("off runs unsandboxed; on and auto run in the sandbox where it works; a read-only call gets the read-only one, without network", () => {
+    expect(sandboxDecision(policy("off").sandbox)).toEqual({ use: false });
+    if (!available.ok) return;
+    expect(sandboxDecision(policy("on", { network: true }).sandbox)).toEqual({ use: true, readOnly: false, network: true });
+    expect(sandboxDecision(policy("auto").sandbox)).toEqual({ use: true, readOnly: false, network: false });
+    expect(sandboxDecision(policy("off", { readOnly: true, network: true }).sandbox)).toEqual({ use: true, readOnly: true, network: false });
   });
 
   test("a blocked write gets a note only when the output shows one", () => {
@@ -162,31 +166,26 @@ describe("REIN_SANDBOX", () => {
 
     test("on: the command does not run, and the error says how to get the sandbox", async () => {
       const marker = join(dir.path, "ran-without-sandbox");
-      const undo = setEnv({ REIN_SANDBOX: "on" });
-      try {
-        const result = await run({ command: `echo ran > ${marker}` }, toolContext(dir.path));
+      const result = await run({ command: `echo ran > ${marker}` }, toolContext(dir.path, policy("on")));
 
-        expect(result.isError).toBe(true);
-        expect(result.output).toContain("the sandbox is on but unavailable: bubblewrap is not installed");
-        expect(result.output).toContain("install bubblewrap: sudo ");
-        expect(existsSync(marker)).toBe(false);
-      } finally {
-        undo();
-      }
+      expect(result.isError).toBe(true);
+      expect(result.output).toContain("the sandbox is on but unavailable: bubblewrap is not installed");
+      expect(result.output).toContain("install bubblewrap: sudo ");
+      expect(existsSync(marker)).toBe(false);
     });
 
     test("a bwrap that cannot create a sandbox (user namespaces disabled) is unavailable, with its reason", async () => {
       const fake = join(dir.path, "bin-failing-bwrap");
       mkdirSync(fake, { recursive: true });
       writeFileSync(join(fake, "bwrap"), "#!/bin/sh\necho 'bwrap: setting up uid map: Permission denied' >&2\nexit 1\n", { mode: 0o755 });
-      const undo = setEnv({ PATH: `${fake}:${process.env.PATH}`, REIN_SANDBOX: "on" });
+      const undo = setEnv({ PATH: `${fake}:${process.env.PATH}` });
       try {
         expect(sandboxAvailable()).toEqual({
           ok: false,
           reason: "bwrap is installed but cannot create a sandbox here (bwrap: setting up uid map: Permission denied)",
           hint: expect.stringContaining("allow unprivileged user namespaces"),
         });
-        const result = await run({ command: "echo ran" }, toolContext(dir.path));
+        const result = await run({ command: "echo ran" }, toolContext(dir.path, policy("on")));
         expect(result.isError).toBe(true);
         expect(result.output).toContain("cannot create a sandbox here");
       } finally {
@@ -195,18 +194,13 @@ describe("REIN_SANDBOX", () => {
     });
 
     test("auto: the command runs unsandboxed, with a note on the first call only", async () => {
-      const undo = setEnv({ REIN_SANDBOX: "auto" });
-      try {
-        const first = await run({ command: "echo hello" }, toolContext(dir.path));
-        const second = await run({ command: "echo again" }, toolContext(dir.path));
+      const first = await run({ command: "echo hello" }, toolContext(dir.path, policy("auto")));
+      const second = await run({ command: "echo again" }, toolContext(dir.path, policy("auto")));
 
-        expect(first.isError).toBe(false);
-        expect(first.output).toStartWith("hello\n[sandbox unavailable: bubblewrap is not installed");
-        expect(first.output).toContain("install bubblewrap: sudo ");
-        expect(second).toEqual({ output: "again\n", isError: false });
-      } finally {
-        undo();
-      }
+      expect(first.isError).toBe(false);
+      expect(first.output).toStartWith("hello\n[sandbox unavailable: bubblewrap is not installed");
+      expect(first.output).toContain("install bubblewrap: sudo ");
+      expect(second).toEqual({ output: "again\n", isError: false });
     });
   });
 });
@@ -226,11 +220,11 @@ describe.skipIf(!available.ok)(`commands in the sandbox (${available.ok ? `bubbl
     if (git) Bun.spawnSync([git, "init", "-q", ws]);
     else mkdirSync(join(ws, ".git", "hooks"), { recursive: true });
     writeFileSync(join(ws, ".git", "config"), "[core]\n\tbare = false\n");
-    restore = setEnv({ REIN_SANDBOX: "on", REIN_SANDBOX_NETWORK: undefined, TMPDIR: tmp });
+    restore = setEnv({ TMPDIR: tmp });
   });
   afterAll(() => restore());
 
-  const sandboxed = (command: string, ctx: TestContext = toolContext(ws)) => run({ command }, ctx);
+  const sandboxed = (command: string, ctx: TestContext = toolContext(ws, policy("on"))) => run({ command }, ctx);
 
   test("the workspace and the temp folder are writable, and what is written there stays", async () => {
     const result = await sandboxed(`echo in > inside.txt && echo tmp > "$TMPDIR/temp.txt" && cat inside.txt "$TMPDIR/temp.txt"`);
@@ -287,13 +281,12 @@ describe.skipIf(!available.ok)(`commands in the sandbox (${available.ok ? `bubbl
     expect(result.output).toContain("[the sandbox blocked a write");
   });
 
-  test("the network is cut unless REIN_SANDBOX_NETWORK=1", async () => {
+  test("the network is cut unless the session's sandbox lets it through", async () => {
     const server = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("ok") });
     const connect = `exec 3<>/dev/tcp/127.0.0.1/${server.port} && echo connected`;
     try {
       const cut = await sandboxed(connect);
-      const undo = setEnv({ REIN_SANDBOX_NETWORK: "1" });
-      const allowed = await sandboxed(connect).finally(undo);
+      const allowed = await sandboxed(connect, toolContext(ws, policy("on", { network: true })));
 
       expect(cut.output).not.toContain("connected");
       expect(cut.output).toContain("Connection refused");
@@ -316,7 +309,7 @@ describe.skipIf(!available.ok)(`commands in the sandbox (${available.ok ? `bubbl
     const marker = "sleep 88.8";
     let started!: () => void;
     const output = new Promise<void>((resolve) => (started = resolve));
-    const ctx = toolContext(ws, { output: () => started() });
+    const ctx = toolContext(ws, { output: () => started(), ...policy("on") });
     try {
       const result = sandboxed(`echo started; ${marker} & ${marker}`, ctx);
       await output;
@@ -334,7 +327,7 @@ describe.skipIf(!available.ok)(`commands in the sandbox (${available.ok ? `bubbl
   test("a timeout kills everything inside, even a process that left the process group", async () => {
     const marker = "sleep 88.9";
     try {
-      const result = await run({ command: `setsid ${marker} & echo started; ${marker}`, timeout: 1000 }, toolContext(ws));
+      const result = await run({ command: `setsid ${marker} & echo started; ${marker}`, timeout: 1000 }, toolContext(ws, policy("on")));
 
       expect(result).toEqual({ output: "started\n[killed: timed out after 1s]", isError: true });
       expect(running(marker)).toEqual([]);
@@ -349,7 +342,7 @@ describe.skipIf(!available.ok)(`commands in the sandbox (${available.ok ? `bubbl
     const cleaned = join(ws, "cleaned.txt");
     let started!: () => void;
     const output = new Promise<void>((resolve) => (started = resolve));
-    const ctx = toolContext(ws, { output: () => started() });
+    const ctx = toolContext(ws, { output: () => started(), ...policy("on") });
     try {
       const result = sandboxed(`(trap 'echo cleaned > ${cleaned}; exit 0' TERM; echo started; ${marker} & wait); echo after`, ctx);
       await output;
@@ -360,6 +353,82 @@ describe.skipIf(!available.ok)(`commands in the sandbox (${available.ok ? `bubbl
       expect(running(marker)).toEqual([]);
     } finally {
       killAll(marker);
+    }
+  });
+});
+
+describe.skipIf(!available.ok)("a call allowed only because the analysis found it read-only", () => {
+  // The workspace holds a file to read; a fake home beside it holds credentials to mask.
+  let ws: string;
+  let home: string;
+  let outside: string;
+  const readOnly = (masked: string[] = []) => toolContext(ws, policy("off", { readOnly: true, masked }));
+  beforeAll(() => {
+    ws = join(dir.path, "ro-ws");
+    home = join(dir.path, "ro-home");
+    outside = join(dir.path, "ro-outside");
+    for (const path of [ws, join(home, ".ssh"), outside]) mkdirSync(path, { recursive: true });
+    writeFileSync(join(ws, "notes.txt"), "hello\n");
+    writeFileSync(join(home, ".ssh", "id_ed25519"), "PRIVATE KEY\n");
+    writeFileSync(join(home, ".netrc"), "machine example.com password hunter2\n");
+  });
+
+  test("reads as usual but writes nothing, the workspace included, and the note says why", async () => {
+    const result = await run(
+      { command: `cat notes.txt; echo x > made.txt; touch ${outside}/made.txt; rm notes.txt; echo tmp > "$TMPDIR/t" && cat "$TMPDIR/t"` },
+      readOnly(),
+    );
+
+    expect(result.output).toStartWith("hello\n");
+    expect(result.output).toContain("made.txt: Read-only file system");
+    expect(result.output).toContain("tmp\n"); // a private temp folder, gone when the command ends
+    expect(result.output).toContain("rein's analysis found it read-only, so nothing was writable");
+    expect(existsSync(join(ws, "made.txt"))).toBe(false);
+    expect(existsSync(join(outside, "made.txt"))).toBe(false);
+    expect(readFileSync(join(ws, "notes.txt"), "utf8")).toBe("hello\n");
+  });
+
+  test("a program that an option runs (the kind the tables can get wrong) deletes nothing", async () => {
+    // `sort --compress-program` and `rg --pre` run a program of the line's choosing; here it tries to delete.
+    const result = await run({ command: `printf 'b\\na\\n' | sort --compress-program=sh -o sorted.txt; sh -c 'rm -f notes.txt'; ls` }, readOnly());
+
+    expect(result.output).toContain("Read-only file system");
+    expect(readFileSync(join(ws, "notes.txt"), "utf8")).toBe("hello\n");
+    expect(existsSync(join(ws, "sorted.txt"))).toBe(false);
+  });
+
+  test("the masked credentials read as empty, folders and files alike", async () => {
+    const masked = [join(home, ".ssh"), join(home, ".netrc")].map((path) => realpathSync(path));
+    const result = await run({ command: `ls -A ${home}/.ssh; cat ${home}/.netrc ${home}/.ssh/id_ed25519; echo end` }, readOnly(masked));
+
+    expect(result.output).not.toContain("PRIVATE KEY");
+    expect(result.output).not.toContain("hunter2");
+    expect(result.output).not.toContain("id_ed25519\n");
+    expect(result.output).toContain("end\n");
+  });
+
+  test("has no network, even when the session's sandbox lets it through", async () => {
+    const server = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("ok") });
+    try {
+      const ctx = toolContext(ws, policy("on", { readOnly: true, network: true }));
+      const result = await run({ command: `exec 3<>/dev/tcp/127.0.0.1/${server.port} && echo connected` }, ctx);
+
+      expect(result.output).not.toContain("connected");
+    } finally {
+      server.stop(true);
+    }
+  });
+
+  test("without a usable bwrap it runs as the session's setting says (the analysis holds alone)", async () => {
+    const restore = setEnv({ PATH: pathWithoutBwrap() });
+    try {
+      // only bash is on this PATH: builtins write and read back
+      const result = await run({ command: "echo x > unsandboxed.txt && read -r line < unsandboxed.txt && echo $line" }, readOnly());
+
+      expect(result).toEqual({ output: "x\n", isError: false });
+    } finally {
+      restore();
+      rmSync(join(ws, "unsandboxed.txt"), { force: true });
     }
   });
 });

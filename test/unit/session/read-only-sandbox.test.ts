@@ -1,0 +1,58 @@
+// The kernel sandbox as the second line behind the analysis, through a whole session: the real
+// bash tool, the real permission engine, the fake model. The rules are a test double of an
+// analysis that gets a line wrong: it finds a writing line read-only. Such a line must still write
+// nothing, while the same line allowed by a person's rule runs under the session's sandbox setting.
+import { beforeEach, describe, expect, test } from "bun:test";
+import { existsSync, mkdtempSync } from "node:fs";
+import { join } from "node:path";
+import type { Rule } from "../../../src/permission/evaluate.ts";
+import { permissionEngine } from "../../../src/session/factory.ts";
+import { Session } from "../../../src/session/session.ts";
+import bash from "../../../tools/bash.ts";
+import { sandboxAvailable } from "../../../tools/lib/sandbox.ts";
+import { type Kit, sentResults, useKit } from "../../support/session-kit.ts";
+
+const available = sandboxAvailable();
+const useShared = useKit();
+let kit: Kit;
+beforeEach(() => {
+  kit = useShared();
+});
+
+const WRITES = "printf 'b\\na\\n' > in.txt; sort --compress-program=sh -o out.txt in.txt; touch made.txt; echo ran";
+/** An analysis that finds every line read-only (as a table that wrongly classes an option as harmless would). */
+const WRONG_ANALYSIS: Rule[] = [{ permission: "*", pattern: "*", action: "allow", readOnly: true }];
+const PERSON_RULE: Rule[] = [{ permission: "*", pattern: "*", action: "allow" }];
+
+/** Runs WRITES through a session in a fresh folder; returns the folder and what the model was sent back. */
+async function runLine(rules: Rule[], mode: "off" | "on") {
+  const cwd = mkdtempSync(join(kit.dir.path, "ws-"));
+  const options = {
+    ...kit.options({ tools: [bash], rules }),
+    expand: permissionEngine({ projectRoot: cwd, home: kit.dir.path, reinDirs: [] }),
+    sandbox: { mode, network: false, masked: () => [] },
+  };
+  kit.fake.script({ reply: [{ type: "tool_use", name: "bash", input: { command: WRITES } }] }, { reply: [{ type: "text", text: "done" }] });
+  const result = await Session.create(cwd, options).prompt("run it");
+  expect(result.status).toBe("success");
+  return { cwd, output: String(sentResults(kit.fake.requests.at(-1))[0]!.content) };
+}
+
+describe.skipIf(!available.ok)("a line the analysis allowed as read-only", () => {
+  test("writes nothing, in the workspace or anywhere, even with the session's sandbox off", async () => {
+    const { cwd, output } = await runLine(WRONG_ANALYSIS, "off");
+
+    expect(output).toContain("ran\n");
+    expect(output).toContain("Read-only file system");
+    for (const name of ["in.txt", "out.txt", "made.txt"]) expect(existsSync(join(cwd, name))).toBe(false);
+  });
+
+  test("allowed by a rule instead, the same line runs under the session's sandbox: the workspace is writable", async () => {
+    const { cwd, output } = await runLine(PERSON_RULE, "on");
+
+    expect(output).toContain("ran\n");
+    expect(output).not.toContain("Read-only file system");
+    expect(existsSync(join(cwd, "out.txt"))).toBe(true);
+    expect(existsSync(join(cwd, "made.txt"))).toBe(true);
+  });
+});
