@@ -5,7 +5,8 @@ export type Target = Bun.Build.CompileTarget;
 
 export async function compile(outfile: string, target?: Target): Promise<void> {
   const result = await Bun.build({
-    entrypoints: ["./src/main.ts"],
+    // The worker that tries tool imports first (src/registry/import-check.ts) is an entry of its own.
+    entrypoints: ["./src/main.ts", "./src/registry/import-check-worker.ts"],
     compile: {
       outfile,
       ...(target ? { target } : {}),

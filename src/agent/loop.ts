@@ -64,7 +64,9 @@ export async function runLoop(messages: Message[], config: LoopConfig, io: LoopR
     if (turns >= config.maxTurns) return end("max_turns", `stopped after ${config.maxTurns} turn${config.maxTurns === 1 ? "" : "s"} (--max-turns)`);
     if (overBudget(cost, config.maxCost)) return end("max_turns", budgetReached(config.maxCost, cost));
     turns++;
-    const current = await io.tools();
+    // Loading tool files can take a while (each import is bounded, see registry/import-check.ts): an abort does not wait for it.
+    const current = await untilAborted(io.tools(), signal);
+    if (!current) return end("interrupted");
     const tools = new Map(current.map((t) => [t.name, t] as const));
     const request = {
       model: config.model,
@@ -133,6 +135,19 @@ export async function runLoop(messages: Message[], config: LoopConfig, io: LoopR
     if (outcomes.some((o) => o.stop)) return end("permission", "stopped: a tool call needed a permission (--on-ask fail)");
     if (signal.aborted) return end("interrupted");
   }
+}
+
+/** The promise's value, or undefined as soon as the signal aborts. */
+function untilAborted<T>(promise: Promise<T> | T, signal: AbortSignal): Promise<T | undefined> {
+  if (signal.aborted) return Promise.resolve(undefined);
+  return new Promise((resolve, reject) => {
+    const onAbort = () => resolve(undefined);
+    signal.addEventListener("abort", onAbort, { once: true });
+    Promise.resolve(promise).then(
+      (value) => (signal.removeEventListener("abort", onAbort), resolve(value)),
+      (error) => (signal.removeEventListener("abort", onAbort), reject(error)),
+    );
+  });
 }
 
 function overBudget(cost: number | null, maxCost: number | undefined): maxCost is number {

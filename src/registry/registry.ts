@@ -4,6 +4,7 @@
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { Tool } from "../sdk.ts";
+import { checkImports } from "./import-check.ts";
 import { loadToolFile, type LoadError, type LoadedTool, type ToolSource } from "./load-tool-file.ts";
 import { registerToolModules } from "./virtual-modules.ts";
 
@@ -11,6 +12,7 @@ export type ToolDir = { dir: string; source: Exclude<ToolSource, "built-in"> };
 export type { LoadError, LoadedTool, ToolSource };
 
 const TOOL_FILE = /\.(ts|mts|js|mjs)$/;
+const IMPORT_TIMEOUT_MS = 10_000;
 
 export class ToolRegistry {
   private signature = "";
@@ -23,6 +25,8 @@ export class ToolRegistry {
     private readonly dirs: readonly ToolDir[],
     /** told after each load that had failures, so a front end can show them */
     private readonly onErrors?: (errors: readonly LoadError[]) => void,
+    /** how long one tool file's import may take (REIN_TOOL_IMPORT_TIMEOUT_MS) */
+    private readonly importTimeoutMs = importTimeout(process.env),
   ) {}
 
   /** The tools for the next turn, reloading the tool folders first if anything in them changed. */
@@ -60,7 +64,12 @@ export class ToolRegistry {
       if (files.length === 0) continue;
       registerToolModules();
       forgetModules(dir);
+      const { hung } = await checkImports(files, this.importTimeoutMs);
       for (const file of files) {
+        if (hung.has(file)) {
+          failures.push({ file, reason: hungReason(this.importTimeoutMs) });
+          continue;
+        }
         const result = await loadToolFile(file, version);
         if ("reason" in result) {
           failures.push(result);
@@ -79,6 +88,15 @@ export class ToolRegistry {
     this.failures = failures;
     if (failures.length > 0) this.onErrors?.(failures);
   }
+}
+
+function importTimeout(env: NodeJS.ProcessEnv): number {
+  const value = Number(env.REIN_TOOL_IMPORT_TIMEOUT_MS);
+  return Number.isInteger(value) && value > 0 ? value : IMPORT_TIMEOUT_MS;
+}
+
+function hungReason(ms: number): string {
+  return `importing it did not finish within ${ms / 1000} s, so it was not loaded: look for a loop or a wait at its top level (or in a file it imports)`;
 }
 
 /** The tool files of a folder: its top-level .ts/.js files (files in subfolders are helpers they import). */

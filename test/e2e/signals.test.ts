@@ -1,6 +1,8 @@
 // Interrupts and crashes: SIGINT keeps the partial reply and exits 130; after a kill -9 the next
 // run repairs the session so the provider still gets a valid conversation; tools never outlive rein.
 import { expect, test } from "bun:test";
+import { mkdir } from "node:fs/promises";
+import { join } from "node:path";
 import { alternates, bash, blocksOf, killLeftovers, messagesOf, parseEvents, pidsMatching, resultText, text, toolResultsOf, waitFor, world } from "./harness.ts";
 
 test.concurrent("SIGINT mid-reply: exit 130, the partial text is kept as interrupted, and -c goes on from it", async () => {
@@ -158,4 +160,42 @@ test.concurrent("an empty model reply: exit 1, a message on stderr, an error res
   const streamed = await w.runStream(["-p", "hi"]);
   expect(streamed.code).toBe(1);
   expect(streamed.events.at(-1)).toMatchObject({ type: "result", status: "error" });
+});
+
+const SPIN = "while (true) {}\nexport default {};\n";
+const GOOD = `import * as v from "valibot";
+import { defineTool } from "rein/tool";
+export default defineTool({ name: "good", description: "A tool that loads.", input: v.object({}), run: () => "ok" });
+`;
+
+test.concurrent("a tool file whose import never finishes is reported and skipped: tools list and a run go on", async () => {
+  await using w = await world();
+  const tools = join(w.configDir, "tools");
+  await mkdir(tools, { recursive: true });
+  await Bun.write(join(tools, "spin.ts"), SPIN);
+  await Bun.write(join(tools, "good.ts"), GOOD);
+  const env = { REIN_TOOL_IMPORT_TIMEOUT_MS: "1000" };
+  const list = await w.run(["tools", "list"], { env });
+  expect(list.code).toBe(0);
+  expect(list.stdout).toMatch(/^good +user/m);
+  expect(list.stdout).toContain(`${join(tools, "spin.ts")}: importing it did not finish within 1 s, so it was not loaded`);
+  w.fake.script({ reply: [text("still works")] });
+  const run = await w.run(["-p", "hi"], { env });
+  expect(run).toMatchObject({ code: 0, stdout: "still works\n" });
+  expect(run.stderr).toContain("spin.ts: importing it did not finish");
+  expect((w.fake.requests[0]!.body.tools as { name: string }[]).map((t) => t.name)).toContain("good");
+});
+
+test.concurrent("SIGINT while a tool file's import hangs: rein stops at once (exit 130, a result event)", async () => {
+  await using w = await world();
+  const tools = join(w.configDir, "tools");
+  await mkdir(tools, { recursive: true });
+  await Bun.write(join(tools, "spin.ts"), SPIN);
+  const rein = w.start(["-p", "hi", "--output-format", "stream-json"], { env: { REIN_TOOL_IMPORT_TIMEOUT_MS: "600000" } });
+  await rein.waitForEvent("user");
+  rein.kill("SIGINT");
+  const r = await rein.exited;
+  expect(r.code).toBe(130);
+  expect(parseEvents(r.stdout).at(-1)).toMatchObject({ type: "result", status: "interrupted" });
+  expect(w.fake.requests).toHaveLength(0);
 });
