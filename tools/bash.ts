@@ -8,7 +8,7 @@ import { dirname, join } from "node:path";
 import * as v from "valibot";
 import { defineTool } from "rein/tool";
 import description from "../prompts/tools/bash.txt" with { type: "text" };
-import { signalGroup } from "./lib/process-group.ts";
+import { CALL_MARKER, newCallMarker, signalCall } from "./lib/process-group.ts";
 import { blockedWriteNote, readOnlyArgv, sandboxArgv, sandboxDecision } from "./lib/sandbox.ts";
 
 const DEFAULT_TIMEOUT_MS = 120_000;
@@ -45,15 +45,16 @@ export default defineTool({
       : sandbox.readOnly
         ? readOnlyArgv(shell, { workspace: ctx.cwd, masked: ctx.sandbox.masked })
         : sandboxArgv(shell, { workspace: ctx.cwd, tmp: tmpdir(), network: sandbox.network, writable: [ctx.outputDir] });
+    const marker = newCallMarker(); // finds what left the process group (setsid) when the call ends
     const proc = Bun.spawn(argv, {
       cwd: ctx.cwd,
-      env: ctx.env,
+      env: { ...ctx.env, [CALL_MARKER]: marker },
       stdin: "ignore",
       stdout: "pipe",
       stderr: "pipe",
       detached: true, // a new session: its own process group (pgid = pid) and no terminal
     });
-    const pgid = proc.pid;
+    const call = { pgid: proc.pid, marker };
     const capture = new OutputCapture(spillPath(ctx.outputDir, ctx.toolUseId), ctx.output);
     const pumps = [pump(proc.stdout, capture), pump(proc.stderr, capture)];
     const drained = Promise.all(pumps.map((p) => p.done));
@@ -65,8 +66,8 @@ export default defineTool({
       killed = reason;
       // SIGTERM first: git, package managers and test runners remove their lock and temp files on
       // it. SIGKILL follows for whatever ignores it, so the call still ends within about a second.
-      signalGroup(pgid, "SIGTERM");
-      escalation = setTimeout(() => signalGroup(pgid, "SIGKILL"), KILL_AFTER_MS);
+      signalCall(call, "SIGTERM");
+      escalation = setTimeout(() => signalCall(call, "SIGKILL"), KILL_AFTER_MS);
     };
     const timer = setTimeout(() => stop("timeout"), timeout);
     const onAbort = () => stop("interrupt");
@@ -78,8 +79,8 @@ export default defineTool({
       await settlesWithin(drained, GRACE_MS);
       // Killed leftovers that held the pipe have exited once it reads EOF. (Polling the group until
       // it is empty would wait on init reaping the zombies, which can take seconds in a container.)
-      leftovers = signalGroup(pgid, "SIGKILL");
-      // A process that left the group (setsid, a daemon) may still hold the pipe: stop reading.
+      leftovers = signalCall(call, "SIGKILL");
+      // A process that escaped both (it cleared its environment) may still hold the pipe: stop reading.
       if (!(await settlesWithin(drained, GRACE_MS))) for (const p of pumps) p.cancel();
     } finally {
       clearTimeout(timer);

@@ -199,3 +199,23 @@ test.concurrent("SIGINT while a tool file's import hangs: rein stops at once (ex
   expect(parseEvents(r.stdout).at(-1)).toMatchObject({ type: "result", status: "interrupted" });
   expect(w.fake.requests).toHaveLength(0);
 });
+
+test.concurrent("SIGHUP while a command runs that started a process with setsid: both are gone when rein exits", async () => {
+  await using w = await world();
+  const escaped = "sleep 34.25";
+  const command = `setsid ${escaped} >/dev/null 2>&1 & sleep 35.25`;
+  w.fake.script({ reply: [bash(command)] });
+  const rein = w.start(["-p", "wait", "--permission-mode", "auto", "--output-format", "stream-json"]);
+  try {
+    await rein.waitForEvent("tool_start");
+    await waitFor(async () => (await pidsMatching(escaped)).length > 0, `${escaped} to be running`);
+    rein.kill("SIGHUP");
+    const r = await rein.exited;
+    expect(r.code).toBe(129);
+    expect(parseEvents(r.stdout).at(-1)).toMatchObject({ type: "result", status: "interrupted" });
+    await waitFor(async () => (await pidsMatching(escaped)).length === 0, `no ${escaped} left`, 2_000);
+  } finally {
+    await killLeftovers(escaped);
+    await killLeftovers("sleep 35.25");
+  }
+});

@@ -1,0 +1,64 @@
+// Nothing a bash command starts outlives the call, also what left its process group (setsid, a
+// daemon that double-forks): found by the per-call environment marker, with a real bash.
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import bash from "../../../tools/bash.ts";
+import { CALL_MARKER, markedProcesses } from "../../../tools/lib/process-group.ts";
+import { tempDir, type TempDir } from "../../support/temp-dir.ts";
+import { toolContext, toolOutcome } from "../../support/tool-context.ts";
+
+let dir: TempDir;
+beforeAll(() => {
+  dir = tempDir("rein-process-group-");
+});
+afterAll(() => dir.remove());
+
+/** Live processes whose command line holds `pattern` (a killed zombie has none). */
+function running(pattern: string): number[] {
+  const pgrep = Bun.spawnSync(["pgrep", "-f", pattern]);
+  return pgrep.stdout.toString().split("\n").filter(Boolean).map(Number);
+}
+
+function killAll(pattern: string): void {
+  for (const pid of running(pattern)) {
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+      // gone
+    }
+  }
+}
+
+for (const [what, command, pattern] of [
+  ["setsid", "setsid sleep 41.1 >/dev/null 2>&1 & echo started", "sleep 41.1"],
+  ["setsid holding the output pipe", "setsid sleep 41.4 & echo started", "sleep 41.4"],
+  ["a double-forked daemon", "setsid bash -c 'sleep 41.2 & disown' & sleep 0.2; echo started", "sleep 41.2"],
+  ["nohup in a new session", "setsid nohup sleep 41.3 >/dev/null 2>&1 & echo started", "sleep 41.3"],
+] as const) {
+  test(`${what}: the process is stopped when the call ends, and the result says so`, async () => {
+    try {
+      const result = toolOutcome(await bash.run({ command }, toolContext(dir.path)));
+      expect(result.output).toContain("started");
+      expect(result.output).toContain("[background processes still running when the command ended were stopped]");
+      expect(running(pattern)).toEqual([]);
+    } finally {
+      killAll(pattern);
+    }
+  });
+}
+
+test("markedProcesses finds exactly the processes whose environment holds the marker", () => {
+  const proc = join(dir.path, "proc");
+  const put = (pid: string, env: string[]) => {
+    mkdirSync(join(proc, pid), { recursive: true });
+    writeFileSync(join(proc, pid, "environ"), env.map((e) => `${e}\0`).join(""));
+  };
+  put("101", ["PATH=/bin", `${CALL_MARKER}=abc`]);
+  put("102", [`${CALL_MARKER}=abc`, "HOME=/root"]);
+  put("103", [`${CALL_MARKER}=abcd`]);
+  put("104", [`X${CALL_MARKER}=abc`]);
+  put("105", [`NOTE=${CALL_MARKER}=abc`]);
+  mkdirSync(join(proc, "self"), { recursive: true });
+  expect(markedProcesses("abc", proc).sort()).toEqual([101, 102]);
+});
