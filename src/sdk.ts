@@ -24,7 +24,7 @@ export type SessionHistory = {
 };
 
 /** What a tool remembers of a file it read, to tell later whether the file changed since. */
-export type FileStamp = { mtimeMs: number; size: number };
+export type FileStamp = { mtimeMs: number; size: number; /** sha-256 of the content, for files small enough to hash */ hash?: string };
 
 /** The session's memory of the files the model has read (absolute paths). */
 export type FileMemory = {

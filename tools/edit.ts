@@ -8,7 +8,7 @@ import description from "../prompts/tools/edit.txt" with { type: "text" };
 import { editDiff } from "./lib/edit-diff.ts";
 import { notFoundText } from "./lib/edit-near-match.ts";
 import { pathRequests, resolvePath } from "./lib/path-requests.ts";
-import { formatBytes, fsErrorText, stampOf, staleness } from "./lib/text-file.ts";
+import { formatBytes, fsErrorText, staleness, writtenStamp } from "./lib/text-file.ts";
 
 const MAX_EDIT_BYTES = 10 * 1024 * 1024;
 const MAX_LISTED_MATCHES = 20;
@@ -37,7 +37,7 @@ export default defineTool({
       const missing = (error as NodeJS.ErrnoException).code === "ENOENT";
       return fail(missing ? `${absolute} does not exist. Check the path (glob finds files by name), or create the file with write.` : fsErrorText(error, absolute));
     }
-    const refusal = refusalText(absolute, info, ctx.files);
+    const refusal = await refusalText(absolute, info, ctx.files);
     if (refusal) return fail(refusal);
     try {
       return await replaceInFile(absolute, old_string, new_string, replace_all, ctx.files);
@@ -60,8 +60,9 @@ async function replaceInFile(path: string, oldString: string, newString: string,
   if (matches.length > 1 && !all) return fail(severalText(path, text, matches));
 
   const updated = all ? text.split(from).join(to) : text.slice(0, matches[0]) + to + text.slice(matches[0]! + from.length);
-  await writeFile(path, crlf ? updated.replaceAll("\n", "\r\n") : updated);
-  files.recordRead(path, stampOf(await stat(path)));
+  const written = crlf ? updated.replaceAll("\n", "\r\n") : updated;
+  await writeFile(path, written);
+  files.recordRead(path, writtenStamp(await stat(path), written));
 
   const hunks = editDiff(text, updated, matches, from.length, to);
   const diff = `--- ${path}\n+++ ${path}\n${clip(hunks, MAX_METADATA_DIFF_LINES)}`;
@@ -69,9 +70,9 @@ async function replaceInFile(path: string, oldString: string, newString: string,
   return { output: `Edited ${path}: replaced ${count}.\n${clip(hunks, MAX_OUTPUT_DIFF_LINES)}`, metadata: { diff } };
 }
 
-function refusalText(path: string, info: Stats, files: FileMemory): string | undefined {
+async function refusalText(path: string, info: Stats, files: FileMemory): Promise<string | undefined> {
   if (info.isDirectory()) return `${path} is a directory: give the path of a file inside it.`;
-  const stale = staleness(path, info, files);
+  const stale = await staleness(path, info, files);
   if (stale === "unread") return `You have not read ${path} in this session. Read it first, then edit it with text copied from what you read.`;
   if (stale === "changed") return `${path} changed on disk since you last read it. Read it again to see its current content, then redo the edit.`;
   if (info.size > MAX_EDIT_BYTES) {

@@ -8,7 +8,7 @@ import { defineTool, type ToolResult } from "rein/tool";
 import description from "../prompts/tools/read.txt" with { type: "text" };
 import { pathRequests, resolvePath } from "./lib/path-requests.ts";
 import { readWindow, type LineWindow } from "./lib/read-window.ts";
-import { formatBytes, fsErrorText, similarity, stampOf } from "./lib/text-file.ts";
+import { fileStamp, formatBytes, fsErrorText, similarity } from "./lib/text-file.ts";
 
 const DEFAULT_LIMIT = 2000;
 const MAX_LINE_CHARS = 2000;
@@ -57,7 +57,7 @@ export default defineTool({
       if (window.lines.length === 0 && window.total) {
         return fail(`offset ${offset} is past the end of ${absolute}, which has ${window.total} lines. Read from an offset between 1 and ${window.total}.`);
       }
-      ctx.files.recordRead(absolute, stampOf(info));
+      ctx.files.recordRead(absolute, await fileStamp(absolute, info));
       if (window.total === 0) return `${absolute} is empty.`;
       return formatWindow(window, offset);
     } catch (error) {

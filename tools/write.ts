@@ -7,7 +7,7 @@ import * as v from "valibot";
 import { defineTool, type FileMemory } from "rein/tool";
 import description from "../prompts/tools/write.txt" with { type: "text" };
 import { pathRequests, resolvePath } from "./lib/path-requests.ts";
-import { countLines, fsErrorText, stampOf, staleness } from "./lib/text-file.ts";
+import { countLines, fsErrorText, staleness, writtenStamp } from "./lib/text-file.ts";
 
 export default defineTool({
   name: "write",
@@ -20,12 +20,12 @@ export default defineTool({
   async run({ path, content }, ctx) {
     const absolute = resolvePath(path, ctx.cwd);
     const existing = await stat(absolute).catch(() => undefined);
-    const refusal = existing && refusalText(absolute, existing, ctx.files);
+    const refusal = existing && (await refusalText(absolute, existing, ctx.files));
     if (refusal) return { output: refusal, isError: true };
     try {
       await mkdir(dirname(absolute), { recursive: true });
       await writeFile(absolute, content);
-      ctx.files.recordRead(absolute, stampOf(await stat(absolute)));
+      ctx.files.recordRead(absolute, writtenStamp(await stat(absolute), content));
     } catch (error) {
       return { output: fsErrorText(error, absolute), isError: true };
     }
@@ -36,9 +36,9 @@ export default defineTool({
   },
 });
 
-function refusalText(path: string, existing: Stats, files: FileMemory): string | undefined {
+async function refusalText(path: string, existing: Stats, files: FileMemory): Promise<string | undefined> {
   if (existing.isDirectory()) return `${path} is a directory: give the path of a file inside it.`;
-  const stale = staleness(path, existing, files);
+  const stale = await staleness(path, existing, files);
   if (stale === "unread") {
     return `${path} already exists and you have not read it in this session. Read it first (overwriting content you have not seen loses work), then write again, or use edit to change part of it.`;
   }

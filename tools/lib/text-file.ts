@@ -1,17 +1,35 @@
 // What read, write and edit share about files: the stamp that tells whether a file changed since
 // the model read it, file-system errors as instructions, and small text measures.
+import { createHash } from "node:crypto";
 import type { Stats } from "node:fs";
+import { readFile } from "node:fs/promises";
 import type { FileMemory, FileStamp } from "rein/tool";
 
-export function stampOf(stat: Stats): FileStamp {
-  return { mtimeMs: stat.mtimeMs, size: stat.size };
+/** Files up to this size are remembered by their content too: a change that keeps size and mtime is seen. */
+const HASHED_BYTES = 4 * 1024 * 1024;
+
+/** The stamp of a file as it is on disk now (its content hashed when it is small enough). */
+export async function fileStamp(path: string, stat: Stats): Promise<FileStamp> {
+  const stamp = { mtimeMs: stat.mtimeMs, size: stat.size };
+  return stat.size > HASHED_BYTES ? stamp : { ...stamp, hash: hashOf(await readFile(path)) };
+}
+
+/** The stamp of a file just written with `content`. */
+export function writtenStamp(stat: Stats, content: string): FileStamp {
+  return { mtimeMs: stat.mtimeMs, size: stat.size, ...(stat.size > HASHED_BYTES ? {} : { hash: hashOf(content) }) };
 }
 
 /** Why the model's view of an existing file cannot be trusted, if it cannot. */
-export function staleness(path: string, stat: Stats, files: FileMemory): "unread" | "changed" | undefined {
+export async function staleness(path: string, stat: Stats, files: FileMemory): Promise<"unread" | "changed" | undefined> {
   const seen = files.lastRead(path);
   if (!seen) return "unread";
-  return seen.mtimeMs === stat.mtimeMs && seen.size === stat.size ? undefined : "changed";
+  if (seen.mtimeMs !== stat.mtimeMs || seen.size !== stat.size) return "changed";
+  if (seen.hash === undefined || stat.size > HASHED_BYTES) return undefined;
+  return hashOf(await readFile(path)) === seen.hash ? undefined : "changed";
+}
+
+function hashOf(content: string | Uint8Array): string {
+  return createHash("sha256").update(content).digest("hex");
 }
 
 /** A failed file-system call, said as what went wrong and what to do about it. */

@@ -1,6 +1,7 @@
 // The edit tool on real files: one exact match, the read-first rule, useful errors for zero or
 // several matches, CRLF kept, and the diff it reports.
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { createHash } from "node:crypto";
 import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as v from "valibot";
@@ -43,7 +44,7 @@ describe("edit: replacing", () => {
     );
     expect(result.metadata).toEqual({ diff: `--- ${path}\n+++ ${path}\n${result.output.split("\n").slice(1).join("\n")}` });
     const stat = statSync(path);
-    expect(ctx.files.lastRead(path)).toEqual({ mtimeMs: stat.mtimeMs, size: stat.size });
+    expect(ctx.files.lastRead(path)).toEqual({ mtimeMs: stat.mtimeMs, size: stat.size, hash: createHash("sha256").update(readFileSync(path)).digest("hex") });
   });
 
   test("edits in a row work, each one refreshing the stamp", async () => {

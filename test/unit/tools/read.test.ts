@@ -1,6 +1,7 @@
 // The read tool on real files in a temp folder: windows, refusals, images and a 1 GB file.
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { mkdirSync, statSync, truncateSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { mkdirSync, readFileSync, statSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as v from "valibot";
 import read from "../../../tools/read.ts";
@@ -29,7 +30,7 @@ describe("read: text", () => {
     expect(result.output).toBe("     1\talpha\n     2\t\tbeta\n     3\tgamma");
     const path = join(dir.path, "a.txt");
     const stat = statSync(path);
-    expect(ctx.files.lastRead(path)).toEqual({ mtimeMs: stat.mtimeMs, size: stat.size });
+    expect(ctx.files.lastRead(path)).toEqual({ mtimeMs: stat.mtimeMs, size: stat.size, hash: createHash("sha256").update(readFileSync(path)).digest("hex") });
   });
 
   test("an absolute path works the same as a relative one", async () => {
@@ -106,7 +107,7 @@ describe("read: text", () => {
     const ctx = toolContext(dir.path);
     const result = await run({ path: "empty.txt" }, ctx);
     expect(result).toMatchObject({ isError: false, output: `${path} is empty.` });
-    expect(ctx.files.lastRead(path)).toEqual({ mtimeMs: statSync(path).mtimeMs, size: 0 });
+    expect(ctx.files.lastRead(path)).toEqual({ mtimeMs: statSync(path).mtimeMs, size: 0, hash: createHash("sha256").update("").digest("hex") });
   });
 });
 

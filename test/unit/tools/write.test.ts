@@ -46,9 +46,11 @@ describe("write: new files", () => {
     const path = join(dir.path, "fresh.txt");
     await run({ path, content: "one\ntwo\n" });
     const stat = statSync(path);
-    expect(ctx.files.lastRead(path)).toEqual({ mtimeMs: stat.mtimeMs, size: stat.size });
+    const { hash, ...stamp } = ctx.files.lastRead(path)!;
+    expect(stamp).toEqual({ mtimeMs: stat.mtimeMs, size: stat.size });
+    expect(hash).toMatch(/^[0-9a-f]{64}$/);
     const edited = outcome(await edit.run({ path, old_string: "two", new_string: "three" }, ctx));
-    expect(edited.isError).toBe(false);
+    expect(edited).toMatchObject({ isError: false });
     expect(readFileSync(path, "utf8")).toBe("one\nthree\n");
   });
 });
@@ -94,6 +96,32 @@ describe("write: existing files", () => {
     const result = await run({ path, content: "ccc\n" });
     expect(result.isError).toBe(true);
     expect(readFileSync(path, "utf8")).toBe("bbb\n");
+  });
+
+  test("refuses when the content changed but the size and modification time were kept", async () => {
+    const path = join(dir.path, "kept-stamp.txt");
+    const second = 1_700_000_000; // a whole second, which utimes sets exactly
+    writeFileSync(path, "aaa\n");
+    utimesSync(path, second, second);
+    await read.run({ path }, ctx);
+    writeFileSync(path, "bbb\n");
+    utimesSync(path, second, second);
+    expect(statSync(path).mtimeMs).toBe(ctx.files.lastRead(path)!.mtimeMs);
+    const result = await run({ path, content: "ccc\n" });
+    expect(result.isError).toBe(true);
+    expect(result.output).toContain("changed on disk since you last read it");
+    expect(readFileSync(path, "utf8")).toBe("bbb\n");
+  });
+
+  test("the same goes after a write and a read: an outside change that kept size and mtime is not overwritten", async () => {
+    const path = join(dir.path, "own.txt");
+    await run({ path, content: "mine\n" });
+    utimesSync(path, 1_700_000_000, 1_700_000_000);
+    await read.run({ path }, ctx);
+    writeFileSync(path, "your\n");
+    utimesSync(path, 1_700_000_000, 1_700_000_000);
+    expect((await run({ path, content: "again\n" })).isError).toBe(true);
+    expect(readFileSync(path, "utf8")).toBe("your\n");
   });
 
   test("a second write after its own write needs no read", async () => {
