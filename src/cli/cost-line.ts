@@ -1,6 +1,7 @@
 // What the terminal says about tokens and money: one line per answer, and the session's totals.
 import type { StampedEvent, Usage } from "../session/events.ts";
 import { promptTokens } from "../session/model-window.ts";
+import type { SpendEvent } from "../session/store.ts";
 
 export type Spend = { usage: Usage; cost_usd: number | null };
 
@@ -23,30 +24,64 @@ export function costLine({ usage, cost_usd }: Spend, label = "tokens"): string {
   );
 }
 
+export type SessionSpend = Spend & {
+  runs: number;
+  /** runs that ended without a result (killed), or are still going */
+  unfinished: number;
+  /** compactions outside any run (the terminal's /compact) */
+  compactions: number;
+};
+
 /**
- * The totals of a session's stored events: every run's result, and every compaction outside a run
- * (the terminal's /compact), whose summary call no result holds. One unknown cost makes the total unknown.
+ * The totals of a session's stored events: each run's result, or for a run with no result (killed,
+ * or still going) or a result that lost its usage (an internal error), the sum of its model turns
+ * and summary calls; and every compaction outside a run (the terminal's /compact), whose summary
+ * call no result holds. One unknown cost makes the total unknown.
  */
-export function sessionSpend(events: readonly StampedEvent[]): Spend & { runs: number; compactions: number } {
-  const total: Spend & { runs: number; compactions: number } = {
-    usage: { input_tokens: 0, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 },
-    cost_usd: 0,
-    runs: 0,
-    compactions: 0,
-  };
-  const add = (usage: Usage, cost: number | null) => {
-    for (const key of Object.keys(total.usage) as (keyof Usage)[]) total.usage[key] += usage[key];
-    total.cost_usd = total.cost_usd === null || cost === null ? null : Math.round((total.cost_usd + cost) * 1e6) / 1e6;
+export function sessionSpend(events: readonly (SpendEvent | StampedEvent)[]): SessionSpend {
+  const total: SessionSpend = { usage: noUsage(), cost_usd: 0, runs: 0, unfinished: 0, compactions: 0 };
+  let turns: Spend = { usage: noUsage(), cost_usd: 0 };
+  /** the run under way had a prompt or a model turn (a lone compaction stored before outside_run existed is no run) */
+  let started = false;
+  const close = (result?: Spend) => {
+    if (result || started) total.runs++;
+    if (!result && started) total.unfinished++;
+    const lostUsage = result && usageTotal(result.usage) === 0 && usageTotal(turns.usage) > 0;
+    if (result && !lostUsage) addTo(total, result);
+    else if (started) addTo(total, turns);
+    turns = { usage: noUsage(), cost_usd: 0 };
+    started = false;
   };
   for (const event of events) {
-    if (event.type === "result") {
-      total.runs++;
-      add(event.usage, event.cost_usd);
+    const spent = { usage: "usage" in event && event.usage ? event.usage : noUsage(), cost_usd: ("cost_usd" in event ? event.cost_usd : null) ?? null };
+    if (event.type === "user") {
+      if (started) close();
+      started = true;
     }
-    if (event.type === "compaction" && event.outside_run && event.usage) {
-      total.compactions++;
-      add(event.usage, event.cost_usd ?? null);
+    if (event.type === "assistant") {
+      started = true;
+      addTo(turns, spent);
     }
+    if (event.type === "compaction" && "usage" in event && event.usage) {
+      const outside = "outside_run" in event && event.outside_run === true;
+      if (outside) total.compactions++;
+      addTo(outside ? total : turns, spent);
+    }
+    if (event.type === "result") close(spent);
   }
+  if (started) close();
   return total;
+}
+
+function addTo(into: Spend, { usage, cost_usd }: Spend): void {
+  for (const key of Object.keys(into.usage) as (keyof Usage)[]) into.usage[key] += usage[key];
+  into.cost_usd = into.cost_usd === null || cost_usd === null ? null : Math.round((into.cost_usd + cost_usd) * 1e6) / 1e6;
+}
+
+function noUsage(): Usage {
+  return { input_tokens: 0, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 };
+}
+
+function usageTotal(usage: Usage): number {
+  return usage.input_tokens + usage.output_tokens + usage.cache_read_input_tokens + usage.cache_creation_input_tokens;
 }

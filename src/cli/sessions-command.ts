@@ -3,7 +3,7 @@
 import type { ContentBlock, ToolResultBlock } from "../session/events.ts";
 import { toolResultText } from "../session/stored-history.ts";
 import type { SessionRow, Store } from "../session/store.ts";
-import { costLine, sessionSpend } from "./cost-line.ts";
+import { costLine, sessionSpend, type SessionSpend } from "./cost-line.ts";
 import { UsageError } from "./args.ts";
 import { openStore, type Context } from "./context.ts";
 import { err } from "./output.ts";
@@ -42,9 +42,10 @@ function list(store: Store, json: boolean): number {
 }
 
 /** "2 runs", or "2 runs, 1 compaction" when a compaction outside the runs (/compact) is counted too. */
-function spendCounts({ runs, compactions }: { runs: number; compactions: number }): string {
+function spendCounts({ runs, unfinished, compactions }: SessionSpend): string {
   const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
-  return compactions > 0 ? `${plural(runs, "run")}, ${plural(compactions, "compaction")}` : plural(runs, "run");
+  const ended = unfinished > 0 ? ` (${unfinished} without a result: killed, or still running)` : "";
+  return `${plural(runs, "run")}${ended}${compactions > 0 ? `, ${plural(compactions, "compaction")}` : ""}`;
 }
 
 function exportJson(row: SessionRow, store: Store): string {

@@ -6,6 +6,7 @@ import { COMPACT_TO, fixedTokens, requestTokens, usableWindow, type Estimated } 
 import { runLoop } from "../agent/loop.ts";
 import { toolDefinition } from "../agent/tool-schema.ts";
 import {
+  addUsage,
   emptyUsage,
   type AgentEvent,
   type Compacted,
@@ -101,6 +102,8 @@ export class Session {
   private stale = false;
   /** why the store could not save what this run did; the run ends as an error */
   private saveError: string | undefined;
+  /** what the model calls of the run under way used, as their events said (for a run that ends by a throw) */
+  private runUsage = emptyUsage();
 
   private constructor(
     readonly row: SessionRow,
@@ -248,8 +251,8 @@ export class Session {
         type: "result",
         status: controller.signal.aborted && !this.saveError ? "interrupted" : "error",
         text: "",
-        usage: emptyUsage(),
-        cost_usd: costFunction(this.options.model)(emptyUsage()),
+        usage: this.runUsage,
+        cost_usd: costFunction(this.options.model)(this.runUsage),
         turns: 0,
         duration_ms: now() - startedAt,
         error: message,
@@ -259,6 +262,7 @@ export class Session {
       this.controller = undefined;
       this.inRun = false;
       this.saveError = undefined;
+      this.runUsage = emptyUsage();
     }
   }
 
@@ -501,6 +505,7 @@ export class Session {
 
   /** Persists, then notifies. If the store cannot write, subscribers still see the event (seq -1) and the run stops. */
   private emit(event: AgentEvent): StampedEvent {
+    if (this.inRun && (event.type === "assistant" || (event.type === "compaction" && event.usage))) this.runUsage = addUsage(this.runUsage, event.usage!);
     let stamped: StampedEvent;
     try {
       stamped = this.options.store.appendEvent(this.id, event, this.options.now?.());

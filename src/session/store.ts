@@ -3,7 +3,7 @@
 import { Database, type Statement } from "bun:sqlite";
 import { existsSync, mkdirSync, renameSync, statSync } from "node:fs";
 import { dirname } from "node:path";
-import type { AgentEvent, EventOf, Message, StampedEvent } from "../agent/types.ts";
+import type { AgentEvent, EventOf, Message, StampedEvent, Usage } from "../agent/types.ts";
 import { MIGRATIONS } from "./migrations.ts";
 
 export type SessionRow = {
@@ -17,6 +17,14 @@ export type SessionRow = {
   settings?: string | null;
   /** when the session was moved to the trash; null (or absent) for a live session */
   deleted_at?: number | null;
+};
+/** What a session's totals are made of, of one event (see `spendEvents`); a full event has these fields too. */
+export type SpendEvent = {
+  type: "user" | "assistant" | "result" | "compaction";
+  usage?: Usage;
+  /** null or absent: unknown */
+  cost_usd?: number | null;
+  outside_run?: boolean;
 };
 export type MessageStatus = "complete" | "interrupted" | "repaired";
 export type StoredMessage = Message & { idx: number; seq: number; status: MessageStatus };
@@ -253,12 +261,24 @@ export class Store {
     return rows.map((r) => stamped(sessionId, r));
   }
 
-  /** The events a session's totals are made of (results and compactions), without parsing the rest. */
-  spendEvents(sessionId: string): StampedEvent[] {
+  /**
+   * The events a session's totals are made of: each model turn (`assistant`, its content left out),
+   * each compaction, and the prompts (`user`, text left out) and results that tell runs apart, so a
+   * run killed before its result still counts what it spent.
+   */
+  spendEvents(sessionId: string): SpendEvent[] {
     const rows = this.db
-      .query(`SELECT seq, data FROM events WHERE session_id = ? AND type IN ('result', 'compaction') ORDER BY seq`)
-      .all(sessionId) as { seq: number; data: string }[];
-    return rows.map((r) => stamped(sessionId, r));
+      .query(
+        `SELECT type, json_extract(data, '$.usage') AS usage, json_extract(data, '$.cost_usd') AS cost, json_extract(data, '$.outside_run') AS outside
+         FROM events WHERE session_id = ? AND type IN ('result', 'compaction', 'assistant', 'user') ORDER BY seq`,
+      )
+      .values(sessionId) as [SpendEvent["type"], string | null, number | null, number | null][];
+    return rows.map(([type, usage, cost, outside]) => ({
+      type,
+      ...(usage === null ? {} : { usage: JSON.parse(usage) as Usage }),
+      cost_usd: cost,
+      ...(outside === null ? {} : { outside_run: outside === 1 }),
+    }));
   }
 
   /** The latest compaction event (through a partial index: the query must name the type literally). */

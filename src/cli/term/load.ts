@@ -5,6 +5,7 @@ import { modelWindow, promptTokens } from "../../session/model-window.ts";
 import { budgetWarning, instructionSources, instructionWarnings, sessionOptions, toolRegistry } from "../../session/factory.ts";
 import type { StampedEvent } from "../../session/events.ts";
 import { Session } from "../../session/session.ts";
+import type { SpendEvent } from "../../session/store.ts";
 import type { Args } from "../args.ts";
 import { sandboxWarning, openStore, resolveContext, runSettings, untrustedToolsWarning, type Env } from "../context.ts";
 import { costLine, sessionSpend } from "../cost-line.ts";
@@ -42,10 +43,10 @@ export async function loadSession(args: Args, env: Env, hooks: InteractiveHooks,
   const fresh = new Set(args.resume || args.continue ? [] : [session.id]);
   const dropIfEmpty = (id: string) => fresh.delete(id) && store.lastSeq(id) === 0 && store.deleteSession(id);
   // What the status line needs, kept as events arrive rather than read back from the store.
-  let spent: StampedEvent[] = [];
+  let spent: (StampedEvent | SpendEvent)[] = [];
   let lastContext: number | undefined;
   const track = (event: StampedEvent) => {
-    if (event.type === "result" || event.type === "compaction") spent.push(event);
+    if (event.type === "result" || event.type === "compaction" || event.type === "assistant" || event.type === "user") spent.push(event);
     if (event.type === "assistant") {
       const u = event.usage;
       lastContext = promptTokens(u) + u.output_tokens;

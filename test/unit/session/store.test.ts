@@ -247,21 +247,27 @@ test("the store survives a missing data folder by creating it", () => {
 });
 
 describe("spendEvents", () => {
-  test("returns a session's results and compactions in order, stamped, and nothing else", () => {
+  test("returns a session's prompts, turns, results and compactions in order: only what their spend is made of", () => {
     const { store } = open();
     newSession(store, "s_a");
     newSession(store, "s_b");
     const usage = { input_tokens: 1, output_tokens: 2, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 };
     const result: AgentEvent = { type: "result", status: "success", text: "ok", usage, cost_usd: 0.1, turns: 1, duration_ms: 5 };
     const compaction: AgentEvent = { type: "compaction", summary: "s", method: "summary", tokens_before: 9, tokens_after: 3, first_kept: 1, head: "h", pruned: [] };
+    const turn: AgentEvent = { type: "assistant", content: [{ type: "text", text: "answer" }], stop_reason: "end_turn", usage, cost_usd: 0.1, model: "m" };
     store.appendEvent("s_a", { type: "user", text: "hi" });
     store.appendEvent("s_a", delta("answer"));
+    store.appendEvent("s_a", turn);
     store.appendEvent("s_a", result);
     store.appendEvent("s_b", result);
     store.appendEvent("s_a", compaction);
+    store.appendEvent("s_a", { ...compaction, usage, cost_usd: null, outside_run: true });
     expect(store.spendEvents("s_a")).toEqual([
-      { ...result, session_id: "s_a", seq: 3 },
-      { ...compaction, session_id: "s_a", seq: 4 },
-    ] as never);
+      { type: "user", cost_usd: null },
+      { type: "assistant", usage, cost_usd: 0.1 },
+      { type: "result", usage, cost_usd: 0.1 },
+      { type: "compaction", cost_usd: null },
+      { type: "compaction", usage, cost_usd: null, outside_run: true },
+    ]);
   });
 });
