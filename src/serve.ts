@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "no
 import { dirname, join, resolve } from "node:path";
 import type { Args } from "./cli/args.ts";
 import { UsageError } from "./cli/args.ts";
-import { sandboxWarning, openStore, resolveContext, runSettings, type Context, type Env } from "./cli/context.ts";
+import { startupWarnings, openStore, resolveContext, runSettings, type Context, type Env } from "./cli/context.ts";
 import { out, warn } from "./cli/output.ts";
 import { formatLoadError } from "./cli/tools-command.ts";
 import { createApp } from "./server/app.ts";
@@ -24,7 +24,7 @@ const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|\[::1\]|localhost)$/;
 
 export async function serve(args: Args, env: Env): Promise<number> {
   const ctx = resolveContext(args, env);
-  sandboxWarning(ctx, warn);
+  startupWarnings(ctx, warn);
   const settings = runSettings(ctx); // fails early (exit 2) when there is no API key
   for (const cut of instructionWarnings(instructionSources(settings))) warn(cut);
   const store = openStore(ctx, warn);

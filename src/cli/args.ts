@@ -1,10 +1,11 @@
 // Parses argv into a typed command line. Unknown flags and bad values are usage errors with a
 // one-line hint (exit 2).
+import { PERMISSION_MODES, type PermissionMode } from "../config/schema.ts";
 import { arityProblem, flagProblem, scopeOf } from "./flag-scope.ts";
 
 export type OutputFormat = "text" | "json" | "stream-json";
 export type OnAsk = "deny" | "fail";
-export type Mode = "default" | "plan" | "accept-edits" | "auto";
+export type Mode = PermissionMode;
 
 export type Args = {
   command: string[];
@@ -79,7 +80,7 @@ const FLAGS: Record<string, Spec> = {
   "--max-turns": { key: "maxTurns", kind: "string", check: positiveInt },
   "--max-cost": { key: "maxCost", kind: "string", check: positiveNumber },
   "--cwd": { key: "cwd", kind: "string" },
-  "--permission-mode": { key: "permissionMode", kind: "string", check: oneOf(["default", "plan", "accept-edits", "auto"]) },
+  "--permission-mode": { key: "permissionMode", kind: "string", check: oneOf(PERMISSION_MODES) },
   "--allow": { key: "allow", kind: "list" },
   "--deny": { key: "deny", kind: "list" },
   "--ask": { key: "ask", kind: "list" },

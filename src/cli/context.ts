@@ -120,8 +120,9 @@ function reinDirs(ctx: Context): string[] {
   return [ctx.paths.configDir, ctx.paths.dataDir, join(ctx.projectRoot, ".rein")];
 }
 
-/** Says when the configured kernel sandbox cannot be had on this machine. */
-export function sandboxWarning(ctx: Context, warn: (message: string) => void): void {
+/** What a run should hear before it starts: the config's warnings, and a configured sandbox this machine cannot give. */
+export function startupWarnings(ctx: Context, warn: (message: string) => void): void {
+  for (const warning of ctx.config.warnings) warn(warning);
   if (ctx.config.sandbox === "off") return;
   const sandbox = sandboxAvailable();
   if (!sandbox.ok) {

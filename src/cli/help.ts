@@ -1,3 +1,5 @@
+import { PERMISSION_MODES } from "../config/schema.ts";
+
 export const HELP = `rein: a coding agent in your terminal
 
 Usage:
@@ -21,7 +23,7 @@ Flags:
       --max-turns N           stop after N model turns (exit 4)
       --max-cost USD          start no model turn once a run has cost USD (exit 4)
       --cwd DIR               work in DIR
-      --permission-mode MODE  default | plan | accept-edits | auto
+      --permission-mode MODE  ${PERMISSION_MODES.join(" | ")}
       --allow RULE            allow, e.g. --allow 'bash(npm test *)' or --allow edit
       --deny RULE             deny, e.g. --deny 'bash(git push *)'
       --ask RULE              always ask

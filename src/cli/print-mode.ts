@@ -8,7 +8,7 @@ import type { Answer, Ask } from "../session/broker.ts";
 import type { OnAsk } from "./args.ts";
 import { UsageError } from "./args.ts";
 import { openSession } from "./open-session.ts";
-import { sandboxWarning, openStore, runSettings, untrustedToolsWarning, type Context } from "./context.ts";
+import { startupWarnings, openStore, runSettings, untrustedToolsWarning, type Context } from "./context.ts";
 import { budgetWarning, instructionSources, instructionWarnings, sessionOptions, toolRegistry } from "../session/factory.ts";
 import { formatLoadError } from "./tools-command.ts";
 import { readStdin } from "./stdin.ts";
@@ -23,7 +23,7 @@ export async function printMode(ctx: Context): Promise<number> {
   const unpriced = budgetWarning(settings);
   if (unpriced) warn(unpriced);
   for (const cut of instructionWarnings(instructionSources(settings))) warn(cut);
-  sandboxWarning(ctx, warn);
+  startupWarnings(ctx, warn);
   const prompt = args.compact ? "" : await readPrompt(args.prompt, ctx.env);
   const store = openStore(ctx, warn);
   try {

@@ -3,7 +3,7 @@ import * as v from "valibot";
 import { ConfigError } from "./config-error.ts";
 import { projectPaths, reinPaths } from "./paths.ts";
 import { readConfigFile } from "./read-config-file.ts";
-import { parseRule, RULE_EXAMPLE, type Rule, type RuleAction } from "./rule.ts";
+import { readRule, RULE_EXAMPLE, ruleWarning, type Rule, type RuleAction } from "./rule.ts";
 import {
   ApiKeySchema,
   BaseUrlSchema,
@@ -85,6 +85,7 @@ export function loadConfig(opts: LoadOptions): ResolvedConfig {
   ];
   const pick = <K extends keyof Settings>(key: K): Settings[K] =>
     layers.findLast((layer) => layer[key] !== undefined)?.[key];
+  const rules = { user: fileRules(user), project: projectRules(project, user, !opts.overrides.trust), flags: flagRules(opts.overrides) };
 
   return {
     model: pick("model") ?? CONFIG_DEFAULTS.model,
@@ -97,10 +98,10 @@ export function loadConfig(opts: LoadOptions): ResolvedConfig {
     // The kernel sandbox: on when asked for; in auto mode by default wherever it is available.
     sandbox: pick("sandbox") ?? ((pick("permissionMode") ?? CONFIG_DEFAULTS.permissionMode) === "auto" ? "auto" : "off"),
     envPassthrough: [...new Set([...(user?.env?.passthrough ?? []), ...(project?.env?.passthrough ?? [])])],
-    rules: { user: fileRules(user), project: projectRules(project, user, !opts.overrides.trust), flags: flagRules(opts.overrides) },
+    rules,
     server: { token: pick("serverToken"), origins: user?.server?.origins ?? [], hosts: user?.server?.hosts ?? [] },
     sources: [user && userFile, rawProject && projectFile].filter((file) => file !== undefined),
-    warnings,
+    warnings: [...warnings, ...nameWarnings([[userFile, rules.user], [projectFile, fileRules(project)], ["a --allow, --deny or --ask flag", rules.flags]])],
   };
 }
 
@@ -155,12 +156,22 @@ function flagRules(overrides: Overrides): Rule[] {
 }
 
 function flagRule(text: string, action: RuleAction): Rule {
-  const rule = parseRule(text, action);
-  if (typeof rule !== "string") return rule;
+  const read = readRule(text, action);
+  if ("rule" in read) return read.rule;
   const flag = `--${action}`;
-  throw new ConfigError(`config error: ${flag} ${JSON.stringify(text)}: ${rule} (expected a rule like ${RULE_EXAMPLE})`, {
+  throw new ConfigError(`config error: ${flag} ${JSON.stringify(text)}: ${read.error} (expected a rule like ${RULE_EXAMPLE})`, {
     key: flag,
   });
+}
+
+/** Rules whose permission no built-in has, each said once with where it came from. */
+function nameWarnings(sources: [string, readonly Rule[]][]): string[] {
+  return sources.flatMap(([where, rules]) =>
+    rules.flatMap((rule) => {
+      const warning = ruleWarning(rule);
+      return warning ? [`${where}: ${warning}`] : [];
+    }),
+  ).filter((line, i, all) => all.indexOf(line) === i);
 }
 
 function fromEnv(env: Env): Settings {

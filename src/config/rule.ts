@@ -1,50 +1,25 @@
-export type RuleAction = "allow" | "ask" | "deny";
-export type Rule = { permission: string; pattern: string; action: RuleAction };
+// Rules as config files and flags write them. The grammar has one owner, the permission layer
+// (parse and format round-trip); config adds the check of the permission's name.
+import { checkPermissionName } from "../permission/known-permissions.ts";
+import { parseRule, type RuleAction, type WrittenRule } from "../permission/rule-syntax.ts";
 
-export const RULE_EXAMPLE = "bash(npm test *)";
-
-const PERMISSION_NAME = /^[a-z0-9_*-]+$/;
+export { formatRule, parseRule, RULE_EXAMPLE, type RuleAction } from "../permission/rule-syntax.ts";
+export type Rule = WrittenRule;
 
 /**
- * Parses `PERMISSION` or `PERMISSION(PATTERN)`. `PERMISSION` alone means pattern `*`.
- * Returns the problem as a short phrase (no trailing period) when the text is malformed,
- * so callers can say where the text came from.
+ * A rule from a config file or a flag: the rule, or the reason it is refused (malformed, or a
+ * misspelled permission). `warning` says when its permission is none of rein's own.
  */
-export function parseRule(text: string, action: RuleAction): Rule | string {
-  const rule = text.trim();
-  if (rule === "") return "empty rule";
-  const open = rule.indexOf("(");
-  if (open === -1) {
-    if (rule.includes(")")) return "unbalanced parentheses";
-    return withName(rule, "*", action);
-  }
-  const close = matchingClose(rule, open);
-  if (close === -1) return "unbalanced parentheses";
-  if (close !== rule.length - 1) return `unexpected text after the closing parenthesis: ${JSON.stringify(rule.slice(close + 1))}`;
-  const name = rule.slice(0, open).trim();
-  const pattern = rule.slice(open + 1, close).trim();
-  if (pattern === "") return `empty pattern; write ${name || "PERMISSION"} alone to match everything`;
-  return withName(name, pattern, action);
+export function readRule(text: string, action: RuleAction): { rule: Rule; warning?: string } | { error: string } {
+  const rule = parseRule(text, action);
+  if (typeof rule === "string") return { error: rule };
+  const check = checkPermissionName(rule.permission);
+  if (check && "error" in check) return { error: check.error };
+  return { rule, ...(check ? { warning: check.warning } : {}) };
 }
 
-function withName(permission: string, pattern: string, action: RuleAction): Rule | string {
-  if (permission === "") return "empty permission name";
-  if (!PERMISSION_NAME.test(permission)) {
-    return `invalid permission name ${JSON.stringify(permission)} (use only a-z, 0-9, _, - and *)`;
-  }
-  return { permission, pattern, action };
-}
-
-/** Index of the ")" that closes the "(" at `open`, or -1 when the parentheses do not balance. */
-function matchingClose(text: string, open: number): number {
-  let depth = 0;
-  let close = -1;
-  for (let i = open; i < text.length; i++) {
-    if (text[i] === "(") depth++;
-    if (text[i] !== ")") continue;
-    depth--;
-    if (depth < 0) return -1;
-    if (depth === 0 && close === -1) close = i;
-  }
-  return depth === 0 ? close : -1;
+/** The warning for a parsed rule whose permission is none of rein's own, if it is not. */
+export function ruleWarning(rule: Rule): string | undefined {
+  const check = checkPermissionName(rule.permission);
+  return check && "warning" in check ? check.warning : undefined;
 }

@@ -3,11 +3,18 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { ConfigError } from "./config-error.ts";
+import { formatRule, parseRule } from "./rule.ts";
 
 export type AllowRule = { permission: string; pattern: string };
 
+/** The rule's text; refused (ConfigError) when it would not load back as the same rule, so a saved rule always loads. */
 export function ruleText(rule: AllowRule): string {
-  return rule.pattern === "*" ? rule.permission : `${rule.permission}(${rule.pattern})`;
+  const text = formatRule(rule);
+  const back = parseRule(text, "allow");
+  if (typeof back === "string" || back.permission !== rule.permission || back.pattern !== rule.pattern) {
+    throw new ConfigError(`config error: the approval ${JSON.stringify(text)} cannot be saved as a rule (${typeof back === "string" ? back : "it would read back differently"}); it applies to this session only`);
+  }
+  return text;
 }
 
 /** Adds the rules to `permissions.allow` of the file (created if missing); returns the rule texts added. */

@@ -1,11 +1,12 @@
 import * as v from "valibot";
-import { parseRule, RULE_EXAMPLE, type RuleAction } from "./rule.ts";
+import { readRule, RULE_EXAMPLE, type RuleAction } from "./rule.ts";
 
 // Every message ends with what was found, so a formatted issue reads
 // `"maxTurns": expected an integer >= 1, got "ten"`.
 
-export const PERMISSION_MODES = ["default", "plan", "accept-edits", "auto"] as const;
-export type PermissionMode = (typeof PERMISSION_MODES)[number];
+import { PERMISSION_MODES, type PermissionMode } from "../permission/modes.ts";
+
+export { PERMISSION_MODES, type PermissionMode };
 
 export const ModelSchema = v.pipe(
   v.string(expected("expected a model name")),
@@ -110,9 +111,9 @@ function rules(action: RuleAction) {
   const rule = v.pipe(
     v.string(expected(message)),
     v.rawTransform(({ dataset, addIssue, NEVER }) => {
-      const parsed = parseRule(dataset.value, action);
-      if (typeof parsed !== "string") return parsed;
-      addIssue({ message: `${message}, got ${describe(dataset.value)} (${parsed})` });
+      const read = readRule(dataset.value, action);
+      if ("rule" in read) return read.rule;
+      addIssue({ message: `${message}, got ${describe(dataset.value)} (${read.error})` });
       return NEVER;
     }),
   );

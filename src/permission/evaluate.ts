@@ -3,6 +3,8 @@
 // only tighten), then run-time approvals.
 import { matchWildcard } from "./wildcard.ts";
 
+export { formatRule } from "./rule-syntax.ts";
+
 export type Action = "allow" | "ask" | "deny";
 /** What a tool call touches (the tool API's PermissionRequest plus what the engine adds; this layer imports nothing of ours). */
 export type PermissionRequest = {
@@ -93,8 +95,4 @@ export function evaluate(
  */
 export function allowedByAnalysis(decision: Decision): boolean {
   return decision.action === "allow" && decision.requests.every((d) => d.rule?.readOnly === true && !d.approved);
-}
-
-export function formatRule(rule: Pick<Rule, "permission" | "pattern">): string {
-  return rule.pattern === "*" ? rule.permission : `${rule.permission}(${rule.pattern})`;
 }

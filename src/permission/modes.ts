@@ -1,8 +1,9 @@
 // Built-in defaults and the permission modes, as rule sets (data, not code paths).
 import type { Rule } from "./evaluate.ts";
 
-export type PermissionMode = "default" | "plan" | "accept-edits" | "auto";
-export const PERMISSION_MODES: readonly PermissionMode[] = ["default", "plan", "accept-edits", "auto"];
+/** The one list of permission modes: config, flags, help, the server and its OpenAPI document read it. */
+export const PERMISSION_MODES = ["default", "plan", "accept-edits", "auto"] as const;
+export type PermissionMode = (typeof PERMISSION_MODES)[number];
 
 const allow = (permission: string, pattern = "*"): Rule => ({ permission, pattern, action: "allow" });
 const ask = (permission: string, pattern = "*"): Rule => ({ permission, pattern, action: "ask" });

@@ -1,6 +1,7 @@
 // The sessions a server drives: created over HTTP or opened from the store on first use, each the
 // same Session object the terminal and print mode use. Prompts run in the background; the hub keeps
 // their promises so shutdown can wait for them to persist.
+import type { PermissionMode } from "../config/schema.ts";
 import { Session, type ResultEvent, type SessionOptions } from "../session/session.ts";
 import type { SessionRow, Store } from "../session/store.ts";
 import { ApiError } from "./errors.ts";
@@ -9,7 +10,7 @@ import type { EventSource } from "./sse.ts";
 export type SessionParams = {
   cwd?: string;
   model?: string;
-  permission_mode?: "default" | "plan" | "accept-edits" | "auto";
+  permission_mode?: PermissionMode;
   allow?: string[];
   deny?: string[];
   ask?: string[];

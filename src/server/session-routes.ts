@@ -2,7 +2,7 @@
 // session is looked up; every failure is an ApiError the app answers as JSON.
 import type { Context, Hono } from "hono";
 import * as v from "valibot";
-import { parseRule } from "../config/rule.ts";
+import { readRule } from "../config/rule.ts";
 import { PERMISSION_MODES } from "../config/schema.ts";
 import { jsonBody, type BodyLimits } from "./body.ts";
 import { ApiError } from "./errors.ts";
@@ -19,7 +19,10 @@ export type RouteDeps = {
 
 const Rule = v.pipe(
   v.string(),
-  v.check((text) => typeof parseRule(text, "allow") !== "string", 'expected a rule like "bash(git *)" or "edit"'),
+  v.rawCheck(({ dataset, addIssue }) => {
+    const read = dataset.typed ? readRule(dataset.value, "allow") : undefined;
+    if (read && "error" in read) addIssue({ message: `expected a rule like "bash(git *)" or "edit": ${read.error}` });
+  }),
 );
 const NewSession = v.strictObject({
   cwd: v.optional(v.pipe(v.string(), v.minLength(1))),

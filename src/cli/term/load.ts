@@ -7,7 +7,7 @@ import type { StampedEvent } from "../../session/events.ts";
 import { Session } from "../../session/session.ts";
 import type { SpendEvent } from "../../session/store.ts";
 import type { Args } from "../args.ts";
-import { sandboxWarning, openStore, resolveContext, runSettings, untrustedToolsWarning, type Env } from "../context.ts";
+import { startupWarnings, openStore, resolveContext, runSettings, untrustedToolsWarning, type Env } from "../context.ts";
 import { costLine, sessionSpend } from "../cost-line.ts";
 import { commandDirs, loadCustomCommands } from "../custom-commands.ts";
 import type { InteractiveHooks } from "../interactive.ts";
@@ -26,7 +26,7 @@ export async function loadSession(args: Args, env: Env, hooks: InteractiveHooks,
   const ctx = resolveContext(args, env);
   const warn = (message: string) => screen.print(chalk.yellow(`rein: ${message}`));
   const settings = runSettings(ctx);
-  sandboxWarning(ctx, warn);
+  startupWarnings(ctx, warn);
   const unpriced = budgetWarning(settings);
   if (unpriced) warn(unpriced);
   for (const cut of instructionWarnings(instructionSources(settings))) warn(cut);

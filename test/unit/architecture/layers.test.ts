@@ -13,7 +13,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   llm: ["agent", "sdk"],
   registry: ["agent", "sdk", "tools"],
   permission: [],
-  config: [],
+  config: ["permission"],
   session: ["agent", "sdk", "permission", "llm", "registry", "prompts"],
   cli: ["session", "config"],
   server: ["session", "config"],

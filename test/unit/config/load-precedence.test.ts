@@ -52,13 +52,13 @@ describe("precedence: defaults < user < project < environment < flags", () => {
   test("rules stay grouped by source, in precedence order", () => {
     ws.writeUser({ permissions: { allow: ["read"] } });
     ws.writeProject({ permissions: { deny: ["bash(git push *)"] } });
-    const config = ws.load({ overrides: { allow: ["bash(npm test *)"], deny: ["web_fetch"] } });
+    const config = ws.load({ overrides: { allow: ["bash(npm test *)"], deny: ["webfetch"] } });
     expect(config.rules).toEqual({
       user: [{ permission: "read", pattern: "*", action: "allow" }],
       project: [{ permission: "bash", pattern: "git push *", action: "deny" }],
       flags: [
         { permission: "bash", pattern: "npm test *", action: "allow" },
-        { permission: "web_fetch", pattern: "*", action: "deny" },
+        { permission: "webfetch", pattern: "*", action: "deny" },
       ],
     });
   });
@@ -110,7 +110,7 @@ describe("bad environment variables and flags name their source", () => {
     const error = thrown(() => ws.load({ overrides: { allow: ["edit", "bash(("] } }));
     expect(error).toBeInstanceOf(ConfigError);
     expect(error.message).toBe(
-      'config error: --allow "bash((": unbalanced parentheses (expected a rule like bash(npm test *))',
+      'config error: --allow "bash((": missing the closing parenthesis at the end (expected a rule like bash(npm test *))',
     );
     expect(error.key).toBe("--allow");
     expect(thrown(() => ws.load({ overrides: { deny: [""] } })).message).toBe(

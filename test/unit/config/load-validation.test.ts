@@ -22,7 +22,7 @@ describe("a file that is not valid config", () => {
   test("a bad rule names the file, the key with its index, the value and the problem", () => {
     const error = userError({ permissions: { allow: ["edit", "bash(("] } });
     expect(error.message).toBe(
-      `config error in ${ws.userFile}: "permissions.allow[1]": expected a rule like bash(npm test *), got "bash((" (unbalanced parentheses)`,
+      `config error in ${ws.userFile}: "permissions.allow[1]": expected a rule like bash(npm test *), got "bash((" (missing the closing parenthesis at the end)`,
     );
     expect(error.file).toBe(ws.userFile);
     expect(error.key).toBe("permissions.allow[1]");
@@ -31,7 +31,7 @@ describe("a file that is not valid config", () => {
   test("a bad deny rule in the project file is reported against that file", () => {
     ws.writeProject({ permissions: { deny: ["Bash(rm *)"] } });
     expect(thrown(() => ws.load()).message).toBe(
-      `config error in ${ws.projectFile}: "permissions.deny[0]": expected a rule like bash(npm test *), got "Bash(rm *)" (invalid permission name "Bash" (use only a-z, 0-9, _, - and *))`,
+      `config error in ${ws.projectFile}: "permissions.deny[0]": expected a rule like bash(npm test *), got "Bash(rm *)" (unknown permission "Bash" (did you mean "bash"? known permissions: bash, read, edit, external_directory, webfetch))`,
     );
   });
 

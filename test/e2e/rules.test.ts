@@ -1,0 +1,27 @@
+// Rules as users type them: a misspelled permission stops rein before it runs anything (exit 2),
+// a name that may be a tool of the user's runs with a warning, and the saved form of an awkward
+// approval loads at the next start.
+import { expect, test } from "bun:test";
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { text, world } from "./harness.ts";
+
+test.concurrent("a misspelled permission in a flag is a usage error naming the closest one, before any request", async () => {
+  await using w = await world();
+  const r = await w.run(["-p", "hi", "--deny", "bsah(rm *)"]);
+  expect(r.code).toBe(2);
+  expect(r.stderr.trim().split("\n")).toHaveLength(1);
+  expect(r.stderr).toContain('--deny "bsah(rm *)": unknown permission "bsah" (did you mean "bash"? known permissions: bash, read, edit');
+  expect(w.fake.requests).toHaveLength(0);
+});
+
+test.concurrent("a permission that may be a user or MCP tool's runs, with a warning; saved awkward rules load", async () => {
+  await using w = await world();
+  await writeFile(join(w.configDir, "config.json"), JSON.stringify({ permissions: { allow: ["myTool", "bash(rm 'x)')", "bash(cat a (1)/b)"] } }));
+  w.fake.script({ reply: [text("ok")] });
+  const r = await w.run(["-p", "hi", "--ask", "mcp__github__create_issue"]);
+  expect(r.code).toBe(0);
+  expect(r.stdout).toBe("ok\n");
+  expect(r.stderr).toContain('"myTool" is none of rein\'s permissions');
+  expect(r.stderr).toContain('"mcp__github__create_issue" is none of rein\'s permissions');
+});
