@@ -1,6 +1,7 @@
 // Commands whose arguments need more than getopt rules to tell files apart, and unknown commands.
 import { dirname } from "node:path";
-import { flagSet, getopt, hasOption, optionValues, parseOptions, type PathHandler, type PathSink } from "./command-options.ts";
+import { getopt, hasOption, optionValues, parseOptions, type PathHandler, type PathSink } from "./command-options.ts";
+import { optionTable } from "./options/table.ts";
 
 /** Unknown commands: every argument that looks like a path is read (also `--opt=PATH`, `@PATH`, `a:b` parts). */
 export const genericPaths: PathHandler = (args, sink) => {
@@ -34,22 +35,6 @@ function isUrl(word: string): boolean {
   return /^[a-z][a-z\d+.-]*:\/\//i.test(word);
 }
 
-/** find: the roots before the first expression word (default `.`); -delete writes them; -fprint FILE. */
-export const findPaths: PathHandler = (args, s) => {
-  let i = 0;
-  while (i < args.length && /^-([HLP]|O\d*|D)$/.test(args[i]!)) i += args[i] === "-D" ? 2 : 1;
-  const roots: string[] = [];
-  while (i < args.length && !/^[-(!),]/.test(args[i]!)) roots.push(args[i++]!);
-  const expression = args.slice(i);
-  const dirs = roots.length > 0 ? roots : ["."];
-  dirs.forEach((w) => s.read(w));
-  if (expression.includes("-delete")) dirs.forEach((w) => s.write(w));
-  expression.forEach((w, j) => {
-    const file = expression[j + 1];
-    if (/^-f(print0?|printf|ls)$/.test(w) && file !== undefined) s.write(file);
-  });
-};
-
 /** dd: `if=FILE` is read, `of=FILE` written. */
 export const ddPaths: PathHandler = (args, s) => {
   for (const arg of args) {
@@ -58,10 +43,12 @@ export const ddPaths: PathHandler = (args, s) => {
   }
 };
 
+const CHMOD = optionTable({ complete: false, read: "--reference=" });
+
 // chmod's mode may look like a flag (`chmod -x file`); otherwise it is the first operand.
 export const chmodPaths: PathHandler = (args, s) => {
   const modeFlag = args.findIndex((w) => /^-[rwxXst]+$/.test(w));
-  const options = parseOptions(modeFlag >= 0 ? args.filter((_, i) => i !== modeFlag) : args, { valued: flagSet("--reference") });
+  const options = parseOptions(modeFlag >= 0 ? args.filter((_, i) => i !== modeFlag) : args, CHMOD);
   optionValues(options, "--reference").forEach((w) => s.read(w));
   const fileOperands = modeFlag >= 0 || hasOption(options, "--reference") ? options.operands : options.operands.slice(1);
   fileOperands.forEach((w) => s.write(w));
@@ -84,50 +71,19 @@ export const lnPaths = getopt({ valued: "-t -S --target-directory --suffix" }, (
   }
 });
 
-// awk: the program is the first operand unless -f gave it; `var=value` operands are not files.
-export const awkPaths = getopt({ valued: "-F -v -l --field-separator --assign --load", reads: "-f -i -E --file --include --exec" }, (o, s) => {
-  const files = hasOption(o, "-f", "--file", "-E", "--exec") ? o.operands : o.operands.slice(1);
-  files.filter((w) => !/^[A-Za-z_]\w*=/.test(w)).forEach((w) => s.read(w));
-});
-
-// jq: the first positional is the filter (with -f, the file holding it), then the input files;
-// `--args`/`--jsonargs` make the rest arguments. --slurpfile/--rawfile NAME FILE read FILE.
-export const jqPaths: PathHandler = (args, s) => {
-  const positionals: string[] = [];
-  let fromFile = false;
-  let argsMode = false;
-  for (let i = 0; i < args.length; i++) {
-    const w = args[i]!;
-    if (w === "--") {
-      positionals.push(...args.slice(i + 1));
-      break;
-    }
-    if (w === "--arg" || w === "--argjson") i += 2;
-    else if (w === "--slurpfile" || w === "--rawfile" || w === "--argfile") s.read(args[(i += 2)] ?? "");
-    else if (w === "--indent" || w === "-L" || w === "--library-path") i++;
-    else if (w.startsWith("-L")) continue;
-    else if (w === "--from-file") fromFile = true;
-    else if (w === "--args" || w === "--jsonargs") argsMode = true;
-    else if (/^-[a-zA-Z]+$/.test(w)) fromFile ||= w.includes("f");
-    else if (w === "-" || !w.startsWith("-")) positionals.push(w);
-  }
-  const [filter, ...inputs] = positionals;
-  if (fromFile && filter !== undefined) s.read(filter);
-  if (!argsMode) inputs.forEach((w) => s.read(w));
-};
-
 // tar: -c/-r/-u/-A read the operands (from the current -C folder) and write the archive; -x reads
 // the archive and writes the -C folders (or cwd); -t/-d read it. Old style `tar czf a.tgz dir` too.
-const TAR_VALUED = flagSet(`-f -C -T -X -b -H -K -N -g -L -V -I --file --directory --files-from --exclude-from --exclude
+const TAR_VALUED = `-f -C -T -X -b -H -K -N -g -L -V -I --file --directory --files-from --exclude-from --exclude
   --transform --xform --use-compress-program --blocking-factor --format --owner --group --mode --mtime --newer
   --after-date --newer-mtime --label --volno-file --index-file --checkpoint-action --to-command --suffix
   --strip-components --record-size --tape-length --rsh-command --info-script --new-volume-script --listed-incremental
-  --exclude-tag --exclude-tag-all --exclude-tag-under --sort --warning --owner-map --group-map`);
+  --exclude-tag --exclude-tag-all --exclude-tag-under --sort --warning --owner-map --group-map`.split(/\s+/);
+const TAR = optionTable({ complete: false, harmless: TAR_VALUED.map((flag) => `${flag}=`).join(" ") });
 
 export const tarPaths: PathHandler = (args, s) => {
   const first = args[0];
   const words = first !== undefined && !first.startsWith("-") ? oldStyleTar(first, args.slice(1)) : args;
-  const o = parseOptions(words, { valued: TAR_VALUED });
+  const o = parseOptions(words, TAR);
   const creates = hasOption(o, "-c", "--create", "-r", "--append", "-u", "--update", "-A", "--catenate", "--concatenate");
   const writesArchive = creates || hasOption(o, "--delete");
   const extracts = hasOption(o, "-x", "--extract", "--get");
@@ -155,7 +111,7 @@ function oldStyleTar(bundle: string, rest: readonly string[]): string[] {
   let next = 0;
   for (const letter of bundle) {
     words.push(`-${letter}`);
-    if (TAR_VALUED.has(`-${letter}`) && next < rest.length) words.push(rest[next++]!);
+    if (TAR_VALUED.includes(`-${letter}`) && next < rest.length) words.push(rest[next++]!);
   }
   return [...words, ...rest.slice(next)];
 }

@@ -1,39 +1,88 @@
 // Which arguments of a command are files it reads or writes, as absolute resolved paths, so that
-// sensitive paths and paths outside the workspace are caught (`cat ~/.ssh/id_rsa`, `cp x /etc`).
-// Redirections are not here: the analysis reports them and the caller checks them.
+// sensitive paths and paths outside the workspace are caught (`cat ~/.ssh/id_rsa`, `cp x /etc`),
+// and whether the command must be opaque: an option that runs a program, an option its table does
+// not know, environment in front of it that changes what it runs, or a word only known when the
+// line runs where the command could take it for anything. Redirections are not here: the analysis
+// reports them and the caller checks them.
 import { basename } from "node:path";
 import type { PathSink } from "./command-options.ts";
 import { genericPaths } from "./command-path-handlers.ts";
 import { COMMAND_PATHS } from "./command-path-specs.ts";
+import { expandGlob } from "./options/glob.ts";
+import { NODE_ENV } from "./options/npm.ts";
+import { RUNNER_ENV } from "./options/runners.ts";
+import { INERT_COMMANDS, TABLED_PATHS } from "./options/tabled-paths.ts";
 import { resolveForCheck } from "./paths.ts";
 import type { ShellCommand } from "./shell/types.ts";
 
-export type CommandPaths = { reads: string[]; writes: string[] };
+export type CommandPaths = { reads: string[]; writes: string[]; opaque?: string };
+
+/** Devices a command may name without touching a file. */
+export const HARMLESS_DEVICES: ReadonlySet<string> = new Set(["/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/zero", "/dev/random", "/dev/urandom"]);
+const NODE_TOOLS = new Set(["npm", "npx", "node", "nodejs", "pnpm", "pnpx", "yarn", "bun", "bunx", "corepack"]);
+const ARITHMETIC = new Set(["-eq", "-ne", "-lt", "-le", "-gt", "-ge", "-v", "-R"]);
 
 /**
  * The files `command` reads and writes, resolved against its cwd (`~` and `$HOME` against `home`,
- * symlinks followed). Known commands are read by their own flag rules (`head -n 5 f`, `cp -t dir
- * src`, `sed -i`); for an unknown one, every argument that looks like a path is a read. Words with
- * expansions (`$X`, backticks) are skipped: the caller handles dynamic commands. A glob (`~/.ssh/*`)
- * counts as its fixed leading folder (`~/.ssh`).
+ * symlinks followed). Known commands are read by their own option tables (`head -n 5 f`, `cp -t
+ * dir src`, `sed -i`); for an unknown one, every argument that looks like a path is a read. A glob
+ * given to a command with a complete table is expanded (the command gets the matches); other words
+ * only known at run time are skipped here and make the command opaque, except for commands whose
+ * arguments are never files (`echo $PATH`).
  */
 export function commandPaths(command: ShellCommand, home: string): CommandPaths {
   const reads: string[] = [];
   const writes: string[] = [];
+  let opaque: string | undefined;
   const into = (list: string[]) => (word: string, base?: string) => {
     const path = resolveWord(word, base ?? command.cwd, home);
-    if (path !== undefined && !list.includes(path)) list.push(path);
+    if (path !== undefined && !HARMLESS_DEVICES.has(path) && !list.includes(path)) list.push(path);
   };
   const sink: PathSink = {
     cwd: command.cwd,
     read: into(reads),
     write: into(writes),
     resolve: (word, base) => resolveWord(word, base ?? command.cwd, home),
+    opaque: (reason) => void (opaque ??= reason),
   };
-  const [name = "", ...args] = command.argv;
-  const handler = Object.hasOwn(COMMAND_PATHS, basename(name)) ? COMMAND_PATHS[basename(name)]! : genericPaths;
+  const [first = "", ...rest] = command.argv;
+  const name = basename(first);
+  const args = knownWords(command, name, home, sink) ?? rest;
+  const handler = Object.hasOwn(COMMAND_PATHS, name) ? COMMAND_PATHS[name]! : genericPaths;
   handler(args, sink);
-  return { reads, writes };
+  const env = command.env.find((e) => (NODE_TOOLS.has(name) && NODE_ENV.test(e)) || RUNNER_ENV[name]?.test(e));
+  if (env !== undefined) sink.opaque(`${env.split("=")[0]}= in front of ${name} changes what it runs`);
+  return { reads, writes, ...(opaque !== undefined ? { opaque } : {}) };
+}
+
+/** The arguments with globs expanded; words only known at run time make the command opaque where they could matter. */
+function knownWords(command: ShellCommand, name: string, home: string, sink: PathSink): string[] | undefined {
+  if (command.dynamicContext) sink.opaque("its words are only known when the line runs");
+  if (!command.unknown) return undefined;
+  const tabled = Object.hasOwn(TABLED_PATHS, name);
+  const args: string[] = [];
+  const kinds = new Map(command.unknown.map((u) => [u.index, u.kind]));
+  for (const [index, word] of command.argv.entries()) {
+    if (index === 0) continue;
+    const kind = kinds.get(index);
+    if (kind === undefined) args.push(word);
+    else if (kind === "glob" && tabled) {
+      const matches = expandGlob(word, command.cwd, home);
+      if (matches === undefined) sink.opaque(`the glob ${word} matches too many files to check`);
+      args.push(...(matches ?? []));
+    } else if (inert(command.argv, name, index, kinds)) continue;
+    else sink.opaque("a word is only known when the command runs");
+  }
+  return args;
+}
+
+// A word only known at run time is harmless where the command only prints or compares it; not
+// where `printf` could take it for `-v NAME` or `test` for an arithmetic operand (which bash evaluates).
+function inert(argv: readonly string[], name: string, index: number, unknown: ReadonlyMap<number, string>): boolean {
+  if (!INERT_COMMANDS.has(name)) return false;
+  if (name === "printf") return index >= 2 && !unknown.has(1) && !argv[1]!.startsWith("-");
+  if (name === "test" || name === "[") return !argv.some((w) => ARITHMETIC.has(w));
+  return true;
 }
 
 /** The absolute path a word names, or undefined for no file (`-`, ``) or an expansion. */

@@ -5,7 +5,7 @@
 // workspace.
 import { dirname } from "node:path";
 import { alwaysPattern, commandPatterns, isDestructive } from "./always.ts";
-import { commandPaths } from "./command-paths.ts";
+import { commandPaths, HARMLESS_DEVICES } from "./command-paths.ts";
 import type { PermissionRequest } from "./evaluate.ts";
 import { isInside, resolveForCheck } from "./paths.ts";
 import { sensitivePath, sensitiveWithin } from "./sensitive.ts";
@@ -24,8 +24,6 @@ export type EngineContext = {
 
 export type Expanded = { requests: PermissionRequest[]; commands: ShellCommand[] };
 
-/** Files a redirect may name without touching anything. */
-const HARMLESS = new Set(["/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/zero", "/dev/random", "/dev/urandom"]);
 
 /** Starts loading the shell parser without waiting for it. */
 export function warmUpShellAnalysis(): void {
@@ -62,16 +60,18 @@ async function expandShell(line: string, ctx: EngineContext): Promise<Expanded> 
   const requests: PermissionRequest[] = [];
   for (const command of analysis.commands) {
     const { pattern, alsoCheck } = commandPatterns(command);
-    const opaque = command.opaque !== undefined || command.dynamic === true;
+    // The analysis finds what a command runs; its option table, what its options and words do.
+    const paths = commandPaths(command, ctx.home);
+    const reason = command.opaque ?? paths.opaque;
+    const opaque = reason !== undefined;
     requests.push({
       permission: "bash",
       pattern,
       always: opaque ? [] : [alwaysPattern(command)],
-      ...(opaque ? { opaque: true, reason: command.opaque ?? "a word is only known when the command runs" } : {}),
+      ...(opaque ? { opaque: true, reason } : {}),
       ...(alsoCheck.length ? { alsoCheck } : {}),
       ...(isDestructive(command.argv) ? { destructive: true } : {}),
     });
-    const paths = commandPaths(command, ctx.home);
     for (const path of paths.reads) requests.push(...pathRequests("read", path, { ...ctx, cwd: command.cwd }));
     for (const path of paths.writes) requests.push(...pathRequests("edit", path, { ...ctx, cwd: command.cwd }));
   }
@@ -79,7 +79,7 @@ async function expandShell(line: string, ctx: EngineContext): Promise<Expanded> 
     const permission = redirect.kind === "write" ? "edit" : "read";
     if (redirect.dynamic) {
       requests.push({ permission, pattern: redirect.target, always: [], opaque: true, reason: "the redirect target is only known when the command runs" });
-    } else if (!HARMLESS.has(redirect.path)) {
+    } else if (!HARMLESS_DEVICES.has(redirect.path)) {
       requests.push(...pathRequests(permission, redirect.path, ctx));
     }
   }

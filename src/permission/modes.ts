@@ -14,26 +14,32 @@ const readOnly = (rules: readonly Rule[]): Rule[] => rules.map((rule) => (rule.a
 // Commands that only read. The engine makes each command of a line a request of its own and adds
 // `read`/`edit`/`external_directory` requests for the files it touches, so these allow a command
 // only when every part of the line is one of them, every path is inside the workspace and nothing
-// is written. The asks after the allows catch the flags with which some of them write or run code.
+// is written. Each has a complete option table (options/tabled-paths.ts): an option that writes
+// makes an `edit` request, one that runs a program or that the table does not know makes the
+// command opaque, which no pattern allows. sed and awk are here because their scripts are read too.
 const READ_ONLY_COMMANDS = [
   "cd", "ls", "cat", "head", "tail", "wc", "grep", "egrep", "fgrep", "rg", "find", "tree", "file", "stat", "du", "df",
   "diff", "cmp", "sort", "uniq", "cut", "tr", "nl", "column", "jq", "basename", "dirname", "realpath",
-  "readlink", "md5sum", "sha1sum", "sha256sum", "sha512sum", "xxd", "od", "hexdump", "strings", "echo", "printf",
-  "seq", "pwd", "whoami", "id", "uname", "which", "type", "true", "false", "test", "[",
+  "readlink", "md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "b2sum", "cksum", "xxd", "od",
+  "hexdump", "hd", "strings", "echo", "printf", "seq", "pwd", "whoami", "id", "uname", "which", "type", "true",
+  "false", "test", "[", "date", "hostname", "sed", "awk", "gawk", "mawk", "nawk", "npm ls", "npm list",
   "git status", "git diff", "git log", "git show", "git rev-parse", "git ls-files", "git blame", "git describe",
 ];
-// sed is not here: its scripts can write files (w) and run commands (e).
+// Version queries of toolchains that read no project file to answer them (yarn, cargo and rustc
+// are not here: a repository's .yarnrc.yml or rust-toolchain.toml can choose the program run).
+const VERSION_QUERIES = [
+  "node --version", "node -v", "npm --version", "npm -v", "npx --version", "pnpm --version", "pnpm -v", "bun --version",
+  "bun -v", "deno --version", "python --version", "python -V", "python3 --version", "python3 -V", "pip --version",
+  "pip3 --version", "make --version", "gcc --version", "g++ --version", "clang --version", "cmake --version",
+  "tsc --version", "tsc -v", "bash --version", "go version",
+];
 const READ_ONLY_BASH: readonly Rule[] = readOnly([
   ...READ_ONLY_COMMANDS.map((c) => allow("bash", `${c} *`)),
-  ...["date", "date +*", "hostname", "git branch", "git branch -a", "git branch -r", "git branch -v", "git branch -vv", "git branch --list*", "git tag", "git tag -l*", "git tag --list*", "git remote", "git remote -v"].map(
+  ...VERSION_QUERIES.map((c) => allow("bash", c)),
+  ...["git branch", "git branch -a", "git branch -r", "git branch -v", "git branch -vv", "git branch --list*", "git tag", "git tag -l*", "git tag --list*", "git remote", "git remote -v"].map(
     (c) => allow("bash", c),
   ),
   ask("bash", "git * --output*"),
-  ask("bash", "find * -delete*"),
-  ask("bash", "find * -fprint*"),
-  ask("bash", "find * -fls*"),
-  ask("bash", "sort * -o*"),
-  ask("bash", "tree * -o*"),
 ]);
 
 export const DEFAULT_RULES: readonly Rule[] = readOnly([

@@ -1,6 +1,7 @@
 // Commands that run code the analysis cannot see: eval and source, interpreters given code or a
 // script, shells reading their input. A shell given literal code (`bash -c '...'`) is not opaque: the
 // code is returned to be parsed in turn.
+import { awkEffects } from "../options/awk-program.ts";
 import type { Word } from "./words.ts";
 
 export type Runner = { opaque: string } | { code: Word } | undefined;
@@ -14,8 +15,6 @@ const VERSION_V = new Set(["node", "nodejs", "perl", "php"]);
 const CODE_FLAGS = new Set(["-c", "-e", "-E", "-r", "-p", "--eval", "--print", "--command"]);
 const SCRIPT_FILE = /\/|\.(?:[cm]?[jt]sx?|json|sh)$/;
 const AWK = new Set(["awk", "gawk", "mawk", "nawk", "busybox-awk"]);
-// An awk program that pipes, redirects or calls system() can run commands or write files.
-const AWK_EFFECTS = /system|[|>]|@load/;
 // sed's `e` command and the `e` flag of `s` run commands (GNU).
 const SED_ADDRESS = String.raw`(?:[0-9$]+|\/(?:[^/\\]|\\.)*\/)`;
 const SED_EXEC = new RegExp(
@@ -128,7 +127,9 @@ function awk(name: string, args: Word[]): Runner {
     }
   }
   if (programs.some((p) => p.dynamic)) return { opaque: `${name} is given a program only known when the line runs` };
-  if (programs.some((p) => AWK_EFFECTS.test(p.value))) return { opaque: `the ${name} program can run commands or write files` };
+  // What the program writes and reads is the option table's to report (options/awk.ts).
+  const runs = programs.map((p) => awkEffects(p.value)).find((e) => e.runs !== undefined || e.error !== undefined);
+  if (runs) return { opaque: runs.runs ?? `the ${name} program cannot be read: ${runs.error}` };
   return undefined;
 }
 

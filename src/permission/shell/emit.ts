@@ -30,7 +30,12 @@ export function emit(w: Walker, pending: Pending, opaque?: string): void {
     text: pending.text,
   };
   if (opaque) command.opaque = opaque;
-  if (pending.dynamic || !pending.place.known || pending.words.some((word) => word.dynamic)) command.dynamic = true;
+  if (pending.dynamic || !pending.place.known) command.dynamicContext = true;
+  const unknown = pending.words.flatMap((word, index) =>
+    word.dynamic ? [{ index, kind: word.glob ? ("glob" as const) : word.splits ? ("split" as const) : ("word" as const) }] : [],
+  );
+  if (unknown.length > 0) command.unknown = unknown;
+  if (command.dynamicContext || unknown.length > 0) command.dynamic = true;
   w.commands.push(command);
 }
 

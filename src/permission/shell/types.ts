@@ -18,6 +18,10 @@ export type ShellCommand = {
   opaque?: string;
   /** True when some word was not a plain literal (contained $VAR, $(...), a glob...): its text is kept as written. */
   dynamic?: boolean;
+  /** The argv words only known when the line runs: a plain glob of file names, one word, or words that can split. */
+  unknown?: { index: number; kind: "glob" | "word" | "split" }[];
+  /** Dynamic whatever its words are: they are completed at run time (xargs, find -exec), or its directory is unknown. */
+  dynamicContext?: boolean;
   /** The source text of this command (for display). */
   text: string;
 };

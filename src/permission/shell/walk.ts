@@ -304,7 +304,7 @@ export class Walker {
     const before = scope.place;
     conditional(scope, () => this.sequence(node, scope));
     if (samePlace(before, scope.place)) return;
-    for (let i = firstCommand; i < this.commands.length; i++) this.commands[i]!.dynamic = true;
+    for (let i = firstCommand; i < this.commands.length; i++) Object.assign(this.commands[i]!, { dynamic: true, dynamicContext: true });
     for (let i = firstRedirect; i < this.redirects.length; i++) this.redirects[i]!.dynamic = true;
   }
 

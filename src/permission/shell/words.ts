@@ -15,6 +15,8 @@ export type Word = {
   dynamic: boolean;
   /** Unquoted and dynamic (`$X`, `$(...)`, a glob): it can become several words, or none, at run time. */
   splits?: boolean;
+  /** An unquoted glob and nothing else dynamic (`*.ts`, `src/*.ts`): its value is the pattern. */
+  glob?: boolean;
 };
 
 // `mask` is the value with every quoted character replaced by \0: globs and braces only act unquoted.
@@ -22,6 +24,8 @@ type Acc = { value: string; mask: string; dynamic: boolean; splits: boolean };
 
 const GLOB = /[*?[]/;
 const BRACE = /\{[^{}]*(?:,|\.\.)[^{}]*\}/;
+// A glob written without quotes, escapes or expansions: the text is the pattern.
+const PLAIN_GLOB = /^[^'"\\$`{}~]+$/;
 const ASSIGNMENT_TILDE = /^[A-Za-z_][A-Za-z0-9_]*=~/;
 
 export function literal(text: string): Word {
@@ -32,7 +36,10 @@ export function evalWord(w: Walker, node: Node, scope: Scope): Word {
   const acc: Acc = { value: "", mask: "", dynamic: false, splits: false };
   part(w, node, scope, acc);
   const text = node.text;
-  if (GLOB.test(acc.mask) || BRACE.test(acc.mask)) return { value: text, text, dynamic: true, splits: true };
+  if (GLOB.test(acc.mask) || BRACE.test(acc.mask)) {
+    const glob = !acc.dynamic && !BRACE.test(acc.mask) && PLAIN_GLOB.test(text);
+    return { value: text, text, dynamic: true, splits: true, ...(glob ? { glob } : {}) };
+  }
   if (acc.dynamic) return acc.splits ? { value: text, text, dynamic: true, splits: true } : { value: text, text, dynamic: true };
   const value = expandTilde(acc, scope.home);
   if (value === undefined || scope.replace?.test(value)) return { value: text, text, dynamic: true };

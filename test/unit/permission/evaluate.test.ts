@@ -158,10 +158,10 @@ describe("read-only defaults do not let writing flags through", () => {
   const bash = (pattern: string): PermissionRequest => ({ permission: "bash", pattern, always: [pattern] });
   for (const mode of ["default", "plan"] as const) {
     const rules = [...DEFAULT_RULES, ...modeRules(mode)];
-    test(`${mode}: git diff/log --output and date -s are not allowed, plain reads are`, () => {
+    // date -s is stopped by date's option table, through the engine (options/options.test.ts).
+    test(`${mode}: git diff/log --output are not allowed, plain reads are`, () => {
       expect(evaluate([bash("git diff --output=/tmp/pwned")], rules).action).not.toBe("allow");
       expect(evaluate([bash("git log --output=src/main.ts")], rules).action).not.toBe("allow");
-      expect(evaluate([bash("date -s 12:00")], rules).action).not.toBe("allow");
       expect(evaluate([bash("git diff HEAD~1")], rules).action).toBe("allow");
       expect(evaluate([bash("date +%s")], rules).action).toBe("allow");
     });

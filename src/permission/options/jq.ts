@@ -1,0 +1,53 @@
+// jq's own parser: short options bundle (`-nr`), long ones are spelled in full, and some take two
+// words (`--arg NAME VALUE`). The first operand is the filter (with -f, the file holding it), then
+// input files; `--args`/`--jsonargs` make the rest arguments. -L and a filter's import/include load
+// code from files; `env` and `$ENV` read the environment.
+import type { PathHandler } from "../command-options.ts";
+
+const FLAGS = new Set(
+  `--compact-output --null-input --exit-status --slurp --raw-output --raw-output0 --join-output --ascii-output
+  --sort-keys --color-output --monochrome-output --raw-input --tab --unbuffered --stream --stream-errors --seq --help
+  --version --build-configuration --nul-output --debug-dump-disasm --debug-trace`.split(/\s+/),
+);
+const SHORT = new Set([..."cnesrjaSCMRhV0"]);
+// Options taking two words, and which of them is a file.
+const PAIRS: Record<string, boolean> = { "--arg": false, "--argjson": false, "--slurpfile": true, "--rawfile": true, "--argfile": true };
+const FILTER_CODE = /\b(?:import|include)\b|(?<![.\w$])env\b|\$ENV\b|\bget_search_list\b/;
+
+export const jqPaths: PathHandler = (args, s) => {
+  const positionals: string[] = [];
+  let fromFile = false;
+  let argsMode = false;
+  for (let i = 0; i < args.length; i++) {
+    const w = args[i]!;
+    if (w === "--") {
+      positionals.push(...args.slice(i + 1));
+      break;
+    }
+    if (w === "-" || !w.startsWith("-") || argsMode) {
+      positionals.push(w);
+      continue;
+    }
+    if (Object.hasOwn(PAIRS, w)) {
+      const file = args[i + 2];
+      if (PAIRS[w] && file !== undefined) s.read(file);
+      i += 2;
+    } else if (w === "--indent") i++;
+    else if (w === "--from-file") fromFile = true;
+    else if (w === "--args" || w === "--jsonargs") argsMode = true;
+    else if (w === "-L" || w === "--library-path" || w.startsWith("-L") || w.startsWith("--library-path=")) {
+      s.opaque("jq -L loads modules from a folder");
+      if (w === "-L" || w === "--library-path") i++;
+    } else if (w === "--run-tests") s.opaque("jq --run-tests runs the tests of a file");
+    else if (FLAGS.has(w)) continue;
+    else if (/^-[a-zA-Z0-9]+$/.test(w) && [...w.slice(1)].every((c) => SHORT.has(c) || c === "f")) fromFile ||= w.includes("f");
+    else s.opaque(`jq: rein does not know the option ${w}`);
+  }
+  const [filter, ...inputs] = positionals;
+  if (fromFile && filter !== undefined) {
+    s.read(filter);
+    s.opaque("jq -f runs a filter from a file");
+  }
+  if (!fromFile && filter !== undefined && FILTER_CODE.test(filter)) s.opaque("the jq filter loads modules or reads the environment");
+  if (!argsMode) inputs.forEach((w) => s.read(w));
+};
