@@ -72,7 +72,7 @@ export const READLINK = optionTable({
 // md5sum -c reads the files a checksum list names, but prints only whether each one matches.
 export const CHECKSUM = optionTable({
   harmless: `-b --binary -c --check --tag -t --text -z --zero --ignore-missing --quiet --status --strict -w --warn
-    -l= --length= -a= --algorithm= --base64 --raw --untagged ${INFO}`,
+    -l= --length= -a= --algorithm= --base64 --raw --untagged --debug ${INFO}`,
 });
 
 export const OD = optionTable({
@@ -131,3 +131,5 @@ export const LS = optionTable({
     -r --reverse -R --recursive -s --size -S --sort= --time= --time-style= -t -T= --tabsize= -u -U -v -w= --width= -x
     -X -Z --context --zero -1 ${INFO}`,
 });
+
+export const SUM = optionTable({ harmless: `-r -s --sysv ${INFO}` });

@@ -7,7 +7,7 @@ import type { PathHandler } from "../command-options.ts";
 
 const words = (list: string) => list.split(/\s+/).filter(Boolean);
 // Expression words and how many arguments each takes.
-const ARITY = new Map<string, number>([
+export const FIND_WORDS: ReadonlyMap<string, number> = new Map<string, number>([
   ...words(`-d -depth -follow -help --help -ignore_readdir_race -mount -noignore_readdir_race -noleaf -version --version
     -warn -nowarn -xdev -daystart -empty -executable -false -nogroup -nouser -readable -true -writable -delete -ls
     -print -print0 -prune -quit ( ) ! -not -a -and -o -or ,`).map((w): [string, number] => [w, 0]),
@@ -33,7 +33,7 @@ export const findPaths: PathHandler = (args, s) => {
       i++;
       continue;
     }
-    const arity = ARITY.get(w) ?? (/^-newer[aBcmt]{2}$/.test(w) ? 1 : undefined);
+    const arity = FIND_WORDS.get(w) ?? (/^-newer[aBcmt]{2}$/.test(w) ? 1 : undefined);
     if (arity === undefined) return s.opaque(`find: rein does not know ${w}`);
     if (w === "-delete") dirs.forEach((d) => s.write(d));
     if (WRITES.has(w) && args[i + 1] !== undefined) s.write(args[i + 1]!);

@@ -14,6 +14,12 @@ const SHORT = new Set([..."cnesrjaSCMRhV0"]);
 const PAIRS: Record<string, boolean> = { "--arg": false, "--argjson": false, "--slurpfile": true, "--rawfile": true, "--argfile": true };
 const FILTER_CODE = /\b(?:import|include)\b|(?<![.\w$])env\b|\$ENV\b|\bget_search_list\b/;
 
+/** Whether jq has the option (for the --help comparison). */
+export function jqKnows(option: string): boolean {
+  if (/^-[a-zA-Z0-9]$/.test(option)) return SHORT.has(option[1]!) || option === "-f" || option === "-L";
+  return FLAGS.has(option) || Object.hasOwn(PAIRS, option) || ["--indent", "--from-file", "--args", "--jsonargs", "--library-path", "--run-tests"].includes(option);
+}
+
 export const jqPaths: PathHandler = (args, s) => {
   const positionals: string[] = [];
   let fromFile = false;

@@ -34,7 +34,7 @@ const RG_FLAGS = `-A= --after-context= --auto-hybrid-regex -B= --before-context=
     --search-zip -S --smart-case --sort= --sortr= --sort-files --stats -a --text -j= --threads= --trim -t= --type=
     --type-add= --type-clear= --type-list -T= --type-not= -u --unrestricted -V --version --vimgrep -H
     --with-filename -w --word-regexp --hyperlink-format= --generate= --stop-on-nonmatch --ignore
-    --no-ignore-dot-files`;
+    --no-ignore-dot-files --one-file-system`;
 const rgNegations = RG_NEGATABLE.split(/\s+/)
   .filter((flag) => flag && !RG_FLAGS.split(/\s+/).includes(`--no-${flag}`))
   .map((flag) => `--no-${flag}`);

@@ -2,13 +2,13 @@
 // option the table does not know, an ambiguous abbreviation, or one that runs a program makes the
 // command opaque; option values and operands that are files become reads and writes.
 import { hasOption, readAll, withTable, type Operands, type PathHandler } from "../command-options.ts";
-import { awkPaths } from "./awk.ts";
+import { AWK, awkPaths } from "./awk.ts";
 import * as core from "./coreutils.ts";
 import * as files from "./files.ts";
 import { findPaths } from "./find.ts";
 import { jqPaths } from "./jq.ts";
 import { GREP, RG } from "./search.ts";
-import { sedPaths } from "./sed.ts";
+import { SED, sedPaths } from "./sed.ts";
 import { optionTable, type OptionTable } from "./table.ts";
 
 export const readOrCwd: Operands = (o, s) => (o.operands.length > 0 ? readAll(o, s) : s.read("."));
@@ -52,7 +52,7 @@ const HOSTNAME = optionTable({
 });
 
 const table = (name: string, t: OptionTable, operands: Operands): [string, PathHandler] => [name, withTable(name, t, operands)];
-const CHECKSUMS = ["md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "b2sum", "cksum", "sum"];
+const CHECKSUMS = ["md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "b2sum", "cksum"];
 const INERT_TABLES: [string, OptionTable][] = [
   ["basename", core.BASENAME], ["dirname", core.DIRNAME], ["pwd", core.PWD], ["whoami", core.WHOAMI], ["id", core.ID],
   ["uname", core.UNAME], ["seq", core.SEQ], ["tr", core.TR], ["echo", core.ECHO], ["printf", core.PRINTF],
@@ -66,9 +66,22 @@ const INERT_TABLES: [string, OptionTable][] = [
  */
 export const INERT_COMMANDS: ReadonlySet<string> = new Set(INERT_TABLES.map(([name]) => name));
 
+/** The option tables of the commands above that have one (find and jq have grammars of their own). */
+export const OPTION_TABLES: Readonly<Record<string, OptionTable>> = Object.fromEntries([
+  ...INERT_TABLES,
+  ...CHECKSUMS.map((name): [string, OptionTable] => [name, core.CHECKSUM]),
+  ...Object.entries({ sum: core.SUM, cat: core.CAT, head: core.HEAD, tail: core.TAIL, wc: core.WC, sort: core.SORT, uniq: core.UNIQ }),
+  ...Object.entries({ cut: core.CUT, nl: core.NL, realpath: core.REALPATH, readlink: core.READLINK, od: core.OD }),
+  ...Object.entries({ date: core.DATE, stat: core.STAT, du: core.DU, df: core.DF, ls: core.LS, hostname: HOSTNAME }),
+  ...Object.entries({ diff: files.DIFF, cmp: files.CMP, file: files.FILE, hexdump: files.HEXDUMP, hd: files.HEXDUMP }),
+  ...Object.entries({ strings: files.STRINGS, column: files.COLUMN, tree: files.TREE, xxd: files.XXD, rg: RG }),
+  ...Object.entries({ grep: GREP, egrep: GREP, fgrep: GREP, sed: SED, awk: AWK, gawk: AWK, mawk: AWK, nawk: AWK }),
+]);
+
 export const TABLED_PATHS: Record<string, PathHandler> = Object.fromEntries([
   ...INERT_TABLES.map(([name, t]) => table(name, t, nothing)),
   ...CHECKSUMS.map((name) => table(name, core.CHECKSUM, readAll)),
+  table("sum", core.SUM, readAll),
   table("cat", core.CAT, readAll),
   table("head", core.HEAD, readAll),
   table("tail", core.TAIL, readAll),

@@ -12,7 +12,7 @@ export function helpOptions(help: string): string[] {
     const column = m[2]!.split(/ {2,}|\t/)[0]!;
     for (const [option] of column.matchAll(OPTION)) {
       // `-NUM`, `-<digits>` placeholders and `-` as "stdin" are not options.
-      if (option === "-" || /^-\d+$/.test(option) || option === "--") continue;
+      if (option === "-" || /^-\d+$/.test(option) || /^-[A-Z]{2,}$/.test(option) || option === "--") continue;
       found.add(option.replace(/-+$/, ""));
     }
   }
