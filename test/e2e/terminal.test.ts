@@ -99,9 +99,18 @@ describe.skipIf(!hasTmux)("the interactive terminal", () => {
   test("multi-line entry, history with the arrow keys, and Tab completion of slash commands", async () => {
     const { pane } = await start({ name: "editing" });
     fake.script({ reply: [{ type: "text", text: "Got two lines." }] }, { reply: [{ type: "text", text: "Got it again." }] });
-    pane.keys("first line\\", "Enter"); // a trailing backslash continues on a new line
-    pane.keys("second line", "C-j");
-    pane.keys("third line", "Enter");
+    // Each key waits for the screen to show the one before it: keys read together (or within 10 ms)
+    // are taken as a paste from a terminal without bracketed paste, whose Enters only break lines.
+    pane.keys("first line\\");
+    await pane.until("first line\\");
+    pane.keys("Enter"); // a trailing backslash continues on a new line, and goes
+    await pane.until(/first line\n/);
+    pane.keys("second line");
+    await pane.until("second line");
+    pane.keys("C-j");
+    pane.keys("third line");
+    await pane.until("third line");
+    pane.keys("Enter");
     await pane.until("Got two lines.");
     expect(lastUserText()).toBe("first line\nsecond line\nthird line");
 
