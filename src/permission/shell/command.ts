@@ -4,7 +4,9 @@ import type { Node } from "web-tree-sitter";
 import { emit, pendingOf } from "./emit.ts";
 import { fileRedirect } from "./redirects.ts";
 import { resolveCommand } from "./resolve.ts";
+import { arithmetic } from "./arith-walk.ts";
 import type { Scope } from "./scope.ts";
+import { riskyVariable } from "./state.ts";
 import type { Walker } from "./walk.ts";
 import { evalWord, literal, type Word } from "./words.ts";
 
@@ -58,7 +60,27 @@ export function runDeclaration(w: Walker, node: Node, scope: Scope): void {
     } else words.push(child.isNamed ? evalWord(w, child, scope) : literal(child.text));
   }
   resolveCommand(w, scope, { words, env: [...scope.env], wrappers: scope.wrappers, place: scope.place, dynamic: scope.dynamic, text: node.text });
+  declarationState(w, words, assignments, scope);
   for (const { node: child, word } of assignments) remember(w, child, word, scope);
+}
+
+// `declare -n r=PATH` aliases a name, `export -f` hands functions to child shells, `local PATH`
+// empties a variable, `declare -i x=expr` evaluates expr: each changes what later commands see.
+function declarationState(w: Walker, words: Word[], assignments: { node: Node; word: Word }[], scope: Scope): void {
+  const assigned = new Set(assignments.map((a) => a.word));
+  const flags = words.slice(1).filter((word) => !assigned.has(word) && /^[-+$`"']/.test(word.text));
+  if (flags.some((word) => word.dynamic)) return w.taint(`${words[0]?.value ?? "declare"} is given options only known when the line runs`);
+  const letters = flags.map((word) => word.value.slice(1)).join("");
+  if (letters.includes("n")) return w.taint("a name reference (-n) can assign any variable");
+  if (letters.includes("f") && (words[0]?.value === "export" || letters.includes("x"))) return w.taint("exported functions replace commands in child shells");
+  for (const word of words.slice(1)) {
+    if (!assigned.has(word) && riskyVariable(word.text)) return w.taint(`${word.value} is declared on the line, which changes how the commands after it run`);
+  }
+  if (!letters.includes("i")) return;
+  for (const { node, word } of assignments) {
+    const value = node.childForFieldName("value");
+    if (value) arithmetic(w, word.dynamic ? value.text : word.value.slice(word.value.indexOf("=") + 1), scope, node.text);
+  }
 }
 
 export function runUnset(w: Walker, node: Node, scope: Scope): void {
@@ -89,6 +111,19 @@ function remember(w: Walker, node: Node, word: Word, scope: Scope): void {
     emit(w, pendingOf(scope, node.text), "a variable is given text that looks like shell code, which bash can run where it is expanded");
   }
   scope.env = [...scope.env, node.text];
+  if (name && riskyVariable(name)) w.taint(`${name} is assigned on the line, which changes how the commands after it run`);
+  if (name) numeric(scope, name, word);
   if (name === "HOME") scope.home = undefined;
   if (name === "CDPATH") scope.cdpath = true;
+}
+
+/** `i=0`, `n=$((n+1))` keep a variable numeric (for arithmetic later on the line); any other value does not. */
+function numeric(scope: Scope, name: string, word: Word): void {
+  const value = word.value.slice(word.value.indexOf("=") + 1).trim();
+  const isNumber = !word.dynamic ? /^-?\d+$/.test(value) : /^\$\(\([^()]*\)\)$/.test(value) && !value.includes("[");
+  if (isNumber === scope.ints.has(name)) return;
+  const ints = new Set(scope.ints);
+  if (isNumber) ints.add(name);
+  else ints.delete(name);
+  scope.ints = ints;
 }

@@ -1,6 +1,7 @@
 // A command on its way to the result: its words so far, and what the wrappers around it decided.
 import { commandName } from "./paths.ts";
 import type { Place, Scope } from "./scope.ts";
+import { assignedName, riskyVariable } from "./state.ts";
 import type { ShellCommand } from "./types.ts";
 import type { Walker } from "./walk.ts";
 import { literal, type Word } from "./words.ts";
@@ -29,7 +30,9 @@ export function emit(w: Walker, pending: Pending, opaque?: string): void {
     cwd: pending.place.cwd,
     text: pending.text,
   };
-  if (opaque) command.opaque = opaque;
+  const risky = pending.env.map(assignedName).find((name) => name !== undefined && name !== "IFS" && riskyVariable(name));
+  const reason = opaque ?? w.tainted ?? (risky ? `it runs with ${risky} set on the line, which changes what it runs` : undefined);
+  if (reason) command.opaque = reason;
   if (pending.dynamic || !pending.place.known) command.dynamicContext = true;
   const unknown = pending.words.flatMap((word, index) =>
     word.dynamic ? [{ index, kind: word.glob ? ("glob" as const) : word.splits ? ("split" as const) : ("word" as const) }] : [],

@@ -2,10 +2,12 @@
 // shells given literal code are parsed in turn, and what runs unseen code is marked opaque.
 import { changeDirectory } from "./cd.ts";
 import { classifyRunner } from "./code-runners.ts";
-import { emit, markReplaced, type Pending } from "./emit.ts";
+import { emit, markReplaced, pendingOf, type Pending } from "./emit.ts";
 import { findExecs, hiddenFindAction } from "./find.ts";
 import { commandName, isAbsolute, resolvePath } from "./paths.ts";
+import { arithmetic } from "./arith-walk.ts";
 import { toRedirect } from "./redirects.ts";
+import { builtinTargets, riskyVariable } from "./state.ts";
 import { shellScope, type Place, type Scope } from "./scope.ts";
 import { teeWrites } from "./tee.ts";
 import type { Walker } from "./walk.ts";
@@ -122,11 +124,40 @@ function run(w: Walker, scope: Scope, p: Pending, name: string): void {
     emit(w, p);
     return w.call(name, scope);
   }
+  if (assigns(w, scope, p, name)) return;
   const runner = classifyRunner(name, p.words.slice(1));
   if (runner && "opaque" in runner) return emit(w, p, runner.opaque);
   if (runner) return runCode(w, scope, p, runner.code, inner(p, name));
   const subscript = SUBSCRIPT_BUILTINS.has(name) && p.words.some((word) => !word.dynamic && SUBSCRIPT_CODE.test(word.value));
   emit(w, p, subscript ? `${name} evaluates an array subscript that runs code` : undefined);
+}
+
+// Builtins that assign by name (`printf -v PATH`, `read 'a[$(x)]'`), `let` (arithmetic) and
+// `test -v` (a subscript): true when the command was reported.
+function assigns(w: Walker, scope: Scope, p: Pending, name: string): boolean {
+  const args = p.words.slice(1);
+  if (name === "let") {
+    emit(w, p);
+    for (const word of args) {
+      if (word.dynamic) return emit(w, pendingOf(scope, p.text), "let evaluates text only known when the line runs"), true;
+      if (!arithmetic(w, word.value, scope, p.text)) break;
+    }
+    return true;
+  }
+  if ((name === "test" || name === "[") && args.some((word, i) => word.value === "-v" && args[i + 1] && (args[i + 1]!.dynamic || !/^[A-Za-z_]\w*$/.test(args[i + 1]!.value)))) {
+    emit(w, p, "test -v evaluates the subscript of the name it is given, which can run code");
+    return true;
+  }
+  const targets = builtinTargets(name, args);
+  if (!targets) return false;
+  if (targets.bad !== undefined) {
+    emit(w, p, `${name} assigns a variable named ${targets.bad}, whose subscript bash evaluates (it can run code)`);
+    return true;
+  }
+  emit(w, p);
+  const risky = targets.names.find(riskyVariable);
+  if (risky) w.taint(`${name} assigns ${risky}, which changes how the commands after it run`);
+  return true;
 }
 
 function find(w: Walker, scope: Scope, p: Pending): void {

@@ -23,6 +23,10 @@ export type Scope = {
   functions: Map<string, Node>;
   /** CDPATH was set: a relative `cd` is not followed. */
   cdpath: boolean;
+  /** Variables this line gave numeric values: safe in arithmetic. */
+  ints: ReadonlySet<string>;
+  /** `set -P` is on: every `cd` is physical. */
+  physical: boolean;
 };
 
 export function rootScope(cwd: string, home: string): Scope {
@@ -36,6 +40,8 @@ export function rootScope(cwd: string, home: string): Scope {
     depth: 0,
     functions: new Map(),
     cdpath: false,
+    ints: new Set(),
+    physical: false,
   };
 }
 

@@ -2,6 +2,7 @@
 // Statements are followed in order through one Scope per shell process (see scope.ts); anything that is
 // not a statement is scanned for the commands hidden in it ($(...), <(...), here-doc bodies...).
 import type { Node, Parser } from "web-tree-sitter";
+import { arithmeticNode, cStyleFor, subscript, substring, testOperands } from "./arith-walk.ts";
 import { assign, runCommand, runDeclaration, runUnset } from "./command.ts";
 import { backquoted } from "./backquoted.ts";
 import { emit, pendingOf } from "./emit.ts";
@@ -10,6 +11,7 @@ import { fileRedirect } from "./redirects.ts";
 import { resolveCommand } from "./resolve.ts";
 import { childScope, conditional, samePlace, type Scope } from "./scope.ts";
 import type { Redirect, ShellCommand } from "./types.ts";
+import { riskyVariable } from "./state.ts";
 import { literal } from "./words.ts";
 
 const STATEMENTS = new Set([
@@ -50,8 +52,14 @@ export class Walker {
   private nesting = 0;
   private calls = 0;
   private readonly calling = new Set<string>();
+  /** Set once the line changes state that decides what later commands run: they are all opaque. */
+  tainted: string | undefined;
 
   constructor(readonly parser: Parser) {}
+
+  taint(reason: string): void {
+    this.tainted ??= reason;
+  }
 
   statement(node: Node, scope: Scope): void {
     if (++this.nesting > MAX_NESTING) throw new TooDeep();
@@ -75,6 +83,9 @@ export class Walker {
   /** The commands inside a node that is not a statement: a word, an expansion, an arithmetic... */
   scan(node: Node, scope: Scope): void {
     if (node.type === "command_substitution" || node.type === "process_substitution") return this.statement(node, scope);
+    if (node.type === "arithmetic_expansion") arithmeticNode(this, node, scope);
+    else if (node.type === "subscript") subscript(this, node, scope);
+    else if (node.type === "expansion") this.expansion(node, scope);
     if (node.namedChildCount === 0) {
       if (UNPARSED_CODE.has(node.type) && node.text.includes("`")) this.backquotes(node.text, scope);
       return;
@@ -124,6 +135,10 @@ export class Walker {
     switch (node.type) {
       case "compound_statement":
         if (node.namedChildCount === 0) return this.braces(node, scope);
+        if (node.text.startsWith("((")) {
+          arithmeticNode(this, node, scope);
+          return this.scan(node, scope);
+        }
         return this.sequence(node, scope);
       case "program":
       case "do_group":
@@ -163,8 +178,12 @@ export class Walker {
       case "case_statement":
         return conditional(scope, () => this.sequence(node, scope));
       case "while_statement":
+        return this.loop(node, scope);
       case "for_statement":
+        this.loopVariable(node);
+        return this.loop(node, scope);
       case "c_style_for_statement":
+        cStyleFor(this, node, scope);
         return this.loop(node, scope);
       case "test_command":
         return this.test(node, scope);
@@ -292,6 +311,7 @@ export class Walker {
       if (node.fieldNameForChild(i) === "redirect") this.redirect(node.child(i)!, scope, []);
     }
     if (!name || !body) return;
+    if (name === "command_not_found_handle") this.taint("the line defines command_not_found_handle, which bash runs for any unknown command");
     scope.functions.set(name, body);
     this.statement(body, childScope(scope));
   }
@@ -302,7 +322,12 @@ export class Walker {
     const firstCommand = this.commands.length;
     const firstRedirect = this.redirects.length;
     const before = scope.place;
+    const clean = this.tainted === undefined;
     conditional(scope, () => this.sequence(node, scope));
+    // A later pass runs the body's first commands after its state changes too.
+    if (clean && this.tainted !== undefined) {
+      for (let i = firstCommand; i < this.commands.length; i++) this.commands[i]!.opaque ??= this.tainted;
+    }
     if (samePlace(before, scope.place)) return;
     for (let i = firstCommand; i < this.commands.length; i++) Object.assign(this.commands[i]!, { dynamic: true, dynamicContext: true });
     for (let i = firstRedirect; i < this.redirects.length; i++) this.redirects[i]!.dynamic = true;
@@ -316,8 +341,23 @@ export class Walker {
     resolveCommand(this, scope, pendingOf(scope, text, [word]));
   }
 
+  // `for PATH in ...` and `select` assign their variable.
+  private loopVariable(node: Node): void {
+    const name = node.childForFieldName("variable")?.text;
+    if (name && riskyVariable(name)) this.taint(`${name} is assigned on the line, which changes how the commands after it run`);
+  }
+
+  // `${X:=value}` assigns X; `${s:offset:length}` is arithmetic.
+  private expansion(node: Node, scope: Scope): void {
+    const assigned = /^\$\{([A-Za-z_]\w*):?=/.exec(node.text)?.[1];
+    if (assigned && riskyVariable(assigned)) this.taint(`${assigned} is assigned on the line, which changes how the commands after it run`);
+    substring(this, node, scope);
+  }
+
   private test(node: Node, scope: Scope): void {
+    const reported = testOperands(this, node, scope);
     this.scan(node, scope);
+    if (reported) return;
     const quoted = node.descendantsOfType(["raw_string", "string_content", "ansi_c_string"]);
     if (quoted.some((n) => n && CODE_TEXT.test(n.text))) {
       emit(this, pendingOf(scope, node.text), "a test can evaluate quoted text as arithmetic, which runs the code in it");

@@ -37,8 +37,8 @@ describe("substitutions", () => {
     { line: "diff <(ls a) >(rm b)", argv: [["ls", "a"], ["rm", "b"], ["diff", "<(ls a)", ">(rm b)"]] },
     { line: "echo ${x:-$(rm y)}", argv: [["rm", "y"], ["echo", "${x:-$(rm y)}"]] },
     { line: "echo $(( 1 + 2 ))", argv: [["echo", "$(( 1 + 2 ))"]] },
-    { line: "echo $(( $(rm x) + 1 ))", argv: [["rm", "x"], ["echo", "$(( $(rm x) + 1 ))"]] },
-    { line: "(( x++ ))", argv: [] },
+    { line: "echo $(( $(rm x) + 1 ))", argv: [["$(( $(rm x) + 1 ))"], ["rm", "x"], ["echo", "$(( $(rm x) + 1 ))"]] },
+    { line: "(( x++ ))", argv: [["(( x++ ))"]] },
   ]);
 });
 
