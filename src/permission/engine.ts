@@ -6,9 +6,13 @@
 import { dirname } from "node:path";
 import { alwaysPattern, commandPatterns, isDestructive } from "./always.ts";
 import { commandPaths, HARMLESS_DEVICES } from "./command-paths.ts";
+import { credentialCommand } from "./credential-commands.ts";
+import { credentialMention } from "./credential-text.ts";
 import type { PermissionRequest } from "./evaluate.ts";
 import { isInside, resolveForCheck } from "./paths.ts";
+import { followsLinks, readsTrees } from "./recursive-reads.ts";
 import { sensitivePath, sensitiveWithin } from "./sensitive.ts";
+import { linkLeaving } from "./symlinks-out.ts";
 import type { ShellCommand } from "./shell/types.ts";
 
 export type EngineContext = {
@@ -39,7 +43,8 @@ export async function expandRequests(requests: readonly PermissionRequest[], ctx
       out.push(...expanded.requests);
       commands.push(...expanded.commands);
     } else if (request.permission === "read" || request.permission === "edit") {
-      out.push(...pathRequests(request.permission, request.pattern, ctx));
+      // A tool given a folder (grep, glob, list) reads it as a tree.
+      out.push(...pathRequests(request.permission, request.pattern, ctx, { tree: true, follows: false }));
     } else if (request.permission !== "external_directory") {
       out.push(request); // external_directory is recomputed from the resolved paths
     }
@@ -58,12 +63,14 @@ async function expandShell(line: string, ctx: EngineContext): Promise<Expanded> 
     };
   }
   const requests: PermissionRequest[] = [];
+  let unseen = analysis.redirects.some((r) => r.dynamic);
   for (const command of analysis.commands) {
     const { pattern, alsoCheck } = commandPatterns(command);
     // The analysis finds what a command runs; its option table, what its options and words do.
     const paths = commandPaths(command, ctx.home);
     const reason = command.opaque ?? paths.opaque;
     const opaque = reason !== undefined;
+    unseen ||= opaque || command.dynamic === true;
     requests.push({
       permission: "bash",
       pattern,
@@ -72,8 +79,17 @@ async function expandShell(line: string, ctx: EngineContext): Promise<Expanded> 
       ...(alsoCheck.length ? { alsoCheck } : {}),
       ...(isDestructive(command.argv) ? { destructive: true } : {}),
     });
-    for (const path of paths.reads) requests.push(...pathRequests("read", path, { ...ctx, cwd: command.cwd }));
+    const printed = credentialCommand(command.argv);
+    if (printed) requests.push(denied(command.argv.join(" "), `it prints ${printed}, protected in every permission mode`));
+    const tree = readsTrees(command) ? { tree: true, follows: followsLinks(command) } : undefined;
+    for (const path of paths.reads) requests.push(...pathRequests("read", path, { ...ctx, cwd: command.cwd }, tree));
     for (const path of paths.writes) requests.push(...pathRequests("edit", path, { ...ctx, cwd: command.cwd }));
+  }
+  // What the analysis cannot read statically may still name a credential in its text.
+  // Here-documents and here-strings are data a command may take as names (`sort --files0-from=-`).
+  if (unseen || line.includes("<<")) {
+    const mention = credentialMention(line, ctx.home, [...new Set([ctx.cwd, ...analysis.commands.map((c) => c.cwd)])]);
+    if (mention) requests.push(denied(mention.path, `the line names ${mention.what} in text the analysis cannot follow, protected in every permission mode`));
   }
   for (const redirect of analysis.redirects) {
     const permission = redirect.kind === "write" ? "edit" : "read";
@@ -86,15 +102,33 @@ async function expandShell(line: string, ctx: EngineContext): Promise<Expanded> 
   return { requests, commands: analysis.commands };
 }
 
-function pathRequests(permission: "read" | "edit", path: string, ctx: EngineContext): PermissionRequest[] {
+/** How a folder among a command's reads is read: as a whole tree, following the symlinks in it or not. */
+type TreeRead = { tree: boolean; follows: boolean };
+
+function denied(pattern: string, reason: string): PermissionRequest {
+  return { permission: "read", pattern, always: [], fixed: { action: "deny", reason } };
+}
+
+function pathRequests(permission: "read" | "edit", path: string, ctx: EngineContext, read?: TreeRead): PermissionRequest[] {
   const resolved = resolveForCheck(path, ctx.cwd, ctx.home);
-  const inside = permission === "read" ? sensitiveWithin(resolved, ctx.home) : [];
-  const sensitive =
-    sensitivePath(resolved, ctx.home, ctx.reinDirs) ??
-    (inside.length ? { action: "ask" as const, reason: `the folder holds credentials (${inside.slice(0, 3).join(", ")}${inside.length > 3 ? ", ..." : ""})` } : undefined);
+  const sensitive = sensitivePath(resolved, ctx.home, ctx.reinDirs, permission) ?? (read ? treeRisk(resolved, ctx, read) : undefined);
   const request: PermissionRequest = { permission, pattern: resolved, always: [resolved], ...(sensitive ? { fixed: sensitive } : {}) };
   if (isInside(resolved, ctx.workspace) || ctx.openDirs.some((dir) => isInside(resolved, dir))) return [request];
   return [request, { permission: "external_directory", pattern: resolved, always: [`${dirname(resolved)}/*`] }];
+}
+
+// A tree read of a folder holding credentials sweeps them up; one holding a symlink out of the
+// workspace (or to a credential) may follow it there.
+function treeRisk(dir: string, ctx: EngineContext, read: TreeRead): { action: "deny" | "ask"; reason: string } | undefined {
+  const inside = sensitiveWithin(dir, ctx.home);
+  if (inside.length > 0) {
+    const listed = `${inside.slice(0, 3).join(", ")}${inside.length > 3 ? ", ..." : ""}`;
+    return { action: "deny", reason: `it reads a folder holding credentials (${listed}) as a whole, protected in every permission mode` };
+  }
+  const scan = linkLeaving(dir, ctx.workspace, ctx.home, ctx.reinDirs);
+  if (scan.link) return { action: "ask", reason: `the folder holds a symlink (${scan.link.path}) to ${scan.link.target}, which a recursive read can follow` };
+  if (!scan.complete && read.follows) return { action: "ask", reason: "the folder is too large to check for symlinks leading out, and the command follows them" };
+  return undefined;
 }
 
 function dedupe(requests: PermissionRequest[]): PermissionRequest[] {

@@ -7,7 +7,7 @@ import { basename, normalize } from "node:path";
 export type SensitiveMatch = { action: "deny" | "ask"; reason: string };
 
 // Under the home directory: the entry itself and, for directories, everything inside.
-const HOME_DENIED: ReadonlyArray<readonly [string, string]> = [
+export const HOME_DENIED: ReadonlyArray<readonly [string, string]> = [
   [".ssh", "SSH keys and configuration"],
   [".gnupg", "GPG keys"],
   [".aws", "AWS credentials"],
@@ -32,7 +32,7 @@ const HOME_DENIED: ReadonlyArray<readonly [string, string]> = [
   [".local/share/keyrings", "desktop keyrings"],
 ];
 
-const SYSTEM_DENIED: ReadonlyArray<readonly [string, string]> = [
+export const SYSTEM_DENIED: ReadonlyArray<readonly [string, string]> = [
   ["/etc/shadow", "system password hashes"],
   ["/etc/shadow-", "system password hashes"],
   ["/etc/gshadow", "system password hashes"],
@@ -45,14 +45,26 @@ const SYSTEM_DENIED: ReadonlyArray<readonly [string, string]> = [
 // AGENTS.md, the output folder the agent is told to read) follow the ordinary rules.
 const REIN_SECRET = /^(config\.json|trust\.json|rein\.db)($|[.-])|token/;
 
-const ENV_TEMPLATE = /^\.env\.(example|sample|template)$/;
+// The .env family: `.env`, `.env.local`, `.env-prod`, `.env_test`, `prod.env`, `.envrc`, and editor
+// backups of them (`.env~`, `#.env#`, `.env.swp`, `.env.bak`); templates are not secrets.
+const ENV_FILE = /^(?:\.?#)?(?:\.env(?:rc)?(?:[._~#-].*)?|.*\.env(?:rc)?(?:[~#]|\.(?:bak|old|orig|save|swp|swo|tmp))?)$/i;
+const ENV_TEMPLATE = /^\.env[._-](?:example|sample|template)$/i;
+// Inside a repository's git folder: its config can run programs (core.fsmonitor, core.pager,
+// aliases) and often holds a checkout token; hooks run on the next commit.
+const GIT_CONFIG = /\/\.git(?:\/(?:modules|worktrees)\/[^/]+)*\/(?:config|config\.worktree)$/;
+const GIT_HOOKS = /\/\.git(?:\/(?:modules|worktrees)\/[^/]+)*\/hooks(?:\/|$)/;
 
 /**
  * Whether a path is sensitive: "deny" whatever the mode and rules, "ask" for `.env` files
  * (`.env`, `.env.local`, `prod.env`; not `.env.example`, `.env.sample`, `.env.template`).
  * `reinDirs` are rein's config and data folders.
  */
-export function sensitivePath(absolutePath: string, home: string, reinDirs: readonly string[] = []): SensitiveMatch | undefined {
+export function sensitivePath(
+  absolutePath: string,
+  home: string,
+  reinDirs: readonly string[] = [],
+  permission: "read" | "edit" = "read",
+): SensitiveMatch | undefined {
   const path = normalize(absolutePath);
   const homeDir = normalize(home).replace(/(.)\/$/, "$1");
   for (const [rel, what] of HOME_DENIED) {
@@ -67,10 +79,22 @@ export function sensitivePath(absolutePath: string, home: string, reinDirs: read
       return deny("rein's own secrets and settings");
     }
   }
-  const name = basename(path);
-  if ((name === ".env" || name.startsWith(".env.") || name.endsWith(".env")) && !ENV_TEMPLATE.test(name)) {
-    return { action: "ask", reason: "an environment file, which often holds secrets" };
+  if (envFile(basename(path))) return { action: "ask", reason: "an environment file, which often holds secrets" };
+  return gitInternal(path, permission);
+}
+
+/** `.env`, `.env.local`, `.envrc`, `.env~`...; not `.env.example`, `.env.sample`, `.env.template`. */
+export function envFile(name: string): boolean {
+  return ENV_FILE.test(name) && !ENV_TEMPLATE.test(name);
+}
+
+function gitInternal(path: string, permission: "read" | "edit"): SensitiveMatch | undefined {
+  if (GIT_CONFIG.test(path)) {
+    return { action: "ask", reason: permission === "edit" ? "a git config, which can make git run programs" : "a git config, which can hold a checkout token" };
   }
+  if (permission !== "edit") return undefined;
+  if (GIT_HOOKS.test(path)) return { action: "ask", reason: "a git hook, which runs on the next commit" };
+  if (/\/\.git$/.test(path)) return { action: "ask", reason: "a repository's git folder, whose config and hooks run programs" };
   return undefined;
 }
 

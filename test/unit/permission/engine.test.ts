@@ -126,10 +126,11 @@ describe("always patterns and explanations", () => {
 });
 
 describe("folders that hold credentials", () => {
-  test("a recursive search of a folder that contains ~/.ssh asks, even in auto mode and even as the workspace", async () => {
+  test("a recursive search of a folder that contains ~/.ssh is denied, even in auto mode; a listing of it is not", async () => {
     const search = await decide(`grep -r BEGIN ${home}`, { mode: "auto" });
-    expect(search.decision).toBe("ask");
+    expect(search.decision).toBe("deny");
     expect(search.requests.find((r) => r.permission === "read")?.reason).toContain(".ssh");
+    expect((await decide(`ls ${home}`, { mode: "auto" })).decision).toBe("allow");
     expect((await decide("grep -r foo src")).decision).toBe("allow");
   });
 });

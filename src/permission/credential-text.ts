@@ -1,0 +1,85 @@
+// Credential paths named anywhere in a line whose commands cannot all be read statically: inside
+// code given to an interpreter (`python -c "open('~/.ssh/id_rsa')"`), in data piped to xargs, in a
+// variable used later, behind a glob or a variable (`~/.s?h`, `~/.$d/id_rsa`). The line is taken
+// as text: quotes and escapes dropped, `$HOME` and `~` expanded, other variables standing for any
+// text, and every path-like piece matched against the credential paths.
+import { isAbsolute, join } from "node:path";
+import { HOME_DENIED, SYSTEM_DENIED } from "./sensitive.ts";
+
+// Names that also occur as ordinary project files: only a path anchored at the home counts.
+const AMBIGUOUS = new Set([".npmrc", ".yarnrc.yml", ".pypirc"]);
+const SEPARATORS = /[\s;|&()<>=,+`{}@:!]+/;
+
+export type Mention = { path: string; what: string };
+
+/** The first credential path `line` names, taking relative pieces against each of `cwds`. */
+export function credentialMention(line: string, home: string, cwds: readonly string[]): Mention | undefined {
+  const text = line
+    .replace(/\\(.)/gs, "$1")
+    .replace(/['"]/g, "")
+    .replace(/\$\{HOME\}|\$HOME\b/g, home);
+  const homeParts = split(home);
+  for (const raw of text.split(SEPARATORS)) {
+    if (!/[./~$*?[]/.test(raw)) continue;
+    const token = raw.replace(/\$\{?[A-Za-z_]\w*\}?|\$[0-9#?$!@*-]/g, "*");
+    const found = matchToken(token, home, homeParts, cwds);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+function matchToken(token: string, home: string, homeParts: string[], cwds: readonly string[]): Mention | undefined {
+  const path = token === "~" || token.startsWith("~/") ? home + token.slice(1) : token;
+  const parts = split(path);
+  const absolute = isAbsolute(path);
+  for (const [rel, what] of HOME_DENIED) {
+    const entry = split(rel);
+    for (let k = 0; k + entry.length <= parts.length; k++) {
+      if (!covers(parts.slice(k), entry)) continue;
+      // Anchored at the home, or a root-level dot folder left by concatenation (`homedir() + "/.ssh"`),
+      // or a distinctive name anywhere in a relative piece.
+      // A relative piece must spell the leading dot (a bare `*` or `$f` names nothing in particular).
+      const anchored = absolute
+        ? (k === homeParts.length && covers(parts.slice(0, k), homeParts)) || (k === 0 && parts[0]!.startsWith("."))
+        : parts[k]!.startsWith(".") && (!AMBIGUOUS.has(rel) || k === 0);
+      if (anchored && (absolute || !AMBIGUOUS.has(rel) || cwds.includes(home))) return { path: join(home, rel), what };
+    }
+  }
+  const candidates = absolute ? [path] : cwds.map((cwd) => join(cwd, path));
+  for (const candidate of candidates) {
+    const candidateParts = split(candidate);
+    for (const [entry, what] of [...SYSTEM_DENIED, ...HOME_DENIED.map(([rel, w]) => [join(home, rel), w] as const)]) {
+      const entryParts = split(entry);
+      if (candidateParts.length >= entryParts.length && covers(candidateParts, entryParts)) return { path: entry, what };
+    }
+  }
+  return undefined;
+}
+
+function split(path: string): string[] {
+  return path.split("/").filter((part) => part !== "" && part !== ".");
+}
+
+/** Whether the first `entry.length` parts of a glob path can name `entry`. */
+function covers(parts: readonly string[], entry: readonly string[]): boolean {
+  return entry.every((name, i) => parts[i] !== undefined && segmentMatches(parts[i]!, name));
+}
+
+function segmentMatches(glob: string, name: string): boolean {
+  if (!/[*?[]/.test(glob)) return glob === name;
+  let source = "";
+  for (let i = 0; i < glob.length; i++) {
+    const c = glob[i]!;
+    if (c === "*") source += ".*";
+    else if (c === "?") source += ".";
+    else if (c === "[") {
+      const end = glob.indexOf("]", i + 2);
+      if (end < 0) source += "\\[";
+      else {
+        source += `[${glob.slice(i + 1, end).replace(/^!/, "^").replace(/\\/g, "\\\\")}]`;
+        i = end;
+      }
+    } else source += c.replace(/[.+^${}()|\\]/g, "\\$&");
+  }
+  return new RegExp(`^${source}$`).test(name);
+}

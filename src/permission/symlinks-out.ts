@@ -1,0 +1,50 @@
+// For a recursive read of a folder: the first symlink inside it that leads out of the workspace or to
+// a sensitive path. The walk is bounded; `complete` says whether it saw the whole tree.
+import { lstatSync, readdirSync, type Dirent } from "node:fs";
+import { join } from "node:path";
+import { isInside, resolveForCheck } from "./paths.ts";
+import { sensitivePath } from "./sensitive.ts";
+
+const MAX_ENTRIES = 20_000;
+// git's own folder holds no links a search follows into; node_modules/.bin links point at packages.
+const SKIP = new Set([".git"]);
+// Links into the system's program folders (a virtualenv's python) lead nowhere private.
+const SYSTEM = /^\/(?:usr|bin|sbin|lib|lib32|lib64|nix\/store|System|opt\/homebrew\/Cellar)(?:\/|$)/;
+
+export type LinkScan = { link?: { path: string; target: string }; complete: boolean };
+
+export function linkLeaving(dir: string, workspace: string, home: string, reinDirs: readonly string[]): LinkScan {
+  const stat = lstatOrUndefined(dir);
+  if (!stat?.isDirectory()) return { complete: true };
+  const pending = [dir];
+  let seen = 0;
+  while (pending.length > 0) {
+    const current = pending.pop()!;
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(current, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    for (const entry of entries) {
+      if (++seen > MAX_ENTRIES) return { complete: false };
+      const path = join(current, entry.name);
+      if (entry.isDirectory()) {
+        if (!SKIP.has(entry.name)) pending.push(path);
+      } else if (entry.isSymbolicLink()) {
+        const target = resolveForCheck(path, "/", home);
+        const sensitive = sensitivePath(target, home, reinDirs)?.action === "deny";
+        if (sensitive || (!isInside(target, workspace) && !SYSTEM.test(target))) return { link: { path, target }, complete: true };
+      }
+    }
+  }
+  return { complete: true };
+}
+
+function lstatOrUndefined(path: string) {
+  try {
+    return lstatSync(path);
+  } catch {
+    return undefined;
+  }
+}
