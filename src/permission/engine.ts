@@ -9,6 +9,8 @@ import { commandPaths, HARMLESS_DEVICES } from "./command-paths.ts";
 import { credentialCommand } from "./credential-commands.ts";
 import { credentialMention } from "./credential-text.ts";
 import type { PermissionRequest } from "./evaluate.ts";
+import { analyzeGit } from "./git/analyze.ts";
+import { programInWorkspace } from "./path-lookup.ts";
 import { isInside, resolveForCheck } from "./paths.ts";
 import { followsLinks, readsTrees } from "./recursive-reads.ts";
 import { sensitivePath, sensitiveWithin } from "./sensitive.ts";
@@ -24,6 +26,8 @@ export type EngineContext = {
   reinDirs: string[];
   /** folders outside the workspace that need no external_directory request (the temp folder) */
   openDirs: string[];
+  /** the PATH commands are looked up through */
+  searchPath: string;
 };
 
 export type Expanded = { requests: PermissionRequest[]; commands: ShellCommand[] };
@@ -65,25 +69,33 @@ async function expandShell(line: string, ctx: EngineContext): Promise<Expanded> 
   const requests: PermissionRequest[] = [];
   let unseen = analysis.redirects.some((r) => r.dynamic);
   for (const command of analysis.commands) {
-    const { pattern, alsoCheck } = commandPatterns(command);
+    const git = command.argv[0] === "git" ? analyzeGit(command, ctx) : undefined;
+    // git is checked in the form its harmless global options do not change (`git --no-pager log` as `git log`).
+    const checked = git ? { ...command, argv: git.argv } : command;
+    const { pattern, alsoCheck } = commandPatterns(checked);
+    if (checked !== command && commandPatterns(command).pattern !== pattern) alsoCheck.push(commandPatterns(command).pattern);
     // The analysis finds what a command runs; its option table, what its options and words do.
-    const paths = commandPaths(command, ctx.home);
-    const reason = command.opaque ?? paths.opaque;
+    const paths = git ? { reads: git.reads, writes: git.writes, opaque: git.opaque } : commandPaths(command, ctx.home);
+    const shipped = programInWorkspace(command.argv[0] ?? "", command.cwd, ctx.searchPath, ctx.workspace, ctx.home);
+    const reason = command.opaque ?? paths.opaque ?? (shipped ? `${command.argv[0]} runs ${shipped}, a program inside the workspace` : undefined);
     const opaque = reason !== undefined;
     unseen ||= opaque || command.dynamic === true;
     requests.push({
       permission: "bash",
       pattern,
-      always: opaque ? [] : [alwaysPattern(command)],
+      always: opaque ? [] : [alwaysPattern(checked)],
       ...(opaque ? { opaque: true, reason } : {}),
       ...(alsoCheck.length ? { alsoCheck } : {}),
       ...(isDestructive(command.argv) ? { destructive: true } : {}),
+      ...(git?.readOnly ? { readOnly: true } : {}),
+      ...(git?.secret ? { fixed: { action: "ask" as const, reason: git.secret } } : {}),
     });
     const printed = credentialCommand(command.argv);
     if (printed) requests.push(denied(command.argv.join(" "), `it prints ${printed}, protected in every permission mode`));
-    const tree = readsTrees(command) ? { tree: true, follows: followsLinks(command) } : undefined;
-    for (const path of paths.reads) requests.push(...pathRequests("read", path, { ...ctx, cwd: command.cwd }, tree));
-    for (const path of paths.writes) requests.push(...pathRequests("edit", path, { ...ctx, cwd: command.cwd }));
+    const at = { ...ctx, cwd: git?.dir ?? command.cwd };
+    const tree = !git && readsTrees(command) ? { tree: true, follows: followsLinks(command) } : undefined;
+    for (const path of paths.reads) requests.push(...pathRequests("read", path, at, tree));
+    for (const path of paths.writes) requests.push(...pathRequests("edit", path, at));
   }
   // What the analysis cannot read statically may still name a credential in its text.
   // Here-documents and here-strings are data a command may take as names (`sort --files0-from=-`).
@@ -142,7 +154,7 @@ function dedupe(requests: PermissionRequest[]): PermissionRequest[] {
 }
 
 /** The context for a session working in `cwd`: the workspace and the temp folder with their symlinks resolved. */
-export function engineContext(opts: { cwd: string; projectRoot: string; home: string; reinDirs: string[]; tmp: string }): EngineContext {
+export function engineContext(opts: { cwd: string; projectRoot: string; home: string; reinDirs: string[]; tmp: string; searchPath?: string }): EngineContext {
   const real = (path: string) => resolveForCheck(path, "/", opts.home);
   return {
     cwd: opts.cwd,
@@ -150,5 +162,6 @@ export function engineContext(opts: { cwd: string; projectRoot: string; home: st
     home: real(opts.home),
     reinDirs: opts.reinDirs.map(real),
     openDirs: [real(opts.tmp)],
+    searchPath: opts.searchPath ?? process.env.PATH ?? "",
   };
 }

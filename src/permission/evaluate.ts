@@ -20,12 +20,22 @@ export type PermissionRequest = {
   destructive?: boolean;
   /** why it is opaque, for explanations */
   reason?: string;
+  /** the analysis found the command only reads (its subcommand and every option in git's tables) */
+  readOnly?: boolean;
 };
 /**
  * `source` says where a rule came from (built-in defaults, a mode, a config file, a flag, an approval), for explanations.
  * `readOnly` marks a built-in allow for what the analysis finds read-only (see allowedByAnalysis).
  */
-export type Rule = { permission: string; pattern: string; action: Action; source?: string; readOnly?: boolean };
+export type Rule = {
+  permission: string;
+  pattern: string;
+  action: Action;
+  source?: string;
+  readOnly?: boolean;
+  /** a built-in rule that matches only a request the analysis found read-only (`request.readOnly`) */
+  whenReadOnly?: boolean;
+};
 
 export type RequestDecision = { request: PermissionRequest; action: Action; rule?: Rule; approved?: boolean; reason?: string };
 export type Decision = { action: Action; requests: RequestDecision[] };
@@ -35,6 +45,7 @@ export function matchRule(request: PermissionRequest, rules: readonly Rule[]): R
   for (let i = rules.length - 1; i >= 0; i--) {
     const rule = rules[i]!;
     if (!matchWildcard(rule.permission, request.permission)) continue;
+    if (rule.whenReadOnly && (request.readOnly !== true || request.opaque)) continue;
     // What could not be resolved statically is never allowed by a pattern, only by a bare `*`.
     if (request.opaque && rule.action === "allow" && rule.pattern !== "*") continue;
     if (matchWildcard(rule.pattern, request.pattern)) return rule;

@@ -23,7 +23,6 @@ const READ_ONLY_COMMANDS = [
   "readlink", "md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "b2sum", "cksum", "xxd", "od",
   "hexdump", "hd", "strings", "echo", "printf", "seq", "pwd", "whoami", "id", "uname", "which", "type", "true",
   "false", "test", "[", "date", "hostname", "sed", "awk", "gawk", "mawk", "nawk", "npm ls", "npm list",
-  "git status", "git diff", "git log", "git show", "git rev-parse", "git ls-files", "git blame", "git describe",
 ];
 // Version queries of toolchains that read no project file to answer them (yarn, cargo and rustc
 // are not here: a repository's .yarnrc.yml or rust-toolchain.toml can choose the program run).
@@ -36,9 +35,8 @@ const VERSION_QUERIES = [
 const READ_ONLY_BASH: readonly Rule[] = readOnly([
   ...READ_ONLY_COMMANDS.map((c) => allow("bash", `${c} *`)),
   ...VERSION_QUERIES.map((c) => allow("bash", c)),
-  ...["git branch", "git branch -a", "git branch -r", "git branch -v", "git branch -vv", "git branch --list*", "git tag", "git tag -l*", "git tag --list*", "git remote", "git remote -v"].map(
-    (c) => allow("bash", c),
-  ),
+  // git: the subcommands and forms its tables find read-only, in the workspace's own repository (src/permission/git/).
+  { ...allow("bash", "git *"), whenReadOnly: true },
   ask("bash", "git * --output*"),
 ]);
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { evaluate, evaluateRequest, formatRule, matchRule, type Action, type Rule } from "../../../src/permission/evaluate.ts";
+import { evaluate, evaluateRequest, formatRule, matchRule, type Action, type PermissionRequest as Checked, type Rule } from "../../../src/permission/evaluate.ts";
 import { DEFAULT_RULES, modeRules, PERMISSION_MODES, type PermissionMode } from "../../../src/permission/modes.ts";
 import type { PermissionRequest } from "../../../src/sdk.ts";
 
@@ -11,7 +11,7 @@ const req = (permission: string, pattern: string, opaque = false): PermissionReq
   ...(opaque ? { opaque: true } : {}),
 });
 const bash = (command: string, opaque = false) => req("bash", command, opaque);
-const decide = (request: PermissionRequest, rules: readonly Rule[], approvals: readonly Rule[] = []) =>
+const decide = (request: Checked, rules: readonly Rule[], approvals: readonly Rule[] = []) =>
   evaluateRequest(request, rules, approvals).action;
 
 describe("rules", () => {
@@ -117,7 +117,10 @@ describe("modes", () => {
     expect(decide(req("read", ".env.example"), rules)).toBe("allow");
     expect(decide(edit, rules)).toBe("ask");
     expect(decide(bash("ls -la"), rules)).toBe("allow");
-    expect(decide(bash("git status"), rules)).toBe("allow");
+    expect(decide({ ...bash("git status"), readOnly: true }, rules)).toBe("allow");
+    // git is allowed by what its tables find, not by its name: the same words unanalysed ask.
+    expect(decide(bash("git status"), rules)).toBe("ask");
+    expect(decide({ ...bash("git status"), readOnly: true, opaque: true }, rules)).toBe("ask");
     expect(decide(bash("npm install"), rules)).toBe("ask");
   });
 
@@ -155,14 +158,14 @@ test("matchRule and formatRule", () => {
 });
 
 describe("read-only defaults do not let writing flags through", () => {
-  const bash = (pattern: string): PermissionRequest => ({ permission: "bash", pattern, always: [pattern] });
+  const bash = (pattern: string): Checked => ({ permission: "bash", pattern, always: [pattern] });
   for (const mode of ["default", "plan"] as const) {
     const rules = [...DEFAULT_RULES, ...modeRules(mode)];
     // date -s is stopped by date's option table, through the engine (options/options.test.ts).
     test(`${mode}: git diff/log --output are not allowed, plain reads are`, () => {
       expect(evaluate([bash("git diff --output=/tmp/pwned")], rules).action).not.toBe("allow");
       expect(evaluate([bash("git log --output=src/main.ts")], rules).action).not.toBe("allow");
-      expect(evaluate([bash("git diff HEAD~1")], rules).action).toBe("allow");
+      expect(evaluate([{ ...bash("git diff HEAD~1"), readOnly: true }], rules).action).toBe("allow");
       expect(evaluate([bash("date +%s")], rules).action).toBe("allow");
     });
   }
