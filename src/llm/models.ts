@@ -1,44 +1,86 @@
-// The model table: context window, output limit and prices (USD per million tokens).
+// What rein knows of a model: its context window, output limit, prices (USD per million tokens, or
+// null when unknown: a cost is then null, never $0) and what it supports. The built-in tables are
+// here; configured models come from the config's `providers` (providers.ts).
 import type { Usage } from "../agent/types.ts";
 
+export type Prices = { input: number; output: number; cacheWrite: number; cacheRead: number };
+export type Capabilities = { tools: boolean; images: boolean; caching: boolean; reasoning: boolean };
+
+/** How far an OpenAI-compatible server departs from OpenAI's own Chat Completions (pi's names). */
+export type ChatCompat = {
+  maxTokensField: "max_tokens" | "max_completion_tokens";
+  supportsUsageInStreaming: boolean;
+  requiresToolResultName: boolean;
+  requiresAssistantAfterToolResult: boolean;
+};
+
 export type ModelInfo = {
+  /** the model's id at its provider (`gpt-5.2`, `claude-sonnet-5-5`) */
   id: string;
+  provider: string;
   contextWindow: number;
   maxOutput: number;
-  price: { input: number; output: number; cacheWrite: number; cacheRead: number };
+  price: Prices | null;
+  capabilities: Capabilities;
+  /** false for a model no table lists (it gets its provider's defaults) */
+  known: boolean;
+  compat?: Partial<ChatCompat>;
 };
+
+export type ModelRow = Omit<ModelInfo, "provider" | "known">;
+
+/** Looks a `provider/model` (or bare Anthropic) name up; every session uses one. */
+export type ModelCatalog = { info(name: string): ModelInfo };
 
 export const DEFAULT_MODEL = "claude-sonnet-5-5";
 
 const M = 1_000_000;
 const K = 1_000;
-const row = (id: string, contextWindow: number, maxOutput: number, input: number, output: number): ModelInfo => ({
+const ALL: Capabilities = { tools: true, images: true, caching: true, reasoning: true };
+
+const claude = (id: string, contextWindow: number, maxOutput: number, input: number, output: number): ModelRow => ({
   id,
   contextWindow,
   maxOutput,
   price: { input, output, cacheWrite: input * 1.25, cacheRead: input * 0.1 },
+  capabilities: ALL,
 });
 
-const MODELS: readonly ModelInfo[] = [
-  row("claude-sonnet-5-5", M, 128 * K, 2, 10),
-  row("claude-opus-5-5", M, 128 * K, 4, 20),
-  row("claude-fable-5-2", M, 128 * K, 8, 40),
-  row("claude-sonnet-5", M, 128 * K, 2, 10),
-  row("claude-opus-5", M, 128 * K, 5, 25),
-  row("claude-haiku-4-5", 200 * K, 64 * K, 1, 5),
-  row("claude-sonnet-4-5", 200 * K, 64 * K, 3, 15),
-  row("claude-opus-4-5", 200 * K, 64 * K, 5, 25),
+export const ANTHROPIC_MODELS: readonly ModelRow[] = [
+  claude("claude-sonnet-5-5", M, 128 * K, 2, 10),
+  claude("claude-opus-5-5", M, 128 * K, 4, 20),
+  claude("claude-fable-5-2", M, 128 * K, 8, 40),
+  claude("claude-sonnet-5", M, 128 * K, 2, 10),
+  claude("claude-opus-5", M, 128 * K, 5, 25),
+  claude("claude-haiku-4-5", 200 * K, 64 * K, 1, 5),
+  claude("claude-sonnet-4-5", 200 * K, 64 * K, 3, 15),
+  claude("claude-opus-4-5", 200 * K, 64 * K, 5, 25),
 ];
 
-/** Known models by id or dated id (`claude-haiku-4-5-20251001`); unknown ones get safe defaults. */
-export function modelInfo(id: string): ModelInfo & { known: boolean } {
-  const found = MODELS.find((m) => id === m.id || id.startsWith(`${m.id}-2`));
-  if (found) return { ...found, known: true };
-  return { ...row(id, 200 * K, 32 * K, 0, 0), known: false };
+const gpt = (id: string, contextWindow: number, maxOutput: number, price: [number, number, number] | null, reasoning: boolean): ModelRow => ({
+  id,
+  contextWindow,
+  maxOutput,
+  // OpenAI caches on its own: no write surcharge, cached input at its own price.
+  price: price && { input: price[0], output: price[1], cacheWrite: price[0], cacheRead: price[2] },
+  capabilities: { tools: true, images: true, caching: true, reasoning },
+});
+
+export const OPENAI_MODELS: readonly ModelRow[] = [
+  gpt("gpt-5.2", 400 * K, 128 * K, null, true),
+  gpt("gpt-5", 400 * K, 128 * K, [1.25, 10, 0.125], true),
+  gpt("gpt-5-mini", 400 * K, 128 * K, [0.25, 2, 0.025], true),
+  gpt("gpt-4.1", 1_047_576, 32_768, [2, 8, 0.5], false),
+  gpt("gpt-4o", 128 * K, 16_384, [2.5, 10, 1.25], false),
+  gpt("gpt-4o-mini", 128 * K, 16_384, [0.15, 0.6, 0.075], false),
+];
+
+/** A row of `rows` by id, or by a dated id (`claude-haiku-4-5-20251001`, `gpt-4o-2024-08-06`). */
+export function findRow(rows: readonly ModelRow[], id: string): ModelRow | undefined {
+  return rows.find((m) => id === m.id) ?? rows.find((m) => id.startsWith(`${m.id}-2`));
 }
 
-export function costUsd(model: string, usage: Usage): number {
-  const { price } = modelInfo(model);
+export function usdFor(price: Prices, usage: Usage): number {
   const dollars =
     usage.input_tokens * price.input +
     usage.output_tokens * price.output +
@@ -48,7 +90,8 @@ export function costUsd(model: string, usage: Usage): number {
 }
 
 /** The pricing a run uses: null for a model whose prices are unknown, never a made-up $0. */
-export function costFunction(model: string): (usage: Usage) => number | null {
-  if (!modelInfo(model).known) return () => null;
-  return (usage) => costUsd(model, usage);
+export function pricing(info: Pick<ModelInfo, "price">): (usage: Usage) => number | null {
+  const { price } = info;
+  if (!price) return () => null;
+  return (usage) => usdFor(price, usage);
 }

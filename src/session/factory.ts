@@ -2,7 +2,7 @@
 // the rule set (defaults, mode, user, project, flags: last match wins) and the system prompt.
 import type { StreamFn } from "../agent/types.ts";
 import { anthropicStream } from "../llm/anthropic.ts";
-import { modelInfo } from "../llm/models.ts";
+import { modelInfo } from "../llm/providers.ts";
 import { DEFAULT_RETRY, type RetryPolicy } from "../llm/retry.ts";
 import { tmpdir } from "node:os";
 import type { EngineContext } from "../permission/engine.ts";

@@ -1,5 +1,5 @@
 // What a front end shows about a model and its token counts, without loading the loop.
-import { modelInfo } from "../llm/models.ts";
+import { modelInfo } from "../llm/providers.ts";
 
 export { promptTokens } from "../agent/context-size.ts";
 

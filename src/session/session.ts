@@ -19,7 +19,8 @@ import {
   type StreamFn,
   type Usage,
 } from "../agent/types.ts";
-import { costFunction, modelInfo } from "../llm/models.ts";
+import type { ModelCatalog } from "../llm/models.ts";
+import { BUILTIN_CATALOG, costFunction } from "../llm/providers.ts";
 import type { PermissionRequest, Rule } from "../permission/evaluate.ts";
 import { PROVIDER_KEY_ENV } from "../llm/provider-keys.ts";
 import { childEnv } from "../permission/child-env.ts";
@@ -52,6 +53,8 @@ export type SessionOptions = {
   maxTokens: number;
   /** the model's context window in tokens; defaults to the model table's (tests pass a small one) */
   contextWindow?: number;
+  /** windows and prices of `provider/model` names (the built-in providers' when absent) */
+  models?: ModelCatalog;
   bound: (sessionId: string) => Bound;
   /** the data folder's output/: each session's full tool outputs go in a folder named after it */
   outputDir: string;
@@ -223,7 +226,7 @@ export class Session {
             const { masked, ...sandbox } = this.options.sandbox ?? NO_SANDBOX;
             return { ...sandbox, readOnly, masked: readOnly ? masked() : [] };
           },
-          costOf: costFunction(this.options.model),
+          costOf: costFunction(this.options.model, this.options.models),
           compact: (input, signal) => this.compactWith(input, signal),
           commit: (message) => {
             const interrupted = controller.signal.aborted && message.role === "assistant";
@@ -252,7 +255,7 @@ export class Session {
         status: controller.signal.aborted && !this.saveError ? "interrupted" : "error",
         text: "",
         usage: this.runUsage,
-        cost_usd: costFunction(this.options.model)(this.runUsage),
+        cost_usd: costFunction(this.options.model, this.options.models)(this.runUsage),
         turns: 0,
         duration_ms: now() - startedAt,
         error: message,
@@ -297,7 +300,7 @@ export class Session {
     this.controller = controller;
     const now = this.options.now ?? Date.now;
     const startedAt = now();
-    const costOf = costFunction(this.options.model);
+    const costOf = costFunction(this.options.model, this.options.models);
     const end = (status: ResultStatus, text: string, usage = emptyUsage(), cost = costOf(usage), error?: string) =>
       this.finish({ type: "result", status, text, usage, cost_usd: cost, turns: 0, duration_ms: now() - startedAt, ...(error ? { error } : {}) });
     this.inRun = true;
@@ -336,8 +339,9 @@ export class Session {
     return { type: "compacted", event: reported, text: compactionLine(reported), ...spent };
   }
 
-  private get contextWindow(): number {
-    return this.options.contextWindow ?? modelInfo(this.options.model).contextWindow;
+  /** the current model's window: compaction and the context meter follow a switch of model */
+  get contextWindow(): number {
+    return this.options.contextWindow ?? (this.options.models ?? BUILTIN_CATALOG).info(this.options.model).contextWindow;
   }
 
   private get usable(): number {
@@ -358,7 +362,7 @@ export class Session {
         prompt: compactionPrompt,
         usable: this.usable,
         maxTokens: this.options.maxTokens,
-        costOf: costFunction(this.options.model),
+        costOf: costFunction(this.options.model, this.options.models),
         state: this.compaction,
         report: (event) => {
           const stamped = { ...event, outside_run: !this.inRun };
@@ -470,7 +474,7 @@ export class Session {
       status: interrupted ? "interrupted" : "error",
       text: "",
       usage,
-      cost_usd: costFunction(this.options.model)(usage),
+      cost_usd: costFunction(this.options.model, this.options.models)(usage),
       turns: 0,
       duration_ms: (this.options.now ?? Date.now)() - startedAt,
       error: interrupted ? "interrupted while waiting for another process's run on this session" : busy,

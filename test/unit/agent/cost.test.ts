@@ -2,7 +2,7 @@
 // server: each scripted step reports its own usage, priced from the model table.
 import { beforeEach, describe, expect, test } from "bun:test";
 import * as v from "valibot";
-import { costUsd } from "../../../src/llm/models.ts";
+import { costUsd } from "../../../src/llm/providers.ts";
 import { defineTool } from "../../../src/sdk.ts";
 import { type Kit, useKit } from "../../support/session-kit.ts";
 

@@ -3,7 +3,7 @@
 // fails falls back to a cut; a resumed session sends the compacted view.
 import { beforeEach, describe, expect, test } from "bun:test";
 import type { TextBlock } from "../../../src/agent/types.ts";
-import { costUsd } from "../../../src/llm/models.ts";
+import { costUsd } from "../../../src/llm/providers.ts";
 import { Session } from "../../../src/session/session.ts";
 import { conversationProblems, sentMessages, type Kit, useKit } from "../../support/session-kit.ts";
 

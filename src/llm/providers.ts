@@ -1,0 +1,148 @@
+// The provider table: the built-in providers (anthropic, openai, openrouter and the local presets)
+// merged with the config's `providers`, and model names resolved against it. A name is
+// `provider/model`; a bare name is an Anthropic model, so configs and `-m` from before keep working.
+import { ANTHROPIC_MODELS, findRow, OPENAI_MODELS, pricing, usdFor, type Capabilities, type ChatCompat, type ModelCatalog, type ModelInfo, type ModelRow } from "./models.ts";
+import type { Usage } from "../agent/types.ts";
+
+export type ProviderApi = "anthropic" | "openai-chat";
+
+export type ProviderSpec = {
+  name: string;
+  api: ProviderApi;
+  baseURL: string;
+  /** where the key comes from: an environment variable's name, or the key itself */
+  apiKey?: { env: string } | { value: string };
+  headers?: Record<string, string>;
+  /** a local server: no key needed, and doctor checks that something listens */
+  local: boolean;
+  models: readonly ModelRow[];
+  /** what a model the table does not list gets */
+  defaults: { contextWindow: number; maxOutput: number; capabilities: Capabilities };
+  compat?: Partial<ChatCompat>;
+  /** "built-in", or the config file it came from */
+  source: string;
+};
+
+export type ProviderTable = ReadonlyMap<string, ProviderSpec>;
+
+const K = 1_000;
+const CLOUD = { tools: true, images: true, caching: false, reasoning: false };
+const LOCAL = { tools: true, images: false, caching: false, reasoning: false };
+/** Local servers take max_tokens and often nothing newer. */
+const LOCAL_COMPAT: Partial<ChatCompat> = { maxTokensField: "max_tokens" };
+
+const local = (name: string, baseURL: string): ProviderSpec => ({
+  name,
+  api: "openai-chat",
+  baseURL,
+  local: true,
+  models: [],
+  // Local servers often run with a small context (Ollama's default is a few thousand tokens):
+  // a window assumed too large would never compact in time.
+  defaults: { contextWindow: 32 * K, maxOutput: 8 * K, capabilities: LOCAL },
+  compat: LOCAL_COMPAT,
+  source: "built-in",
+});
+
+export function builtinProviders(env: Record<string, string | undefined> = {}): ProviderSpec[] {
+  return [
+    {
+      name: "anthropic",
+      api: "anthropic",
+      baseURL: env.ANTHROPIC_BASE_URL || "https://api.anthropic.com",
+      apiKey: { env: "ANTHROPIC_API_KEY" },
+      local: false,
+      models: ANTHROPIC_MODELS,
+      defaults: { contextWindow: 200 * K, maxOutput: 32 * K, capabilities: { ...CLOUD, caching: true } },
+      source: "built-in",
+    },
+    {
+      name: "openai",
+      api: "openai-chat",
+      baseURL: env.OPENAI_BASE_URL || "https://api.openai.com/v1",
+      apiKey: { env: "OPENAI_API_KEY" },
+      local: false,
+      models: OPENAI_MODELS,
+      defaults: { contextWindow: 128 * K, maxOutput: 16 * K, capabilities: CLOUD },
+      compat: { maxTokensField: "max_completion_tokens" },
+      source: "built-in",
+    },
+    {
+      name: "openrouter",
+      api: "openai-chat",
+      baseURL: "https://openrouter.ai/api/v1",
+      apiKey: { env: "OPENROUTER_API_KEY" },
+      local: false,
+      models: [],
+      defaults: { contextWindow: 128 * K, maxOutput: 16 * K, capabilities: CLOUD },
+      source: "built-in",
+    },
+    local("ollama", "http://localhost:11434/v1"),
+    local("lmstudio", "http://localhost:1234/v1"),
+    local("llamacpp", "http://localhost:8080/v1"),
+    local("vllm", "http://localhost:8000/v1"),
+  ];
+}
+
+/** The built-ins, with configured providers merged over them by name (their models added to the built-in ones). */
+export function providerTable(configured: readonly ProviderSpec[] = [], env: Record<string, string | undefined> = {}): ProviderTable {
+  const table = new Map(builtinProviders(env).map((p) => [p.name, p] as const));
+  for (const spec of configured) {
+    const base = table.get(spec.name);
+    table.set(spec.name, base ? { ...base, ...spec, models: [...spec.models, ...base.models], compat: { ...base.compat, ...spec.compat } } : spec);
+  }
+  return table;
+}
+
+export type Resolved = { provider: ProviderSpec; id: string; info: ModelInfo };
+
+/** `openai/gpt-5.2` -> openai's gpt-5.2; `claude-sonnet-5-5` -> anthropic's; a string naming what is wrong otherwise. */
+export function resolveModel(name: string, table: ProviderTable): Resolved | string {
+  const slash = name.indexOf("/");
+  const providerName = slash === -1 ? "anthropic" : name.slice(0, slash);
+  const id = slash === -1 ? name : name.slice(slash + 1);
+  const provider = table.get(providerName);
+  if (!provider) return `unknown provider "${providerName}" in model "${name}" (known: ${[...table.keys()].join(", ")}; a model is named provider/model)`;
+  if (!id) return `model "${name}" names no model after "${providerName}/"`;
+  return { provider, id, info: infoFor(provider, id) };
+}
+
+function infoFor(provider: ProviderSpec, id: string): ModelInfo {
+  const row = findRow(provider.models, id);
+  const compat = { ...provider.compat, ...row?.compat };
+  if (row) return { ...row, id, provider: provider.name, known: true, compat };
+  return { id, provider: provider.name, ...provider.defaults, price: null, known: false, compat };
+}
+
+export function catalog(table: ProviderTable): ModelCatalog {
+  const fallback = table.get("anthropic")!;
+  return {
+    info(name) {
+      const resolved = resolveModel(name, table);
+      return typeof resolved === "string" ? infoFor(fallback, name) : resolved.info;
+    },
+  };
+}
+
+/** The built-in providers' catalog (no config): tests, and front ends that show a bare model. */
+export const BUILTIN_CATALOG = catalog(providerTable());
+
+export function modelInfo(name: string): ModelInfo {
+  return BUILTIN_CATALOG.info(name);
+}
+
+export function costUsd(name: string, usage: Usage): number | null {
+  const { price } = modelInfo(name);
+  return price ? usdFor(price, usage) : null;
+}
+
+export function costFunction(name: string, models: ModelCatalog = BUILTIN_CATALOG): (usage: Usage) => number | null {
+  return pricing(models.info(name));
+}
+
+/** The environment variables that hold a provider key: every one of them is kept from tools. */
+export function keyVariables(table: ProviderTable): string[] {
+  const names = new Set(["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "OPENAI_API_KEY", "OPENROUTER_API_KEY"]);
+  for (const spec of table.values()) if (spec.apiKey && "env" in spec.apiKey) names.add(spec.apiKey.env);
+  return [...names];
+}
