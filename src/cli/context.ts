@@ -6,7 +6,7 @@ import { join, resolve } from "node:path";
 import { findProjectRoot, loadConfig, type ResolvedConfig } from "../config/load.ts";
 import { projectPaths, reinPaths, type ReinPaths } from "../config/paths.ts";
 import { workspaceTrust } from "../config/trust.ts";
-import { sandboxAvailable, type RunSettings, type ToolDir } from "../session/factory.ts";
+import { runProblem, sandboxAvailable, type RunSettings, type ToolDir } from "../session/factory.ts";
 import { Store } from "../session/store.ts";
 import { VERSION } from "../version.ts";
 import { UsageError, type Args } from "./args.ts";
@@ -48,17 +48,11 @@ export function resolveContext(args: Args, env: Env): Context {
   return { args, env, cwd, projectRoot, paths, config, trusted };
 }
 
-export class MissingKeyError extends Error {
-  constructor() {
-    super(
-      'no API key: set ANTHROPIC_API_KEY (export ANTHROPIC_API_KEY=sk-ant-...) or add "apiKey" to ~/.config/rein/config.json',
-    );
-  }
-}
+/** The run's model cannot run: no key for its provider, an unknown provider, a bad `providers` entry (exit 2). */
+export class MissingKeyError extends Error {}
 
 export function runSettings(ctx: Context, extra: Pick<RunSettings, "askPolicy"> = {}): RunSettings {
   const { config, env } = ctx;
-  if (!config.apiKey) throw new MissingKeyError();
   const num = (name: string) => (env[name] && Number.isFinite(Number(env[name])) ? Number(env[name]) : undefined);
   const baseDelayMs = num("REIN_RETRY_BASE_MS");
   const maxAttempts = num("REIN_RETRY_MAX_ATTEMPTS");
@@ -66,12 +60,13 @@ export function runSettings(ctx: Context, extra: Pick<RunSettings, "askPolicy"> 
   const idleTimeoutMs = num("REIN_STREAM_IDLE_MS");
   const instructionMaxBytes = instructionCap(env);
   const leaseWaitMs = num("REIN_LEASE_WAIT_MS");
-  return {
+  const settings: RunSettings = {
     cwd: ctx.cwd,
     projectRoot: ctx.projectRoot,
     model: config.model,
-    apiKey: config.apiKey,
+    ...(config.apiKey ? { apiKey: config.apiKey } : {}),
     ...(config.baseURL ? { baseURL: config.baseURL } : {}),
+    providers: config.providers,
     maxTurns: config.maxTurns,
     ...(config.maxCost !== undefined ? { maxCost: config.maxCost } : {}),
     ...(config.maxTokens ? { maxTokens: config.maxTokens } : {}),
@@ -96,6 +91,9 @@ export function runSettings(ctx: Context, extra: Pick<RunSettings, "askPolicy"> 
     ...(leaseWaitMs !== undefined ? { leaseWaitMs } : {}),
     ...extra,
   };
+  const problem = runProblem(settings);
+  if (problem) throw new MissingKeyError(problem);
+  return settings;
 }
 
 /** REIN_INSTRUCTIONS_MAX_BYTES: the bytes kept of each instruction file, when it is a positive integer. */

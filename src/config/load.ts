@@ -13,6 +13,7 @@ import {
   ModelSchema,
   type PermissionMode,
   PermissionModeSchema,
+  type ProviderEntry,
   SandboxSchema,
   type SandboxSetting,
   ServerTokenSchema,
@@ -21,7 +22,7 @@ import {
 export { ConfigError } from "./config-error.ts";
 export { findProjectRoot } from "./find-project-root.ts";
 export type { Rule, RuleAction } from "./rule.ts";
-export type { PermissionMode } from "./schema.ts";
+export type { PermissionMode, ProviderEntry } from "./schema.ts";
 
 type Env = Record<string, string | undefined>;
 
@@ -40,6 +41,8 @@ export type ResolvedConfig = {
   /** Lowest precedence first. Each source lists its allow rules, then ask, then deny: the last match wins. */
   rules: { user: Rule[]; project: Rule[]; flags: Rule[] };
   server: { token?: string; origins: string[]; hosts: string[] };
+  /** The `providers` entries of the config files, user first, each with the file it came from. */
+  providers: (ProviderEntry & { name: string; source: string })[];
   /** Config files that were read, user first. */
   sources: string[];
   warnings: string[];
@@ -100,9 +103,14 @@ export function loadConfig(opts: LoadOptions): ResolvedConfig {
     envPassthrough: [...new Set([...(user?.env?.passthrough ?? []), ...(project?.env?.passthrough ?? [])])],
     rules,
     server: { token: pick("serverToken"), origins: user?.server?.origins ?? [], hosts: user?.server?.hosts ?? [] },
+    providers: [...providerEntries(user, userFile), ...providerEntries(project, projectFile)],
     sources: [user && userFile, rawProject && projectFile].filter((file) => file !== undefined),
     warnings: [...warnings, ...nameWarnings([[userFile, rules.user], [projectFile, fileRules(project)], ["a --allow, --deny or --ask flag", rules.flags]])],
   };
+}
+
+function providerEntries(config: ConfigFile | undefined, file: string): (ProviderEntry & { name: string; source: string })[] {
+  return Object.entries(config?.providers ?? {}).map(([name, entry]) => ({ ...entry, name, source: file }));
 }
 
 /** A repository is untrusted input: it may restrict what rein does, never widen it. */

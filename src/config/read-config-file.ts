@@ -6,6 +6,7 @@ import { type ConfigFile, ConfigFileSchema } from "./schema.ts";
 
 /** Keys only the user config may set: a repository could otherwise send the user's key to its own host. */
 const USER_ONLY_KEYS = ["apiKey", "baseURL", "server"] as const;
+const PROVIDER_USER_ONLY_KEYS = ["baseURL", "apiKey", "headers", "api", "local"] as const;
 
 export type ConfigFileKind = { kind: "user" } | { kind: "project"; userConfig: string };
 
@@ -45,12 +46,24 @@ function parseJson(file: string, raw: string): unknown {
 
 function rejectUserOnlyKeys(file: string, json: unknown, userConfig: string): void {
   if (typeof json !== "object" || json === null) return;
-  const key = USER_ONLY_KEYS.find((name) => Object.hasOwn(json, name));
+  const key = USER_ONLY_KEYS.find((name) => Object.hasOwn(json, name)) ?? userOnlyProviderKey(json);
   if (key === undefined) return;
   throw new ConfigError(
     `config error in ${file}: "${key}" is not allowed in a project config (a repository could send your API key to another host); move it to your user config ${userConfig}`,
     { file, key },
   );
+}
+
+/** A provider's endpoint, key and headers are the user's to set: `providers.NAME.baseURL`. */
+function userOnlyProviderKey(json: object): string | undefined {
+  const providers = (json as { providers?: unknown }).providers;
+  if (typeof providers !== "object" || providers === null) return undefined;
+  for (const [name, entry] of Object.entries(providers)) {
+    if (typeof entry !== "object" || entry === null) continue;
+    const key = PROVIDER_USER_ONLY_KEYS.find((k) => Object.hasOwn(entry, k));
+    if (key) return `providers.${name}.${key}`;
+  }
+  return undefined;
 }
 
 function issuesError(file: string, issues: [v.BaseIssue<unknown>, ...v.BaseIssue<unknown>[]]): ConfigError {

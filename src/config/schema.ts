@@ -78,6 +78,53 @@ const EnvSchema = strict({
   ),
 });
 
+const nonNegative = () =>
+  v.pipe(v.number(expected("expected a price in USD per million tokens")), v.finite(expected("expected a price in USD per million tokens")), v.minValue(0, expected("expected a price in USD per million tokens")));
+
+const PricesSchema = strict({ input: nonNegative(), output: nonNegative(), cacheRead: v.optional(nonNegative()), cacheWrite: v.optional(nonNegative()) });
+
+const flag = () => v.optional(v.boolean(expected("expected true or false")));
+
+const CompatSchema = strict({
+  maxTokensField: v.optional(v.picklist(["max_tokens", "max_completion_tokens"], expected("expected max_tokens or max_completion_tokens"))),
+  supportsUsageInStreaming: flag(),
+  requiresToolResultName: flag(),
+  requiresAssistantAfterToolResult: flag(),
+});
+
+const ModelEntrySchema = strict({
+  window: v.optional(positiveInteger()),
+  maxOutput: v.optional(positiveInteger()),
+  prices: v.optional(PricesSchema),
+  compat: v.optional(CompatSchema),
+  tools: flag(),
+  images: flag(),
+  caching: flag(),
+  reasoning: flag(),
+});
+
+export const PROVIDER_APIS = ["openai-chat", "anthropic"] as const;
+
+const ProviderEntrySchema = strict({
+  api: v.optional(v.picklist(PROVIDER_APIS, expected(`expected one of ${PROVIDER_APIS.join(", ")}`))),
+  baseURL: v.optional(BaseUrlSchema),
+  /** "env:VAR" reads the key from that variable; anything else is the key itself */
+  apiKey: v.optional(ApiKeySchema),
+  headers: v.optional(v.record(v.string(), v.string(expected("expected a header value string")), expected("expected an object of header names and values"))),
+  /** a local server: no key needed */
+  local: flag(),
+  models: v.optional(v.record(v.pipe(v.string(), v.minLength(1)), ModelEntrySchema, expected("expected an object of model ids"))),
+  compat: v.optional(CompatSchema),
+});
+
+const ProvidersSchema = v.record(
+  v.pipe(v.string(), v.regex(/^[a-z0-9][a-z0-9_.-]*$/, expected("expected a provider name of lower-case letters, digits, . _ -"))),
+  ProviderEntrySchema,
+  expected("expected an object of providers"),
+);
+
+export type ProviderEntry = v.InferOutput<typeof ProviderEntrySchema>;
+
 /** One config file, user or project. Rule strings come out parsed. */
 export const ConfigFileSchema = strict({
   model: v.optional(ModelSchema),
@@ -92,6 +139,7 @@ export const ConfigFileSchema = strict({
   sandbox: v.optional(SandboxSchema),
   /** env.passthrough: credential-looking variables that still reach the processes tools start */
   env: v.optional(EnvSchema),
+  providers: v.optional(ProvidersSchema),
 });
 
 export type ConfigFile = v.InferOutput<typeof ConfigFileSchema>;

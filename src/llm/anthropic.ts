@@ -14,6 +14,7 @@ import { bodySummary, fetchErrorText, httpFailure } from "./error-text.ts";
 import { preconnect } from "./preconnect.ts";
 import { DEFAULT_RETRY, type RetryPolicy } from "./retry.ts";
 import { streamFetch } from "./stream-fetch.ts";
+import { withWireIds } from "./tool-ids.ts";
 
 export type AnthropicOptions = {
   apiKey: string;
@@ -59,7 +60,7 @@ async function* streamOnce(messages: Messages, request: ModelRequest, io: Attemp
       {
         model: request.model,
         system: cached.system,
-        messages: cached.messages as MessageParam[],
+        messages: withWireIds(cached.messages) as MessageParam[],
         tools: cached.tools as ApiTool[],
         max_tokens: request.max_tokens,
         stream: true,

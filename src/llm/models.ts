@@ -27,7 +27,7 @@ export type ModelInfo = {
   compat?: Partial<ChatCompat>;
 };
 
-export type ModelRow = Omit<ModelInfo, "provider" | "known">;
+export type ModelRow = Omit<ModelInfo, "provider" | "known"> & { /** the config file that listed it; none for the built-in tables */ source?: string };
 
 /** Looks a `provider/model` (or bare Anthropic) name up; every session uses one. */
 export type ModelCatalog = { info(name: string): ModelInfo };

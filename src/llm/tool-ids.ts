@@ -2,10 +2,27 @@
 // (Anthropic's pattern). An id that fits is sent as it is; any other (from another provider, a
 // server that sends odd ones) is replaced by the same short id wherever it appears in a request,
 // so a call and its result still pair.
+import type { ContentBlock, Message, ToolResultBlock, ToolUseBlock } from "../agent/types.ts";
+
 const FITS = /^[A-Za-z0-9_-]{1,40}$/;
 
 export function wireToolId(id: string): string {
   return FITS.test(id) ? id : `call_${hash(id)}`;
+}
+
+/** The messages with every tool id made to fit (the same array when all fit: the usual case). */
+export function withWireIds(messages: Message[]): Message[] {
+  const fits = (b: ContentBlock) =>
+    b.type === "tool_use" ? FITS.test((b as ToolUseBlock).id) : b.type === "tool_result" ? FITS.test((b as ToolResultBlock).tool_use_id) : true;
+  if (messages.every((m) => m.content.every(fits))) return messages;
+  return messages.map((m) => ({
+    ...m,
+    content: m.content.map((b) => {
+      if (b.type === "tool_use") return { ...b, id: wireToolId((b as ToolUseBlock).id) } as ToolUseBlock;
+      if (b.type === "tool_result") return { ...b, tool_use_id: wireToolId((b as ToolResultBlock).tool_use_id) } as ToolResultBlock;
+      return b;
+    }),
+  }));
 }
 
 /** A fresh id for a call that came without one (or with one already used in the same reply). */

@@ -1,9 +1,9 @@
 // Assembles what a Session runs on from settings the front end resolved: the provider, the tools,
 // the rule set (defaults, mode, user, project, flags: last match wins) and the system prompt.
 import type { StreamFn } from "../agent/types.ts";
-import { anthropicStream } from "../llm/anthropic.ts";
-import { modelInfo } from "../llm/providers.ts";
-import { DEFAULT_RETRY, type RetryPolicy } from "../llm/retry.ts";
+import type { ProviderEntry } from "../llm/configured.ts";
+import type { RetryPolicy } from "../llm/retry.ts";
+import { modelProblem, providerSetup, type ProviderSetup } from "../llm/setup.ts";
 import { tmpdir } from "node:os";
 import type { EngineContext } from "../permission/engine.ts";
 import type { PermissionRequest, Rule } from "../permission/evaluate.ts";
@@ -24,8 +24,11 @@ export type RunSettings = {
   cwd: string;
   projectRoot: string;
   model: string;
-  apiKey: string;
+  /** the Anthropic key and URL (config `apiKey`/`baseURL`, ANTHROPIC_API_KEY/ANTHROPIC_BASE_URL) */
+  apiKey?: string;
   baseURL?: string;
+  /** the config files' `providers` entries, user first */
+  providers?: readonly ProviderEntry[];
   maxTurns: number;
   /** USD per run; see LoopConfig.maxCost */
   maxCost?: number;
@@ -45,7 +48,7 @@ export type RunSettings = {
   askPolicy?: AskPolicy;
   /** the kernel sandbox for commands a person or a rule allowed (read-only ones get theirs wherever it works) */
   sandbox: Pick<SessionSandbox, "mode" | "network">;
-  /** the environment tools' processes are made from (rein's own), and the credential-looking names let through */
+  /** the environment tools' processes are made from (rein's own; provider keys are read from it too), and the credential-looking names let through */
   env: Readonly<Record<string, string | undefined>>;
   envPassthrough: readonly string[];
   retry?: Partial<RetryPolicy>;
@@ -102,25 +105,41 @@ export function instructionSources(settings: Pick<RunSettings, "projectRoot" | "
   return { projectRoot, userInstructions, cwd, ...(instructionMaxBytes ? { maxBytes: instructionMaxBytes } : {}) };
 }
 
+/** The providers a run can reach, or a sentence naming what in the config is wrong. */
+export function runProviders(settings: RunSettings): ProviderSetup | string {
+  return providerSetup({
+    entries: settings.providers ?? [],
+    env: settings.env,
+    anthropic: { ...(settings.apiKey ? { apiKey: settings.apiKey } : {}), ...(settings.baseURL ? { baseURL: settings.baseURL } : {}) },
+    ...(settings.retry ? { retry: settings.retry } : {}),
+    ...(settings.idleTimeoutMs ? { idleTimeoutMs: settings.idleTimeoutMs } : {}),
+  });
+}
+
+/** Why the run's model cannot run (a bad `providers` entry, an unknown provider, a missing key), or undefined. */
+export function runProblem(settings: RunSettings, model = settings.model): string | undefined {
+  const setup = runProviders(settings);
+  if (typeof setup === "string") return setup;
+  return modelProblem(model, setup, { env: settings.env, anthropic: { ...(settings.apiKey ? { apiKey: settings.apiKey } : {}) } });
+}
+
 /** A budget cannot be kept for a model without prices: say so rather than pretend. */
-export function budgetWarning(settings: Pick<RunSettings, "model" | "maxCost">): string | undefined {
-  if (settings.maxCost === undefined || modelInfo(settings.model).known) return undefined;
+export function budgetWarning(settings: RunSettings): string | undefined {
+  const setup = runProviders(settings);
+  if (settings.maxCost === undefined || typeof setup === "string" || setup.models.info(settings.model).price) return undefined;
   return `the prices of model ${settings.model} are unknown: the cost budget of $${settings.maxCost} (--max-cost) cannot be enforced`;
 }
 
 export function sessionOptions(settings: RunSettings, store: Store, registry = toolRegistry(settings.toolDirs)): SessionOptions {
-  const info = modelInfo(settings.model);
-  const stream =
-    settings.stream ??
-    anthropicStream({
-      apiKey: settings.apiKey,
-      ...(settings.baseURL ? { baseURL: settings.baseURL } : {}),
-      retry: { ...DEFAULT_RETRY, ...settings.retry },
-      ...(settings.idleTimeoutMs ? { idleTimeoutMs: settings.idleTimeoutMs } : {}),
-    });
+  const setup = runProviders(settings);
+  if (typeof setup === "string") throw new Error(setup);
+  const info = setup.models.info(settings.model);
+  if (!settings.stream) setup.prepare(settings.model);
+  const stream = settings.stream ?? setup.stream;
   return {
     store,
     stream,
+    models: setup.models,
     model: settings.model,
     system: systemPrompt(instructionSources(settings)),
     tools: () => registry.tools(),
