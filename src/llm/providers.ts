@@ -3,6 +3,7 @@
 // `provider/model`; a bare name is an Anthropic model, so configs and `-m` from before keep working.
 import { ANTHROPIC_MODELS, findRow, OPENAI_MODELS, pricing, usdFor, type Capabilities, type ChatCompat, type ModelCatalog, type ModelInfo, type ModelRow } from "./models.ts";
 import type { Usage } from "../agent/types.ts";
+import { PROVIDER_KEY_ENV } from "./provider-keys.ts";
 
 export type ProviderApi = "anthropic" | "openai-chat";
 
@@ -142,7 +143,7 @@ export function costFunction(name: string, models: ModelCatalog = BUILTIN_CATALO
 
 /** The environment variables that hold a provider key: every one of them is kept from tools. */
 export function keyVariables(table: ProviderTable): string[] {
-  const names = new Set(["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "OPENAI_API_KEY", "OPENROUTER_API_KEY"]);
+  const names = new Set(PROVIDER_KEY_ENV);
   for (const spec of table.values()) if (spec.apiKey && "env" in spec.apiKey) names.add(spec.apiKey.env);
   return [...names];
 }

@@ -9,7 +9,6 @@ import type { EngineContext } from "../permission/engine.ts";
 import type { PermissionRequest, Rule } from "../permission/evaluate.ts";
 import { childEnv } from "../permission/child-env.ts";
 import { DEFAULT_RULES, modeRules, type PermissionMode } from "../permission/modes.ts";
-import { PROVIDER_KEY_ENV } from "../llm/provider-keys.ts";
 import { builtinTools, warmBuiltinTools } from "../registry/builtin.ts";
 import { ToolRegistry, type LoadError, type ToolDir } from "../registry/registry.ts";
 import type { AskPolicy } from "./broker.ts";
@@ -159,7 +158,7 @@ export function sessionOptions(settings: RunSettings, store: Store, registry = t
     version: settings.version,
     ...(settings.askPolicy ? { askPolicy: settings.askPolicy } : {}),
     ...(settings.leaseWaitMs !== undefined ? { lease: { waitMs: settings.leaseWaitMs } } : {}),
-    toolEnv: childEnv(settings.env, { passthrough: settings.envPassthrough, secrets: PROVIDER_KEY_ENV }),
+    toolEnv: childEnv(settings.env, { passthrough: settings.envPassthrough, secrets: setup.keyNames }),
     sandbox: { ...settings.sandbox, masked: () => sandboxMasks({ home: settings.home, reinDirs: settings.reinDirs, workspace: settings.projectRoot }) },
   };
 }
