@@ -133,3 +133,21 @@ test.concurrent("an unknown provider: exit 2 listing the known ones", async () =
   expect(r.stderr).toContain('unknown provider "nosuch"');
   expect(r.stderr).toContain("ollama");
 });
+
+test.concurrent("no provider's key reaches a command: OpenAI's, and a configured provider's env:VAR with a harmless-looking name, even when passed through", async () => {
+  await using w = await world();
+  const b = await backend(w, "openai");
+  try {
+    const config = { providers: { gateway: { api: "openai-chat", baseURL: "https://gw.example/v1", apiKey: "env:GWCRED" } }, env: { passthrough: ["OPENAI_API_KEY", "GWCRED"] } };
+    await Bun.write(`${w.configDir}/config.json`, JSON.stringify(config));
+    b.script({ reply: [{ type: "tool_use", name: "bash", input: { command: "env" } }] }, say("done"));
+    const r = await w.run(["-p", "show env", "--allow", "bash(env)", ...b.args], { env: { ...b.env, GWCRED: "gateway-credential-value" } });
+    expect(r.code).toBe(0);
+    const output = b.toolResults(b.requests()[1]!).join("");
+    expect(output).toContain("REIN=1");
+    expect(output).not.toContain("sk-openai-test");
+    expect(output).not.toContain("gateway-credential-value");
+  } finally {
+    await b.close();
+  }
+});
