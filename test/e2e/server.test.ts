@@ -2,7 +2,8 @@
 // server and print mode give the same events for the same conversation; the token and the address
 // are locked down; SIGTERM leaves running sessions resumable.
 import { expect, test } from "bun:test";
-import { stat } from "node:fs/promises";
+import { mkdir, stat, writeFile } from "node:fs/promises";
+import { connect } from "node:net";
 import { join } from "node:path";
 import { sseReader } from "../unit/server/sse-client.ts";
 import { alternates, bash, blocksOf, messagesOf, text, type ReinEvent, type Running, type World, world } from "./harness.ts";
@@ -138,3 +139,84 @@ test.concurrent("SIGTERM during a hanging prompt: exit 0 within seconds, the ses
   expect(alternates(sent)).toBe(true);
   expect(sent.map((m) => blocksOf(m)[0]?.text)).toEqual(["tell me", "half an answer", "go on"]);
 });
+
+test.concurrent("a bad REIN_SSE_HEARTBEAT_MS or a token of spaces stops the server at start with exit 2", async () => {
+  await using w = await world();
+  for (const value of ["abc", "0", "1.5"]) {
+    const r = await w.run(["--serve", "--port", "0"], { env: { REIN_SERVER_TOKEN: TOKEN, REIN_SSE_HEARTBEAT_MS: value } });
+    expect({ value, code: r.code, stdout: r.stdout }).toEqual({ value, code: 2, stdout: "" });
+    expect(r.stderr).toContain(`REIN_SSE_HEARTBEAT_MS: expected whole milliseconds from 100 to 3600000, got "${value}"`);
+  }
+  const blank = await w.run(["--serve", "--port", "0"], { env: { REIN_SERVER_TOKEN: " ".repeat(16) } });
+  expect(blank.code).toBe(2);
+  expect(blank.stderr).toContain("REIN_SERVER_TOKEN: expected a token of at least 16 visible characters");
+});
+
+test.concurrent("a session whose project config became invalid answers one JSON error on every route, the stream included", async () => {
+  await using w = await world();
+  const other = join(w.root, "other");
+  await mkdir(join(other, ".git"), { recursive: true });
+  const first = await serve(w);
+  const id = await newSession(first, { cwd: other });
+  first.rein.kill("SIGTERM");
+  expect((await first.rein.exited).code).toBe(0);
+  await mkdir(join(other, ".rein"), { recursive: true });
+  await writeFile(join(other, ".rein", "config.json"), '{"maxTurns": "many"}');
+
+  const server = await serve(w);
+  for (const [method, path, body] of [
+    ["GET", `/sessions/${id}`],
+    ["GET", `/sessions/${id}/events`],
+    ["POST", `/sessions/${id}/prompt`, { text: "hi" }],
+    ["POST", `/sessions/${id}/permissions/ask_1`, { reply: "once" }],
+  ] as const) {
+    const res = await server.call(method, path, body);
+    expect({ path, method, status: res.status, type: res.headers.get("content-type") }).toEqual({ path, method, status: 409, type: "application/json" });
+    const { error } = (await res.json()) as { error: { code: string; message: string } };
+    expect(error.code).toBe("session_unavailable");
+    expect(error.message).toContain(`session ${id} cannot be opened: config error`);
+    expect(error.message).toContain("maxTurns");
+  }
+  // It can still be deleted, and stderr holds no stack trace.
+  expect((await server.call("DELETE", `/sessions/${id}`)).status).toBe(200);
+  expect(server.rein.stderr).not.toMatch(/\n\s+at /);
+  server.rein.kill("SIGTERM");
+  expect((await server.rein.exited).code).toBe(0);
+});
+
+test.concurrent("errors are worded for the API: a missing cwd is named as the field cwd", async () => {
+  await using w = await world();
+  const server = await serve(w);
+  const res = await server.call("POST", "/sessions", { cwd: "/no/such/dir" });
+  expect(res.status).toBe(400);
+  expect(await res.json()).toEqual({ error: { code: "bad_request", message: '"cwd": no such directory: /no/such/dir' } });
+  server.rein.kill("SIGTERM");
+  expect((await server.rein.exited).code).toBe(0);
+});
+
+test.concurrent("bound to 0.0.0.0 with a token, only the machine's own addresses and server.hosts are answered", async () => {
+  await using w = await world();
+  await writeFile(join(w.configDir, "config.json"), JSON.stringify({ server: { hosts: ["rein.test"] } }));
+  const rein = w.start(["--serve", "--hostname", "0.0.0.0", "--port", "0"], { env: { REIN_SERVER_TOKEN: TOKEN } });
+  await rein.waitForStdout((out) => out.includes("\n"), "the server's URL on stdout");
+  const port = new URL(rein.stdout.split("\n")[0]!).port;
+  const asHost = (host: string) => rawGet(Number(port), "/health", host);
+  expect(await asHost(`127.0.0.1:${port}`)).toContain("HTTP/1.1 200");
+  expect(await asHost(`rein.test:${port}`)).toContain("HTTP/1.1 200");
+  const refused = await asHost(`attacker.example:${port}`);
+  expect(refused).toContain("HTTP/1.1 403");
+  expect(refused).toContain('"code":"forbidden_host"');
+  rein.kill("SIGTERM");
+  expect((await rein.exited).code).toBe(0);
+});
+
+/** A GET with a Host of our choosing (fetch does not let one set it), over a raw socket to 127.0.0.1. */
+function rawGet(port: number, path: string, host: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let answer = "";
+    const socket = connect(port, "127.0.0.1", () => socket.write(`GET ${path} HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`));
+    socket.on("data", (chunk) => (answer += chunk));
+    socket.on("end", () => resolve(answer));
+    socket.on("error", reject);
+  });
+}
