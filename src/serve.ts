@@ -18,6 +18,9 @@ import { instructionSources, instructionWarnings, sessionOptions, toolRegistry }
 import type { Session } from "./session/session.ts";
 import type { Store } from "./session/store.ts";
 import { VERSION } from "./version.ts";
+import { projectPaths } from "./config/paths.ts";
+import { saveAllowRules } from "./config/save-rules.ts";
+import { alwaysRules } from "./session/broker.ts";
 
 export const DEFAULT_PORT = 4774;
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|\[::1\]|localhost)$/;
@@ -66,6 +69,16 @@ export function startServer(args: Args, env: Env, ctx: Context, store: Store, li
       return { cwd: run.cwd, options: optionsOf(run, store) };
     },
     optionsForStored: (row) => optionsOf(contextFor(args, env, { ...storedParams(row.settings), cwd: row.cwd, model: row.model }), store),
+    saveAlways: (row, scope, requests) => {
+      const run = contextFor(args, env, { cwd: row.cwd });
+      if (scope === "project" && !run.trusted) {
+        throw new ApiError("bad_request", `"scope": ${run.projectRoot} is not a trusted workspace, so its project config cannot take rules; answer with scope "session" or "user"`);
+      }
+      const file = scope === "project" ? projectPaths(run.projectRoot).config : run.paths.userConfig;
+      saveAllowRules(file, alwaysRules(requests));
+      return file;
+    },
+    trusted: (row) => contextFor(args, env, { cwd: row.cwd }).trusted,
   });
   if (live) hub.adopt(live);
   let hosts: string[] = [];

@@ -4,6 +4,7 @@
 import type { PermissionMode } from "../config/schema.ts";
 import { Session, type ResultEvent, type SessionOptions } from "../session/session.ts";
 import type { SessionRow, Store } from "../session/store.ts";
+import type { PermissionRequest } from "../permission/evaluate.ts";
 import { ApiError } from "./errors.ts";
 import type { EventSource } from "./sse.ts";
 
@@ -28,7 +29,13 @@ export type HubDeps = {
   optionsFor: (params: SessionParams) => { cwd: string; options: SessionOptions };
   /** SessionOptions for a stored session opened again */
   optionsForStored: (row: SessionRow) => SessionOptions;
+  /** Saves the rules an "always" answer allows to the project or user config; returns the file. Throws an ApiError when it may not. */
+  saveAlways?: (row: SessionRow, scope: "project" | "user", requests: readonly PermissionRequest[]) => string;
+  /** Whether the session's workspace is trusted (its project config may take "always" rules). */
+  trusted?: (row: SessionRow) => boolean;
 };
+
+export type ReplyScope = "session" | "project" | "user";
 
 export class SessionHub {
   private readonly live = new Map<string, Session>();
@@ -128,13 +135,25 @@ export class SessionHub {
     return true;
   }
 
-  reply(id: string, askId: string, reply: "once" | "always" | "reject", message?: string): void {
+  /** Answers an ask; an "always" for the project or the user is saved first. Returns the file saved to, if any. */
+  reply(id: string, askId: string, reply: "once" | "always" | "reject", message?: string, scope: ReplyScope = "session"): string | undefined {
     const session = this.get(id);
+    const ask = session.pendingAsks().find((a) => a.id === askId);
+    let saved: string | undefined;
+    if (ask && reply === "always" && scope !== "session") {
+      if (!this.deps.saveAlways) throw new ApiError("bad_request", `"scope": this server keeps "always" answers for the session only`);
+      saved = this.deps.saveAlways(this.row(id), scope, ask.requests);
+    }
     if (!session.reply(askId, reply, message)) {
       const answered = this.deps.store.events(id).some((e) => e.type === "permission_reply" && e.id === askId);
       if (answered) throw new ApiError("already_answered", `permission ask ${askId} was already answered`);
       throw new ApiError("not_found", `no open permission ask ${askId} in session ${id}`);
     }
+    return saved;
+  }
+
+  trusted(id: string): boolean {
+    return this.deps.trusted?.(this.row(id)) ?? false;
   }
 
   /** Moves a session to the trash (as `rein sessions rm` does), or with `purge` deletes it for good. */

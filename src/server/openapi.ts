@@ -56,6 +56,7 @@ const paths = {
           "the session",
           closed({
             session: ref("Session"),
+            trusted: { type: "boolean", description: "the workspace is trusted: an always answer may be saved to its project config" },
             messages: { type: "array", items: { type: "object", description: "Messages API message: role and content blocks" } },
             pending_asks: { type: "array", items: ref("PermissionAsk") },
           }),
@@ -108,8 +109,21 @@ const paths = {
     parameters: [idParam, { name: "askId", in: "path", required: true, schema: str, description: "a permission_ask event's id" }],
     post: {
       summary: "answer a permission ask; a rejection's message goes to the model",
-      requestBody: body(closed({ reply: { enum: ["once", "always", "reject"] }, message: str }, ["message"])),
-      responses: { "200": json("answered", closed({ ok: { const: true } })), ...withBody, ...opens },
+      requestBody: body(
+        closed(
+          {
+            reply: { enum: ["once", "always", "reject"] },
+            message: { type: "string", description: "with reject: why, for the model" },
+            scope: { enum: ["session", "project", "user"], description: "with always: where the rules are kept (default session; project only in a trusted workspace)" },
+          },
+          ["message", "scope"],
+        ),
+      ),
+      responses: {
+        "200": json("answered", closed({ ok: { const: true }, saved_to: { type: "string", description: "the config file an always answer was saved to" } }, ["saved_to"])),
+        ...withBody,
+        ...opens,
+      },
     },
   },
   "/sessions/{id}/abort": {

@@ -33,7 +33,11 @@ const NewSession = v.strictObject({
   ask: v.optional(v.array(Rule)),
 });
 const Prompt = v.strictObject({ text: v.pipe(v.string(), v.minLength(1)) });
-const Reply = v.strictObject({ reply: v.picklist(["once", "always", "reject"]), message: v.optional(v.string()) });
+const Reply = v.strictObject({
+  reply: v.picklist(["once", "always", "reject"]),
+  message: v.optional(v.string()),
+  scope: v.optional(v.picklist(["session", "project", "user"])),
+});
 
 export function sessionRoutes(app: Hono, deps: RouteDeps): void {
   const { hub } = deps;
@@ -51,6 +55,7 @@ export function sessionRoutes(app: Hono, deps: RouteDeps): void {
     const session = hub.get(id);
     return c.json({
       session: hub.info(id),
+      trusted: hub.trusted(id),
       messages: session.history(),
       pending_asks: session.pendingAsks().map((a) => ({ id: a.id, tool: a.tool, requests: a.requests, ...(a.reason ? { reason: a.reason } : {}) })),
     });
@@ -74,9 +79,10 @@ export function sessionRoutes(app: Hono, deps: RouteDeps): void {
     return c.body(eventStream(source, after, deps.stream), 200, SSE_HEADERS);
   });
   app.post("/sessions/:id/permissions/:askId", async (c) => {
-    const { reply, message } = await jsonBody(c, Reply, deps.body);
-    hub.reply(c.req.param("id"), c.req.param("askId"), reply, message);
-    return c.json({ ok: true });
+    const { reply, message, scope } = await jsonBody(c, Reply, deps.body);
+    if (scope && reply !== "always") throw new ApiError("bad_request", `"scope": only an "always" answer has a scope`);
+    const saved = hub.reply(c.req.param("id"), c.req.param("askId"), reply, message, scope);
+    return c.json({ ok: true, ...(saved ? { saved_to: saved } : {}) });
   });
   app.post("/sessions/:id/abort", (c) => c.json({ aborted: hub.abort(c.req.param("id")) }));
   app.delete("/sessions/:id", async (c) => {

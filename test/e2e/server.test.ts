@@ -220,3 +220,31 @@ function rawGet(port: number, path: string, host: string): Promise<string> {
     socket.on("error", reject);
   });
 }
+
+test.concurrent("an always answer with scope user is saved to the user config, as the terminal's always (for me) is", async () => {
+  await using w = await world();
+  w.fake.script({ reply: [text("Making it."), bash("touch made-by-always", "toolu_touch")] }, { reply: [text("Done.")] });
+  const server = await serve(w);
+  const id = await newSession(server);
+  const sse = sseReader(await server.call("GET", `/sessions/${id}/events`));
+  expect((await server.call("POST", `/sessions/${id}/prompt`, { text: "make the file" })).status).toBe(202);
+  const [ask] = (await sse.until((e) => e.event === "permission_ask")).slice(-1);
+  const asked = ask!.data as ReinEvent & { id: string; requests: { permission: string; always: string[] }[] };
+  expect(asked.requests.map((r) => r.always)).toEqual([["touch *"], [w.path("made-by-always")]]);
+
+  const detail = (await (await server.call("GET", `/sessions/${id}`)).json()) as { trusted: boolean };
+  expect(detail.trusted).toBe(false);
+  const refused = await server.call("POST", `/sessions/${id}/permissions/${asked.id}`, { reply: "always", scope: "project" });
+  expect(refused.status).toBe(400);
+  expect(((await refused.json()) as { error: { message: string } }).error.message).toContain("not a trusted workspace");
+
+  const res = await server.call("POST", `/sessions/${id}/permissions/${asked.id}`, { reply: "always", scope: "user" });
+  const file = join(w.configDir, "config.json");
+  expect(await res.json()).toEqual({ ok: true, saved_to: file });
+  await sse.until((e) => e.event === "result");
+  await sse.close();
+  // touch writes a file, so the ask also holds an edit of that path: always saves both, as in the terminal
+  expect(JSON.parse(await Bun.file(file).text())).toEqual({ permissions: { allow: ["bash(touch *)", `edit(${w.path("made-by-always")})`] } });
+  server.rein.kill("SIGTERM");
+  expect((await server.rein.exited).code).toBe(0);
+});

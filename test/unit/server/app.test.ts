@@ -253,3 +253,15 @@ test("a session keeps what it was created with, so it opens the same way after a
   const row = s.kit.store.getSession(id)!;
   expect(JSON.parse(row.settings!)).toEqual({ permission_mode: "plan", deny: ["bash(git push *)"] });
 });
+
+test("a scope goes only with always, and a hub that cannot save keeps always to the session", async () => {
+  const id = await s.newSession({ ask: ["probe"] });
+  const log = eventLog(s.hub.get(id));
+  s.kit.fake.script(callProbe("toolu_s"), say("done"));
+  await s.call("POST", `/sessions/${id}/prompt`, { body: { text: "probe" } });
+  const ask = await log.waitFor("permission_ask");
+  expect(await expectError(await s.call("POST", `/sessions/${id}/permissions/${ask.id}`, { body: { reply: "once", scope: "user" } }), 400, "bad_request")).toContain("scope");
+  expect(await expectError(await s.call("POST", `/sessions/${id}/permissions/${ask.id}`, { body: { reply: "always", scope: "user" } }), 400, "bad_request")).toContain("session only");
+  expect(await (await s.call("POST", `/sessions/${id}/permissions/${ask.id}`, { body: { reply: "always", scope: "session" } })).json()).toEqual({ ok: true });
+  expect(await log.waitFor("result")).toMatchObject({ status: "success" });
+});
