@@ -22,6 +22,8 @@ export type StreamLimits = { heartbeatMs: number; stallMs: number; pageSize: num
 export const SSE_HEADERS = { "content-type": "text/event-stream", "cache-control": "no-cache", "x-accel-buffering": "no" };
 
 const encoder = new TextEncoder();
+/** What the stream tells an EventSource to wait before reconnecting. */
+export const RECONNECT_MS = 2000;
 /** Events the store could not save (seq -1) are only in memory; a client keeps at most this many. */
 const MAX_UNSAVED = 100;
 
@@ -97,7 +99,8 @@ export function eventStream(source: EventSource, afterSeq: number, limits: Strea
         controller = c;
         // Bun 1.4's server holds back the end of the response head until the first body bytes, and its
         // fetch resolves only then: a stream with nothing stored would look unanswered until an event.
-        c.enqueue(encoder.encode(": open\n\n"));
+        // `retry` sets how long an EventSource waits before it reconnects (its default varies by browser).
+        c.enqueue(encoder.encode(`: open\nretry: ${RECONNECT_MS}\n\n`));
       },
       async pull(c) {
         waiting = true;

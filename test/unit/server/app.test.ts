@@ -242,7 +242,7 @@ test("SSE: a client that leaves mid-turn does not stop it; Last-Event-ID resumes
 test("SSE: an idle stream gets the heartbeat comment", async () => {
   const id = await s.newSession();
   const sse = checkedSse(await s.call("GET", `/sessions/${id}/events`));
-  expect(await sse.next()).toEqual({ comment: "open" });
+  expect(await sse.next()).toEqual({ comment: "open", retry: "2000" });
   expect(await sse.next()).toEqual({ comment: "ping" });
   expect(await sse.next()).toEqual({ comment: "ping" });
   await sse.close();

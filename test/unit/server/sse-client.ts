@@ -3,7 +3,7 @@
 import type { StampedEvent } from "../../../src/agent/types.ts";
 
 /** One frame as sent: an event (`id`, `event`, `data`) or a comment such as the heartbeat. */
-export type SseFrame = { id?: string; event?: string; data?: string; comment?: string };
+export type SseFrame = { id?: string; event?: string; data?: string; comment?: string; retry?: string };
 /** An event frame with its data parsed. */
 export type SseEvent = { id: string; event: string; data: StampedEvent };
 
@@ -57,9 +57,9 @@ function parseFrame(block: string): SseFrame {
   const data: string[] = [];
   for (const line of block.split("\n")) {
     if (line.startsWith(":")) frame.comment = line.slice(1).trim();
-    const field = /^(id|event|data): ?(.*)$/.exec(line);
+    const field = /^(id|event|data|retry): ?(.*)$/.exec(line);
     if (field?.[1] === "data") data.push(field[2]!);
-    else if (field) frame[field[1] as "id" | "event"] = field[2];
+    else if (field) frame[field[1] as "id" | "event" | "retry"] = field[2];
   }
   if (data.length) frame.data = data.join("\n");
   return frame;

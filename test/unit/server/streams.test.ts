@@ -41,7 +41,7 @@ test("a client that cancels the stream releases its subscription", async () => {
   const id = await s.newSession();
   const { count } = listeners(s.hub.get(id));
   const sse = sseReader(await s.call("GET", `/sessions/${id}/events`));
-  expect(await sse.next()).toEqual({ comment: "open" });
+  expect(await sse.next()).toEqual({ comment: "open", retry: "2000" });
   expect(count()).toBe(1);
   await sse.close();
   expect(count()).toBe(0);
