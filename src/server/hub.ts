@@ -4,7 +4,6 @@
 import type { PermissionMode } from "../config/schema.ts";
 import { Session, type ResultEvent, type SessionOptions } from "../session/session.ts";
 import type { SessionRow, Store } from "../session/store.ts";
-import type { PermissionRequest } from "../permission/evaluate.ts";
 import { ApiError } from "./errors.ts";
 import type { EventSource } from "./sse.ts";
 
@@ -30,12 +29,14 @@ export type HubDeps = {
   /** SessionOptions for a stored session opened again */
   optionsForStored: (row: SessionRow) => SessionOptions;
   /** Saves the rules an "always" answer allows to the project or user config; returns the file. Throws an ApiError when it may not. */
-  saveAlways?: (row: SessionRow, scope: "project" | "user", requests: readonly PermissionRequest[]) => string;
+  saveAlways?: (row: SessionRow, scope: "project" | "user", requests: AskRequests) => string;
   /** Whether the session's workspace is trusted (its project config may take "always" rules). */
   trusted?: (row: SessionRow) => boolean;
 };
 
 export type ReplyScope = "session" | "project" | "user";
+/** What an open ask needs decided, as the session holds it. */
+export type AskRequests = ReturnType<Session["pendingAsks"]>[number]["requests"];
 
 export class SessionHub {
   private readonly live = new Map<string, Session>();
