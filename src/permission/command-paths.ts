@@ -12,6 +12,7 @@ import { expandGlob } from "./options/glob.ts";
 import { NODE_ENV } from "./options/npm.ts";
 import { RUNNER_ENV } from "./options/runners.ts";
 import { INERT_COMMANDS, TABLED_PATHS } from "./options/tabled-paths.ts";
+import { untrustedNames } from "./options/xargs-input.ts";
 import { resolveForCheck } from "./paths.ts";
 import type { ShellCommand } from "./shell/types.ts";
 
@@ -58,6 +59,10 @@ export function commandPaths(command: ShellCommand, home: string): CommandPaths 
 /** The arguments with globs expanded; words only known at run time make the command opaque where they could matter. */
 function knownWords(command: ShellCommand, name: string, home: string, sink: PathSink): string[] | undefined {
   if (command.dynamicContext) sink.opaque("its words are only known when the line runs");
+  if (command.input) {
+    const reason = Object.hasOwn(TABLED_PATHS, name) ? untrustedNames(command.input, commandPaths(command.input, home).reads, home) : "xargs gives it words from its input";
+    if (reason !== undefined) sink.opaque(reason);
+  }
   if (!command.unknown) return undefined;
   const tabled = Object.hasOwn(TABLED_PATHS, name);
   const args: string[] = [];

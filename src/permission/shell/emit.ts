@@ -15,6 +15,8 @@ export type Pending = {
   dynamic: boolean;
   /** The source text of the command as written on the line. */
   text: string;
+  /** xargs's input, when it is the simple command before it in a pipeline. */
+  input?: ShellCommand;
 };
 
 export function pendingOf(scope: Scope, text: string, words: Word[] = [literal(text)]): Pending {
@@ -33,7 +35,9 @@ export function emit(w: Walker, pending: Pending, opaque?: string): void {
   const risky = pending.env.map(assignedName).find((name) => name !== undefined && name !== "IFS" && riskyVariable(name));
   const reason = opaque ?? w.tainted ?? (risky ? `it runs with ${risky} set on the line, which changes what it runs` : undefined);
   if (reason) command.opaque = reason;
-  if (pending.dynamic || !pending.place.known) command.dynamicContext = true;
+  if (pending.input) command.input = pending.input;
+  else if (pending.dynamic) command.dynamicContext = true;
+  if (!pending.place.known) command.dynamicContext = true;
   const unknown = pending.words.flatMap((word, index) =>
     word.dynamic ? [{ index, kind: word.glob ? ("glob" as const) : word.splits ? ("split" as const) : ("word" as const) }] : [],
   );

@@ -15,6 +15,8 @@ import { literal, type Word } from "./words.ts";
 import { parseOptions, WRAPPERS, type Options, type WrapperSpec } from "./wrappers.ts";
 
 const MAX_WRAPPERS = 16;
+// xargs options that keep each input word one argument of the command (no -I, -a, -E...).
+const NAME_OPTIONS = new Set(["-0", "--null", "-n", "--max-args", "-r", "--no-run-if-empty", "-P", "--max-procs", "-L", "--max-lines", "-t", "--verbose", "-x", "--exit", "-s", "--max-chars"]);
 const MAX_SHELL_DEPTH = 8;
 // Builtins that evaluate array subscripts in their arguments: `read 'a[$(rm x)]'` runs rm.
 const SUBSCRIPT_BUILTINS = new Set(["let", "declare", "typeset", "local", "export", "readonly", "printf", "read", "unset", "test", "[", "mapfile", "readarray", "wait"]);
@@ -72,10 +74,14 @@ function lookThrough(w: Walker, scope: Scope, p: Pending, name: string, spec: Wr
       if (rest.length === 0) return void emit(w, p, "chroot starts an interactive shell");
       place = unknownPlace(place); // paths are inside the new root
       break;
-    case "xargs":
+    case "xargs": {
       rest = markReplaced(rest.length > 0 ? rest : [literal("echo")], replaceToken(options));
-      dynamic = true; // its arguments come from its input
+      // Its arguments come from its input: when that is a simple command, the engine judges them by it.
+      const plain = !p.dynamic && [...options.seen.keys()].every((o) => NAME_OPTIONS.has(o)) && !rest.some((word) => word.dynamic);
+      if (plain && scope.input) return { words: rest, env, wrappers, place, dynamic: true, text: p.text, input: scope.input };
+      dynamic = true;
       break;
+    }
     case "watch":
       if (!has(["-x", "--exec"])) return void runJoined(w, scope, p, rest, { wrappers, place, env, dynamic });
       break;

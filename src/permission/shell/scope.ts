@@ -1,6 +1,7 @@
 // What one shell process knows at a point of the line. A subshell, a pipeline element, a substitution
 // or a background job gets a copy, so its `cd`s and assignments do not reach the rest of the line.
 import type { Node } from "web-tree-sitter";
+import type { ShellCommand } from "./types.ts";
 
 /** The directory commands run in; `known` turns false once a `cd` cannot be followed. */
 export type Place = { readonly cwd: string; readonly known: boolean };
@@ -27,6 +28,8 @@ export type Scope = {
   ints: ReadonlySet<string>;
   /** `set -P` is on: every `cd` is physical. */
   physical: boolean;
+  /** In a pipeline, the simple command before this part (what its stdin reads), when it was one. */
+  input?: ShellCommand;
 };
 
 export function rootScope(cwd: string, home: string): Scope {
@@ -46,7 +49,7 @@ export function rootScope(cwd: string, home: string): Scope {
 }
 
 export function childScope(scope: Scope): Scope {
-  return { ...scope, env: [...scope.env], functions: new Map(scope.functions) };
+  return { ...scope, env: [...scope.env], functions: new Map(scope.functions), input: undefined };
 }
 
 /** A new shell process running code (`bash -c`): it inherits the directory and environment, not functions. */

@@ -22,6 +22,8 @@ export type ShellCommand = {
   unknown?: { index: number; kind: "glob" | "word" | "split" }[];
   /** Dynamic whatever its words are: they are completed at run time (xargs, find -exec), or its directory is unknown. */
   dynamicContext?: boolean;
+  /** For `a | xargs b`: the simple command `a` whose output xargs turns into b's words (then dynamicContext is not set for it). */
+  input?: ShellCommand;
   /** The source text of this command (for display). */
   text: string;
 };

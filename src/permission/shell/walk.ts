@@ -154,9 +154,15 @@ export class Walker {
       case "subshell":
       case "process_substitution":
         return this.sequence(node, childScope(scope));
-      case "pipeline":
-        for (const part of node.namedChildren) this.statement(part, childScope(scope));
+      case "pipeline": {
+        let input: ShellCommand | undefined;
+        for (const part of node.namedChildren) {
+          const first = this.commands.length;
+          this.statement(part, { ...childScope(scope), input });
+          input = this.commands.length === first + 1 && part.type === "command" ? this.commands[first] : undefined;
+        }
         return;
+      }
       case "list":
         return this.list(node, scope);
       case "command":
