@@ -15,7 +15,7 @@ const SECRET_NAME: readonly RegExp[] = [
   /(^|_)TOKEN_/i,
   /SECRET/i, // AWS_SECRET_ACCESS_KEY, CLIENT_SECRET, SECRET_KEY_BASE
   /PASSWORD|PASSWD|PASSPHRASE/i, // PGPASSWORD, MYSQL_PASSWORD
-  /(^|_)(PASS|PWD)$/i, // SMTP_PASS, MYSQL_PWD (PWD and OLDPWD themselves are the working directories)
+  /_(PASS|PWD)$/i, // SMTP_PASS, MYSQL_PWD (PWD and OLDPWD themselves are the working directories)
   /CREDENTIAL/i,
   /(^|_)(AUTH|COOKIE|JWT|DSN)(_(?!SOCK$)|$)/i, // npm_config__auth, DOCKER_AUTH_CONFIG, SENTRY_DSN (not SSH_AUTH_SOCK: a path, not a secret)
   /^(AWS|AZURE|ARM|GOOGLE_CLOUD|GCP|DIGITALOCEAN|HEROKU|VAULT|CLOUDFLARE|OP_SERVICE)_/i,

@@ -73,3 +73,12 @@ test.concurrent.skipIf(!available || !git)("in the default mode a read-only comm
   expect(doctor.stdout).toMatch(/ok +sandbox +bubblewrap .*: commands allowed as read-only run with nothing writable/);
   expect(doctor.stdout).toContain("commands a person or a rule allowed run unsandboxed (sandbox off)");
 });
+
+test.concurrent("without bubblewrap, doctor says the analysis holds alone, and fails only when the sandbox is on", async () => {
+  await using w = await world();
+  const noBwrap = { PATH: w.root }; // rein itself needs nothing on PATH
+  const off = await w.run(["doctor"], { env: noBwrap });
+  expect(off.stdout).toMatch(/ok +sandbox +unavailable: bubblewrap is not installed .*; the permission analysis holds alone \(sandbox off\)/);
+  const on = await w.run(["doctor", "--sandbox"], { env: noBwrap });
+  expect(on.stdout).toMatch(/FAIL sandbox +unavailable: .*; bash commands will not run \(sandbox on\)/);
+});
