@@ -65,6 +65,8 @@ export type ToolContext = {
   sandbox: SandboxPolicy;
 };
 
+export { imageProblem } from "./sdk/image-check.ts";
+
 /** An image the model should see (it reaches models that accept images, inside the tool result). */
 export type ToolImage = { mediaType: string; base64: string };
 

@@ -4,7 +4,7 @@ import { open, readdir, readFile, stat } from "node:fs/promises";
 import type { Stats } from "node:fs";
 import { basename, dirname, extname } from "node:path";
 import * as v from "valibot";
-import { defineTool, type ToolResult } from "rein/tool";
+import { defineTool, imageProblem, type ToolResult } from "rein/tool";
 import description from "../prompts/tools/read.txt" with { type: "text" };
 import { pathRequests, resolvePath } from "./lib/path-requests.ts";
 import { readWindow, type LineWindow } from "./lib/read-window.ts";
@@ -110,8 +110,12 @@ async function readImage(path: string, mediaType: string, size: number): Promise
   if (size > MAX_IMAGE_BYTES) {
     return `${summary} It is over the ${formatBytes(MAX_IMAGE_BYTES)} limit for images, so its data is not attached; shrink a copy with bash (e.g. convert -resize) to see it.`;
   }
-  const base64 = (await readFile(path)).toString("base64");
-  return { output: summary, images: [{ mediaType, base64 }], metadata: { image: { mediaType, bytes: size } } };
+  const bytes = await readFile(path);
+  const problem = imageProblem(mediaType, bytes);
+  if (problem) {
+    return fail(`${path} is not a usable ${mediaType} image: ${problem}. It was not attached. Check the file with bash (file, xxd | head), or regenerate it.`);
+  }
+  return { output: summary, images: [{ mediaType, base64: bytes.toString("base64") }], metadata: { image: { mediaType, bytes: size } } };
 }
 
 function binaryText(path: string, ext: string): string {

@@ -22,8 +22,12 @@ import {
 /** `cost` is in USD, null when the model's prices are unknown. */
 export type LoopResult = { status: ResultStatus; text: string; usage: Usage; cost: number | null; turns: number; error?: string };
 
-/** Loop I/O plus the one thing only the loop's owner knows: how to keep a message it appended. */
-export type LoopRun = LoopIO & { commit: (message: Message) => void };
+/**
+ * Loop I/O plus the one thing only the loop's owner knows: how to keep a message it appends. The
+ * owner returns the message as kept (what the provider would refuse taken out), or undefined when
+ * nothing of it is kept; the conversation goes on with that.
+ */
+export type LoopRun = LoopIO & { commit: (message: Message) => Message | undefined };
 
 const REPEAT_LIMIT = 3;
 
@@ -40,8 +44,8 @@ export async function runLoop(messages: Message[], config: LoopConfig, io: LoopR
   const window = config.contextWindow ? usableWindow(config.contextWindow, config.maxTokens) : undefined;
 
   const append = (message: Message) => {
-    messages.push(message);
-    io.commit(message);
+    const kept = io.commit(message);
+    if (kept) messages.push(kept);
   };
   /** Adds a model call's usage and price to the run's; returns the price. */
   const count = (used: Usage): number | null => {

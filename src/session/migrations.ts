@@ -1,5 +1,9 @@
-// Numbered schema migrations, run at open; PRAGMA user_version records the last one applied.
-export const MIGRATIONS: readonly string[] = [
+// Numbered schema migrations, run at open; PRAGMA user_version records the last one applied. A
+// migration is SQL, or a function for what SQL alone cannot do.
+import type { Database } from "bun:sqlite";
+import { repairStoredRows } from "./repair.ts";
+
+export const MIGRATIONS: readonly (string | ((db: Database) => void))[] = [
   // 1: sessions, the conversation as sent to the provider, and the event log
   `CREATE TABLE sessions (
      id TEXT PRIMARY KEY,
@@ -45,4 +49,14 @@ export const MIGRATIONS: readonly string[] = [
      acquired_at INTEGER NOT NULL,
      expires_at INTEGER NOT NULL
    );`,
+  // 6: sessions stored before rein knew what the provider refuses (an empty or whitespace-only text
+  //    block, a corrupt image) are repaired once, so they can be continued
+  (db) => void repairStoredRows(db),
 ];
+
+/** Applies migration `version` (1-based) to `db`; the caller records it in user_version. */
+export function applyMigration(db: Database, version: number): void {
+  const migration = MIGRATIONS[version - 1]!;
+  if (typeof migration === "string") db.exec(migration);
+  else migration(db);
+}

@@ -1,7 +1,10 @@
-// What a crash left, made whole: the text that had streamed becomes an interrupted reply, and tool
-// calls without results get the result they had (from the event log) or an "interrupted" error.
-// Pure: messages and events in, messages to append out.
+// What a crash left, made whole: the text that had streamed becomes an interrupted reply (unless it
+// was only whitespace), and tool calls without results get the result they had (from the event log)
+// or an "interrupted" error. Pure: messages and events in, messages to append out. And, once per
+// database, what sessions stored before rein knew the provider's rules hold that it refuses.
+import type { Database } from "bun:sqlite";
 import type { ContentBlock, Message, StampedEvent, ToolResultBlock, ToolUseBlock } from "../agent/types.ts";
+import { sendable } from "./sendable.ts";
 import type { StoredMessage } from "./store.ts";
 
 export function repairMessages(messages: readonly StoredMessage[], events: readonly StampedEvent[]): Message[] {
@@ -10,7 +13,38 @@ export function repairMessages(messages: readonly StoredMessage[], events: reado
   const pending = last?.role === "assistant" ? last.content.filter(isToolUse) : [];
   if (pending.length > 0) return [closeToolCalls(pending, after)];
   const text = streamedText(after);
-  return text ? [{ role: "assistant", content: [{ type: "text", text }] }] : [];
+  return text.trim() ? [{ role: "assistant", content: [{ type: "text", text }] }] : [];
+}
+
+/** What a stored message that had nothing the provider takes becomes (its place in the history is kept). */
+const EMPTY_STAND_IN: Record<Message["role"], string> = {
+  assistant: "(no reply: this turn held no text, or was cut off before any)",
+  user: "(an empty message)",
+};
+
+/**
+ * Rewrites, in place, the stored messages the provider would refuse (empty or whitespace-only text,
+ * images that are not what they claim to be: see sendable.ts). Only rows that may hold such a block
+ * are parsed. Returns how many were rewritten.
+ */
+export function repairStoredRows(db: Database): number {
+  const rows = db
+    .query(
+      `SELECT rowid, role, content FROM messages
+       WHERE content LIKE '%"type":"image"%' OR content LIKE '%"text":""%' OR content LIKE '%"content":""%'
+          OR content LIKE '%"text":" %' OR content LIKE '%"text":"\n%' OR content LIKE '%"text":"\t%' OR content LIKE '%"text":"\r%'`,
+    )
+    .values() as [number, Message["role"], string][];
+  const update = db.query(`UPDATE messages SET content = ? WHERE rowid = ?`);
+  let rewritten = 0;
+  for (const [rowid, role, content] of rows) {
+    const message: Message = { role, content: JSON.parse(content) };
+    const kept = sendable(message);
+    if (kept === message) continue;
+    update.run(JSON.stringify(kept?.content ?? [{ type: "text", text: EMPTY_STAND_IN[role] }]), rowid);
+    rewritten++;
+  }
+  return rewritten;
 }
 
 function closeToolCalls(calls: ToolUseBlock[], events: readonly StampedEvent[]): Message {

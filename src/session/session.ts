@@ -32,6 +32,7 @@ import { NO_COMPACTION, stateOf, type CompactionState } from "./compacted-view.t
 import { newId } from "./ids.ts";
 import { acquireLease, busyText, ifFree, LEASE_TTL_MS, LEASE_WAIT_MS, type Lease, type LeaseOptions } from "./lease.ts";
 import { openView } from "./open-view.ts";
+import { sendable } from "./sendable.ts";
 import { storedHistory } from "./stored-history.ts";
 import type { SessionRow, Store } from "./store.ts";
 
@@ -185,7 +186,7 @@ export class Session {
     const startedAt = now();
     const { store } = this.options;
     try {
-      const busy = await this.claim(controller.signal);
+      const busy = text.trim() ? await this.claim(controller.signal) : "the prompt is empty (or only whitespace): nothing was sent";
       this.announce();
       if (busy !== undefined) return this.refused(busy, controller.signal, startedAt);
       if (this.messages.length === 0 && !this.row.title) store.updateSession(this.id, { title: titleOf(text) });
@@ -229,8 +230,10 @@ export class Session {
           costOf: costFunction(this.options.model, this.options.models),
           compact: (input, signal) => this.compactWith(input, signal),
           commit: (message) => {
+            const kept = sendable(message);
             const interrupted = controller.signal.aborted && message.role === "assistant";
-            this.saving(() => store.appendMessage(this.id, message, this.lastSeq, interrupted ? "interrupted" : "complete"));
+            if (kept) this.saving(() => store.appendMessage(this.id, kept, this.lastSeq, interrupted ? "interrupted" : "complete"));
+            return kept;
           },
         },
         controller.signal,

@@ -4,7 +4,7 @@ import { Database, type Statement } from "bun:sqlite";
 import { existsSync, mkdirSync, renameSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import type { AgentEvent, EventOf, Message, StampedEvent, Usage } from "../agent/types.ts";
-import { MIGRATIONS } from "./migrations.ts";
+import { applyMigration, MIGRATIONS } from "./migrations.ts";
 
 export type SessionRow = {
   id: string;
@@ -390,7 +390,7 @@ function migrate(db: Database): void {
     // (BEGIN IMMEDIATE) and read the version again there, so each migration runs exactly once.
     db.transaction(() => {
       for (let version = checkVersion(db) + 1; version <= MIGRATIONS.length; version++) {
-        db.exec(MIGRATIONS[version - 1]!);
+        applyMigration(db, version);
         db.exec(`PRAGMA user_version = ${version}`);
       }
     }).immediate();

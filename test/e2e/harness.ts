@@ -5,7 +5,7 @@ import { mkdir, mkdtemp, realpath, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { BunFile } from "bun";
-import { startFakeAnthropic, type FakeServer, type RecordedRequest } from "../fake/server.ts";
+import { startFakeAnthropic, type FakeServer, type FakeServerOptions, type RecordedRequest } from "../fake/server.ts";
 
 export const ROOT = resolve(import.meta.dir, "../..");
 /** REIN_E2E_BINARY runs the suite against another build (a release binary, say). */
@@ -49,13 +49,13 @@ export class World implements AsyncDisposable {
     readonly cwd: string,
   ) {}
 
-  static async create(): Promise<World> {
+  static async create(fake: FakeServerOptions = {}): Promise<World> {
     await ensureBinary();
     // The real path: rein reports process.cwd(), which resolves symlinks such as a linked /tmp.
     const root = await realpath(await mkdtemp(join(tmpdir(), "rein-e2e-")));
     const [home, dataDir, configDir, cwd] = ["home", "data", "config", "work"].map((d) => join(root, d)) as [string, string, string, string];
     await Promise.all([home, dataDir, configDir, join(cwd, ".git")].map((d) => mkdir(d, { recursive: true })));
-    return new World(await startFakeAnthropic(), root, home, dataDir, configDir, cwd);
+    return new World(await startFakeAnthropic(fake), root, home, dataDir, configDir, cwd);
   }
 
   env(extra: Record<string, string | undefined> = {}): Record<string, string> {
@@ -105,8 +105,9 @@ export class World implements AsyncDisposable {
   }
 }
 
-export async function world(): Promise<World> {
-  return World.create();
+/** `fake` options: `{ strict: true }` makes the fake refuse what the Messages API refuses. */
+export async function world(fake: FakeServerOptions = {}): Promise<World> {
+  return World.create(fake);
 }
 
 type Waiter = { check: () => boolean; resolve: () => void; reject: (error: Error) => void };

@@ -342,3 +342,30 @@ function expectDropped(err: unknown) {
   expect(err).not.toBeInstanceOf(APIError);
   expect(String(err)).toContain("ECONNRESET");
 }
+
+test("strict: what the Messages API refuses gets its 400 and consumes no step; a valid request is answered", async () => {
+  const strict = await startFakeAnthropic({ strict: true });
+  const api = new Anthropic({ apiKey: "test-key", baseURL: strict.url, maxRetries: 0 });
+  try {
+    strict.script({ reply: [{ type: "text", text: "ok" }] });
+    const call = { type: "tool_use" as const, id: "toolu_1", name: "read", input: {} };
+    const refused: [string, Anthropic.MessageParam[]][] = [
+      ["text content blocks must be non-empty", [{ role: "user", content: [{ type: "text", text: "" }] }]],
+      ["text content blocks must contain non-whitespace text", [{ role: "user", content: [{ type: "text", text: " \n" }] }]],
+      ["`tool_use` ids were found without `tool_result` blocks immediately after: toolu_1", [{ role: "user", content: "go" }, { role: "assistant", content: [call] }, { role: "user", content: "other" }]],
+      ["unexpected `tool_use_id` found in `tool_result` blocks: toolu_9", [{ role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_9", content: "x" }] }]],
+      ["Could not process image", [{ role: "user", content: [{ type: "image", source: { type: "base64", media_type: "image/png", data: "bm90IGEgcG5n" } }] }]],
+    ];
+    for (const [message, messages] of refused) {
+      const error = await api.messages.create({ ...params, messages }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(APIError);
+      expect((error as APIError).status).toBe(400);
+      expect((error as APIError).message).toContain(message);
+    }
+    expect(strict.pending()).toBe(1);
+    const answer = await api.messages.create({ ...params, messages: [{ role: "user", content: "go" }, { role: "assistant", content: [call] }, { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_1", content: "x" }] }] });
+    expect(answer.content).toEqual([{ type: "text", text: "ok" } as never]);
+  } finally {
+    await strict.close();
+  }
+});

@@ -1,6 +1,7 @@
 import { encodeSse, messageStart, replyEvents, replyMessage, textDelta, textStart } from "./reply.ts";
 import type { ReplyContext, SseEvent } from "./reply.ts";
 import { sseResponse } from "./sse-stream.ts";
+import { strictProblem } from "./strict.ts";
 import type { LiveStreams, StreamEnd } from "./sse-stream.ts";
 import type { FakeServer, FakeServerOptions, FakeStep, RecordedRequest } from "./types.ts";
 
@@ -44,6 +45,8 @@ export async function startFakeAnthropic(opts: FakeServerOptions = {}): Promise<
       }
       if (models) return modelList(queue, headers, req);
       if (!isRecord(body)) return apiError(400, "fake server: the request body is not a JSON object", headers);
+      const refused = opts.strict ? strictProblem(body) : undefined;
+      if (refused) return apiError(400, refused, headers);
 
       const step = queue.shift() ?? opts.repeat;
       if (!step) return apiError(500, "fake server: no scripted step left", headers);

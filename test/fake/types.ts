@@ -73,4 +73,6 @@ export type FakeServerOptions = {
   port?: number;
   /** Answered whenever the queue is empty (benchmarks: "always answer ok"). */
   repeat?: FakeStep;
+  /** Check each request as the Messages API does (see strict.ts): one it would refuse gets its 400 and consumes no step. */
+  strict?: boolean;
 };

@@ -40,8 +40,9 @@ export type Kit = {
   close(): Promise<void>;
 };
 
+/** The fake is strict: it refuses what the Messages API refuses (empty text, a tool_use without its result, a broken image). */
 export async function startKit(): Promise<Kit> {
-  const fake = await startFakeAnthropic();
+  const fake = await startFakeAnthropic({ strict: true });
   const dir = tempDir("rein-session-");
   const { store } = Store.open(join(dir.path, "rein.db"));
   const options = (setup: SessionSetup = {}) => testSessionOptions({ store, baseURL: fake.url, dataDir: dir.path, ...setup });

@@ -1,6 +1,8 @@
 // The agent loop driven through a real Session: the fake server answers through the real SDK,
 // events and messages land in a real SQLite store, tools are real (defined here, or tools/bash.ts).
 import { beforeEach, describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import * as v from "valibot";
 import bash from "../../../tools/bash.ts";
 import type { ToolResultBlock } from "../../../src/agent/types.ts";
@@ -442,7 +444,7 @@ describe("abort", () => {
 
 describe("images", () => {
   test("images a tool returns reach the model inside the tool result; the event carries no image data", async () => {
-    const data = Buffer.from("fake png bytes").toString("base64");
+    const data = readFileSync(join(import.meta.dir, "../../fixtures/images/red.png")).toString("base64");
     const look = defineTool({
       name: "look",
       description: "Looks at a picture",

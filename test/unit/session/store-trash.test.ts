@@ -2,7 +2,7 @@
 import { Database } from "bun:sqlite";
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { MIGRATIONS } from "../../../src/session/migrations.ts";
+import { applyMigration, MIGRATIONS } from "../../../src/session/migrations.ts";
 import { Store, TRASH_KEEP_MS } from "../../../src/session/store.ts";
 import { tempDir, type TempDir } from "../../support/temp-dir.ts";
 
@@ -148,8 +148,8 @@ describe("prune", () => {
 test("migration 3 upgrades a database written at version 2 and keeps its rows, all live", () => {
   const old = new Database(dbPath, { create: true });
   old.exec("PRAGMA journal_mode = WAL");
-  old.exec(MIGRATIONS[0]!);
-  old.exec(MIGRATIONS[1]!);
+  applyMigration(old, 1);
+  applyMigration(old, 2);
   old.exec("PRAGMA user_version = 2");
   old.query(`INSERT INTO sessions (id, cwd, model, title, created_at, updated_at, settings) VALUES (?, ?, ?, ?, ?, ?, ?)`).run(
     "s_v2",

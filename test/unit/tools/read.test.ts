@@ -156,20 +156,48 @@ describe("read: refusals", () => {
 });
 
 describe("read: images", () => {
-  const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
+  const fixture = (name: string) => readFileSync(join(import.meta.dir, "../../fixtures/images", name));
+  const PNG = fixture("red.png");
 
   test("a small image is described, with its data attached for the model", async () => {
     writeFileSync(join(dir.path, "logo.png"), PNG);
     const result = await run({ path: "logo.png" });
     expect(result.isError).toBe(false);
-    expect(result.output).toBe(`${join(dir.path, "logo.png")} is an image (image/png, 16 bytes).`);
+    expect(result.output).toBe(`${join(dir.path, "logo.png")} is an image (image/png, ${PNG.length} bytes).`);
     expect(result.images).toEqual([{ mediaType: "image/png", base64: PNG.toString("base64") }]);
-    expect(result.metadata).toEqual({ image: { mediaType: "image/png", bytes: 16 } });
+    expect(result.metadata).toEqual({ image: { mediaType: "image/png", bytes: PNG.length } });
+  });
+
+  test("JPEG, GIF and WebP images (as a browser writes them) are attached too", async () => {
+    for (const [name, mediaType] of [["red.jpg", "image/jpeg"], ["dot.gif", "image/gif"], ["red.webp", "image/webp"]] as const) {
+      writeFileSync(join(dir.path, name), fixture(name));
+      expect(await run({ path: name })).toMatchObject({ isError: false, images: [{ mediaType }] });
+    }
   });
 
   test("the content decides the type: a PNG named .jpg is image/png", async () => {
     writeFileSync(join(dir.path, "photo.jpg"), PNG);
     expect((await run({ path: "photo.jpg" })).metadata).toMatchObject({ image: { mediaType: "image/png" } });
+  });
+
+  test("a corrupt image is an error saying what is wrong, never attached", async () => {
+    const cases: [string, Buffer, string][] = [
+      ["garbage.png", Buffer.from("this is not a picture at all, only text that claims to be one"), "it does not start with the PNG signature"],
+      ["cut.png", PNG.subarray(0, PNG.length - 20), "the file is cut short"],
+      ["damaged.png", Buffer.from(PNG.map((byte, i) => (i === 40 ? byte ^ 0x55 : byte))), "damaged (checksum mismatch)"],
+      ["cut.jpg", fixture("red.jpg").subarray(0, 300), "cut short"],
+      ["cut.gif", fixture("dot.gif").subarray(0, 30), "runs past the end of the file"],
+      ["cut.webp", fixture("red.webp").subarray(0, 200), "cut short"],
+      ["empty.png", Buffer.alloc(0), "the file is empty"],
+    ];
+    for (const [name, bytes, why] of cases) {
+      writeFileSync(join(dir.path, name), bytes);
+      const result = await run({ path: name });
+      expect(result.isError).toBe(true);
+      expect(result.output).toContain(`${join(dir.path, name)} is not a usable image/`);
+      expect(result.output).toContain(why);
+      expect(result.images).toBeUndefined();
+    }
   });
 
   test("an image over 5 MB is described without its data", async () => {
