@@ -8,6 +8,7 @@ import { alwaysPattern, commandPatterns, isDestructive } from "./always.ts";
 import { commandPaths, HARMLESS_DEVICES } from "./command-paths.ts";
 import { credentialCommand } from "./credential-commands.ts";
 import { credentialMention } from "./credential-text.ts";
+import { envFilter } from "./env-filters.ts";
 import type { PermissionRequest } from "./evaluate.ts";
 import { analyzeGit } from "./git/analyze.ts";
 import { programInWorkspace } from "./path-lookup.ts";
@@ -90,6 +91,8 @@ async function expandShell(line: string, ctx: EngineContext): Promise<Expanded> 
       ...(git?.readOnly ? { readOnly: true } : {}),
       ...(git?.secret ? { fixed: { action: "ask" as const, reason: git.secret } } : {}),
     });
+    const filter = git ? undefined : envFilter(command.argv);
+    if (filter) requests.push({ permission: "read", pattern: filter, always: [], fixed: { action: "ask", reason: "it selects environment files, which often hold secrets" } });
     const printed = credentialCommand(command.argv);
     if (printed) requests.push(denied(command.argv.join(" "), `it prints ${printed}, protected in every permission mode`));
     const at = { ...ctx, cwd: git?.dir ?? command.cwd };

@@ -93,6 +93,7 @@ function gitInternal(path: string, permission: "read" | "edit"): SensitiveMatch 
     return { action: "ask", reason: permission === "edit" ? "a git config, which can make git run programs" : "a git config, which can hold a checkout token" };
   }
   if (permission !== "edit") return undefined;
+  if (/\/(?:\.gitconfig|\.config\/git\/config)$/.test(path)) return { action: "ask", reason: "a git config, which can make git run programs" };
   if (GIT_HOOKS.test(path)) return { action: "ask", reason: "a git hook, which runs on the next commit" };
   if (/\/\.git$/.test(path)) return { action: "ask", reason: "a repository's git folder, whose config and hooks run programs" };
   return undefined;

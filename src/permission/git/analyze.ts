@@ -47,7 +47,8 @@ export function analyzeGit(command: ShellCommand, where: Where): GitAnalysis {
     return out;
   }
   const parsed = parseGit(rest.slice(form.skip), form.table);
-  if (sub !== "config") {
+  // check-ignore and check-attr match their operands against rules: they read no file.
+  if (sub !== "config" && sub !== "check-ignore" && sub !== "check-attr") {
     for (const operand of parsed.operands) operandPath(operand, out, where, () => true);
     out.reads.push(...parsed.paths);
   }

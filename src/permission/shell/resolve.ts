@@ -1,6 +1,6 @@
 // From a command's words to the command(s) it runs: wrappers are looked through (sudo, env, xargs...),
 // shells given literal code are parsed in turn, and what runs unseen code is marked opaque.
-import { changeDirectory } from "./cd.ts";
+import { changeDirectory, setOptions } from "./cd.ts";
 import { classifyRunner } from "./code-runners.ts";
 import { emit, markReplaced, pendingOf, type Pending } from "./emit.ts";
 import { findExecs, hiddenFindAction } from "./find.ts";
@@ -122,6 +122,10 @@ function run(w: Walker, scope: Scope, p: Pending, name: string): void {
       return;
     case "trap":
       return trap(w, scope, p);
+    case "set":
+      emit(w, p);
+      if (local.length === 0) setOptions(scope, p.words.slice(1));
+      return;
     case "su":
     case "runuser":
       return su(w, scope, p, name);

@@ -1,0 +1,29 @@
+// A word that selects `.env` files by name: a search filter (`grep -r --include=.env`, `rg -g
+// '.env*'`, `find -name .env.local`) or an operand naming one. Its value asks like the file itself,
+// since what the command then reads is the file. echo and printf only print the word.
+import { basename } from "node:path";
+import { envFile } from "./sensitive.ts";
+
+const SAMPLES = [".env", ".env.local", ".env.production", ".envrc", "prod.env", ".env~"];
+const PRINTERS = new Set(["echo", "printf"]);
+
+/** The word of `argv` that selects an environment file, or undefined. */
+export function envFilter(argv: readonly string[]): string | undefined {
+  if (PRINTERS.has(basename(argv[0] ?? ""))) return undefined;
+  for (const word of argv.slice(1)) {
+    const value = word.includes("=") ? word.slice(word.indexOf("=") + 1) : word;
+    const name = basename(value);
+    if (!/env/i.test(name)) continue;
+    if (envFile(name) || (/[*?[]/.test(name) && SAMPLES.some((sample) => globMatches(name, sample)))) return word;
+  }
+  return undefined;
+}
+
+function globMatches(glob: string, name: string): boolean {
+  const source = glob.replace(/[.+^${}()|\\]/g, "\\$&").replace(/\*/g, ".*").replace(/\?/g, ".");
+  try {
+    return new RegExp(`^${source}$`, "i").test(name);
+  } catch {
+    return true; // an unbalanced class: assume it could
+  }
+}
