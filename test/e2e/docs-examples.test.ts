@@ -122,3 +122,14 @@ test("each shell line of the docs that can run offline runs against the fake mod
     expect({ line, code, stderr: code === 0 ? "" : stderr }).toEqual({ line, code: 0, stderr: "" });
   }
 }, 60_000);
+
+test(".ci/run runs the README's test command verbatim, and both README commands need no root (npx, no npm install -g)", async () => {
+  const readme = await Bun.file(join(ROOT, "README.md")).text();
+  const command = (after: string) => new RegExp(`${after}[^\\n]*\\n\\n\`\`\`sh\\n([^\\n]+)\\n\`\`\``).exec(readme)?.[1];
+  const build = command("Build rein and run it");
+  const suite = command("Run the whole test suite");
+  expect(build).toStartWith("npx --yes bun@");
+  expect(suite).toStartWith("npx --yes bun@");
+  expect(`${build} ${suite}`).not.toContain("npm install -g");
+  expect(await Bun.file(join(ROOT, ".ci/run")).text()).toContain(`\n${suite}\n`);
+});
