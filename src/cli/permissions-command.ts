@@ -15,7 +15,9 @@ export async function permissionsCommand(rest: string[], ctx: Context): Promise<
     out(`${JSON.stringify(result, null, 2)}\n`);
     return 0;
   }
-  const lines = [`${result.decision}: ${line}`, "", "commands:"];
+  const lines = [`${result.decision}: ${line}`];
+  if (result.read_only) lines.push("(allowed as read-only by the analysis: where bubblewrap works it runs with nothing writable, credentials hidden, no network)");
+  lines.push("", "commands:");
   for (const c of result.commands) {
     const wrapped = c.wrappers ? ` (through ${c.wrappers.join(", ")})` : "";
     lines.push(`  ${[...(c.env ?? []), ...c.argv].join(" ")}${wrapped}${c.opaque ? `  [opaque: ${c.opaque}]` : ""}`);

@@ -3,12 +3,14 @@
 // The same expansion and evaluation a real bash call gets.
 import { tmpdir } from "node:os";
 import { engineContext, expandRequests } from "../permission/engine.ts";
-import { evaluate, type Action, type Rule } from "../permission/evaluate.ts";
+import { allowedByAnalysis, evaluate, type Action, type Rule } from "../permission/evaluate.ts";
 import type { PermissionMode } from "../permission/modes.ts";
 import { ruleSet } from "./factory.ts";
 
 export type Explanation = {
   decision: Action;
+  /** allowed only because the analysis found it read-only: it runs with nothing writable where the kernel sandbox works */
+  read_only: boolean;
   commands: { argv: string[]; env?: string[]; wrappers?: string[]; cwd: string; opaque?: string }[];
   requests: {
     permission: string;
@@ -37,6 +39,7 @@ export async function explainCommand(line: string, opts: ExplainOptions): Promis
   const decision = evaluate(requests, ruleSet(opts.mode, opts.rules));
   return {
     decision: decision.action,
+    read_only: allowedByAnalysis(decision),
     commands: commands.map((c) => ({
       argv: c.argv,
       ...(c.env.length ? { env: c.env } : {}),

@@ -25,3 +25,12 @@ test.concurrent("a permission that may be a user or MCP tool's runs, with a warn
   expect(r.stderr).toContain('"myTool" is none of rein\'s permissions');
   expect(r.stderr).toContain('"mcp__github__create_issue" is none of rein\'s permissions');
 });
+
+test.concurrent("permissions explain says when a line is allowed as read-only, and not when a rule allowed it", async () => {
+  await using w = await world();
+  const read = JSON.parse((await w.run(["permissions", "explain", "--json", "--", "ls"])).stdout) as { decision: string; read_only: boolean };
+  expect(read).toMatchObject({ decision: "allow", read_only: true });
+  const ruled = JSON.parse((await w.run(["permissions", "explain", "--json", "--allow", "bash(ls *)", "--", "ls"])).stdout) as { read_only: boolean };
+  expect(ruled.read_only).toBe(false);
+  expect((await w.run(["permissions", "explain", "--", "ls"])).stdout).toContain("(allowed as read-only by the analysis");
+});
