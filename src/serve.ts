@@ -1,11 +1,12 @@
 // `rein --serve`: part of the composition root. Resolves the token and the address, builds the
-// Hono app over a session hub, hands it to Bun.serve, and shuts down cleanly on SIGTERM/SIGINT.
+// Hono app over a session hub, hands it to Bun.serve, and shuts down cleanly (exit 0) on SIGTERM, SIGINT or SIGHUP.
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import type { Args } from "./cli/args.ts";
 import { UsageError } from "./cli/args.ts";
 import { startupWarnings, openStore, resolveContext, runSettings, type Context, type Env } from "./cli/context.ts";
+import { KnownFault } from "./cli/known-fault.ts";
 import { out, warn } from "./cli/output.ts";
 import { formatLoadError } from "./cli/tools-command.ts";
 import { createApp } from "./server/app.ts";
@@ -35,14 +36,13 @@ export async function serve(args: Args, env: Env): Promise<number> {
   let server: RunningServer | undefined;
   let signalled = false;
   const stopped = new Promise<void>((done) => {
+    const signals = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
     const stop = () => {
-      process.off("SIGINT", stop);
-      process.off("SIGTERM", stop);
+      for (const signal of signals) process.off(signal, stop);
       signalled = true;
       void (server?.stop() ?? Promise.resolve()).then(done);
     };
-    process.on("SIGINT", stop);
-    process.on("SIGTERM", stop);
+    for (const signal of signals) process.on(signal, stop);
   });
   server = startServer(args, env, ctx, store);
   if (signalled) await server.stop();
@@ -95,7 +95,7 @@ export function startServer(args: Args, env: Env, ctx: Context, store: Store, li
     keepOpen: (request) => listening?.timeout(request, 0),
   });
   // Idle connections (a request stalled in its head) are closed after 30 s; streams lift it.
-  const server = Bun.serve({ hostname, port: args.port ?? DEFAULT_PORT, fetch: app.fetch, idleTimeout: 30 });
+  const server = listen(() => Bun.serve({ hostname, port: args.port ?? DEFAULT_PORT, fetch: app.fetch, idleTimeout: 30 }), hostname, args.port ?? DEFAULT_PORT);
   listening = server;
   hosts = serverHosts(hostname, server.port ?? 0, ctx.config.server.hosts);
   const host = server.hostname ?? hostname;
@@ -115,6 +115,21 @@ export function startServer(args: Args, env: Env, ctx: Context, store: Store, li
       await hub.shutdown();
     },
   };
+}
+
+/** Starts listening; an address that cannot be had is told in one line. */
+function listen<T>(start: () => T, hostname: string, port: number): T {
+  try {
+    return start();
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code === "EADDRINUSE") {
+      throw new KnownFault(`port ${port} on ${hostname} is already in use: stop what listens there, or choose another port with --port N (--port 0 picks a free one)`);
+    }
+    if (code === "EACCES") throw new KnownFault(`no permission to listen on port ${port} on ${hostname} (ports below 1024 need root): choose another with --port N`);
+    if (code === "EADDRNOTAVAIL") throw new KnownFault(`cannot listen on ${hostname}: no network interface has that address; use --hostname 127.0.0.1`);
+    throw error;
+  }
 }
 
 /** REIN_SSE_HEARTBEAT_MS: whole milliseconds from 100 to 3,600,000 (an hour); 15 s when unset. */

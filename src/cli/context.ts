@@ -1,8 +1,8 @@
 // Resolves what every mode needs from argv and the environment: the working directory, the
 // project root, the file locations and the validated configuration.
-import { existsSync, statSync } from "node:fs";
+import { accessSync, constants, existsSync, statSync } from "node:fs";
 import { homedir } from "node:os";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { findProjectRoot, loadConfig, type ResolvedConfig } from "../config/load.ts";
 import { projectPaths, reinPaths, type ReinPaths } from "../config/paths.ts";
 import { workspaceTrust } from "../config/trust.ts";
@@ -10,6 +10,7 @@ import { runProblem, sandboxAvailable, type RunSettings, type ToolDir } from "..
 import { Store } from "../session/store.ts";
 import { VERSION } from "../version.ts";
 import { UsageError, type Args } from "./args.ts";
+import { KnownFault, storeFolderFault } from "./known-fault.ts";
 
 export type Env = Record<string, string | undefined>;
 export type Context = {
@@ -145,7 +146,35 @@ export function untrustedToolsWarning(ctx: Context): string | undefined {
 
 /** Opens the session database; a corrupt one is moved aside and reported through `warn`. */
 export function openStore(ctx: Context, warn: (message: string) => void): Store {
-  const { store, warning } = Store.open(ctx.paths.db);
-  if (warning) warn(warning);
-  return store;
+  let opened: ReturnType<typeof Store.open>;
+  try {
+    opened = Store.open(ctx.paths.db);
+  } catch (error) {
+    const fault = storeFolderFault(ctx.paths.db, error instanceof Error ? error.message : String(error));
+    throw fault ? new KnownFault(fault) : error;
+  }
+  if (opened.warning) warn(opened.warning);
+  return opened.store;
+}
+
+/**
+ * For commands that only read (sessions list, show, export, doctor): the store as usual, or, when
+ * its folder cannot be written (a read-only file system, no permission), the database read-only.
+ */
+export function openStoreForReading(ctx: Context, warn: (message: string) => void): { store: Store; readOnly: boolean } {
+  try {
+    return { store: openStore(ctx, warn), readOnly: false };
+  } catch (error) {
+    if (writable(dirname(ctx.paths.db)) || !existsSync(ctx.paths.db)) throw error;
+    return { store: Store.openReadOnly(ctx.paths.db), readOnly: true };
+  }
+}
+
+function writable(dir: string): boolean {
+  try {
+    accessSync(dir, constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -2,8 +2,8 @@
 import { instructionSources, instructionWarnings, sandboxAvailable } from "../session/factory.ts";
 import { INSTRUCTION_CAP_BYTES } from "../session/instructions.ts";
 import { API_CHECK_TIMEOUT_MS, checkAnthropicApi } from "../session/provider-check.ts";
-import { Store, type Health } from "../session/store.ts";
-import { instructionCap, type Context } from "./context.ts";
+import type { Health } from "../session/store.ts";
+import { instructionCap, openStoreForReading, type Context } from "./context.ts";
 import { out } from "./output.ts";
 
 type Check = [name: string, ok: boolean, detail: string];
@@ -22,7 +22,7 @@ export async function doctor(ctx: Context): Promise<number> {
     config.apiKey ? `set; API at ${config.baseURL ?? "https://api.anthropic.com"}` : "missing: export ANTHROPIC_API_KEY=... or set apiKey in the user config",
   ]);
   if (config.apiKey) checks.push(await apiCheck(config.apiKey, config.baseURL, ctx.env));
-  checks.push(...databaseChecks(paths.db));
+  checks.push(...databaseChecks(ctx));
   checks.push(["config", true, config.sources.length ? `read ${config.sources.join(", ")}` : "no config files (defaults)"]);
   for (const w of config.warnings) checks.push(["config", false, w]);
   checks.push(sandboxCheck(config.sandbox));
@@ -64,12 +64,13 @@ function instructionsCheck(ctx: Context): Check {
 }
 
 /** Opens the database (a corrupt one is moved aside), then PRAGMA quick_check, sizes and counts. */
-function databaseChecks(path: string): Check[] {
+function databaseChecks(ctx: Context): Check[] {
+  const path = ctx.paths.db;
   let health: Health;
   let warning: string | undefined;
   try {
-    const opened = Store.open(path);
-    warning = opened.warning;
+    const opened = openStoreForReading(ctx, (message) => (warning = message));
+    if (opened.readOnly) warning = `${path} can only be read: its folder is not writable (a read-only file system, or no permission), so runs fail; make it writable or set REIN_DATA_DIR`;
     try {
       health = opened.store.health();
     } finally {

@@ -2,6 +2,7 @@
 // spends about 15-20 ms building `process.stdout`/`process.stderr` the first time they are
 // touched, which is most of a one-shot run; print mode and the subcommands never touch them.
 import { fstatSync, statSync, writeSync } from "node:fs";
+import { OutputError } from "./known-fault.ts";
 
 export function out(text: string): void {
   writeAll(1, text);
@@ -58,7 +59,7 @@ function writeAll(fd: number, text: string): void {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === "EAGAIN") continue; // a non-blocking pipe that is full: try again
       if (code === "EPIPE") return; // the reader went away (`rein ... | head`): nothing left to tell
-      throw error;
+      throw new OutputError(fd === 1 ? "stdout" : "stderr", code ?? "EIO"); // /dev/full: ENOSPC
     }
   }
 }

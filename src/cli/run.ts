@@ -23,8 +23,12 @@ export async function run(argv: string[], env: Record<string, string | undefined
     }
     return await (await import("./interactive.ts")).interactive(args, env, hooks);
   } catch (error) {
-    const code = await fail(error);
-    earlyResult(argv, error);
+    const code = await fail(error, env);
+    try {
+      earlyResult(argv, error);
+    } catch {
+      // stdout is what failed
+    }
     return code;
   }
 }
@@ -65,21 +69,33 @@ function print(text: string): number {
 }
 
 /** Reports a failure on stderr; the exit code. The error classes are loaded only when something failed. */
-export async function fail(error: unknown): Promise<number> {
-  const [{ ConfigError }, { StoreError }, { MissingKeyError }] = await Promise.all([
+export async function fail(error: unknown, env: Record<string, string | undefined> = process.env): Promise<number> {
+  const [{ ConfigError }, { StoreError }, { MissingKeyError }, { knownFault }, { reinPaths }] = await Promise.all([
     import("../config/config-error.ts"),
     import("../session/store.ts"),
     import("./context.ts"),
+    import("./known-fault.ts"),
+    import("../config/paths.ts"),
   ]);
   if (error instanceof UsageError || error instanceof ConfigError || error instanceof MissingKeyError) {
-    err(`rein: ${error.message}\n`);
+    report(`rein: ${error.message}\n`);
     return 2;
   }
-  if (error instanceof StoreError) {
-    err(`rein: ${error.message}\n`);
+  const known = error instanceof StoreError ? error.message : knownFault(error, reinPaths(env));
+  if (known) {
+    report(`rein: ${known}\n`);
     return 1;
   }
   const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
-  err(`rein: internal error: ${message}\n`);
+  report(`rein: internal error: ${message}\n`);
   return 1;
+}
+
+/** stderr may be the thing that broke (closed, full): then nothing more can be said. */
+function report(text: string): void {
+  try {
+    err(text);
+  } catch {
+    // nowhere left to write
+  }
 }

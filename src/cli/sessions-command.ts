@@ -5,17 +5,20 @@ import { toolResultText } from "../session/stored-history.ts";
 import type { SessionRow, Store } from "../session/store.ts";
 import { costLine, sessionSpend, type SessionSpend } from "./cost-line.ts";
 import { UsageError } from "./args.ts";
-import { openStore, type Context } from "./context.ts";
+import { openStore, openStoreForReading, type Context } from "./context.ts";
 import { err } from "./output.ts";
 import { fork } from "./sessions-fork.ts";
 import { sessionLine, write } from "./sessions-format.ts";
 import { listTrash, prune, restoreOne, trashOne } from "./sessions-trash.ts";
 
+const READ_ONLY = new Set(["list", "show", "export", "trash"]);
 const ACTIONS = "rein sessions list | show ID | export ID | rm ID | trash | restore ID | prune [--older-than D] [--yes] | fork ID [--at N]";
 
 export function sessionsCommand(rest: string[], ctx: Context): number {
   const [action = "list", id] = rest;
-  const store = openStore(ctx, (m) => err(`rein: ${m}\n`));
+  const warn = (m: string) => err(`rein: ${m}\n`);
+  // Reading works on a store rein cannot write (a read-only file system); changing it does not.
+  const store = READ_ONLY.has(action) ? openStoreForReading(ctx, warn).store : openStore(ctx, warn);
   try {
     if (action === "list") return list(store, ctx.args.json);
     if (action === "trash") return listTrash(store, ctx.args.json);

@@ -1,6 +1,6 @@
 // The SQLite store: sessions, their messages and their event log. WAL with a busy timeout;
 // migrations at open; a corrupt file is moved aside (never deleted) and a fresh one created.
-import { Database, type Statement } from "bun:sqlite";
+import { constants, Database, type Statement } from "bun:sqlite";
 import { existsSync, mkdirSync, renameSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import type { AgentEvent, EventOf, Message, StampedEvent, Usage } from "../agent/types.ts";
@@ -85,6 +85,18 @@ export class Store {
         `the session database ${path} was corrupt (${(error as Error).message}); it was moved to ${aside} ` +
         `and a new one was created. Old sessions may be recoverable from it with the sqlite3 ".recover" command.`;
       return { store: new Store(prepare(path), path), warning };
+    }
+  }
+
+  /**
+   * Opens an existing database for reading only, for the commands that only read (a read-only file
+   * system, a folder rein cannot write): no migration, no repair, every write fails.
+   */
+  static openReadOnly(path: string): Store {
+    try {
+      return new Store(readOnlyDatabase(path), path);
+    } catch (error) {
+      throw wrap(error, path);
     }
   }
 
@@ -373,6 +385,29 @@ function prepare(path: string): Database {
   } catch (error) {
     db.close();
     throw error;
+  }
+}
+
+/**
+ * A read-only connection. In WAL mode SQLite needs a writable -shm file beside the database even to
+ * read, so where none can be made the file is opened as immutable (nothing else changes it there).
+ */
+function readOnlyDatabase(path: string): Database {
+  const check = (db: Database) => {
+    try {
+      checkVersion(db);
+      db.query("SELECT count(*) FROM sessions").get();
+      return db;
+    } catch (error) {
+      db.close();
+      throw error;
+    }
+  };
+  try {
+    return check(new Database(path, { readonly: true, strict: true }));
+  } catch {
+    const uri = `file:${path.split("/").map(encodeURIComponent).join("/")}?immutable=1`;
+    return check(new Database(uri, constants.SQLITE_OPEN_READONLY | constants.SQLITE_OPEN_URI));
   }
 }
 

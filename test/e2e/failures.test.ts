@@ -1,7 +1,8 @@
 // Exit codes and messages when the provider, the command line or the turn limit says no.
 import { expect, test } from "bun:test";
+import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
-import { bash, parseEvents, text, world } from "./harness.ts";
+import { BINARY, bash, parseEvents, text, world, type World } from "./harness.ts";
 
 test.concurrent("no API key: exit 2 and stderr says how to set ANTHROPIC_API_KEY", async () => {
   await using w = await world();
@@ -215,4 +216,94 @@ test.concurrent("extra arguments and flags that do nothing in the mode are usage
   expect(format.stderr).toContain("--output-format does nothing with rein sessions list; it works with -p (print mode)");
   expect((await w.run(["doctor", "--port", "1"])).code).toBe(2);
   expect(w.fake.requests).toHaveLength(1);
+});
+
+// Faults of the machine, made for real: each is one line on stderr saying what to do, never a trace.
+const oneLine = (stderr: string, expected: string) => {
+  expect(stderr).not.toContain("internal error");
+  expect(stderr).not.toMatch(/^\s+at /m);
+  const line = stderr.split("\n").find((l) => l.includes(expected));
+  expect(line).toBeDefined();
+  return line!;
+};
+
+async function spawnIn(w: World, argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const proc = Bun.spawn(argv, { cwd: w.cwd, env: w.env(), stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  return { code, stdout, stderr };
+}
+
+/** bubblewrap that can make binds here (it needs user namespaces), for a read-only or a tiny folder. */
+const bwrapWorks = Bun.which("bwrap") !== null && Bun.spawnSync(["bwrap", "--dev-bind", "/", "/", "--", "true"]).exitCode === 0;
+
+test.concurrent("a database locked by another process: exit 1 and one line naming the database", async () => {
+  await using w = await world();
+  expect((await w.run(["sessions", "list"])).code).toBe(0); // creates the database
+  const db = join(w.dataDir, "rein.db");
+  const locker = Bun.spawn(
+    [process.execPath, "-e", `const { Database } = require("bun:sqlite"); const db = new Database(process.argv[1]); db.exec("BEGIN IMMEDIATE"); db.exec("DELETE FROM sessions"); console.log("locked"); for await (const _ of Bun.stdin.stream()) {} db.exec("ROLLBACK");`, db],
+    { stdin: "pipe", stdout: "pipe", stderr: "inherit" },
+  );
+  try {
+    const reader = locker.stdout.getReader();
+    expect(new TextDecoder().decode((await reader.read()).value)).toContain("locked");
+    const r = await w.run(["-p", "hi"], { timeoutMs: 25_000 });
+    expect(r.code).toBe(1);
+    expect(oneLine(r.stderr, "is locked by another process")).toContain(db);
+  } finally {
+    locker.stdin.end();
+    await locker.exited;
+  }
+}, 30_000); // rein waits out its 5 s busy timeout first
+
+test.concurrent.skipIf(!bwrapWorks)("a read-only data folder: reading commands work, a run fails in one line that says read-only", async () => {
+  await using w = await world();
+  w.fake.script({ reply: [text("stored")] });
+  expect((await w.run(["-p", "remember this"])).code).toBe(0);
+  const [row] = JSON.parse((await w.run(["sessions", "list", "--json"])).stdout) as { id: string }[];
+  const ro = ["bwrap", "--dev-bind", "/", "/", "--ro-bind", w.dataDir, w.dataDir, "--", BINARY];
+  const list = await spawnIn(w, [...ro, "sessions", "list"]);
+  expect(list).toMatchObject({ code: 0 });
+  expect(list.stdout).toContain(row!.id);
+  const exported = await spawnIn(w, [...ro, "sessions", "export", row!.id, "--format", "json"]);
+  expect(exported.code).toBe(0);
+  expect(JSON.parse(exported.stdout).messages.at(-1).content[0].text).toBe("stored");
+  const doctor = await spawnIn(w, [...ro, "doctor"]);
+  expect(doctor.stdout).toMatch(/FAIL database .*can only be read: its folder is not writable/);
+  const run = await spawnIn(w, [...ro, "-p", "hi"]);
+  expect(run.code).toBe(1);
+  expect(oneLine(run.stderr, "the file system is read-only (EROFS")).toContain("set REIN_DATA_DIR to a writable folder");
+});
+
+test.concurrent.skipIf(!bwrapWorks)("a full disk at open: one line that says the disk is full, not just 'disk I/O error'", async () => {
+  await using w = await world();
+  const small = join(w.root, "small");
+  await mkdir(small);
+  const script = `REIN_DATA_DIR=${small} "$0" sessions list >/dev/null && head -c 4000000 /dev/zero > ${small}/fill 2>/dev/null; REIN_DATA_DIR=${small} exec "$0" -p hi`;
+  const r = await spawnIn(w, ["bwrap", "--dev-bind", "/", "/", "--size", "1000000", "--tmpfs", small, "--", "sh", "-c", script, BINARY]);
+  expect(r.code).toBe(1);
+  expect(oneLine(r.stderr, "no space left on the device (ENOSPC")).toContain(`free some space (df ${small})`);
+});
+
+test.concurrent("stdout on /dev/full: exit 1 and one line on stderr", async () => {
+  await using w = await world();
+  const r = await spawnIn(w, ["sh", "-c", 'exec "$0" sessions list > /dev/full', BINARY]);
+  expect(r.code).toBe(1);
+  oneLine(r.stderr, "cannot write to stdout: no space left on the device (ENOSPC)");
+  w.fake.script({ reply: [text("lost")] });
+  const streamed = await spawnIn(w, ["sh", "-c", 'exec "$0" -p hi --output-format stream-json > /dev/full', BINARY]);
+  expect(streamed.code).toBe(1);
+  oneLine(streamed.stderr, "cannot write to stdout");
+});
+
+test.concurrent("rein --serve on a port in use: exit 1 and one line naming the port", async () => {
+  await using w = await world();
+  const holder = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("taken") });
+  try {
+    const r = await w.run(["--serve", "--port", String(holder.port)]);
+    expect(r.code).toBe(1);
+    expect(oneLine(r.stderr, "is already in use")).toContain(`port ${holder.port} on 127.0.0.1 is already in use: stop what listens there, or choose another port with --port N`);
+  } finally {
+    holder.stop(true);
+  }
 });
