@@ -20,6 +20,7 @@ export const search =
   (o, s) => {
     const files = hasOption(o, ...patternFlags) ? o.operands : o.operands.slice(1);
     if (files.length > 0) return files.forEach((w) => s.read(w));
+    if (hasOption(o, "--version", "-V", "--help", "--type-list", "--pcre2-version")) return; // not -h: grep -h is --no-filename
     if (recursiveFlags === "always" || hasOption(o, ...recursiveFlags)) s.read(".");
   };
 
