@@ -34,7 +34,7 @@ export default defineTool({
   permissions: ({ command }) => [{ permission: "bash", pattern: command.trim(), always: [] }],
   async run({ command, timeout = DEFAULT_TIMEOUT_MS }, ctx) {
     if (ctx.signal.aborted) return { output: "[killed: interrupted before it started]", isError: true };
-    const sandbox = sandboxDecision(ctx.sandbox);
+    const sandbox = sandboxDecision(ctx.sandbox, ctx.sessionId);
     if ("error" in sandbox) return { output: sandbox.error, isError: true };
     // `exec 2>&1` on the command's own first line puts stderr on the stdout pipe, so the two arrive
     // in the order written and bash's line numbers stay the command's. Only a syntax error on that

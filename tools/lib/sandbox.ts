@@ -52,7 +52,8 @@ const INSTALL: [RegExp, string][] = [
 ];
 
 let cached: { path: string | undefined; status: SandboxStatus } | undefined;
-let unavailableNoted = false;
+/** Sessions already told that "auto" runs without the sandbox here. */
+const unavailableNoted = new Set<string>();
 
 /** Whether bubblewrap can sandbox a command here, found on PATH and tried once (again if PATH changes). */
 export function sandboxAvailable(): SandboxStatus {
@@ -110,9 +111,9 @@ export function readOnlyArgv(command: string[], opts: ReadOnlyOptions): string[]
  * What one command should run with, given the session's policy and this machine. A call allowed
  * only because the analysis found it read-only gets the read-only sandbox wherever it works, and
  * otherwise what the configured mode gives. "on" never falls back to running unsandboxed; "auto"
- * does, and says so on its first call in the process.
+ * does, and says so on its first call in each session.
  */
-export function sandboxDecision(policy: SandboxPolicy): SandboxDecision {
+export function sandboxDecision(policy: SandboxPolicy, sessionId = ""): SandboxDecision {
   if (policy.readOnly && sandboxAvailable().ok) return { use: true, readOnly: true, network: false };
   if (policy.mode === "off") return { use: false };
   const status = sandboxAvailable();
@@ -120,8 +121,8 @@ export function sandboxDecision(policy: SandboxPolicy): SandboxDecision {
   if (policy.mode === "on") {
     return { error: `[the command was not run: the sandbox is on but unavailable: ${status.reason}. Tell the user. To get it, ${status.hint}; or turn the sandbox off]` };
   }
-  if (unavailableNoted) return { use: false };
-  unavailableNoted = true;
+  if (unavailableNoted.has(sessionId)) return { use: false };
+  unavailableNoted.add(sessionId);
   return { use: false, note: `[sandbox unavailable: ${status.reason}; commands run without it. To get it, ${status.hint}]` };
 }
 

@@ -193,7 +193,7 @@ describe("the session's sandbox setting", () => {
       }
     });
 
-    test("auto: the command runs unsandboxed, with a note on the first call only", async () => {
+    test("auto: the command runs unsandboxed, with a note on each session's first call only", async () => {
       const first = await run({ command: "echo hello" }, toolContext(dir.path, policy("auto")));
       const second = await run({ command: "echo again" }, toolContext(dir.path, policy("auto")));
 
@@ -201,6 +201,8 @@ describe("the session's sandbox setting", () => {
       expect(first.output).toStartWith("hello\n[sandbox unavailable: bubblewrap is not installed");
       expect(first.output).toContain("install bubblewrap: sudo ");
       expect(second).toEqual({ output: "again\n", isError: false });
+      const otherSession = await run({ command: "echo other" }, toolContext(dir.path, { ...policy("auto"), sessionId: "s_other" }));
+      expect(otherSession.output).toStartWith("other\n[sandbox unavailable");
     });
   });
 });
