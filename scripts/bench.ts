@@ -13,6 +13,7 @@ import { sseReader } from "../test/unit/server/sse-client.ts";
 import { compactionFigures } from "../test/support/long-session.ts";
 import { benchEnv, compileProgram, procCpuTicks, procMemory } from "./bench-proc.ts";
 import { terminalFigures, type TerminalFigures } from "./bench-terminal.ts";
+import { serverClientFigures } from "./bench-server-clients.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
 const BIN = join(ROOT, "dist/rein");
@@ -335,6 +336,7 @@ async function main() {
     const resume = await resumeLarge(home);
     const load = await serverLoad(env);
     const idle = await serverIdle(env);
+    const clients = await serverClientFigures(BIN, env);
     const hasTmux = Bun.spawnSync(["sh", "-c", "command -v tmux"]).exitCode === 0;
     const terminal: TerminalFigures | undefined = hasTmux ? await terminalFigures(BIN, home, env) : undefined;
     if (terminal) console.error(`terminal: ${JSON.stringify(terminal)}`);
@@ -379,6 +381,16 @@ async function main() {
         "",
       ],
       ["idle server: memory (RSS after start), CPU over 2 s", `${(idle.rssBytes / 2 ** 20).toFixed(1)} MiB, ${idle.cpuMs.toFixed(0)} ms`, ""],
+      [
+        "500 HEADs on a session's events route: server RSS before / right after / settled",
+        `${(clients.heads.startBytes / 2 ** 20).toFixed(1)} / ${(clients.heads.afterBytes / 2 ** 20).toFixed(1)} / ${(clients.heads.settledBytes / 2 ** 20).toFixed(1)} MiB`,
+        "settled within 10% of before",
+      ],
+      [
+        `${clients.stalled.clients} clients that open the events of a ${(clients.stalled.replayBytes / 2 ** 20).toFixed(1)} MiB session and never read: server peak memory (VmHWM)`,
+        `${(clients.stalled.peakBytes / 2 ** 20).toFixed(1)} MiB`,
+        "under 200 MiB",
+      ],
       ...terminalRows(terminal),
     ];
     const cpu = cpus()[0]?.model ?? "unknown CPU";

@@ -36,7 +36,7 @@ export function createApp(deps: AppDeps): Hono {
   const app = new Hono();
   const logins = new Logins(deps.token);
   const body: BodyLimits = { maxBytes: MAX_BODY, timeoutMs: deps.bodyTimeoutMs ?? 30_000 };
-  const stream: StreamLimits = { heartbeatMs: deps.heartbeatMs ?? 15_000, stallMs: deps.stallMs ?? 60_000, pageSize: 200 };
+  const stream: StreamLimits = { heartbeatMs: deps.heartbeatMs ?? 15_000, stallMs: deps.stallMs ?? 60_000, pageSize: 32 };
   app.onError((error, c) => {
     if (error instanceof ApiError) return fail(c, error.code, error.message);
     return fail(c, "internal", `internal error: ${error instanceof Error ? error.message : String(error)}`);
