@@ -2,6 +2,7 @@
 // same Session object the terminal and print mode use. Prompts run in the background; the hub keeps
 // their promises so shutdown can wait for them to persist.
 import type { PermissionMode } from "../config/schema.ts";
+import { ifFree } from "../session/lease.ts";
 import { Session, type ResultEvent, type SessionOptions } from "../session/session.ts";
 import type { SessionRow, Store } from "../session/store.ts";
 import { ApiError } from "./errors.ts";
@@ -121,6 +122,10 @@ export class SessionHub {
     if (this.closing) throw new ApiError("busy", "the server is shutting down");
     const session = this.get(id);
     if (this.running.has(id) || session.running) throw new ApiError("busy", "a prompt is already running in this session; wait for its result or abort it");
+    // Another process's run holds the session's lease (a terminal or print mode on the same session).
+    if (!ifFree(this.deps.store.db, id, () => {})) {
+      throw new ApiError("busy", `session ${id} is in use by another rein process (a terminal or print mode run); try again when that run has finished`);
+    }
     const run = session.prompt(text).finally(() => this.running.delete(id));
     this.running.set(id, run);
     return run;

@@ -18,7 +18,7 @@ const errors = {
   forbidden: error("forbidden_host: a Host the server does not answer to; forbidden_origin: an Origin that is neither the server's own nor in server.origins"),
   not_found: error("not_found: no such session (or ask); a session in the trash is not found"),
   timeout: error("timeout: the body did not arrive in time (30 s)"),
-  conflict: error("busy (a prompt is already running), already_answered (the ask was answered before) or session_unavailable (the session cannot be opened: its configuration is invalid, or another process holds it)"),
+  conflict: error("busy (a prompt is already running, here or in another rein process), already_answered (the ask was answered before) or session_unavailable (the session cannot be opened: its configuration is invalid, or another process holds it)"),
   too_large: error("too_large: the body is over 1 MiB"),
   internal: error("internal: a bug; the message says what failed"),
 };

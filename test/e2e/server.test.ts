@@ -6,6 +6,7 @@ import { mkdir, stat, writeFile } from "node:fs/promises";
 import { connect } from "node:net";
 import { join } from "node:path";
 import { sseReader } from "../unit/server/sse-client.ts";
+import { checkResponse } from "../unit/server/spec-check.ts";
 import { alternates, bash, blocksOf, messagesOf, text, type ReinEvent, type Running, type World, world } from "./harness.ts";
 
 const TOKEN = "e2e-server-token-of-32-chars-ok!";
@@ -21,12 +22,16 @@ async function serve(w: World, opts: { token?: string | undefined } = {}): Promi
   await rein.waitForStderr((err) => err.includes("serving on"), "the server's stderr");
   const url = rein.stdout.split("\n")[0]!;
   expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-  const call = (method: string, path: string, body?: unknown) =>
-    fetch(`${url}${path}`, {
+  // Every answer is checked against the OpenAPI document the binary serves.
+  const call = async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(`${url}${path}`, {
       method,
       headers: { authorization: `Bearer ${token ?? savedToken(rein.stderr)}` },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
+    await checkResponse(method, path, res);
+    return res;
+  };
   return { rein, url, call };
 }
 
@@ -245,6 +250,23 @@ test.concurrent("an always answer with scope user is saved to the user config, a
   await sse.close();
   // touch writes a file, so the ask also holds an edit of that path: always saves both, as in the terminal
   expect(JSON.parse(await Bun.file(file).text())).toEqual({ permissions: { allow: ["bash(touch *)", `edit(${w.path("made-by-always")})`] } });
+  server.rein.kill("SIGTERM");
+  expect((await server.rein.exited).code).toBe(0);
+});
+
+test.concurrent("a session that print mode is running in another process answers a prompt with 409 busy", async () => {
+  await using w = await world();
+  const server = await serve(w);
+  const id = await newSession(server);
+  w.fake.script({ hang: true, afterText: "working on it" });
+  const print = w.start(["-r", id, "-p", "go on", "--output-format", "stream-json"]);
+  await print.waitForEvent("text_delta");
+  const res = await server.call("POST", `/sessions/${id}/prompt`, { text: "me too" });
+  expect(res.status).toBe(409);
+  const { error } = (await res.json()) as { error: { code: string; message: string } };
+  expect(error).toEqual({ code: "busy", message: expect.stringContaining("in use by another rein process") });
+  print.kill("SIGTERM");
+  await print.exited;
   server.rein.kill("SIGTERM");
   expect((await server.rein.exited).code).toBe(0);
 });

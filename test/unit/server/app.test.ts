@@ -3,6 +3,7 @@
 import { expect, test } from "bun:test";
 import type { StampedEvent } from "../../../src/agent/types.ts";
 import { sseEventName } from "../../../src/server/sse.ts";
+import { tryLease } from "../../../src/session/lease.ts";
 import { eventLog } from "../../support/event-log.ts";
 import { ALLOWED_ORIGIN, auth, callProbe, checkedSse, expectError, say, TOKEN, useServer } from "./server-kit.ts";
 
@@ -264,4 +265,15 @@ test("a scope goes only with always, and a hub that cannot save keeps always to 
   expect(await expectError(await s.call("POST", `/sessions/${id}/permissions/${ask.id}`, { body: { reply: "always", scope: "user" } }), 400, "bad_request")).toContain("session only");
   expect(await (await s.call("POST", `/sessions/${id}/permissions/${ask.id}`, { body: { reply: "always", scope: "session" } })).json()).toEqual({ ok: true });
   expect(await log.waitFor("result")).toMatchObject({ status: "success" });
+});
+
+test("a session another rein process is running (it holds the lease) answers a prompt with 409 busy", async () => {
+  const id = await s.newSession();
+  expect(tryLease(s.kit.store.db, id, "another-process", Date.now(), 60_000)).toBeUndefined();
+  const message = await expectError(await s.call("POST", `/sessions/${id}/prompt`, { body: { text: "hi" } }), 409, "busy");
+  expect(message).toContain("in use by another rein process");
+  expect(s.kit.store.events(id)).toEqual([]);
+  s.kit.store.db.query("DELETE FROM leases WHERE session_id = ?").run(id);
+  s.kit.fake.script(say("free again"));
+  expect((await s.call("POST", `/sessions/${id}/prompt?wait=1`, { body: { text: "hi" } })).status).toBe(200);
 });
