@@ -14,11 +14,16 @@ import { formatLoadError } from "./tools-command.ts";
 import { readStdin } from "./stdin.ts";
 import { stderrRenderer } from "./stderr-renderer.ts";
 import { out, stdinIsPiped, warn } from "./output.ts";
+import { sessionlessResult } from "./sessionless-result.ts";
+import type { Session } from "../session/session.ts";
 
 export const EXIT_CODES: Record<ResultStatus, number> = { success: 0, error: 1, permission: 3, max_turns: 4, interrupted: 130 };
 
 export async function printMode(ctx: Context): Promise<number> {
   const { args } = ctx;
+  let session: Session | undefined;
+  // From the start: a signal while reading stdin or waiting for a session's lease still ends with a result.
+  const signals = onSignals((signal) => (session ? session.abort() : stopBeforeSession(args.outputFormat, signal)));
   const settings = runSettings(ctx, { askPolicy: askPolicy(args.onAsk) });
   const unpriced = budgetWarning(settings);
   if (unpriced) warn(unpriced);
@@ -30,12 +35,11 @@ export async function printMode(ctx: Context): Promise<number> {
     const untrusted = untrustedToolsWarning(ctx);
     if (untrusted) warn(untrusted);
     const registry = toolRegistry(settings.toolDirs, (errors) => warn(`tools not loaded:\n${errors.map(formatLoadError).join("\n")}`));
-    const session = openSession(ctx, store, sessionOptions(settings, store, registry));
+    session = openSession(ctx, store, sessionOptions(settings, store, registry));
     const format = args.outputFormat;
     // The stderr renderer would repeat, for --compact, the line the text format prints on stdout.
     if (format === "stream-json") session.subscribe((e) => writeLine(JSON.stringify(e)));
     else if (!args.compact) session.subscribe(stderrRenderer(warn, ctx.cwd));
-    const signals = onSignals(() => session.abort());
     const result = args.compact ? await session.compactRun(args.focus) : await session.prompt(prompt);
     signals.stop();
     if (format === "json") writeLine(JSON.stringify(result));
@@ -48,8 +52,17 @@ export async function printMode(ctx: Context): Promise<number> {
     const signal = signals.received();
     return result.status === "interrupted" && signal ? SIGNAL_EXIT_CODES[signal] : EXIT_CODES[result.status];
   } finally {
+    signals.stop();
     store.close();
   }
+}
+
+/** A signal before the session exists: nothing was started or stored, so exit now, saying so. */
+function stopBeforeSession(format: Context["args"]["outputFormat"], signal: StopSignal): never {
+  const message = `interrupted by ${signal} before the run started; nothing was stored`;
+  if (format === "text") warn(message);
+  else out(sessionlessResult("interrupted", message));
+  process.exit(SIGNAL_EXIT_CODES[signal]);
 }
 
 async function readPrompt(argument: string | undefined, env: Context["env"]): Promise<string> {
@@ -98,12 +111,12 @@ export const SIGNAL_EXIT_CODES = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 } as c
 type StopSignal = keyof typeof SIGNAL_EXIT_CODES;
 
 /** The first SIGINT, SIGTERM or SIGHUP aborts the run (kept, resumable); a second one exits at once. */
-function onSignals(abort: () => void): { stop: () => void; received: () => StopSignal | undefined } {
+function onSignals(abort: (signal: StopSignal) => void): { stop: () => void; received: () => StopSignal | undefined } {
   let first: StopSignal | undefined;
   const handler = (signal: StopSignal) => {
     if (first) process.exit(SIGNAL_EXIT_CODES[signal]);
     first = signal;
-    abort();
+    abort(signal);
   };
   const signals = Object.keys(SIGNAL_EXIT_CODES) as StopSignal[];
   for (const signal of signals) process.on(signal, handler);

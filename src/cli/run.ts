@@ -6,6 +6,7 @@ import type { Context } from "./context.ts";
 import { HELP } from "./help.ts";
 import type { InteractiveHooks } from "./interactive.ts";
 import { bothTerminals, err, out } from "./output.ts";
+import { sessionlessResult } from "./sessionless-result.ts";
 
 const context = async (args: ReturnType<typeof parseArgs>, env: Record<string, string | undefined>): Promise<Context> =>
   (await import("./context.ts")).resolveContext(args, env);
@@ -42,10 +43,7 @@ function earlyResult(argv: readonly string[], error: unknown): void {
   const at = argv.indexOf("--output-format");
   const format = at >= 0 ? argv[at + 1] : argv.find((a) => a.startsWith("--output-format="))?.slice(16);
   if (!print || (format !== "json" && format !== "stream-json")) return;
-  const message = error instanceof Error ? error.message : String(error);
-  const usage = { input_tokens: 0, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 };
-  const result = { type: "result", session_id: null, seq: 0, status: "error", text: "", usage, cost_usd: 0, turns: 0, duration_ms: 0, error: message };
-  out(`${JSON.stringify(result)}\n`);
+  out(sessionlessResult("error", error instanceof Error ? error.message : String(error)));
 }
 
 async function subcommand(command: string, rest: string[], args: ReturnType<typeof parseArgs>, env: Record<string, string | undefined>): Promise<number> {

@@ -219,3 +219,16 @@ test.concurrent("SIGHUP while a command runs that started a process with setsid:
     await killLeftovers("sleep 35.25");
   }
 });
+
+test.concurrent("SIGTERM before the session exists (waiting for the prompt on stdin): exit 143 and an interrupted result", async () => {
+  await using w = await world();
+  // A warning printed once the signal handlers are in place tells the test when to signal.
+  await Bun.write(join(w.cwd, "AGENTS.md"), "x".repeat(40_000));
+  const rein = w.start(["-p", "-", "--output-format", "stream-json"], { stdin: "pipe-open" });
+  await rein.waitForStderr((s) => s.includes("AGENTS.md is"), "the instructions warning");
+  rein.kill("SIGTERM");
+  const r = await rein.exited;
+  expect(r.code).toBe(143);
+  expect(parseEvents(r.stdout)).toEqual([expect.objectContaining({ type: "result", status: "interrupted", session_id: null, seq: 0 })]);
+  expect(w.fake.requests).toHaveLength(0);
+});
