@@ -19,17 +19,35 @@ export function programInWorkspace(name: string, cwd: string, searchPath: string
   for (const entry of searchPath.split(":")) {
     const dir = entry === "" ? cwd : isAbsolute(entry) ? entry : resolve(cwd, entry);
     const candidate = join(dir, name);
-    if (!isExecutableFile(candidate)) continue;
-    const real = resolveForCheck(candidate, "/", home);
+    // Folders outside the workspace (/usr/bin...) are looked up once in a while; the workspace's always.
+    const real = isInside(dir, workspace) ? lookUp(candidate, home) : cachedLookUp(candidate, home);
+    if (real === undefined) continue;
     return isInside(real, workspace) ? real : undefined;
   }
   return undefined;
 }
 
+const CACHE_MS = 5_000;
+const cache = new Map<string, { real: string | undefined; at: number }>();
+
+function cachedLookUp(candidate: string, home: string): string | undefined {
+  const now = Date.now();
+  const hit = cache.get(candidate);
+  if (hit && now - hit.at < CACHE_MS) return hit.real;
+  const real = lookUp(candidate, home);
+  if (cache.size > 4096) cache.clear();
+  cache.set(candidate, { real, at: now });
+  return real;
+}
+
+function lookUp(candidate: string, home: string): string | undefined {
+  return isExecutableFile(candidate) ? resolveForCheck(candidate, "/", home) : undefined;
+}
+
 function isExecutableFile(path: string): boolean {
   try {
-    const stat = statSync(path);
-    return stat.isFile() && (stat.mode & 0o111) !== 0;
+    const stat = statSync(path, { throwIfNoEntry: false }); // most entries miss: no exception for them
+    return stat !== undefined && stat.isFile() && (stat.mode & 0o111) !== 0;
   } catch {
     return false;
   }

@@ -56,7 +56,7 @@ function followLinks(absolute: string): string {
 
 function lstatOrUndefined(path: string) {
   try {
-    return lstatSync(path);
+    return lstatSync(path, { throwIfNoEntry: false });
   } catch {
     return undefined;
   }

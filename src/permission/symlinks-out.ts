@@ -5,9 +5,11 @@ import { join } from "node:path";
 import { isInside, resolveForCheck } from "./paths.ts";
 import { sensitivePath } from "./sensitive.ts";
 
-const MAX_ENTRIES = 20_000;
-// git's own folder holds no links a search follows into; node_modules/.bin links point at packages.
-const SKIP = new Set([".git"]);
+const MAX_ENTRIES = 10_000;
+// git's own folder holds no links a search follows into. node_modules is the package manager's:
+// its links (workspaces, pnpm's store, `file:` dependencies) lead out by design, and walking it
+// would cost more than the whole analysis.
+const SKIP = new Set([".git", "node_modules"]);
 // Links into the system's program folders (a virtualenv's python) lead nowhere private.
 const SYSTEM = /^\/(?:usr|bin|sbin|lib|lib32|lib64|nix\/store|System|opt\/homebrew\/Cellar)(?:\/|$)/;
 
