@@ -5,6 +5,7 @@ import { existsSync, mkdirSync, renameSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import type { AgentEvent, EventOf, Message, StampedEvent, Usage } from "../agent/types.ts";
 import { applyMigration, MIGRATIONS } from "./migrations.ts";
+import { recoverInto, recoveryText, truncation } from "./recover.ts";
 
 export type SessionRow = {
   id: string;
@@ -70,7 +71,10 @@ export class Store {
     );
   }
 
-  /** Opens (creating) the database. A file that is not a usable database is kept aside with a warning. */
+  /**
+   * Opens (creating) the database. A damaged file is kept aside as it is, what SQLite can still read
+   * of it is copied into a new one, and the warning says what was recovered and what was lost.
+   */
   static open(path: string): { store: Store; warning?: string } {
     if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
     try {
@@ -81,10 +85,13 @@ export class Store {
       for (const suffix of ["", "-wal", "-shm"]) {
         if (existsSync(path + suffix)) renameSync(path + suffix, aside + suffix);
       }
-      const warning =
-        `the session database ${path} was corrupt (${(error as Error).message}); it was moved to ${aside} ` +
-        `and a new one was created. Old sessions may be recoverable from it with the sqlite3 ".recover" command.`;
-      return { store: new Store(prepare(path), path), warning };
+      const store = new Store(prepare(path), path);
+      const recovery = recoverInto(aside, store.db);
+      const damaged = `the session database ${path} was damaged (${(error as Error).message}); the original is kept as ${aside}`;
+      const warning = recovery
+        ? `${damaged}, and what could be read of it is in a new database: ${recoveryText(recovery)}`
+        : `${damaged}, nothing of it could be read, and a new database was created`;
+      return { store, warning };
     }
   }
 
@@ -370,6 +377,8 @@ function fileSize(path: string): number {
 }
 
 function prepare(path: string): Database {
+  const cut = path === ":memory:" ? undefined : truncation(path);
+  if (cut) throw new StoreError(cut);
   const db = new Database(path, { create: true, strict: true });
   try {
     db.exec("PRAGMA busy_timeout = 5000");
@@ -437,7 +446,7 @@ function migrate(db: Database): void {
 function isCorruption(error: unknown): boolean {
   const code = (error as { code?: string }).code ?? "";
   const message = error instanceof Error ? error.message : "";
-  return /SQLITE_(NOTADB|CORRUPT)/.test(code) || /file is not a database|malformed/.test(message);
+  return /SQLITE_(NOTADB|CORRUPT)/.test(code) || /file is not a database|malformed|file is cut short/.test(message);
 }
 
 function wrap(error: unknown, path: string): Error {
