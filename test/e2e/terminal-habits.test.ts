@@ -1,35 +1,13 @@
 // The terminal's habits from the peers, in a real terminal (tmux) against the fake model: a prompt
 // on the command line, errors said once, no empty session left behind.
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
-import { existsSync } from "node:fs";
-import { join, resolve } from "node:path";
-import { startFakeAnthropic, type FakeServer } from "../fake/server.ts";
-import { terminalStarter } from "../support/terminal-start.ts";
-import { tempDir, type TempDir } from "../support/temp-dir.ts";
-import { hasTmux, tmuxServer } from "../support/tmux.ts";
+import { join } from "node:path";
+import { terminalSuite } from "../support/terminal-start.ts";
+import { hasTmux } from "../support/tmux.ts";
 
-const ROOT = resolve(import.meta.dir, "../..");
-const BIN = join(ROOT, "dist/rein");
-
-let fake: FakeServer;
-let dir: TempDir;
-const server = tmuxServer("habits");
-const start = terminalStarter(BIN, server, () => fake, () => dir);
-
-beforeAll(async () => {
-  if (!existsSync(BIN)) Bun.spawnSync(["bun", "build.ts"], { cwd: ROOT, stdout: "inherit", stderr: "inherit" });
-  fake = await startFakeAnthropic();
-  dir = tempDir("rein-habits-");
-});
-
-beforeEach(() => fake.reset());
-
-afterAll(async () => {
-  server.close();
-  await fake.close();
-  dir.remove();
-});
+const suite = terminalSuite("habits");
+const { start } = suite;
 
 const sessionCount = (data: string) => {
   const db = new Database(join(data, "rein.db"), { readonly: true });
@@ -40,9 +18,9 @@ const sessionCount = (data: string) => {
 
 describe.skipIf(!hasTmux)("the terminal's habits", () => {
   test('rein "PROMPT" starts the terminal and sends that prompt at once', async () => {
-    fake.script({ reply: [{ type: "text", text: "Fixed the test." }] });
+    suite.fake.script({ reply: [{ type: "text", text: "Fixed the test." }] });
     const { pane } = await start({ name: "argprompt", args: `'fix the test'`, ready: "Fixed the test." });
-    const body = fake.requests.at(-1)!.body as { messages: { content: { type: string; text?: string }[] }[] };
+    const body = suite.fake.requests.at(-1)!.body as { messages: { content: { type: string; text?: string }[] }[] };
     expect(body.messages[0]!.content.find((b) => b.type === "text")?.text).toBe("fix the test");
     expect(pane.screen({ joined: true })).toMatch(/^› fix the test$/m);
     pane.keys("C-d");
@@ -50,7 +28,7 @@ describe.skipIf(!hasTmux)("the terminal's habits", () => {
   }, 30_000);
 
   test("a failed API call (401) is said once, and the prompt comes back", async () => {
-    fake.script({ error: 401 }, { reply: [{ type: "text", text: "Working again." }] });
+    suite.fake.script({ error: 401 }, { reply: [{ type: "text", text: "Working again." }] });
     const { pane } = await start({ name: "error-once" });
     pane.keys("hello", "Enter");
     const shown = await pane.until(/session: in \d+/);
@@ -63,7 +41,7 @@ describe.skipIf(!hasTmux)("the terminal's habits", () => {
   }, 30_000);
 
   test("Escape stops a running turn: its partial answer is kept and the prompt comes back", async () => {
-    fake.script(
+    suite.fake.script(
       { reply: [{ type: "text", text: "A slow answer that streams word by word for long enough to stop it." }], chunkSize: 3, delayMs: 150 },
       { reply: [{ type: "text", text: "Next one." }] },
     );
@@ -86,7 +64,7 @@ describe.skipIf(!hasTmux)("the terminal's habits", () => {
     expect(shown).not.toContain("resume: rein -r");
     expect(sessionCount(data)).toBe(0);
 
-    fake.script({ reply: [{ type: "text", text: "Kept." }] });
+    suite.fake.script({ reply: [{ type: "text", text: "Kept." }] });
     const again = await start({ name: "no-empty-clear" });
     again.pane.keys("/clear", "Enter");
     await again.pane.until("new session");

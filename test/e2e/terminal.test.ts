@@ -1,41 +1,18 @@
 // The interactive terminal in a real terminal: tmux runs the compiled binary against the fake model;
 // the assertions read the captured screen.
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { existsSync, mkdirSync } from "node:fs";
-import { join, resolve } from "node:path";
-import { startFakeAnthropic, type FakeServer } from "../fake/server.ts";
-import { terminalStarter } from "../support/terminal-start.ts";
-import { hasTmux, tmuxServer } from "../support/tmux.ts";
-import { tempDir, type TempDir } from "../support/temp-dir.ts";
+import { join } from "node:path";
+import { BIN, terminalSuite } from "../support/terminal-start.ts";
+import { hasTmux } from "../support/tmux.ts";
 
-const ROOT = resolve(import.meta.dir, "../..");
-const BIN = join(ROOT, "dist/rein");
-
-let fake: FakeServer;
-let dir: TempDir;
-const server = tmuxServer("terminal");
-
-beforeAll(async () => {
-  if (!existsSync(BIN)) Bun.spawnSync(["bun", "build.ts"], { cwd: ROOT, stdout: "inherit", stderr: "inherit" });
-  fake = await startFakeAnthropic();
-  dir = tempDir("rein-terminal-");
-});
-
-// A failed test must not leave its scripted replies to the next one.
-beforeEach(() => fake.reset());
-
-afterAll(async () => {
-  server.close();
-  await fake.close();
-  dir.remove();
-});
-
-const start = terminalStarter(BIN, server, () => fake, () => dir);
+const suite = terminalSuite("terminal");
+const { server, start } = suite;
 
 type Body = { messages: { role: string; content: { type: string; text?: string }[] }[] };
 const lastUserText = () => {
-  const body = fake.requests.at(-1)!.body as Body;
+  const body = suite.fake.requests.at(-1)!.body as Body;
   return body.messages.at(-1)!.content.find((b) => b.type === "text")?.text ?? "";
 };
 
@@ -43,7 +20,7 @@ describe.skipIf(!hasTmux)("the interactive terminal", () => {
   test("renders the answer as Markdown, one line per tool call with its result, and an edit as a diff", async () => {
     const { pane, work } = await start({ name: "render" });
     await Bun.write(join(work, "notes.txt"), "alpha\nbeta\ngamma\n");
-    fake.script(
+    suite.fake.script(
       { reply: [{ type: "tool_use", name: "read", input: { path: "notes.txt" } }] },
       { reply: [{ type: "tool_use", name: "edit", input: { path: "notes.txt", old_string: "beta", new_string: "BETA" } }] },
       { reply: [{ type: "text", text: "# Done\n\nI changed **one** line in `notes.txt`:\n\n- beta\n- became BETA\n\n```ts\nconst x = 1;\n```\n" }] },
@@ -70,7 +47,7 @@ describe.skipIf(!hasTmux)("the interactive terminal", () => {
 
   test("colours only when allowed: FORCE_COLOR colours, NO_COLOR does not, TERM=dumb writes no escape sequence", async () => {
     const answer = { reply: [{ type: "text" as const, text: "Some `code` here." }] };
-    fake.script(answer, answer, answer);
+    suite.fake.script(answer, answer, answer);
     const coloured = await start({ name: "force", env: { NO_COLOR: "1", FORCE_COLOR: "1" } });
     coloured.pane.keys("hi", "Enter");
     await coloured.pane.until("code here.");
@@ -84,7 +61,7 @@ describe.skipIf(!hasTmux)("the interactive terminal", () => {
     plain.pane.keys("C-d");
 
     // TERM=dumb: everything rein writes is captured raw by pipe-pane.
-    const raw = join(dir.path, "dumb.out");
+    const raw = join(suite.dir.path, "dumb.out");
     const dumb = await start({ name: "dumb", env: { TERM: "dumb", NO_COLOR: "" } });
     server.tmux("pipe-pane", "-t", dumb.pane.name, "-o", `cat >> ${raw}`);
     dumb.pane.keys("hi", "Enter");
@@ -98,7 +75,7 @@ describe.skipIf(!hasTmux)("the interactive terminal", () => {
 
   test("multi-line entry, history with the arrow keys, and Tab completion of slash commands", async () => {
     const { pane } = await start({ name: "editing" });
-    fake.script({ reply: [{ type: "text", text: "Got two lines." }] }, { reply: [{ type: "text", text: "Got it again." }] });
+    suite.fake.script({ reply: [{ type: "text", text: "Got two lines." }] }, { reply: [{ type: "text", text: "Got it again." }] });
     // Each key waits for the screen to show the one before it: keys read together (or within 10 ms)
     // are taken as a paste from a terminal without bracketed paste, whose Enters only break lines.
     pane.keys("first line\\");
@@ -129,10 +106,10 @@ describe.skipIf(!hasTmux)("the interactive terminal", () => {
   }, 30_000);
 
   test("the prompt history of earlier runs (read after the first paint) comes back with Up; this run's prompt is added to it", async () => {
-    const file = join(dir.path, "history-data", "prompt-history.jsonl");
+    const file = join(suite.dir.path, "history-data", "prompt-history.jsonl");
     await Bun.write(file, `${JSON.stringify("from an earlier run")}\n`);
     const { pane } = await start({ name: "history" });
-    fake.script({ reply: [{ type: "text", text: "Again." }] });
+    suite.fake.script({ reply: [{ type: "text", text: "Again." }] });
     pane.keys("Up");
     await pane.until("› from an earlier run");
     pane.keys(" and now", "Enter");
@@ -145,16 +122,16 @@ describe.skipIf(!hasTmux)("the interactive terminal", () => {
 
   test("a pasted 10,000-line text is one prompt, shown as a placeholder and sent whole", async () => {
     const { pane } = await start({ name: "paste" });
-    fake.script({ reply: [{ type: "text", text: "Counted them." }] });
+    suite.fake.script({ reply: [{ type: "text", text: "Counted them." }] });
     const lines = Array.from({ length: 10_000 }, (_, i) => `line ${i + 1}`).join("\n");
-    const before = fake.requests.length;
+    const before = suite.fake.requests.length;
     pane.keys("count these: ");
     pane.paste(lines);
     await pane.until("[pasted text #1: 10000 lines");
-    expect(fake.requests.length).toBe(before); // no line of the paste was taken as Enter
+    expect(suite.fake.requests.length).toBe(before); // no line of the paste was taken as Enter
     pane.keys("Enter");
     await pane.until("Counted them.");
-    expect(fake.requests.length).toBe(before + 1);
+    expect(suite.fake.requests.length).toBe(before + 1);
     const sent = lastUserText();
     expect(sent.startsWith("count these: line 1\nline 2\n")).toBe(true);
     expect(sent.endsWith("line 10000")).toBe(true);
@@ -164,17 +141,17 @@ describe.skipIf(!hasTmux)("the interactive terminal", () => {
 
   test("a paste from a terminal without bracketed paste (its lines arrive as Enters) is still one prompt", async () => {
     const { pane } = await start({ name: "paste-plain" });
-    fake.script({ reply: [{ type: "text", text: "Read all of it." }] });
+    suite.fake.script({ reply: [{ type: "text", text: "Read all of it." }] });
     const lines = Array.from({ length: 2_000 }, (_, i) => `row ${i + 1}`).join("\n");
-    const before = fake.requests.length;
+    const before = suite.fake.requests.length;
     pane.keys("look: ");
     pane.paste(lines, false);
     await pane.until("row 2000");
     await Bun.sleep(200);
-    expect(fake.requests.length).toBe(before);
+    expect(suite.fake.requests.length).toBe(before);
     pane.keys("Enter");
     await pane.until("Read all of it.");
-    expect(fake.requests.length).toBe(before + 1);
+    expect(suite.fake.requests.length).toBe(before + 1);
     const sent = lastUserText();
     expect(sent.startsWith("look: row 1\nrow 2\n")).toBe(true);
     expect(sent.split("\n")).toHaveLength(2_000);
@@ -183,7 +160,7 @@ describe.skipIf(!hasTmux)("the interactive terminal", () => {
 
   test("a prompt typed while a turn runs is queued, shown as queued, and runs after it", async () => {
     const { pane } = await start({ name: "queue" });
-    fake.script(
+    suite.fake.script(
       { reply: [{ type: "text", text: "A slow first answer arriving bit by bit." }], chunkSize: 4, delayMs: 120 },
       { reply: [{ type: "text", text: "The queued one answered." }] },
     );
@@ -202,7 +179,7 @@ describe.skipIf(!hasTmux)("the interactive terminal", () => {
   test("Ctrl-C in a permission dialog rejects the call, stops the turn and gives the prompt back", async () => {
     const { pane, work } = await start({ name: "dialog-interrupt" });
     const marker = join(work, "never-made");
-    fake.script(
+    suite.fake.script(
       { reply: [{ type: "tool_use", name: "bash", input: { command: `touch ${marker}` } }] },
       { reply: [{ type: "text", text: "Fresh start." }] },
     );
@@ -220,7 +197,7 @@ describe.skipIf(!hasTmux)("the interactive terminal", () => {
 
   test("always from the dialog saves the exact rule; /permissions lists it and revokes it", async () => {
     const { pane, work } = await start({ name: "always" });
-    fake.script(
+    suite.fake.script(
       { reply: [{ type: "tool_use", name: "bash", input: { command: "git checkout -b topic" } }] },
       { reply: [{ type: "text", text: "Branch made." }] },
     );
@@ -240,10 +217,10 @@ describe.skipIf(!hasTmux)("the interactive terminal", () => {
   }, 30_000);
 
   test("custom commands from .rein/commands and the user's commands folder become prompts", async () => {
-    const config = join(dir.path, "custom-config");
+    const config = join(suite.dir.path, "custom-config");
     await Bun.write(join(config, "commands", "explain.md"), "---\ndescription: explain a file\n---\nExplain $ARGUMENTS in two sentences.\n");
     const { pane } = await start({ name: "custom", env: { REIN_CONFIG_DIR: config } });
-    fake.script({ reply: [{ type: "text", text: "Explained." }] });
+    suite.fake.script({ reply: [{ type: "text", text: "Explained." }] });
     pane.keys("/help", "Enter");
     await pane.until(/\/explain\s+explain a file \(user\)/);
     pane.keys("/explain src/main.ts", "Enter");
@@ -254,7 +231,7 @@ describe.skipIf(!hasTmux)("the interactive terminal", () => {
 
   test("/model changes the model of the next turn; /clear starts a new session; /sessions and /resume go back to the old one", async () => {
     const { pane } = await start({ name: "sessions" });
-    fake.script(
+    suite.fake.script(
       { reply: [{ type: "text", text: "Answer in the first session." }] },
       { reply: [{ type: "text", text: "Answer from haiku." }] },
       { reply: [{ type: "text", text: "Answer in the second session." }] },
@@ -267,14 +244,14 @@ describe.skipIf(!hasTmux)("the interactive terminal", () => {
     await pane.until("model: claude-haiku-4-5 from the next turn");
     pane.keys("which model", "Enter");
     await pane.until("Answer from haiku.");
-    expect((fake.requests.at(-1)!.body as { model: string }).model).toBe("claude-haiku-4-5");
+    expect((suite.fake.requests.at(-1)!.body as { model: string }).model).toBe("claude-haiku-4-5");
     await pane.until(/claude-haiku-4-5 · context \d+% of 200k/);
 
     pane.keys("/clear", "Enter");
     await pane.until(/new session s_\w+ · claude-haiku-4-5/);
     pane.keys("second session prompt", "Enter");
     await pane.until("Answer in the second session.");
-    expect((fake.requests.at(-1)!.body as Body).messages).toHaveLength(1);
+    expect((suite.fake.requests.at(-1)!.body as Body).messages).toHaveLength(1);
 
     pane.keys("/sessions", "Enter");
     await pane.until(new RegExp(`  ${first} .*first session prompt`));
@@ -282,7 +259,7 @@ describe.skipIf(!hasTmux)("the interactive terminal", () => {
     await pane.until(`resumed session ${first}`);
     pane.keys("and now", "Enter");
     await pane.until("Back in the first.");
-    const texts = (fake.requests.at(-1)!.body as Body).messages.map((m) => m.content.find((b) => b.type === "text")?.text);
+    const texts = (suite.fake.requests.at(-1)!.body as Body).messages.map((m) => m.content.find((b) => b.type === "text")?.text);
     expect(texts).toEqual(["first session prompt", "Answer in the first session.", "which model", "Answer from haiku.", "and now"]);
     pane.keys("C-d");
     await pane.until("EXIT=0");
@@ -291,7 +268,7 @@ describe.skipIf(!hasTmux)("the interactive terminal", () => {
   test("/compact summarises the conversation, says how much it saved, and /cost counts the summary call", async () => {
     const { pane } = await start({ name: "compact", args: "-m claude-sonnet-5-5" });
     const usage = { input_tokens: 1000, output_tokens: 100, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 };
-    fake.script(
+    suite.fake.script(
       // answers long enough (about 700 tokens each) to be worth compacting
       { reply: [{ type: "text", text: `${"The parser reads tokens. ".repeat(110)}First answer.` }], usage },
       { reply: [{ type: "text", text: `${"The lexer makes tokens. ".repeat(110)}Second answer.` }], usage },
@@ -305,7 +282,7 @@ describe.skipIf(!hasTmux)("the interactive terminal", () => {
     await pane.until("Second answer.");
     pane.keys("/compact the parser", "Enter");
     await pane.until(/\(context compacted: earlier conversation summarised, ~\d+ -> ~\d+ tokens\)/);
-    expect(JSON.stringify(fake.requests.at(-1)!.body)).toContain("the parser");
+    expect(JSON.stringify(suite.fake.requests.at(-1)!.body)).toContain("the parser");
     pane.keys("/cost", "Enter");
     // two runs of 1000 in / 100 out, and the summary call's 500 / 50, at $2 / $10 per million
     await pane.until(/2 runs: tokens: in 2500 .* out 250 · \$0\.0075/);
@@ -315,7 +292,7 @@ describe.skipIf(!hasTmux)("the interactive terminal", () => {
 
   test("a 40-column and a 200-column terminal, and a resize in between, keep the dialog and the prompt whole", async () => {
     const { pane } = await start({ name: "narrow", columns: 40, rows: 30 });
-    fake.script(
+    suite.fake.script(
       { reply: [{ type: "tool_use", name: "bash", input: { command: "npm install left-pad --save-exact" } }] },
       { reply: [{ type: "text", text: "A long answer that has to wrap over several rows in a terminal only forty columns wide." }] },
     );
@@ -336,11 +313,11 @@ describe.skipIf(!hasTmux)("the interactive terminal", () => {
   }, 30_000);
 
   test("a terminal closed mid-turn (SIGHUP): the process exits and the session keeps what was shown", async () => {
-    const work = join(dir.path, "hangup");
+    const work = join(suite.dir.path, "hangup");
     mkdirSync(join(work, ".git"), { recursive: true });
-    const data = join(dir.path, "hangup-data");
-    fake.script({ reply: [{ type: "text", text: "Streaming slowly so the terminal can close mid-answer, word by word." }], chunkSize: 3, delayMs: 150 });
-    const env = `ANTHROPIC_API_KEY=test-key ANTHROPIC_BASE_URL=${fake.url} REIN_DATA_DIR=${data} REIN_CONFIG_DIR=${join(dir.path, "hangup-config")} NO_COLOR=1`;
+    const data = join(suite.dir.path, "hangup-data");
+    suite.fake.script({ reply: [{ type: "text", text: "Streaming slowly so the terminal can close mid-answer, word by word." }], chunkSize: 3, delayMs: 150 });
+    const env = `ANTHROPIC_API_KEY=test-key ANTHROPIC_BASE_URL=${suite.fake.url} REIN_DATA_DIR=${data} REIN_CONFIG_DIR=${join(suite.dir.path, "hangup-config")} NO_COLOR=1`;
     const pane = server.open(`exec env ${env} ${BIN}`, work);
     await pane.until("Ctrl-D exits");
     const pid = pane.pid();
@@ -360,11 +337,11 @@ describe.skipIf(!hasTmux)("the interactive terminal", () => {
   }, 30_000);
 
   test("Ctrl-Z gives the shell its terminal back; fg brings the prompt back as it was", async () => {
-    const work = join(dir.path, "suspend");
+    const work = join(suite.dir.path, "suspend");
     mkdirSync(join(work, ".git"), { recursive: true });
     const pane = server.open("bash --norc --noprofile", work);
     await Bun.sleep(300);
-    const env = `ANTHROPIC_API_KEY=test-key ANTHROPIC_BASE_URL=${fake.url} REIN_DATA_DIR=${join(dir.path, "suspend-data")} REIN_CONFIG_DIR=${join(dir.path, "suspend-config")} NO_COLOR=1`;
+    const env = `ANTHROPIC_API_KEY=test-key ANTHROPIC_BASE_URL=${suite.fake.url} REIN_DATA_DIR=${join(suite.dir.path, "suspend-data")} REIN_CONFIG_DIR=${join(suite.dir.path, "suspend-config")} NO_COLOR=1`;
     pane.keys(`env ${env} ${BIN}`, "Enter");
     await pane.until("Ctrl-D exits");
     pane.keys("half typed", "C-z");
