@@ -164,6 +164,8 @@ export function parseArgs(argv: readonly string[]): Args {
   if (args.continue && args.resume) throw new UsageError("--continue and --resume cannot be used together");
   if (args.compact) checkCompact(args);
   if (args.print && args.serve) throw new UsageError("-p and --serve cannot be used together");
+  const stray = args.prompt ?? args.command[0];
+  if (args.serve && stray !== undefined) throw new UsageError(`unexpected argument "${stray}": rein --serve takes no prompt or command (see rein --help)`);
   const scope = scopeOf(args.print, args.serve, args.command);
   const problem = flagProblem(scope, given) ?? arityProblem(scope, args.command);
   if (problem) throw new UsageError(problem);

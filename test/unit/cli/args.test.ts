@@ -90,6 +90,8 @@ describe("parseArgs", () => {
     expect(usage(["tools", "list", "x"])).toContain('unexpected argument "x"');
     expect(usage(["tools", "init", "user", "x"])).toContain('unexpected argument "x"');
     expect(usage(["doctor", "now"])).toBe('unexpected argument "now": rein doctor takes no arguments');
+    expect(usage(["--serve", "fix it"])).toBe('unexpected argument "fix it": rein --serve takes no prompt or command (see rein --help)');
+    expect(usage(["--serve", "sessions"])).toContain('unexpected argument "sessions"');
     expect(parseArgs(["sessions", "rm", "A"]).command).toEqual(["sessions", "rm", "A"]);
     expect(parseArgs(["permissions", "explain", "--", "git", "push"]).command).toHaveLength(4);
   });
