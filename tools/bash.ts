@@ -8,6 +8,7 @@ import { dirname, join } from "node:path";
 import * as v from "valibot";
 import { defineTool } from "rein/tool";
 import description from "../prompts/tools/bash.txt" with { type: "text" };
+import { startInBackground, type BackgroundCommand } from "./lib/background.ts";
 import { CALL_MARKER, newCallMarker, signalCall } from "./lib/process-group.ts";
 import { blockedWriteNote, readOnlyArgv, sandboxArgv, sandboxDecision } from "./lib/sandbox.ts";
 
@@ -28,11 +29,12 @@ export default defineTool({
     timeout: v.optional(
       v.pipe(v.number(), v.integer(), v.minValue(1000), v.maxValue(MAX_TIMEOUT_MS), v.description("Milliseconds; default 120000")),
     ),
+    background: v.optional(v.pipe(v.boolean(), v.description("Start it and return at once (a server, a watcher); stopped when rein exits"))),
   }),
   // The whole line: the permission engine finds every command in it, the files it touches and
   // what "always" would save (src/permission/engine.ts).
   permissions: ({ command }) => [{ permission: "bash", pattern: command.trim(), always: [] }],
-  async run({ command, timeout = DEFAULT_TIMEOUT_MS }, ctx) {
+  async run({ command, timeout = DEFAULT_TIMEOUT_MS, background }, ctx) {
     if (ctx.signal.aborted) return { output: "[killed: interrupted before it started]", isError: true };
     const sandbox = sandboxDecision(ctx.sandbox, ctx.sessionId);
     if ("error" in sandbox) return { output: sandbox.error, isError: true };
@@ -45,6 +47,7 @@ export default defineTool({
       : sandbox.readOnly
         ? readOnlyArgv(shell, { workspace: ctx.cwd, masked: ctx.sandbox.masked })
         : sandboxArgv(shell, { workspace: ctx.cwd, tmp: tmpdir(), network: sandbox.network, writable: [ctx.outputDir] });
+    if (background) return backgroundStarted(startInBackground(argv, { cwd: ctx.cwd, env: ctx.env, log: spillPath(ctx.outputDir, `${ctx.toolUseId}.background`), command }));
     const marker = newCallMarker(); // finds what left the process group (setsid) when the call ends
     const proc = Bun.spawn(argv, {
       cwd: ctx.cwd,
@@ -106,6 +109,10 @@ export default defineTool({
 /** Where a long output is kept in full: the session's output folder, beside what the loop saves. */
 function spillPath(outputDir: string, toolUseId: string): string {
   return join(outputDir, `${toolUseId.replace(/[^\w-]/g, "_")}.bash.log`);
+}
+
+function backgroundStarted({ call, log }: BackgroundCommand): string {
+  return `[started in the background as process group ${call.pgid}; its output goes to ${log} (read it with the read tool); it runs until it ends or rein exits; to stop it sooner: kill -- -${call.pgid}]`;
 }
 
 function withNotes(text: string, notes: string[]): string {

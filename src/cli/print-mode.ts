@@ -9,7 +9,7 @@ import type { OnAsk } from "./args.ts";
 import { UsageError } from "./args.ts";
 import { openSession } from "./open-session.ts";
 import { startupWarnings, openStore, runSettings, untrustedToolsWarning, type Context } from "./context.ts";
-import { budgetWarning, instructionSources, instructionWarnings, sessionOptions, toolRegistry } from "../session/factory.ts";
+import { budgetWarning, instructionSources, instructionWarnings, sessionOptions, stopBackground, toolRegistry } from "../session/factory.ts";
 import { formatLoadError } from "./tools-command.ts";
 import { readStdin } from "./stdin.ts";
 import { stderrRenderer } from "./stderr-renderer.ts";
@@ -49,6 +49,8 @@ export async function printMode(ctx: Context): Promise<number> {
       if (result.status !== "success" && result.error) warn(result.error);
       if (result.status === "interrupted") warn(`interrupted; continue with: rein -r ${session.id} -p "..."`);
     }
+    // Commands the model started in the background end with rein, and it says so.
+    for (const { command, log } of await stopBackground()) warn(`stopped a command left running in the background: ${command} (its output: ${log})`);
     const signal = signals.received();
     return result.status === "interrupted" && signal ? SIGNAL_EXIT_CODES[signal] : EXIT_CODES[result.status];
   } finally {

@@ -91,7 +91,7 @@ export function ruleSet(mode: PermissionMode, rules: RunSettings["rules"]): Rule
 }
 
 export type { LoadError, ToolDir, ToolRegistry };
-export { sandboxAvailable } from "../registry/builtin.ts";
+export { sandboxAvailable, stopBackground } from "../registry/builtin.ts";
 
 /** The registry of a run: the built-ins plus the tool folders; `onErrors` hears of files that fail to load. */
 export function toolRegistry(dirs: ToolDir[], onErrors?: (errors: readonly LoadError[]) => void): ToolRegistry {

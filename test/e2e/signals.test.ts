@@ -232,3 +232,23 @@ test.concurrent("SIGTERM before the session exists (waiting for the prompt on st
   expect(parseEvents(r.stdout)).toEqual([expect.objectContaining({ type: "result", status: "interrupted", session_id: null, seq: 0 })]);
   expect(w.fake.requests).toHaveLength(0);
 });
+
+test.concurrent("a command the model starts in the background outlives its call, and rein stops it at exit, saying so", async () => {
+  await using w = await world();
+  const server = "sleep 36.5";
+  w.fake.script(
+    { reply: [{ type: "tool_use", name: "bash", input: { command: server, background: true } }] },
+    { reply: [bash("pgrep -f 'sleep 36[.]5' >/dev/null && echo still-running")] },
+    { reply: [text("done")] },
+  );
+  try {
+    const r = await w.run(["-p", "start it", "--allow", "bash"]);
+    expect(r).toMatchObject({ code: 0, stdout: "done\n" });
+    expect(resultText(toolResultsOf(w.fake.requests[1])[0])).toContain("[started in the background as process group");
+    expect(resultText(toolResultsOf(w.fake.requests[2]).at(-1))).toContain("still-running");
+    expect(r.stderr).toContain(`stopped a command left running in the background: ${server}`);
+    await waitFor(async () => (await pidsMatching(server)).length === 0, `no ${server} left`, 2_000);
+  } finally {
+    await killLeftovers(server);
+  }
+});

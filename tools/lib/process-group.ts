@@ -17,8 +17,8 @@ export function newCallMarker(): string {
   return `${process.pid}-${randomBytes(8).toString("hex")}`;
 }
 
-/** Sends `signal` to the call's group and to every process carrying its marker; false when none was left. */
-export function signalCall(call: CallProcesses, signal: NodeJS.Signals): boolean {
+/** Sends `signal` (0: none, only asks) to the call's group and to every process carrying its marker; false when none was left. */
+export function signalCall(call: CallProcesses, signal: NodeJS.Signals | 0): boolean {
   const group = signalGroup(call.pgid, signal);
   let marked = false;
   for (const pid of markedProcesses(call.marker)) {
@@ -33,7 +33,7 @@ export function signalCall(call: CallProcesses, signal: NodeJS.Signals): boolean
 }
 
 /** Sends `signal` to every process in the group; false when none is left. */
-export function signalGroup(pgid: number, signal: NodeJS.Signals): boolean {
+export function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
   try {
     process.kill(-pgid, signal);
     return true;

@@ -1,9 +1,10 @@
 // Nothing a bash command starts outlives the call, also what left its process group (setsid, a
 // daemon that double-forks): found by the per-call environment marker, with a real bash.
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import bash from "../../../tools/bash.ts";
+import { stopBackground } from "../../../tools/lib/background.ts";
 import { CALL_MARKER, markedProcesses } from "../../../tools/lib/process-group.ts";
 import { tempDir, type TempDir } from "../../support/temp-dir.ts";
 import { toolContext, toolOutcome } from "../../support/tool-context.ts";
@@ -62,3 +63,26 @@ test("markedProcesses finds exactly the processes whose environment holds the ma
   mkdirSync(join(proc, "self"), { recursive: true });
   expect(markedProcesses("abc", proc).sort()).toEqual([101, 102]);
 });
+
+test("background: true returns at once, the command outlives the call with its output in a file, and stopBackground ends it", async () => {
+  const pattern = "sleep 41.6";
+  try {
+    const result = toolOutcome(await bash.run({ command: `echo up; ${pattern}`, background: true }, toolContext(dir.path, { toolUseId: "toolu_bg" })));
+    const [, pgid, log] = /process group (\d+); its output goes to (\S+) /.exec(result.output) ?? [];
+    expect(pgid).toBeDefined();
+    expect(running(pattern).length).toBeGreaterThan(0);
+    await waitUntil(() => readFileSync(log!, "utf8") === "up\n");
+    const stopped = await stopBackground();
+    expect(stopped.map((s) => s.command)).toEqual([`echo up; ${pattern}`]);
+    expect(running(pattern)).toEqual([]);
+    expect(await stopBackground()).toEqual([]);
+  } finally {
+    killAll(pattern);
+  }
+});
+
+/** Polls a file the command writes: nothing announces the write. */
+async function waitUntil(check: () => boolean): Promise<void> {
+  for (let i = 0; i < 200 && !check(); i++) await Bun.sleep(10);
+  expect(check()).toBe(true);
+}
