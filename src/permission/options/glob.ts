@@ -23,7 +23,7 @@ export function expandGlob(pattern: string, cwd: string, home: string): string[]
       }
       for (const name of list(prefix === "" ? cwd : resolveIn(prefix, cwd, home))) {
         if (name.startsWith(".") && !segment.startsWith(".")) continue;
-        if (matcher(segment).test(name)) next.push(prefix === "" ? name : join(prefix, name));
+        if (globMatcher(segment).test(name)) next.push(prefix === "" ? name : join(prefix, name));
       }
       if (next.length > MAX_MATCHES) return undefined;
     }
@@ -47,8 +47,10 @@ function list(dir: string): string[] {
 }
 
 const cache = new Map<string, RegExp>();
-function matcher(segment: string): RegExp {
-  let regex = cache.get(segment);
+/** A regular expression for one path segment's glob (`*.ts`, `[ab]?`), as bash and find -name match it. */
+export function globMatcher(segment: string, caseless = false): RegExp {
+  const key = `${caseless ? "i" : "s"}${segment}`;
+  let regex = cache.get(key);
   if (regex) return regex;
   let source = "";
   for (let i = 0; i < segment.length; i++) {
@@ -65,7 +67,7 @@ function matcher(segment: string): RegExp {
       }
     } else source += c.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   }
-  regex = new RegExp(`^${source}$`, "s");
-  if (cache.size < 500) cache.set(segment, regex);
+  regex = new RegExp(`^${source}$`, caseless ? "is" : "s");
+  if (cache.size < 500) cache.set(key, regex);
   return regex;
 }

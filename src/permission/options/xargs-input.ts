@@ -10,6 +10,7 @@ import { parseOptions, hasOption } from "../command-options.ts";
 import { isInside } from "../paths.ts";
 import { sensitivePath } from "../sensitive.ts";
 import type { ShellCommand } from "../shell/types.ts";
+import { globMatcher } from "./glob.ts";
 import { GREP, RG } from "./search.ts";
 
 const MAX_ENTRIES = 50_000;
@@ -21,8 +22,9 @@ export function untrustedNames(input: ShellCommand, roots: readonly string[], ho
   if (input.opaque !== undefined || input.dynamic) return "xargs reads words from a command only known when the line runs";
   if (!printsNames(input)) return `xargs reads words from ${input.argv[0]} that need not be file names`;
   let budget = MAX_ENTRIES;
+  const printed = printedNames(input);
   for (const root of roots) {
-    const found = scan(root, root, home, () => --budget >= 0);
+    const found = scan(root, root, { home, printed, more: () => --budget >= 0 });
     if (found) return `xargs reads file names from ${root}, which holds ${found}`;
   }
   return undefined;
@@ -45,26 +47,44 @@ function printsNames(input: ShellCommand): boolean {
   return false;
 }
 
+// find prints only the entries whose base name matches every -name/-iname test of an expression
+// that is a plain conjunction (no -o, no `,`): the others need no check.
+function printedNames(input: ShellCommand): ((name: string) => boolean) | undefined {
+  const [name = "", ...args] = input.argv;
+  if (basename(name) !== "find" || args.some((a) => a === "-o" || a === "-or" || a === ",")) return undefined;
+  const tests: RegExp[] = [];
+  args.forEach((a, i) => {
+    const negated = args[i - 1] === "!" || args[i - 1] === "-not";
+    if ((a === "-name" || a === "-iname") && !negated && args[i + 1] !== undefined) tests.push(globMatcher(args[i + 1]!, a === "-iname"));
+  });
+  return tests.length === 0 ? undefined : (entry) => tests.every((t) => t.test(entry));
+}
+
+type Scan = { home: string; printed: ((name: string) => boolean) | undefined; more: () => boolean };
+
 /** Something under `dir` that xargs or the command would read otherwise than as a file inside it. */
-function scan(dir: string, root: string, home: string, more: () => boolean): string | undefined {
+function scan(dir: string, root: string, s: Scan): string | undefined {
   let entries: string[];
   try {
-    if (!lstatSync(dir).isDirectory()) return sensitivePath(dir, home) ? `${basename(dir)}, which is sensitive` : undefined;
+    if (!lstatSync(dir).isDirectory()) return sensitivePath(dir, s.home) ? `${basename(dir)}, which is sensitive` : undefined;
     entries = readdirSync(dir);
   } catch {
     return undefined;
   }
   for (const entry of entries) {
-    if (!more()) return "more files than rein checks";
+    if (!s.more()) return "more files than rein checks";
     const path = join(dir, entry);
-    if (MISLEADING.test(entry)) return `an entry named ${JSON.stringify(entry)}`;
-    if (sensitivePath(path, home)) return `${entry}, which is sensitive`;
     const stat = lstatSync(path, { throwIfNoEntry: false });
+    const isDir = stat?.isDirectory() === true;
+    // A folder's name is part of every path printed below it; a file matters only when printed.
+    if (!isDir && s.printed && !s.printed(entry)) continue;
+    if (MISLEADING.test(entry)) return `an entry named ${JSON.stringify(entry)}`;
+    if (!isDir && sensitivePath(path, s.home)) return `${entry}, which is sensitive`;
     if (stat?.isSymbolicLink()) {
       const target = realTarget(path);
       if (target === undefined || !isInside(target, root)) return `a symlink (${entry}) leading out of it`;
-    } else if (stat?.isDirectory()) {
-      const found = scan(path, root, home, more);
+    } else if (isDir) {
+      const found = scan(path, root, s);
       if (found) return found;
     }
   }

@@ -148,7 +148,7 @@ describe("commands through the option tables", () => {
   });
 
   test("xargs words from a name printer are vouched for only where the folder holds nothing misleading", () => {
-    const fed = (root: string) => cmd(["wc", "-l"], { wrappers: ["xargs"], dynamic: true, input: cmd(["find", root, "-name", "*.ts"]) });
+    const fed = (root: string) => cmd(["wc", "-l"], { wrappers: ["xargs"], dynamic: true, input: cmd(["find", root]) });
     expect(commandPaths(fed("."), home).opaque).toBeDefined(); // odd/--pre=sh and links/keys
     mkdirSync(join(ws, "clean"), { recursive: true });
     writeFileSync(join(ws, "clean", "x.ts"), "");
@@ -156,5 +156,25 @@ describe("commands through the option tables", () => {
     expect(commandPaths(fed("links"), home).opaque).toContain("symlink");
     const cat = cmd(["cat"], { wrappers: ["xargs"], dynamic: true, input: cmd(["cat", "list"]) });
     expect(commandPaths(cat, home).opaque).toContain("need not be file names");
+  });
+});
+
+describe("find's -name tests narrow what xargs is given", () => {
+  const ws = join(root, "narrow");
+  const home = join(root, "home2");
+  mkdirSync(join(ws, "links"), { recursive: true });
+  mkdirSync(join(home, ".ssh"), { recursive: true });
+  writeFileSync(join(ws, "a.ts"), "");
+  writeFileSync(join(ws, "notes with space.md"), "");
+  symlinkSync(join(home, ".ssh"), join(ws, "links", "keys"));
+  const fed = (...find: string[]) =>
+    commandPaths({ argv: ["wc", "-l"], env: [], wrappers: ["xargs"], cwd: ws, text: "", dynamic: true, input: { argv: ["find", ...find], env: [], wrappers: [], cwd: ws, text: "" } }, home).opaque;
+
+  test("entries find would not print are not held against the line; the ones it prints are", () => {
+    expect(fed(".", "-name", "*.ts")).toBeUndefined();
+    expect(fed(".", "-name", "[ak]*")).toContain("symlink");
+    expect(fed(".", "-name", "*.md")).toContain("notes with space.md");
+    expect(fed(".", "-name", "*.ts", "-o", "-name", "*.md")).toBeDefined();
+    expect(fed(".")).toBeDefined();
   });
 });
