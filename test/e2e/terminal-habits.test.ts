@@ -57,6 +57,21 @@ describe.skipIf(!hasTmux)("the terminal's habits", () => {
     await pane.until("EXIT=0");
   }, 30_000);
 
+  test("the task list is shown when a todo call changes it", async () => {
+    const todos = [
+      { content: "read the parser", status: "done" },
+      { content: "fix the bug", status: "in_progress" },
+      { content: "run the tests", status: "pending" },
+    ];
+    suite.fake.script({ reply: [{ type: "tool_use", name: "todo", input: { todos } }] }, { reply: [{ type: "text", text: "Planned." }] });
+    const { pane } = await start({ name: "todo" });
+    pane.keys("plan it", "Enter");
+    const shown = await pane.until("Planned.");
+    expect(shown).toMatch(/✓ todo\s+3 tasks.*\n\s+✓ read the parser\n\s+▸ fix the bug\n\s+○ run the tests\n/);
+    pane.keys("C-d");
+    await pane.until("EXIT=0");
+  }, 30_000);
+
   test("quitting without a prompt leaves no session; /clear before a prompt drops the empty one", async () => {
     const { pane, data } = await start({ name: "no-empty" });
     pane.keys("C-d");
