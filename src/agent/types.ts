@@ -116,6 +116,8 @@ export type AgentEvent =
       turns: number;
       duration_ms: number;
       error?: string;
+      /** the model the run ended on (`provider/model`, or a bare Anthropic name); absent in events stored before it existed */
+      model?: string;
     };
 
 export type CompactionMethod = "prune" | "summary" | "cut";

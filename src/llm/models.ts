@@ -30,7 +30,11 @@ export type ModelInfo = {
 export type ModelRow = Omit<ModelInfo, "provider" | "known"> & { /** the config file that listed it; none for the built-in tables */ source?: string };
 
 /** Looks a `provider/model` (or bare Anthropic) name up; every session uses one. */
-export type ModelCatalog = { info(name: string): ModelInfo };
+export type ModelCatalog = {
+  info(name: string): ModelInfo;
+  /** why a model cannot be used (an unknown provider, its key missing), or undefined when it can */
+  problem?(name: string): string | undefined;
+};
 
 export const DEFAULT_MODEL = "claude-sonnet-5-5";
 

@@ -24,7 +24,8 @@ export function providerSetup(options: SetupOptions): ProviderSetup | string {
   if (typeof configured === "string") return configured;
   const table = providerTable(configured, options.env);
   const routed = routedStream({ ...options, table });
-  return { table, models: catalog(table), stream: routed.stream, prepare: routed.prepare, keyNames: keyVariables(table) };
+  const models = { ...catalog(table), problem: (name: string) => modelProblem(name, { table }, options) };
+  return { table, models, stream: routed.stream, prepare: routed.prepare, keyNames: keyVariables(table) };
 }
 
 /** Why `model` cannot run with this setup (an unknown provider, a missing key), or undefined when it can. */

@@ -63,8 +63,9 @@ const events = {
       turns: int,
       duration_ms: int,
       error: str,
+      model: str,
     },
-    ["error"],
+    ["error", "model"],
   ),
 };
 const eventSchemas = Object.fromEntries(Object.entries(events).map(([type, schema]) => [`${pascal(type)}Event`, schema]));

@@ -386,6 +386,8 @@ export class Session {
   /** The model for the next turns (the terminal's /model); refused while a turn runs. */
   setModel(model: string): void {
     if (this.controller) throw new Error("the model cannot change while a turn runs");
+    const problem = this.options.models?.problem?.(model);
+    if (problem) throw new Error(problem);
     this.options = { ...this.options, model };
     this.options.store.updateSession(this.id, { model });
   }
@@ -507,7 +509,7 @@ export class Session {
   }
 
   private finish(event: Extract<AgentEvent, { type: "result" }>): ResultEvent {
-    return this.emit(event) as ResultEvent;
+    return this.emit({ ...event, model: this.options.model }) as ResultEvent;
   }
 
   /** Persists, then notifies. If the store cannot write, subscribers still see the event (seq -1) and the run stops. */
