@@ -172,7 +172,7 @@ export function parseArgs(argv: readonly string[]): Args {
   return args;
 }
 
-const COMMANDS = ["sessions", "tools", "permissions", "doctor"];
+const COMMANDS = ["sessions", "tools", "permissions", "doctor", "models"];
 
 /**
  * `rein "fix the test"` starts the terminal with that prompt. One word near a command's name is a

@@ -1,7 +1,7 @@
 // rein doctor: checks what a run needs, and says what to do about each problem.
 import { instructionSources, instructionWarnings, sandboxAvailable } from "../session/factory.ts";
 import { INSTRUCTION_CAP_BYTES } from "../session/instructions.ts";
-import { API_CHECK_TIMEOUT_MS, checkAnthropicApi } from "../session/provider-check.ts";
+import { API_CHECK_TIMEOUT_MS, checkAnthropicApi, providerReport } from "../session/provider-check.ts";
 import type { Health } from "../session/store.ts";
 import { instructionCap, openStoreForReading, type Context } from "./context.ts";
 import { out } from "./output.ts";
@@ -16,12 +16,17 @@ const LARGE_WAL = 64 * MB;
 export async function doctor(ctx: Context): Promise<number> {
   const checks: Check[] = [];
   const { config, paths } = ctx;
-  checks.push([
-    "provider key",
-    Boolean(config.apiKey),
-    config.apiKey ? `set; API at ${config.baseURL ?? "https://api.anthropic.com"}` : "missing: export ANTHROPIC_API_KEY=... or set apiKey in the user config",
-  ]);
-  if (config.apiKey) checks.push(await apiCheck(config.apiKey, config.baseURL, ctx.env));
+  // A bare model name is Anthropic's: its key and API keep the lines they always had.
+  const anthropicModel = !config.model.includes("/") || config.model.startsWith("anthropic/");
+  if (anthropicModel) {
+    checks.push([
+      "provider key",
+      Boolean(config.apiKey),
+      config.apiKey ? `set; API at ${config.baseURL ?? "https://api.anthropic.com"}` : "missing: export ANTHROPIC_API_KEY=... or set apiKey in the user config",
+    ]);
+    if (config.apiKey) checks.push(await apiCheck(config.apiKey, config.baseURL, ctx.env));
+  }
+  checks.push(...(await providerChecks(ctx, anthropicModel)));
   checks.push(...databaseChecks(ctx));
   checks.push(["config", true, config.sources.length ? `read ${config.sources.join(", ")}` : "no config files (defaults)"]);
   for (const w of config.warnings) checks.push(["config", false, w]);
@@ -32,11 +37,29 @@ export async function doctor(ctx: Context): Promise<number> {
   return checks.every(([, ok]) => ok) ? 0 : 1;
 }
 
+/** Every other provider in use or configured: key present, endpoint answering, a local server listening. */
+async function providerChecks(ctx: Context, anthropicShown: boolean): Promise<Check[]> {
+  const { config } = ctx;
+  const report = await providerReport({
+    model: config.model,
+    entries: config.providers,
+    env: ctx.env,
+    anthropic: { ...(config.apiKey ? { apiKey: config.apiKey } : {}), ...(config.baseURL ? { baseURL: config.baseURL } : {}) },
+    timeoutMs: doctorTimeout(ctx.env),
+    skip: anthropicShown ? ["anthropic"] : [],
+  });
+  if (typeof report === "string") return [["providers", false, report]];
+  return report.map((c) => [c.name, c.ok, c.detail]);
+}
+
+function doctorTimeout(env: Context["env"]): number {
+  const wanted = Number(env.REIN_DOCTOR_TIMEOUT_MS);
+  return Number.isFinite(wanted) && wanted > 0 ? wanted : API_CHECK_TIMEOUT_MS;
+}
+
 /** One request to the API with the key, within a few seconds (REIN_DOCTOR_TIMEOUT_MS). */
 async function apiCheck(apiKey: string, baseURL: string | undefined, env: Context["env"]): Promise<Check> {
-  const wanted = Number(env.REIN_DOCTOR_TIMEOUT_MS);
-  const timeoutMs = Number.isFinite(wanted) && wanted > 0 ? wanted : API_CHECK_TIMEOUT_MS;
-  const { ok, detail } = await checkAnthropicApi({ apiKey, ...(baseURL ? { baseURL } : {}), timeoutMs });
+  const { ok, detail } = await checkAnthropicApi({ apiKey, ...(baseURL ? { baseURL } : {}), timeoutMs: doctorTimeout(env) });
   return ["api", ok, detail];
 }
 

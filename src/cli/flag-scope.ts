@@ -11,14 +11,14 @@ const RULES = [...RUN, "permissions explain"];
 const FLAG_SCOPES: Record<string, readonly Scope[]> = {
   "--continue": RUN,
   "--resume": RUN,
-  "--model": [...RUN, "doctor"],
+  "--model": [...RUN, "doctor", "models"],
   "--max-turns": RUN,
   "--max-cost": RUN,
   "--permission-mode": RULES,
   "--allow": RULES,
   "--deny": RULES,
   "--ask": RULES,
-  "--trust": [...RULES, "tools list", "doctor"],
+  "--trust": [...RULES, "tools list", "doctor", "models"],
   "--sandbox": [...RUN, "doctor"],
   "--output-format": ["print"],
   "--on-ask": ["print"],
@@ -46,6 +46,7 @@ const MAX_ARGS: Record<string, number> = {
   "tools init": 1,
   "permissions explain": Infinity,
   doctor: 0,
+  models: 0,
 };
 
 const DEFAULT_ACTION: Record<string, string> = { sessions: "list", tools: "list" };
@@ -56,7 +57,7 @@ export function scopeOf(print: boolean, serve: boolean, command: readonly string
   if (serve) return "serve";
   const [name, action] = command;
   if (name === undefined) return "interactive";
-  if (name === "doctor") return name;
+  if (name === "doctor" || name === "models") return name;
   return `${name} ${action ?? DEFAULT_ACTION[name] ?? ""}`.trim();
 }
 
@@ -73,7 +74,7 @@ export function flagProblem(scope: Scope, flags: Iterable<string>): string | und
 /** What is wrong with the number of arguments a subcommand got, if anything. */
 export function arityProblem(scope: Scope, command: readonly string[]): string | undefined {
   const max = MAX_ARGS[scope];
-  const given = command.slice(scope === "doctor" ? 1 : 2);
+  const given = command.slice(scope === "doctor" || scope === "models" ? 1 : 2);
   if (max === undefined || given.length <= max) return undefined;
   const what = max === 0 ? "takes no arguments" : "takes one argument";
   return `unexpected argument "${given[max]}": rein ${scope} ${what}${scope === "sessions rm" ? " (remove sessions one at a time)" : ""}`;

@@ -13,13 +13,15 @@ Usage:
   rein tools list | init [user|project]
   rein permissions explain [--json] [flags] -- 'COMMAND LINE'
   rein doctor
+  rein models                           the providers and models you can use (-m provider/model)
   rein --serve [--port N] [--hostname H]   the same sessions over HTTP + SSE (token required)
   rein --version
 
 Flags:
   -c, --continue              continue the latest session in this directory
   -r, --resume ID             resume a session (id or unique prefix)
-  -m, --model NAME            model (default claude-sonnet-5-5)
+  -m, --model NAME            model: provider/model (openai/gpt-5.2, ollama/qwen3-coder) or an
+                              Anthropic name (default claude-sonnet-5-5)
       --max-turns N           stop after N model turns (exit 4)
       --max-cost USD          start no model turn once a run has cost USD (exit 4)
       --cwd DIR               work in DIR

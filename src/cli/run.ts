@@ -56,8 +56,10 @@ async function subcommand(command: string, rest: string[], args: ReturnType<type
       return (await import("./permissions-command.ts")).permissionsCommand(rest, await context(args, env));
     case "doctor":
       return (await import("./doctor.ts")).doctor(await context(args, env));
+    case "models":
+      return (await import("./models-command.ts")).modelsCommand(await context(args, env));
     default:
-      throw new UsageError(`unknown command "${command}" (commands: sessions, tools, permissions, doctor)`);
+      throw new UsageError(`unknown command "${command}" (commands: sessions, tools, permissions, doctor, models)`);
   }
 }
 

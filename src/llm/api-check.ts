@@ -38,3 +38,27 @@ function failureText(error: unknown, timedOut: boolean, timeoutMs: number): stri
   if (error instanceof APIConnectionError) return `could not reach the API: ${fetchErrorText(error.cause ?? error)}`;
   return `could not reach the API: ${fetchErrorText(error)}`;
 }
+
+/**
+ * Does an OpenAI-compatible server answer? GET {baseURL}/models with the key, bounded in time; a
+ * local server that is not running is said to be so, with where rein looked.
+ */
+export async function checkChatApi(options: { baseURL: string; apiKey?: string; headers?: Record<string, string>; timeoutMs?: number; local: boolean; keyHint: string }): Promise<ApiCheck> {
+  const timeoutMs = options.timeoutMs ?? API_CHECK_TIMEOUT_MS;
+  const url = `${options.baseURL.replace(/\/+$/, "")}/models`;
+  const signal = AbortSignal.timeout(timeoutMs);
+  const started = performance.now();
+  const ms = () => `${Math.round(performance.now() - started)} ms`;
+  try {
+    const response = await fetch(url, { headers: { ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}), ...options.headers }, signal });
+    const text = await response.text();
+    if (response.ok) return { ok: true, detail: `answers at ${options.baseURL} (${ms()})` };
+    // Some servers have no model list: an answer all the same.
+    if (response.status === 404) return { ok: true, detail: `answers at ${options.baseURL}, without a model list (${ms()})` };
+    return { ok: false, detail: httpFailure(response.status, bodySummary(text), { headers: response.headers, keyHint: options.keyHint }).message };
+  } catch (error) {
+    if (signal.aborted) return { ok: false, detail: `no answer from ${options.baseURL} within ${timeoutMs / 1000} s` };
+    if (options.local) return { ok: false, detail: `nothing listens at ${options.baseURL}` };
+    return { ok: false, detail: `could not reach ${options.baseURL}: ${fetchErrorText(error)}` };
+  }
+}

@@ -3,6 +3,7 @@
 import type { StreamFn } from "../agent/types.ts";
 import type { ProviderEntry } from "../llm/configured.ts";
 import type { RetryPolicy } from "../llm/retry.ts";
+import { listProviders, type ProviderListing } from "../llm/model-list.ts";
 import { modelProblem, providerSetup, type ProviderSetup } from "../llm/setup.ts";
 import { tmpdir } from "node:os";
 import type { EngineContext } from "../permission/engine.ts";
@@ -113,6 +114,16 @@ export function runProviders(settings: RunSettings): ProviderSetup | string {
     ...(settings.retry ? { retry: settings.retry } : {}),
     ...(settings.idleTimeoutMs ? { idleTimeoutMs: settings.idleTimeoutMs } : {}),
   });
+}
+
+/** What `rein models` lists for this configuration, or a sentence naming what in the config is wrong. */
+export function providerListing(
+  config: { providers: readonly ProviderEntry[]; apiKey?: string; baseURL?: string },
+  env: Readonly<Record<string, string | undefined>>,
+): ProviderListing[] | string {
+  const anthropic = { ...(config.apiKey ? { apiKey: config.apiKey } : {}), ...(config.baseURL ? { baseURL: config.baseURL } : {}) };
+  const setup = providerSetup({ entries: config.providers, env, anthropic });
+  return typeof setup === "string" ? setup : listProviders(setup.table, { env, anthropic });
 }
 
 /** Why the run's model cannot run (a bad `providers` entry, an unknown provider, a missing key), or undefined. */
