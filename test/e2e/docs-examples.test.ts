@@ -74,7 +74,14 @@ test("the docs' JSON config examples are accepted as a user config and as a proj
   for (const block of configs) {
     await using w = await world();
     await Bun.write(join(w.configDir, "config.json"), block.code);
-    await Bun.write(w.path(".rein", "config.json"), block.code);
+    // A block the docs call "a user config only" must be refused as a project config, and works as the user's.
+    if (/^\s*This is a user config only/.test(block.after)) {
+      await Bun.write(w.path(".rein", "config.json"), block.code);
+      const refused = await w.run(["-p", "hi", "--trust"]);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain("is not allowed in a project config");
+      await Bun.write(w.path(".rein", "config.json"), "{}");
+    } else await Bun.write(w.path(".rein", "config.json"), block.code);
     w.fake.script({ reply: [{ type: "text", text: "ok" }] });
     const r = await w.run(["-p", "hi", "--trust"]);
     expect(r.stderr).toBe("");
