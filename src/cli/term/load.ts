@@ -1,7 +1,7 @@
 // What the terminal loads behind its first prompt: the configuration, the store, the tools, the
 // session, custom commands, and the server when asked for. Warnings print above the prompt.
 import chalk from "chalk";
-import { modelWindow, promptTokens } from "../../session/model-window.ts";
+import { promptTokens } from "../../session/model-window.ts";
 import { budgetWarning, instructionSources, instructionWarnings, sessionOptions, toolRegistry } from "../../session/factory.ts";
 import type { StampedEvent } from "../../session/events.ts";
 import { Session } from "../../session/session.ts";
@@ -105,7 +105,7 @@ export async function loadSession(args: Args, env: Env, hooks: InteractiveHooks,
       },
       serve,
     },
-    status: (current) => statusLine(current.model, lastContext, sessionSpend(spent)),
+    status: (current) => statusLine(current.model, current.contextWindow, lastContext, sessionSpend(spent)),
     cleanup: async () => {
       unsubscribe();
       await server?.stop();
@@ -117,8 +117,7 @@ export async function loadSession(args: Args, env: Env, hooks: InteractiveHooks,
 }
 
 /** `claude-sonnet-5-5 · context 3% of 1M · session: in 1200 (cache read 1000, write 30) · out 7 · $0.0123`, counted as /cost counts. */
-function statusLine(model: string, context: number | undefined, spend: ReturnType<typeof sessionSpend>): string {
-  const window = modelWindow(model);
+function statusLine(model: string, window: number, context: number | undefined, spend: ReturnType<typeof sessionSpend>): string {
   const used = context === undefined ? "" : ` · context ${Math.max(context > 0 ? 1 : 0, Math.round((context / window) * 100))}% of ${compact(window)}`;
   return `${model}${used} · ${costLine(spend, "session")}`;
 }
