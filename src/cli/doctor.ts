@@ -15,7 +15,7 @@ const LARGE_WAL = 64 * MB;
 
 export async function doctor(ctx: Context): Promise<number> {
   const checks: Check[] = [];
-  const { config, paths } = ctx;
+  const { config } = ctx;
   // A bare model name is Anthropic's: its key and API keep the lines they always had.
   const anthropicModel = !config.model.includes("/") || config.model.startsWith("anthropic/");
   if (anthropicModel) {
