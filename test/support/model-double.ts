@@ -50,7 +50,7 @@ export function loopRun(double: ModelDouble, tools: Tool[]): LoopRun & { events:
     toolEnv: {},
     sandbox: (readOnly) => ({ mode: "off", network: false, readOnly, masked: [] }),
     costOf: () => null,
-    commit: (message) => void committed.push(message),
+    commit: (message) => (committed.push(message), message),
   };
 }
 
