@@ -38,3 +38,16 @@ export function compileProgram(home: string, name: string, source: string): stri
   if (build.exitCode !== 0) throw new Error(`could not compile ${name}: ${build.stderr.toString()}`);
   return out;
 }
+
+/** The first line a `rein --serve` prints on stdout: the URL it listens on. */
+export async function servedUrl(proc: { stdout: ReadableStream<Uint8Array>; exited: Promise<number> }): Promise<string> {
+  const reader = proc.stdout.getReader();
+  let out = "";
+  while (!out.includes("\n")) {
+    const { done, value } = await reader.read();
+    if (done) throw new Error(`rein --serve exited before printing its URL (code ${await proc.exited})`);
+    out += new TextDecoder().decode(value);
+  }
+  reader.releaseLock();
+  return out.split("\n")[0]!;
+}

@@ -8,7 +8,7 @@ import { connect, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { Store } from "../src/session/store.ts";
-import { procMemory } from "./bench-proc.ts";
+import { procMemory, servedUrl } from "./bench-proc.ts";
 
 const TOKEN = "bench-clients-token-of-32-chars!";
 const SESSION = "s_bench_replay";
@@ -56,15 +56,9 @@ function seed(db: string, cwd: string): number {
 
 async function withServer<T>(bin: string, env: Record<string, string>, cwd: string, run: (server: Server) => Promise<T>): Promise<T> {
   const proc = Bun.spawn([bin, "--serve", "--port", "0"], { cwd, env, stdin: "ignore", stdout: "pipe", stderr: "ignore" });
-  const reader = proc.stdout.getReader();
-  let out = "";
-  while (!out.includes("\n")) {
-    const { done, value } = await reader.read();
-    if (done) throw new Error(`rein --serve exited before printing its URL (code ${await proc.exited})`);
-    out += new TextDecoder().decode(value);
-  }
+  const url = await servedUrl(proc);
   try {
-    return await run({ pid: proc.pid, port: Number(new URL(out.split("\n")[0]!).port) });
+    return await run({ pid: proc.pid, port: Number(new URL(url).port) });
   } finally {
     proc.kill("SIGTERM");
     await proc.exited;

@@ -12,7 +12,7 @@ import { commandPaths } from "../src/permission/command-paths.ts";
 import { encodeSse, replyEvents } from "../test/fake/reply.ts";
 import { sseReader } from "../test/unit/server/sse-client.ts";
 import { compactionFigures } from "../test/support/long-session.ts";
-import { benchEnv, compileProgram, procCpuTicks, procMemory } from "./bench-proc.ts";
+import { benchEnv, compileProgram, procCpuTicks, procMemory, servedUrl } from "./bench-proc.ts";
 import { reportTable, type Floor, type Row } from "./bench-report.ts";
 import { terminalFigures, type TerminalFigures } from "./bench-terminal.ts";
 import { serverClientFigures } from "./bench-server-clients.ts";
@@ -199,14 +199,7 @@ type BenchServer = { pid: number; url: string; call: (method: string, path: stri
 /** `rein --serve --port 0`, its URL read from the first stdout line. */
 async function startServer(env: Record<string, string>, args: string[] = []): Promise<BenchServer> {
   const proc = Bun.spawn([BIN, "--serve", "--port", "0", ...args], { env: { ...env, REIN_SERVER_TOKEN: SERVER_TOKEN }, stdin: "ignore", stdout: "pipe", stderr: "inherit" });
-  const reader = proc.stdout.getReader();
-  let out = "";
-  while (!out.includes("\n")) {
-    const { done, value } = await reader.read();
-    if (done) throw new Error(`rein --serve exited before printing its URL (code ${await proc.exited})`);
-    out += new TextDecoder().decode(value);
-  }
-  const url = out.split("\n")[0]!;
+  const url = await servedUrl(proc);
   const call = (method: string, path: string, body?: unknown) =>
     fetch(`${url}${path}`, { method, headers: { authorization: `Bearer ${SERVER_TOKEN}` }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
   const stop = async () => {

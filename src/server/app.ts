@@ -38,7 +38,8 @@ export function createApp(deps: AppDeps): Hono {
   const body: BodyLimits = { maxBytes: MAX_BODY, timeoutMs: deps.bodyTimeoutMs ?? 30_000 };
   const stream: StreamLimits = { heartbeatMs: deps.heartbeatMs ?? 15_000, stallMs: deps.stallMs ?? 60_000, pageSize: 32 };
   app.onError((error, c) => {
-    if (error instanceof ApiError) return fail(c, error.code, error.message);
+    // A body that stalled is still owed: the connection is closed rather than left waiting for it.
+    if (error instanceof ApiError) return fail(c, error.code, error.message, error.code === "timeout" ? { connection: "close" } : undefined);
     return fail(c, "internal", `internal error: ${error instanceof Error ? error.message : String(error)}`);
   });
   app.notFound((c) => wrongMethod(app, c) ?? fail(c, "not_found", `no route ${c.req.method} ${new URL(c.req.url).pathname}`));

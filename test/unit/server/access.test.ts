@@ -95,5 +95,6 @@ test("a body that stalls after the headers is answered 408 and the request ends"
   const stalled = new ReadableStream<Uint8Array>({ start: (c) => c.enqueue(new TextEncoder().encode('{"cwd":')) });
   const res = await s.app.request("/sessions", { method: "POST", headers: { authorization: `Bearer ${TOKEN}` }, body: stalled, duplex: "half" } as RequestInit);
   await checkResponse("POST", "/sessions", res);
+  expect(res.headers.get("connection")).toBe("close");
   expect(await expectError(res, 408, "timeout")).toContain("did not arrive");
 });
