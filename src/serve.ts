@@ -158,7 +158,7 @@ function contextFor(args: Args, env: Env, params: SessionParams): Context {
 }
 
 function optionsOf(ctx: Context, store: Store) {
-  const settings = runSettings(ctx);
+  const settings = runSettings(ctx, { warn });
   const registry = toolRegistry(settings.toolDirs, (errors) => warn(`tools not loaded:\n${errors.map(formatLoadError).join("\n")}`));
   return sessionOptions(settings, store, registry);
 }

@@ -52,7 +52,7 @@ export function resolveContext(args: Args, env: Env): Context {
 /** The run's model cannot run: no key for its provider, an unknown provider, a bad `providers` entry (exit 2). */
 export class MissingKeyError extends Error {}
 
-export function runSettings(ctx: Context, extra: Pick<RunSettings, "askPolicy"> = {}): RunSettings {
+export function runSettings(ctx: Context, extra: Pick<RunSettings, "askPolicy" | "warn"> = {}): RunSettings {
   const { config, env } = ctx;
   const num = (name: string) => (env[name] && Number.isFinite(Number(env[name])) ? Number(env[name]) : undefined);
   const baseDelayMs = num("REIN_RETRY_BASE_MS");
@@ -76,6 +76,7 @@ export function runSettings(ctx: Context, extra: Pick<RunSettings, "askPolicy"> 
     sandbox: { mode: config.sandbox, network: env.REIN_SANDBOX_NETWORK === "1" },
     env,
     envPassthrough: config.envPassthrough,
+    foreignPermissions: config.foreignPermissions,
     outputDir: ctx.paths.outputDir,
     userInstructions: ctx.paths.userInstructions,
     ...(instructionMaxBytes ? { instructionMaxBytes } : {}),

@@ -1,9 +1,10 @@
 // rein doctor: checks what a run needs, and says what to do about each problem.
-import { instructionSources, instructionWarnings, sandboxAvailable } from "../session/factory.ts";
+import { foreignPermissionWarnings } from "../config/rule.ts";
+import { instructionSources, instructionWarnings, sandboxAvailable, toolRegistry } from "../session/factory.ts";
 import { INSTRUCTION_CAP_BYTES } from "../session/instructions.ts";
 import { API_CHECK_TIMEOUT_MS, checkAnthropicApi, providerReport } from "../session/provider-check.ts";
 import type { Health } from "../session/store.ts";
-import { instructionCap, openStoreForReading, type Context } from "./context.ts";
+import { instructionCap, openStoreForReading, toolDirs, type Context } from "./context.ts";
 import { out } from "./output.ts";
 
 type Check = [name: string, ok: boolean, detail: string];
@@ -30,6 +31,7 @@ export async function doctor(ctx: Context): Promise<number> {
   checks.push(...databaseChecks(ctx));
   checks.push(["config", true, config.sources.length ? `read ${config.sources.join(", ")}` : "no config files (defaults)"]);
   for (const w of config.warnings) checks.push(["config", false, w]);
+  checks.push(...(await ruleChecks(ctx)));
   checks.push(sandboxCheck(config.sandbox));
   checks.push(["model", true, config.model]);
   checks.push(instructionsCheck(ctx));
@@ -61,6 +63,14 @@ function doctorTimeout(env: Context["env"]): number {
 async function apiCheck(apiKey: string, baseURL: string | undefined, env: Context["env"]): Promise<Check> {
   const { ok, detail } = await checkAnthropicApi({ apiKey, ...(baseURL ? { baseURL } : {}), timeoutMs: doctorTimeout(env) });
   return ["api", ok, detail];
+}
+
+/** Rules naming a permission that neither rein nor any tool that loads has: they apply to nothing. */
+async function ruleChecks(ctx: Context): Promise<Check[]> {
+  const foreign = ctx.config.foreignPermissions;
+  if (foreign.length === 0) return [];
+  const { tools } = await toolRegistry(toolDirs(ctx)).list();
+  return foreignPermissionWarnings(foreign, tools.map((t) => t.tool.name)).map((warning): Check => ["rules", false, warning]);
 }
 
 /** Which line holds: the analysis alone, or the kernel sandbox behind it (and for what). */

@@ -24,7 +24,7 @@ export async function printMode(ctx: Context): Promise<number> {
   let session: Session | undefined;
   // From the start: a signal while reading stdin or waiting for a session's lease still ends with a result.
   const signals = onSignals((signal) => (session ? session.abort() : stopBeforeSession(args.outputFormat, signal)));
-  const settings = runSettings(ctx, { askPolicy: askPolicy(args.onAsk) });
+  const settings = runSettings(ctx, { askPolicy: askPolicy(args.onAsk), warn });
   const unpriced = budgetWarning(settings);
   if (unpriced) warn(unpriced);
   for (const cut of instructionWarnings(instructionSources(settings))) warn(cut);

@@ -3,7 +3,7 @@ import * as v from "valibot";
 import { ConfigError } from "./config-error.ts";
 import { projectPaths, reinPaths } from "./paths.ts";
 import { readConfigFile } from "./read-config-file.ts";
-import { readRule, RULE_EXAMPLE, ruleWarning, type Rule, type RuleAction } from "./rule.ts";
+import { type ForeignPermission, readRule, RULE_EXAMPLE, ruleNote, type Rule, type RuleAction } from "./rule.ts";
 import {
   ApiKeySchema,
   BaseUrlSchema,
@@ -43,6 +43,8 @@ export type ResolvedConfig = {
   server: { token?: string; origins: string[]; hosts: string[] };
   /** The `providers` entries of the config files, user first, each with the file it came from. */
   providers: (ProviderEntry & { name: string; source: string })[];
+  /** rules' permissions that are none of rein's: fine once a tool of that name loads, a warning otherwise */
+  foreignPermissions: ForeignPermission[];
   /** Config files that were read, user first. */
   sources: string[];
   warnings: string[];
@@ -105,7 +107,7 @@ export function loadConfig(opts: LoadOptions): ResolvedConfig {
     server: { token: pick("serverToken"), origins: user?.server?.origins ?? [], hosts: user?.server?.hosts ?? [] },
     providers: [...providerEntries(user, userFile), ...providerEntries(project, projectFile)],
     sources: [user && userFile, rawProject && projectFile].filter((file) => file !== undefined),
-    warnings: [...warnings, ...nameWarnings([[userFile, rules.user], [projectFile, fileRules(project)], ["a --allow, --deny or --ask flag", rules.flags]])],
+    ...ruleNotes([[userFile, rules.user], [projectFile, fileRules(project)], ["a --allow, --deny or --ask flag", rules.flags]], warnings),
   };
 }
 
@@ -172,14 +174,18 @@ function flagRule(text: string, action: RuleAction): Rule {
   });
 }
 
-/** Rules whose permission no built-in has, each said once with where it came from. */
-function nameWarnings(sources: [string, readonly Rule[]][]): string[] {
-  return sources.flatMap(([where, rules]) =>
-    rules.flatMap((rule) => {
-      const warning = ruleWarning(rule);
-      return warning ? [`${where}: ${warning}`] : [];
-    }),
-  ).filter((line, i, all) => all.indexOf(line) === i);
+/** The warnings (earlier ones first) and the permissions none of rein's, with where each rule came from. */
+function ruleNotes(sources: [string, readonly Rule[]][], earlier: string[]): Pick<ResolvedConfig, "warnings" | "foreignPermissions"> {
+  const warnings = new Set(earlier);
+  const foreignPermissions: ForeignPermission[] = [];
+  for (const [where, rules] of sources) {
+    for (const rule of rules) {
+      const note = ruleNote(rule);
+      if (note && "warning" in note) warnings.add(`${where}: ${note.warning}`);
+      else if (note) foreignPermissions.push({ permission: rule.permission, where });
+    }
+  }
+  return { warnings: [...warnings], foreignPermissions };
 }
 
 function fromEnv(env: Env): Settings {

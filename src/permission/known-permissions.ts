@@ -10,7 +10,10 @@ const CHECKED_AS: Readonly<Record<string, string>> = { write: "edit", glob: "rea
 /** Built-in tools that touch nothing and ask for no permission. */
 const NO_PERMISSION = new Set(["todo", "history"]);
 
-export type NameCheck = { error: string } | { warning: string } | undefined;
+/** `foreign`: none of rein's names, maybe a user, project or MCP tool's (see foreignPermissionWarnings). */
+export type NameCheck = { error: string } | { warning: string } | { foreign: true } | undefined;
+/** A rule's permission that is none of rein's own, and where the rule was written. */
+export type ForeignPermission = { permission: string; where: string };
 
 export function checkPermissionName(name: string): NameCheck {
   if (name.includes("*") || BUILTIN_PERMISSIONS.includes(name)) return undefined;
@@ -20,7 +23,19 @@ export function checkPermissionName(name: string): NameCheck {
   if (NO_PERMISSION.has(name)) return { warning: `the ${name} tool asks for no permission, so a rule for "${name}" has no effect` };
   const closest = closestName(name);
   if (closest) return { error: `unknown permission "${name}" (did you mean "${closest}"? ${known})` };
-  return { warning: `"${name}" is none of rein's permissions (${BUILTIN_PERMISSIONS.join(", ")}): the rule applies only to a user, project or MCP tool of that name` };
+  return { foreign: true };
+}
+
+/** Warnings for the foreign permissions that no loaded tool has: a rule for such a name applies to nothing yet. */
+export function foreignPermissionWarnings(foreign: readonly ForeignPermission[], toolNames: readonly string[]): string[] {
+  const lines = foreign
+    .filter(({ permission }) => !toolNames.includes(permission))
+    .map(
+      ({ permission, where }) =>
+        `${where}: "${permission}" is none of rein's permissions (${BUILTIN_PERMISSIONS.join(", ")}) and no loaded tool has that name: ` +
+        "the rule applies only once a user, project or MCP tool of that name loads",
+    );
+  return [...new Set(lines)];
 }
 
 /** The known name a misspelling most likely meant: the same but for case, or one or two edits away. */

@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import type { EngineContext } from "../permission/engine.ts";
 import type { PermissionRequest, Rule } from "../permission/evaluate.ts";
 import { childEnv } from "../permission/child-env.ts";
+import { foreignPermissionWarnings, type ForeignPermission } from "../permission/known-permissions.ts";
 import { DEFAULT_RULES, modeRules, type PermissionMode } from "../permission/modes.ts";
 import { builtinTools, warmBuiltinTools } from "../registry/builtin.ts";
 import { ToolRegistry, type LoadError, type ToolDir } from "../registry/registry.ts";
@@ -46,6 +47,9 @@ export type RunSettings = {
   reinDirs: string[];
   version: string;
   askPolicy?: AskPolicy;
+  /** rules' permissions that are none of rein's, and where to say so when no loaded tool has them either */
+  foreignPermissions?: readonly ForeignPermission[];
+  warn?: (message: string) => void;
   /** the kernel sandbox for commands a person or a rule allowed (read-only ones get theirs wherever it works) */
   sandbox: Pick<SessionSandbox, "mode" | "network">;
   /** the environment tools' processes are made from (rein's own; provider keys are read from it too), and the credential-looking names let through */
@@ -77,6 +81,19 @@ export function permissionEngine(settings: Pick<RunSettings, "projectRoot" | "ho
       contexts.set(cwd, ctx);
     }
     return (await expandRequests(requests, ctx)).requests;
+  };
+}
+
+/** The registry's tools; the first time they load, the rules naming a permission that neither rein nor they have are reported. */
+function toolsCheckingRules(registry: ToolRegistry, settings: Pick<RunSettings, "foreignPermissions" | "warn">) {
+  let pending = settings.warn && settings.foreignPermissions?.length ? settings.foreignPermissions : undefined;
+  return async () => {
+    const tools = await registry.tools();
+    if (pending) {
+      for (const warning of foreignPermissionWarnings(pending, tools.map((t) => t.name))) settings.warn!(warning);
+      pending = undefined;
+    }
+    return tools;
   };
 }
 
@@ -152,7 +169,7 @@ export function sessionOptions(settings: RunSettings, store: Store, registry = t
     models: setup.models,
     model: settings.model,
     system: systemPrompt(instructionSources(settings)),
-    tools: () => registry.tools(),
+    tools: toolsCheckingRules(registry, settings),
     rules: ruleSet(settings.permissionMode, settings.rules),
     expand: permissionEngine(settings),
     // The shell parser takes tens of milliseconds to load, the built-in tools' modules a few (in the

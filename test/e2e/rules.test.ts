@@ -2,7 +2,7 @@
 // a name that may be a tool of the user's runs with a warning, and the saved form of an awkward
 // approval loads at the next start.
 import { expect, test } from "bun:test";
-import { writeFile } from "node:fs/promises";
+import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { text, world } from "./harness.ts";
 
@@ -15,15 +15,25 @@ test.concurrent("a misspelled permission in a flag is a usage error naming the c
   expect(w.fake.requests).toHaveLength(0);
 });
 
-test.concurrent("a permission that may be a user or MCP tool's runs, with a warning; saved awkward rules load", async () => {
+test.concurrent("a permission that may be a user or MCP tool's runs; only one no loaded tool has is warned about; saved awkward rules load", async () => {
   await using w = await world();
   await writeFile(join(w.configDir, "config.json"), JSON.stringify({ permissions: { allow: ["myTool", "bash(rm 'x)')", "bash(cat a (1)/b)"] } }));
+  await mkdir(join(w.configDir, "tools"), { recursive: true });
+  await writeFile(
+    join(w.configDir, "tools", "my-tool.ts"),
+    'import * as v from "valibot";\nimport { defineTool } from "rein/tool";\nexport default defineTool({ name: "myTool", description: "says ok", input: v.object({}), run: async () => "ok" });\n',
+  );
   w.fake.script({ reply: [text("ok")] });
   const r = await w.run(["-p", "hi", "--ask", "mcp__github__create_issue"]);
   expect(r.code).toBe(0);
   expect(r.stdout).toBe("ok\n");
-  expect(r.stderr).toContain('"myTool" is none of rein\'s permissions');
-  expect(r.stderr).toContain('"mcp__github__create_issue" is none of rein\'s permissions');
+  expect(r.stderr).toContain('"mcp__github__create_issue" is none of rein\'s permissions (bash, read, edit, external_directory, webfetch) and no loaded tool has that name');
+  expect(r.stderr).not.toContain('"myTool"');
+
+  await writeFile(join(w.configDir, "config.json"), JSON.stringify({ permissions: { allow: ["myTool"], ask: ["mcp__github__create_issue"] } }));
+  const doctor = await w.run(["doctor"]);
+  expect(doctor.stdout).toContain(`FAIL rules         ${join(w.configDir, "config.json")}: "mcp__github__create_issue" is none`);
+  expect(doctor.stdout).not.toContain('"myTool"');
 });
 
 test.concurrent("permissions explain says when a line is allowed as read-only, and not when a rule allowed it", async () => {

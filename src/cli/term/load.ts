@@ -25,7 +25,7 @@ const RESUME_LINES = 12;
 export async function loadSession(args: Args, env: Env, hooks: InteractiveHooks, screen: Screen, app: App): Promise<Loaded & { cleanup: () => Promise<void> }> {
   const ctx = resolveContext(args, env);
   const warn = (message: string) => screen.print(chalk.yellow(`rein: ${message}`));
-  const settings = runSettings(ctx);
+  const settings = runSettings(ctx, { warn });
   startupWarnings(ctx, warn);
   const unpriced = budgetWarning(settings);
   if (unpriced) warn(unpriced);

@@ -119,6 +119,7 @@ describe("files that are fine", () => {
       permissionMode: "default",
       sandbox: "off",
       envPassthrough: [],
+      foreignPermissions: [],
       rules: { user: [], project: [], flags: [] },
       server: { origins: [], hosts: [] },
       providers: [],

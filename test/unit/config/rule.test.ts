@@ -1,6 +1,6 @@
 // The rule grammar: what parses, what is refused, and the round trip every saved rule relies on.
 import { describe, expect, test } from "bun:test";
-import { formatRule, parseRule, readRule } from "../../../src/config/rule.ts";
+import { foreignPermissionWarnings, formatRule, parseRule, readRule, ruleNote } from "../../../src/config/rule.ts";
 import { ruleText } from "../../../src/config/save-rules.ts";
 
 describe("parseRule", () => {
@@ -48,12 +48,18 @@ describe("the permission's name", () => {
     expect(readRule("grep", "allow")).toEqual({ error: expect.stringContaining("checked as read") });
   });
 
-  test("a name that may belong to a user, project or MCP tool loads, with a warning", () => {
-    expect(readRule("myTool", "allow")).toEqual({
-      rule: { permission: "myTool", pattern: "*", action: "allow" },
-      warning: expect.stringContaining("applies only to a user, project or MCP tool of that name"),
-    });
-    expect(readRule("mcp__github__create_issue", "deny")).toMatchObject({ warning: expect.any(String) });
+  test("a name that may belong to a user, project or MCP tool loads; it is warned about while no tool of that name is loaded", () => {
+    expect(readRule("myTool", "allow")).toEqual({ rule: { permission: "myTool", pattern: "*", action: "allow" } });
+    expect(ruleNote({ permission: "myTool", pattern: "*", action: "allow" })).toEqual({ foreign: true });
+    expect(ruleNote({ permission: "todo", pattern: "*", action: "allow" })).toEqual({ warning: expect.stringContaining("asks for no permission") });
+    const foreign = [
+      { permission: "myTool", where: "--allow" },
+      { permission: "mcp__github__create_issue", where: "config.json" },
+    ];
+    expect(foreignPermissionWarnings(foreign, ["bash", "myTool"])).toEqual([
+      expect.stringContaining('config.json: "mcp__github__create_issue" is none of rein\'s permissions'),
+    ]);
+    expect(foreignPermissionWarnings(foreign, ["myTool", "mcp__github__create_issue"])).toEqual([]);
     expect(readRule("bash(ls *)", "allow")).toEqual({ rule: { permission: "bash", pattern: "ls *", action: "allow" } });
     expect(readRule("mcp__*", "deny")).toEqual({ rule: { permission: "mcp__*", pattern: "*", action: "deny" } });
   });
