@@ -4,6 +4,7 @@
 // as text: quotes and escapes dropped, `$HOME` and `~` expanded, other variables standing for any
 // text, and every path-like piece matched against the credential paths.
 import { isAbsolute, join } from "node:path";
+import { selectsEnv } from "./env-filters.ts";
 import { HOME_DENIED, SYSTEM_DENIED } from "./sensitive.ts";
 
 // Names that also occur as ordinary project files: only a path anchored at the home counts.
@@ -12,12 +13,16 @@ const SEPARATORS = /[\s;|&()<>=,+`{}@:!]+/;
 
 export type Mention = { path: string; what: string };
 
+/** The first piece of `line` that names an environment file (`.env`, `.env*`, `'.e'nv`), or undefined. */
+export function envMention(line: string): string | undefined {
+  return plainText(line, "~")
+    .split(SEPARATORS)
+    .find((token) => /env/i.test(token) && selectsEnv(token.replace(/\$\{?[A-Za-z_]\w*\}?/g, "*")));
+}
+
 /** The first credential path `line` names, taking relative pieces against each of `cwds`. */
 export function credentialMention(line: string, home: string, cwds: readonly string[]): Mention | undefined {
-  const text = line
-    .replace(/\\(.)/gs, "$1")
-    .replace(/['"]/g, "")
-    .replace(/\$\{HOME\}|\$HOME\b/g, home);
+  const text = plainText(line, home);
   const homeParts = split(home);
   for (const raw of text.split(SEPARATORS)) {
     if (!/[./~$*?[]/.test(raw)) continue;
@@ -26,6 +31,14 @@ export function credentialMention(line: string, home: string, cwds: readonly str
     if (found) return found;
   }
   return undefined;
+}
+
+// Quotes and escapes dropped, `$HOME` expanded: `"$HOME"/.s'sh'` reads as HOME/.ssh.
+function plainText(line: string, home: string): string {
+  return line
+    .replace(/\\(.)/gs, "$1")
+    .replace(/['"]/g, "")
+    .replace(/\$\{HOME\}|\$HOME\b/g, home);
 }
 
 function matchToken(token: string, home: string, homeParts: string[], cwds: readonly string[]): Mention | undefined {

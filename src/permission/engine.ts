@@ -7,7 +7,7 @@ import { dirname } from "node:path";
 import { alwaysPattern, commandPatterns, isDestructive } from "./always.ts";
 import { commandPaths, HARMLESS_DEVICES } from "./command-paths.ts";
 import { credentialCommand } from "./credential-commands.ts";
-import { credentialMention } from "./credential-text.ts";
+import { credentialMention, envMention } from "./credential-text.ts";
 import { envFilter } from "./env-filters.ts";
 import type { PermissionRequest } from "./evaluate.ts";
 import { analyzeGit } from "./git/analyze.ts";
@@ -105,6 +105,8 @@ async function expandShell(line: string, ctx: EngineContext): Promise<Expanded> 
   if (unseen || line.includes("<<")) {
     const mention = credentialMention(line, ctx.home, [...new Set([ctx.cwd, ...analysis.commands.map((c) => c.cwd)])]);
     if (mention) requests.push(denied(mention.path, `the line names ${mention.what} in text the analysis cannot follow, protected in every permission mode`));
+    const env = envMention(line);
+    if (env) requests.push({ permission: "read", pattern: env, always: [], fixed: { action: "ask", reason: "the line names an environment file in text the analysis cannot follow" } });
   }
   for (const redirect of analysis.redirects) {
     const permission = redirect.kind === "write" ? "edit" : "read";

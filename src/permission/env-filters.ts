@@ -12,11 +12,18 @@ export function envFilter(argv: readonly string[]): string | undefined {
   if (PRINTERS.has(basename(argv[0] ?? ""))) return undefined;
   for (const word of argv.slice(1)) {
     const value = word.includes("=") ? word.slice(word.indexOf("=") + 1) : word;
-    const name = basename(value);
-    if (!/env/i.test(name)) continue;
-    if (envFile(name) || (/[*?[]/.test(name) && SAMPLES.some((sample) => globMatches(name, sample)))) return word;
+    if (/env/i.test(value) && selectsEnv(value)) return word;
   }
   return undefined;
+}
+
+/** Whether a name or a glob (`{a,b}` alternatives too) can name an environment file. */
+export function selectsEnv(value: string): boolean {
+  const names = value.includes("{") ? value.split(/[{},]/) : [value];
+  return names.some((part) => {
+    const name = basename(part);
+    return envFile(name) || (/[*?[]/.test(name) && (name.startsWith(".") || /env/i.test(name)) && SAMPLES.some((sample) => globMatches(name, sample)));
+  });
 }
 
 function globMatches(glob: string, name: string): boolean {

@@ -70,6 +70,11 @@ export function sensitivePath(
   for (const [rel, what] of HOME_DENIED) {
     if (within(path, `${homeDir === "/" ? "" : homeDir}/${rel}`)) return deny(what);
   }
+  // Another user's home holds the same kinds of secrets (`~root/.ssh`, /home/bob/.aws).
+  const other = /^(?:\/root|\/home\/[^/]+|\/Users\/[^/]+|\/var\/root)\/(.+)$/.exec(path)?.[1];
+  if (other !== undefined) {
+    for (const [rel, what] of HOME_DENIED) if (within(other, rel)) return deny(what);
+  }
   for (const [entry, what] of SYSTEM_DENIED) {
     if (within(path, entry)) return deny(what);
   }

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import type { ShellCommand } from "../shell/types.ts";
 import { globalOptions } from "./global-options.ts";
 import { foreignRepository, type Where } from "./repository.ts";
+import { runsProgram } from "./runs-programs.ts";
 import { readOnlyForm } from "./subcommands.ts";
 import { parseGit } from "./table.ts";
 
@@ -41,6 +42,8 @@ export function analyzeGit(command: ShellCommand, where: Where): GitAnalysis {
   const form = readOnlyForm(sub, rest);
   if (sub === "config") configEffects(rest, out, where);
   if (sub === "clean") out.writes.push(".");
+  const program = runsProgram(sub, rest);
+  if (program) return { ...out, opaque: program };
   if (!form) {
     // A form that can write: the rules decide; path-like words are still checked.
     for (const arg of rest) operandPath(arg.replace(/^--[\w-]+=/, ""), out, where, (w) => /^[/~.]|\//.test(w));

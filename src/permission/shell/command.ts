@@ -77,6 +77,8 @@ function declarationState(w: Walker, words: Word[], assignments: { node: Node; w
     if (!assigned.has(word) && riskyVariable(word.text)) return w.taint(`${word.value} is declared on the line, which changes how the commands after it run`);
   }
   if (!letters.includes("i")) return;
+  // Later assignments to an integer variable are arithmetic too.
+  for (const word of words.slice(1)) if (!/^[-+]/.test(word.text)) w.integers.add(word.text.replace(/=.*$/s, ""));
   for (const { node, word } of assignments) {
     const value = node.childForFieldName("value");
     if (value) arithmetic(w, word.dynamic ? value.text : word.value.slice(word.value.indexOf("=") + 1), scope, node.text);
@@ -98,6 +100,13 @@ function assignmentWord(w: Walker, node: Node, scope: Scope): Word {
   if (name) w.scan(name, scope); // a subscript can hold a substitution
   const value = node.childForFieldName("value");
   if (!value) return literal(node.text);
+  // `a=([i]=x)`: each index is arithmetic.
+  if (value.type === "array") {
+    for (const element of value.namedChildren) {
+      const index = element ? /^\[([^\]]*)\]=/.exec(element.text)?.[1] : undefined;
+      if (index !== undefined && !/^\d+$/.test(index)) arithmetic(w, index, scope, element!.text);
+    }
+  }
   const word = evalWord(w, value, scope);
   const prefix = node.text.slice(0, value.startIndex - node.startIndex);
   return { value: prefix + word.value, text: node.text, dynamic: word.dynamic };
@@ -112,6 +121,10 @@ function remember(w: Walker, node: Node, word: Word, scope: Scope): void {
   }
   scope.env = [...scope.env, node.text];
   if (name && riskyVariable(name)) w.taint(`${name} is assigned on the line, which changes how the commands after it run`);
+  const value = node.childForFieldName("value");
+  if (name && value && w.integers.has(name) && !node.parent?.type.startsWith("declaration")) {
+    arithmetic(w, word.dynamic ? value.text : word.value.slice(word.value.indexOf("=") + 1), scope, node.text);
+  }
   if (name) numeric(scope, name, word);
   if (name === "HOME") scope.home = undefined;
   if (name === "CDPATH") scope.cdpath = true;

@@ -98,7 +98,11 @@ function lookThrough(w: Walker, scope: Scope, p: Pending, name: string, spec: Wr
       break;
     case "coproc":
       if (["{", "("].includes(rest[0]?.value ?? "")) rest = rest.slice(1);
-      else if (["{", "("].includes(rest[1]?.value ?? "")) rest = rest.slice(2);
+      else if (["{", "("].includes(rest[1]?.value ?? "")) {
+        // `coproc NAME { ...; }` assigns the array NAME.
+        if (riskyVariable(rest[0]?.value ?? "")) w.taint(`coproc assigns ${rest[0]!.value}, which changes how the commands after it run`);
+        rest = rest.slice(2);
+      }
       break;
   }
   if (rest.length === 0) return void emit(w, p, has(spec.shell) ? `${name} starts an interactive shell` : undefined);

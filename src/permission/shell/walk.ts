@@ -54,6 +54,8 @@ export class Walker {
   private readonly calling = new Set<string>();
   /** Set once the line changes state that decides what later commands run: they are all opaque. */
   tainted: string | undefined;
+  /** Variables declared integer (`declare -i`): an assignment to one is arithmetic. */
+  readonly integers = new Set<string>();
 
   constructor(readonly parser: Parser) {}
 
@@ -186,7 +188,7 @@ export class Walker {
       case "while_statement":
         return this.loop(node, scope);
       case "for_statement":
-        this.loopVariable(node);
+        this.loopVariable(node, scope);
         return this.loop(node, scope);
       case "c_style_for_statement":
         cStyleFor(this, node, scope);
@@ -347,10 +349,18 @@ export class Walker {
     resolveCommand(this, scope, pendingOf(scope, text, [word]));
   }
 
-  // `for PATH in ...` and `select` assign their variable.
-  private loopVariable(node: Node): void {
+  // `for PATH in ...` and `select` assign their variable; `for i in 1 2 3`, `{1..9}` or `$(seq 5)`
+  // keep it numeric for arithmetic in the body.
+  private loopVariable(node: Node, scope: Scope): void {
     const name = node.childForFieldName("variable")?.text;
-    if (name && riskyVariable(name)) this.taint(`${name} is assigned on the line, which changes how the commands after it run`);
+    if (!name) return;
+    if (riskyVariable(name)) this.taint(`${name} is assigned on the line, which changes how the commands after it run`);
+    const values = node.childrenForFieldName("value");
+    const numeric = values.length > 0 && values.every((v) => v && /^(?:-?\d+|\{-?\d+\.\.-?\d+(?:\.\.\d+)?\}|\$\(seq(?: -?\d+){1,3}\))$/.test(v.text));
+    const ints = new Set(scope.ints);
+    if (numeric) ints.add(name);
+    else ints.delete(name);
+    scope.ints = ints;
   }
 
   // `${X:=value}` assigns X; `${s:offset:length}` is arithmetic.

@@ -82,6 +82,12 @@ describe("read-only forms", () => {
     expect(git("git config core.fsmonitor x").writes).toEqual([join(ws, ".git", "config")]);
     expect(git("git config --global core.pager x").writes).toEqual([join(home, ".gitconfig")]);
   });
+  test("a writing subcommand given a program to run is opaque", () => {
+    for (const line of ["git push --receive-pack=x origin", "git fetch --upload-pack=x", "git rebase -x make main", "git submodule foreach ls", "git bisect run ./t", "git filter-branch x"]) {
+      expect({ line, opaque: git(line).opaque !== undefined }).toEqual({ line, opaque: true });
+    }
+    expect(git("git push origin main").opaque).toBeUndefined();
+  });
   test("an environment prefix other than locale and colour settings is not read-only", () => {
     expect(analyzeGit(command("git log", ws, ["LC_ALL=C"]), where).readOnly).toBe(true);
     expect(analyzeGit(command("git log", ws, ["GIT_PAGER=sh"]), where).readOnly).toBe(false);

@@ -25,6 +25,7 @@ describe("an assignment to a variable that changes how commands run makes the re
     { line: "local PATH; ls", opaque: [false, true] },
     { line: "command_not_found_handle() { id; }; foo", opaque: [true, true] },
     { line: "npm_config_script_shell=/tmp/x; npm test", opaque: [true] },
+    { line: "coproc PATH { cat; }; ls", opaque: [true, true, true] },
   ]);
 });
 
@@ -72,6 +73,9 @@ describe("arithmetic contexts are code", () => {
     { line: "a[$i]=1", opaque: [true] },
     { line: "echo ${s:x}", opaque: [true, false] },
     { line: "read n < f; echo $((n * 2))", opaque: [false, true, false] },
+    { line: "arr=([x]=1)", opaque: [true] },
+    { line: "declare -i n; read v < f; n=$v", opaque: [false, false, true] },
+    { line: "echo $[n + 1]", opaque: [true, false] },
   ]);
 });
 
@@ -85,5 +89,8 @@ describe("arithmetic over numbers and variables the line made numeric is allowed
     { line: "n=1; n=$((n + 1)); echo $n", opaque: [false] },
     { line: "let x=1+2; local -i n=3", opaque: [false, false] },
     { line: "[[ -v HOME ]]", opaque: [] },
+    { line: "for i in 1 2 3; do echo $((i * 2)); done", opaque: [false] },
+    { line: "for i in {1..5}; do echo $((i + 1)); done; for j in $(seq 1 9); do echo $((j)); done", opaque: [false, false, false] },
+    { line: "arr=([0]=a [1]=b); declare -i n; n=5", opaque: [false] },
   ]);
 });
