@@ -135,3 +135,37 @@ function delay(ms: number, signal: AbortSignal): Promise<void> {
     signal.addEventListener("abort", done, { once: true });
   });
 }
+
+/** The lease a session takes for each of its runs, with the wait and life its options give. */
+export class RunLease {
+  private lease: Lease | undefined;
+
+  constructor(
+    private readonly db: Database,
+    private readonly sessionId: string,
+    private readonly options: Partial<Pick<LeaseOptions, "waitMs" | "ttlMs" | "now">> = {},
+  ) {}
+
+  /** Takes the lease (if not held already); why the run cannot go on when it stays taken ("" when aborted while waiting). */
+  async take(signal: AbortSignal, onLost: () => void): Promise<string | undefined> {
+    if (this.lease?.held()) return undefined;
+    const now = this.options.now ?? Date.now;
+    const since = now();
+    const waitMs = this.options.waitMs ?? LEASE_WAIT_MS;
+    const got = await acquireLease(this.db, this.sessionId, { waitMs, ttlMs: this.options.ttlMs ?? LEASE_TTL_MS, now, onLost }, signal);
+    if (!("release" in got)) return signal.aborted ? "" : busyText(this.sessionId, got, now() - since);
+    this.lease = got;
+    return undefined;
+  }
+
+  release(): void {
+    this.lease?.release();
+    this.lease = undefined;
+  }
+
+  /** Why the run must stop: another process took the lease over while this one stalled. */
+  lost(): string | undefined {
+    if (!this.lease || this.lease.held()) return undefined;
+    return `another process took over session ${this.sessionId} while this run was stalled; the run was stopped (its work so far is stored)`;
+  }
+}

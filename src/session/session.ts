@@ -30,7 +30,8 @@ import type { Bound } from "./bound-output.ts";
 import { compactConversation, WORTH_COMPACTING } from "./compaction.ts";
 import { NO_COMPACTION, stateOf, type CompactionState } from "./compacted-view.ts";
 import { newId } from "./ids.ts";
-import { acquireLease, busyText, ifFree, LEASE_TTL_MS, LEASE_WAIT_MS, type Lease, type LeaseOptions } from "./lease.ts";
+import { ifFree, RunLease, type LeaseOptions } from "./lease.ts";
+import { compactManually, type CompactOutcome } from "./manual-compaction.ts";
 import { openView } from "./open-view.ts";
 import { sendable } from "./sendable.ts";
 import { storedHistory } from "./stored-history.ts";
@@ -76,12 +77,7 @@ export type SessionSandbox = Pick<SandboxPolicy, "mode" | "network"> & { masked:
 const NO_SANDBOX: SessionSandbox = { mode: "off", network: false, masked: () => [] };
 
 export type ResultEvent = Extract<StampedEvent, { type: "result" }>;
-/** What a manual compaction did, with one line saying so; `usage` is the summary call's, when one was made. */
-export type CompactOutcome = (
-  | { type: "compacted"; event: EventOf<"compaction"> }
-  | { type: "nothing" }
-  | { type: "stopped" }
-) & { text: string; usage?: Usage };
+export type { CompactOutcome } from "./manual-compaction.ts";
 type Listener = (event: StampedEvent) => void;
 
 export class Session {
@@ -101,7 +97,7 @@ export class Session {
   /** a resumed history's size from its stored text: spares the first turn walking 10,000 messages */
   private storedSize: Estimated | undefined;
   /** held for the length of a run: no other process drives this session meanwhile */
-  private lease: Lease | undefined;
+  private readonly lease: RunLease;
   /** the view was opened while another process held the session: it is read again at the next run */
   private stale = false;
   /** why the store could not save what this run did; the run ends as an error */
@@ -118,6 +114,7 @@ export class Session {
     this.messages = messages;
     this.compaction = compaction;
     this.lastSeq = options.store.lastSeq(row.id);
+    this.lease = new RunLease(options.store.db, row.id, { ...options.lease, ...(options.now ? { now: options.now } : {}) });
     this.broker = new PermissionBroker({
       rules: () => this.options.rules,
       ...(options.expand ? { expand: (requests: PermissionRequest[]) => options.expand!(requests, row.cwd) } : {}),
@@ -182,8 +179,7 @@ export class Session {
     const controller = new AbortController();
     this.controller = controller;
     this.inRun = true;
-    const now = this.options.now ?? Date.now;
-    const startedAt = now();
+    const startedAt = (this.options.now ?? Date.now)();
     const { store } = this.options;
     try {
       const busy = text.trim() ? await this.claim(controller.signal) : "the prompt is empty (or only whitespace): nothing was sent";
@@ -240,31 +236,14 @@ export class Session {
       );
       this.storedSize = undefined; // the messages may have been compacted; later runs estimate
       this.saving(() => store.updateSession(this.id, {}));
-      const failure = this.saveError ?? this.lostLease();
-      return this.finish({
-        type: "result",
-        status: failure ? "error" : result.status,
-        text: result.text,
-        usage: result.usage,
-        cost_usd: result.cost,
-        turns: result.turns,
-        duration_ms: now() - startedAt,
-        ...(failure ? { error: failure } : result.error ? { error: result.error } : {}),
-      });
+      const failure = this.saveError ?? this.lease.lost();
+      const { text: answer, usage, cost, turns } = result;
+      return this.result(startedAt, failure ? "error" : result.status, { text: answer, usage, cost, turns, error: failure ?? result.error });
     } catch (error) {
-      const message = this.saveError ?? `internal error: ${error instanceof Error ? error.message : String(error)}`;
-      return this.finish({
-        type: "result",
-        status: controller.signal.aborted && !this.saveError ? "interrupted" : "error",
-        text: "",
-        usage: this.runUsage,
-        cost_usd: costFunction(this.options.model, this.options.models)(this.runUsage),
-        turns: 0,
-        duration_ms: now() - startedAt,
-        error: message,
-      });
+      const status = controller.signal.aborted && !this.saveError ? "interrupted" : "error";
+      return this.result(startedAt, status, { usage: this.runUsage, error: this.saveError ?? internalError(error) });
     } finally {
-      this.releaseLease();
+      this.lease.release();
       this.controller = undefined;
       this.inRun = false;
       this.saveError = undefined;
@@ -287,7 +266,7 @@ export class Session {
       if (busy !== undefined) return { type: "stopped", text: busy || "stopped before the compaction was done; the conversation is as it was" };
       return await this.compactHeld(controller.signal, focus);
     } finally {
-      this.releaseLease();
+      this.lease.release();
       this.controller = undefined;
     }
   }
@@ -301,11 +280,7 @@ export class Session {
     if (this.controller) throw new Error("a prompt is already running in this session");
     const controller = new AbortController();
     this.controller = controller;
-    const now = this.options.now ?? Date.now;
-    const startedAt = now();
-    const costOf = costFunction(this.options.model, this.options.models);
-    const end = (status: ResultStatus, text: string, usage = emptyUsage(), cost = costOf(usage), error?: string) =>
-      this.finish({ type: "result", status, text, usage, cost_usd: cost, turns: 0, duration_ms: now() - startedAt, ...(error ? { error } : {}) });
+    const startedAt = (this.options.now ?? Date.now)();
     this.inRun = true;
     try {
       const busy = await this.claim(controller.signal);
@@ -313,13 +288,13 @@ export class Session {
       if (busy !== undefined) return this.refused(busy, controller.signal, startedAt);
       const outcome = await this.compactHeld(controller.signal, focus);
       const usage = outcome.usage ?? emptyUsage();
-      if (this.saveError) return end("error", "", usage, costOf(usage), this.saveError);
-      if (outcome.type === "stopped") return end("interrupted", "", usage, costOf(usage), outcome.text);
-      return end("success", outcome.text, usage, costOf(usage));
+      if (this.saveError) return this.result(startedAt, "error", { usage, error: this.saveError });
+      if (outcome.type === "stopped") return this.result(startedAt, "interrupted", { usage, error: outcome.text });
+      return this.result(startedAt, "success", { text: outcome.text, usage });
     } catch (error) {
-      return end("error", "", undefined, undefined, this.saveError ?? `internal error: ${error instanceof Error ? error.message : String(error)}`);
+      return this.result(startedAt, "error", { error: this.saveError ?? internalError(error) });
     } finally {
-      this.releaseLease();
+      this.lease.release();
       this.controller = undefined;
       this.inRun = false;
       this.saveError = undefined;
@@ -328,18 +303,13 @@ export class Session {
 
   private async compactHeld(signal: AbortSignal, focus?: string): Promise<CompactOutcome> {
     const tools = await (typeof this.options.tools === "function" ? this.options.tools() : this.options.tools);
-    const fixed = fixedTokens({ system: this.options.system, tools: tools.map(toolDefinition) });
-    const tokens = requestTokens(this.messages, fixed, undefined);
-    if (this.messages.length < 2 || tokens - fixed < WORTH_COMPACTING) return { type: "nothing", text: nothingLine(tokens) };
-    let reported: EventOf<"compaction"> | undefined;
-    const input: CompactInput = { messages: [...this.messages], tokens, target: Math.floor(this.usable * COMPACT_TO), fixed, reason: "manual" };
-    const compacted = await this.compactWith(input, signal, focus, (event) => (reported = event));
-    const spent = compacted?.usage ? { usage: compacted.usage } : {};
-    if (signal.aborted && !reported) return { type: "stopped", text: "interrupted before the compaction was done; the conversation is as it was", ...spent };
-    if (!compacted || !reported) return { type: "nothing", text: nothingLine(tokens), ...spent };
-    this.messages.splice(0, this.messages.length, ...compacted.messages);
-    this.storedSize = undefined;
-    return { type: "compacted", event: reported, text: compactionLine(reported), ...spent };
+    const deps = { tools, system: this.options.system, usable: this.usable, compact: (input: CompactInput, heard: (event: EventOf<"compaction">) => void) => this.compactWith(input, signal, focus, heard) };
+    const { messages, ...outcome } = await compactManually(this.messages, deps, signal);
+    if (messages) {
+      this.messages.splice(0, this.messages.length, ...messages);
+      this.storedSize = undefined;
+    }
+    return outcome;
   }
 
   /** the current model's window: compaction and the context meter follow a switch of model */
@@ -429,25 +399,9 @@ export class Session {
    * Returns why the run cannot go on when the lease stays taken.
    */
   private async claim(signal: AbortSignal): Promise<string | undefined> {
-    if (this.lease?.held()) return undefined;
-    const { store } = this.options;
-    const now = this.options.now ?? Date.now;
-    const since = now();
-    const got = await acquireLease(
-      store.db,
-      this.id,
-      {
-        waitMs: this.options.lease?.waitMs ?? LEASE_WAIT_MS,
-        ttlMs: this.options.lease?.ttlMs ?? LEASE_TTL_MS,
-        now,
-        onLost: () => this.controller?.abort(),
-      },
-      signal,
-    );
-    if (!("release" in got)) return signal.aborted ? "" : busyText(this.id, got, now() - since);
-    this.lease = got;
-    if (this.stale || store.lastSeq(this.id) !== this.lastSeq) this.reload();
-    return undefined;
+    const busy = await this.lease.take(signal, () => this.controller?.abort());
+    if (busy === undefined && (this.stale || this.options.store.lastSeq(this.id) !== this.lastSeq)) this.reload();
+    return busy;
   }
 
   /** The conversation as the store holds it now (repairing what a crashed holder left). */
@@ -460,30 +414,23 @@ export class Session {
     this.stale = false;
   }
 
-  private releaseLease(): void {
-    this.lease?.release();
-    this.lease = undefined;
-  }
-
-  private lostLease(): string | undefined {
-    if (!this.lease || this.lease.held()) return undefined;
-    return `another process took over session ${this.id} while this run was stalled; the run was stopped (its work so far is stored)`;
-  }
-
   /** The result of a run that did not get the session: refused (exit 1), or interrupted while it waited. */
   private refused(busy: string, signal: AbortSignal, startedAt: number): ResultEvent {
-    const usage = emptyUsage();
-    const interrupted = signal.aborted;
-    return this.finish({
-      type: "result",
-      status: interrupted ? "interrupted" : "error",
-      text: "",
-      usage,
-      cost_usd: costFunction(this.options.model, this.options.models)(usage),
-      turns: 0,
-      duration_ms: (this.options.now ?? Date.now)() - startedAt,
-      error: interrupted ? "interrupted while waiting for another process's run on this session" : busy,
-    });
+    if (signal.aborted) return this.result(startedAt, "interrupted", { error: "interrupted while waiting for another process's run on this session" });
+    return this.result(startedAt, "error", { error: busy });
+  }
+
+  /** A run's closing `result`, priced from its usage unless `cost` is given. */
+  private result(
+    startedAt: number,
+    status: ResultStatus,
+    fields: { text?: string; usage?: Usage; cost?: number | null; turns?: number; error?: string | undefined },
+  ): ResultEvent {
+    const usage = fields.usage ?? emptyUsage();
+    const cost = fields.cost !== undefined ? fields.cost : costFunction(this.options.model, this.options.models)(usage);
+    const duration = (this.options.now ?? Date.now)() - startedAt;
+    const error = fields.error ? { error: fields.error } : {};
+    return this.finish({ type: "result", status, text: fields.text ?? "", usage, cost_usd: cost, turns: fields.turns ?? 0, duration_ms: duration, ...error });
   }
 
   /** Runs a store write; a failure stops the run, which then ends as an error saying so. */
@@ -540,20 +487,8 @@ function fileMemory(): FileMemory {
   return { recordRead: (path, stamp) => void stamps.set(path, stamp), lastRead: (path) => stamps.get(path) };
 }
 
-/** "nothing worth compacting: ...": a compaction would not have made the conversation smaller. */
-function nothingLine(tokens: number): string {
-  return `nothing worth compacting: the conversation (~${tokens} tokens with the system prompt and tools) would not get smaller`;
-}
-
-/** "compacted: ~12000 -> ~3100 tokens (summarised)": what a manual compaction did, in one line. */
-function compactionLine(event: EventOf<"compaction">): string {
-  const how =
-    event.method === "summary"
-      ? "summarised"
-      : event.method === "cut"
-        ? "cut: the summary call failed or did not fit, so the oldest turns were left out"
-        : "old tool outputs pruned";
-  return `compacted: ~${event.tokens_before} -> ~${event.tokens_after} tokens (${how})`;
+function internalError(error: unknown): string {
+  return `internal error: ${error instanceof Error ? error.message : String(error)}`;
 }
 
 function titleOf(text: string): string {
