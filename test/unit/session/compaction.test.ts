@@ -143,12 +143,17 @@ describe("resume", () => {
 /** A question long enough (about 600 tokens) that two of them are worth compacting. */
 const long = (question: string) => `${question}\n${"z".repeat(2_400)}`;
 
+/** Two long prompts, each answered: a conversation worth compacting. */
+async function twoLongPrompts(session: Session, questions: [string, string], answers: [string, string]): Promise<void> {
+  kit.fake.script({ reply: [{ type: "text", text: answers[0] }] }, { reply: [{ type: "text", text: answers[1] }] });
+  await session.prompt(long(questions[0]));
+  await session.prompt(long(questions[1]));
+}
+
 describe("manual compaction (/compact)", () => {
   test("Session.compact(focus) summarises the whole conversation with the focus given; the next prompt sends the summary", async () => {
     const { session, log } = kit.create({ contextWindow: WINDOW });
-    kit.fake.script({ reply: [{ type: "text", text: "First answer." }] }, { reply: [{ type: "text", text: "Second answer." }] });
-    await session.prompt(long("first question"));
-    await session.prompt(long("second question"));
+    await twoLongPrompts(session, ["first question", "second question"], ["First answer.", "Second answer."]);
     kit.fake.script({ reply: [{ type: "text", text: "They asked two questions." }] });
 
     const outcome = await session.compact("the parser");
@@ -176,9 +181,7 @@ describe("manual compaction (/compact)", () => {
 
   test("a summary that is not smaller than the conversation is not kept: nothing worth compacting, the view unchanged", async () => {
     const { session, log } = kit.create({ contextWindow: WINDOW });
-    kit.fake.script({ reply: [{ type: "text", text: "First answer." }] }, { reply: [{ type: "text", text: "Second answer." }] });
-    await session.prompt(long("first question"));
-    await session.prompt(long("second question"));
+    await twoLongPrompts(session, ["first question", "second question"], ["First answer.", "Second answer."]);
     const before = [...session.history()];
     kit.fake.script({ reply: [{ type: "text", text: "w".repeat(8_000) }], usage: { input_tokens: 700, output_tokens: 2_000 } });
 
@@ -210,9 +213,7 @@ describe("manual compaction (/compact)", () => {
 
   test("the compaction event prices its summary call from the model table; null for a model without prices", async () => {
     const priced = kit.create({ contextWindow: WINDOW, model: "claude-sonnet-5-5" });
-    kit.fake.script({ reply: [{ type: "text", text: "First answer." }] }, { reply: [{ type: "text", text: "Second answer." }] });
-    await priced.session.prompt(long("first question"));
-    await priced.session.prompt(long("second question"));
+    await twoLongPrompts(priced.session, ["first question", "second question"], ["First answer.", "Second answer."]);
     kit.fake.script({ reply: [{ type: "text", text: "Two questions." }], usage: { input_tokens: 1000, output_tokens: 100 } });
     const done = await priced.session.compact();
     const event = done.type === "compacted" ? done.event : undefined;
@@ -245,9 +246,7 @@ describe("manual compaction (/compact)", () => {
 
   test("compactRun (print mode's --compact): session, compaction, result with turns 0 and the summary call's usage", async () => {
     const { session, log } = kit.create({ contextWindow: WINDOW });
-    kit.fake.script({ reply: [{ type: "text", text: "A." }] }, { reply: [{ type: "text", text: "B." }] });
-    await session.prompt(long("one"));
-    await session.prompt(long("two"));
+    await twoLongPrompts(session, ["one", "two"], ["A.", "B."]);
     kit.fake.script({ reply: [{ type: "text", text: "Two prompts." }], usage: { input_tokens: 300, output_tokens: 30 } });
     const seen = log.events.length;
 
@@ -261,9 +260,7 @@ describe("manual compaction (/compact)", () => {
 
   test("an abort while the summary is written leaves the conversation as it was: no compaction, result interrupted", async () => {
     const { session, log } = kit.create({ contextWindow: WINDOW });
-    kit.fake.script({ reply: [{ type: "text", text: "A." }] }, { reply: [{ type: "text", text: "B." }] });
-    await session.prompt(long("one"));
-    await session.prompt(long("two"));
+    await twoLongPrompts(session, ["one", "two"], ["A.", "B."]);
     const before = [...session.history()];
     let arrived!: () => void;
     const called = new Promise<void>((resolve) => (arrived = resolve));
