@@ -44,7 +44,7 @@ const pagerFiles: Operands = (o, s) => o.operands.filter((w) => !w.startsWith("+
 
 const COPY = { valued: "-t -S --target-directory --suffix" };
 const COMPRESSORS = ["gzip", "gunzip", "bzip2", "bunzip2", "xz", "unxz", "zstd", "unzstd", "lz4"];
-const NO_FILES = ["sleep", "expr", "yes", "kill", "export", "unset", "alias", "cd"];
+const NO_FILES = ["yes", "kill", "export", "unset", "alias", "cd"];
 
 export const COMMAND_PATHS: Record<string, PathHandler> = {
   ...TABLED_PATHS,

@@ -58,8 +58,9 @@ export function commandPaths(command: ShellCommand, home: string): CommandPaths 
 
 /** The arguments with globs expanded; words only known at run time make the command opaque where they could matter. */
 function knownWords(command: ShellCommand, name: string, home: string, sink: PathSink): string[] | undefined {
-  if (command.dynamicContext) sink.opaque("its words are only known when the line runs");
-  if (command.input) {
+  // A command that only prints its words is harmless whatever they turn out to be (`seq 3 | xargs echo`).
+  if (command.dynamicContext && !INERT_COMMANDS.has(name)) sink.opaque("its words are only known when the line runs");
+  if (command.input && !INERT_COMMANDS.has(name)) {
     const reason = Object.hasOwn(TABLED_PATHS, name) ? untrustedNames(command.input, commandPaths(command.input, home).reads, home) : "xargs gives it words from its input";
     if (reason !== undefined) sink.opaque(reason);
   }

@@ -22,7 +22,9 @@ const READ_ONLY_COMMANDS = [
   "diff", "cmp", "sort", "uniq", "cut", "tr", "nl", "column", "jq", "basename", "dirname", "realpath",
   "readlink", "md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "b2sum", "cksum", "xxd", "od",
   "hexdump", "hd", "strings", "echo", "printf", "seq", "pwd", "whoami", "id", "uname", "which", "type", "true",
-  "false", "test", "[", "date", "hostname", "sed", "awk", "gawk", "mawk", "nawk", "npm ls", "npm list",
+  "false", "test", "[", ":", "date", "hostname", "sed", "awk", "gawk", "mawk", "nawk", "tac", "paste", "comm", "join",
+  "fold", "rev", "expand", "unexpand", "fmt", "nproc", "arch", "uptime", "sleep", "expr", "command -v", "command -V",
+  "npm ls", "npm list",
 ];
 // Version queries of toolchains that read no project file to answer them (yarn, cargo and rustc
 // are not here: a repository's .yarnrc.yml or rust-toolchain.toml can choose the program run).

@@ -9,6 +9,7 @@ import { findPaths } from "./find.ts";
 import { jqPaths } from "./jq.ts";
 import { GREP, RG } from "./search.ts";
 import { SED, sedPaths } from "./sed.ts";
+import * as text from "./text-tools.ts";
 import { optionTable, type OptionTable } from "./table.ts";
 
 export const readOrCwd: Operands = (o, s) => (o.operands.length > 0 ? readAll(o, s) : s.read("."));
@@ -58,7 +59,12 @@ const INERT_TABLES: [string, OptionTable][] = [
   ["basename", core.BASENAME], ["dirname", core.DIRNAME], ["pwd", core.PWD], ["whoami", core.WHOAMI], ["id", core.ID],
   ["uname", core.UNAME], ["seq", core.SEQ], ["tr", core.TR], ["echo", core.ECHO], ["printf", core.PRINTF],
   ["true", core.NOTHING], ["false", core.NOTHING], ["test", core.NOTHING], ["[", core.NOTHING], ["which", core.NOTHING],
-  ["type", core.NOTHING],
+  ["type", core.NOTHING], [":", core.NOTHING], ["nproc", text.NPROC], ["arch", text.INFO_ONLY], ["uptime", text.UPTIME],
+  ["sleep", text.INFO_ONLY], ["expr", text.INFO_ONLY],
+];
+const TEXT_TABLES: [string, OptionTable][] = [
+  ["tac", text.TAC], ["paste", text.PASTE], ["comm", text.COMM], ["join", text.JOIN], ["fold", text.FOLD], ["rev", text.REV],
+  ["expand", text.EXPAND], ["unexpand", text.UNEXPAND], ["fmt", text.FMT],
 ];
 
 /**
@@ -70,6 +76,7 @@ export const INERT_COMMANDS: ReadonlySet<string> = new Set(INERT_TABLES.map(([na
 /** The option tables of the commands above that have one (find and jq have grammars of their own). */
 export const OPTION_TABLES: Readonly<Record<string, OptionTable>> = Object.fromEntries([
   ...INERT_TABLES,
+  ...TEXT_TABLES,
   ...CHECKSUMS.map((name): [string, OptionTable] => [name, core.CHECKSUM]),
   ...Object.entries({ sum: core.SUM, cat: core.CAT, head: core.HEAD, tail: core.TAIL, wc: core.WC, sort: core.SORT, uniq: core.UNIQ }),
   ...Object.entries({ cut: core.CUT, nl: core.NL, realpath: core.REALPATH, readlink: core.READLINK, od: core.OD }),
@@ -81,6 +88,7 @@ export const OPTION_TABLES: Readonly<Record<string, OptionTable>> = Object.fromE
 
 export const TABLED_PATHS: Record<string, PathHandler> = Object.fromEntries([
   ...INERT_TABLES.map(([name, t]) => table(name, t, nothing)),
+  ...TEXT_TABLES.map(([name, t]) => table(name, t, readAll)),
   ...CHECKSUMS.map((name) => table(name, core.CHECKSUM, readAll)),
   table("sum", core.SUM, readAll),
   table("cat", core.CAT, readAll),

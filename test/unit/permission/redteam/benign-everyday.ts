@@ -198,4 +198,18 @@ export const benign = [
   "cd src && cat a.ts",
   "ls | wc -l",
   "cat package.json | jq .version",
+  // more read-only tools and facts about the machine
+  "seq 3 | xargs echo",
+  "seq 1 5 | xargs -I{} echo {}",
+  "command -v node",
+  "nproc",
+  "uptime -p",
+  "tac README.md",
+  "comm -12 words.txt counts.txt",
+  "paste -sd, words.txt",
+  "fold -w 40 README.md",
+  "fmt -72 README.md",
+  "rev README.md",
+  "expr 1 + 2",
+  "sleep 1",
 ];
