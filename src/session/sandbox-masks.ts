@@ -13,7 +13,9 @@ export function sandboxMasks(ctx: MaskContext): string[] {
       .map((name) => join(dir, name))
       .filter((path) => sensitivePath(path, ctx.home, ctx.reinDirs) !== undefined),
   );
-  return [...new Set([...deniedEntries(ctx.home), ...inFolders].flatMap(realOrNone))].sort();
+  const all = [...new Set([...deniedEntries(ctx.home), ...inFolders].flatMap(realOrNone))].sort();
+  // A path inside a folder masked already is hidden with it (and a mount there would find nothing to cover).
+  return all.filter((path) => !all.some((other) => other !== path && path.startsWith(`${other}/`)));
 }
 
 function entriesOf(dir: string): string[] {
