@@ -33,6 +33,9 @@ const QUOTE = /^( *)> ?(.*)$/;
 const LIST = /^( *)([-*+]|\d{1,9}[.)])[ \t]+(.*)$/;
 const TASK = /^\[([ xX])\](?:[ \t]+(.*))?$/;
 const TABLE_ROW = /^ *\|/;
+const PIPE = /(^|[^\\])\|/;
+/** a table's rule row without outer pipes: `--- | :---:` (two columns at least) */
+const BARE_RULE = /^ *\|? *:?-+:? *(\| *:?-+:? *)+\|? *$/;
 const INDENT = /^( *)(.*)$/;
 
 export function markdownRenderer(options: MarkdownOptions): MarkdownRenderer {
@@ -42,6 +45,8 @@ export function markdownRenderer(options: MarkdownOptions): MarkdownRenderer {
   let fence: Fence | undefined;
   /** the rows of the table being read: it is laid out once it ends (its column widths need every row) */
   let table: string[] = [];
+  /** a line with a pipe, held until the next line says whether it heads a table */
+  let candidate: string | undefined;
 
   const endTable = (): string[] => {
     if (table.length === 0) return [];
@@ -54,11 +59,29 @@ export function markdownRenderer(options: MarkdownOptions): MarkdownRenderer {
     // tabs as four spaces, other control characters dropped: a stray escape from the model must not reach the terminal
     const line = printable(raw, { tab: "    " });
     if (fence) return codeLine(line, fence);
-    if (TABLE_ROW.test(line)) {
-      table.push(line);
-      // A very long table is laid out in parts rather than held back to its end.
-      return table.length >= MAX_TABLE_ROWS ? endTable() : [];
+    if (candidate !== undefined) {
+      const header = candidate;
+      candidate = undefined;
+      if (BARE_RULE.test(line)) return addRow(header, line);
+      return [...outsideTable(header), ...renderLine(line)];
     }
+    if (TABLE_ROW.test(line) || (table.length > 0 && line.includes("|") && line.trim() !== "")) return addRow(line);
+    // `a | b` may be the header of a table written without outer pipes: the next line tells.
+    if (PIPE.test(line) && !FENCE_OPEN.test(line)) {
+      const before = endTable();
+      candidate = line;
+      return before;
+    }
+    return outsideTable(line);
+  };
+
+  const addRow = (...rows: string[]): string[] => {
+    table.push(...rows);
+    // A very long table is laid out in parts rather than held back to its end.
+    return table.length >= MAX_TABLE_ROWS ? endTable() : [];
+  };
+
+  const outsideTable = (line: string): string[] => {
     const before = endTable();
     const open = FENCE_OPEN.exec(line);
     if (open) {
@@ -93,7 +116,8 @@ export function markdownRenderer(options: MarkdownOptions): MarkdownRenderer {
     },
     pending: () => pending,
     flush() {
-      const rows = [...(pending === "" ? [] : renderLine(pending)), ...endTable()];
+      const rows = [...(pending === "" ? [] : renderLine(pending)), ...(candidate === undefined ? [] : outsideTable(candidate)), ...endTable()];
+      candidate = undefined;
       pending = "";
       return fence ? [...rows, ...closeFence(fence)] : rows;
     },

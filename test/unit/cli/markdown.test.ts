@@ -241,6 +241,21 @@ describe("tables", () => {
     expect(rows.slice(3).every((row) => row.startsWith("       │ "))).toBe(true);
   });
 
+  test("a table written without outer pipes is laid out too; a line with a pipe that heads no table stays prose", () => {
+    expect(render("Name | Size\n--- | ---:\na.ts | 12\nnotes.md | 3400\n\nend\n")).toEqual([
+      " Name     │ Size",
+      "──────────┼──────",
+      " a.ts     │   12",
+      " notes.md │ 3400",
+      "",
+      "end",
+    ]);
+    expect(render("run `a | b` first\nthen **this**\n")).toEqual(["run a | b first", "then this"]);
+    const md = markdownRenderer({ width: 80, color: false });
+    expect(md.push("left | right\n")).toEqual([]); // held: the next line decides
+    expect(md.flush()).toEqual(["left | right"]);
+  });
+
   test("rows without a rule row are still laid out, with no header", () => {
     expect(render("| x | 1 |\n| yy | 22 |\n")).toEqual([" x  │ 1", " yy │ 22"]);
   });
