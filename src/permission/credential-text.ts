@@ -5,6 +5,7 @@
 // text, and every path-like piece matched against the credential paths.
 import { isAbsolute, join } from "node:path";
 import { selectsEnv } from "./env-filters.ts";
+import { globMatcher } from "./options/glob.ts";
 import { HOME_DENIED, SYSTEM_DENIED } from "./sensitive.ts";
 
 // Names that also occur as ordinary project files: only a path anchored at the home counts.
@@ -79,20 +80,5 @@ function covers(parts: readonly string[], entry: readonly string[]): boolean {
 }
 
 function segmentMatches(glob: string, name: string): boolean {
-  if (!/[*?[]/.test(glob)) return glob === name;
-  let source = "";
-  for (let i = 0; i < glob.length; i++) {
-    const c = glob[i]!;
-    if (c === "*") source += ".*";
-    else if (c === "?") source += ".";
-    else if (c === "[") {
-      const end = glob.indexOf("]", i + 2);
-      if (end < 0) source += "\\[";
-      else {
-        source += `[${glob.slice(i + 1, end).replace(/^!/, "^").replace(/\\/g, "\\\\")}]`;
-        i = end;
-      }
-    } else source += c.replace(/[.+^${}()|\\]/g, "\\$&");
-  }
-  return new RegExp(`^${source}$`).test(name);
+  return /[*?[]/.test(glob) ? globMatcher(glob).test(name) : glob === name;
 }

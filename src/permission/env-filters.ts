@@ -2,6 +2,7 @@
 // '.env*'`, `find -name .env.local`) or an operand naming one. Its value asks like the file itself,
 // since what the command then reads is the file. echo and printf only print the word.
 import { basename } from "node:path";
+import { globMatcher } from "./options/glob.ts";
 import { envFile } from "./sensitive.ts";
 
 const SAMPLES = [".env", ".env.local", ".env.production", ".envrc", "prod.env", ".env~"];
@@ -22,15 +23,6 @@ export function selectsEnv(value: string): boolean {
   const names = value.includes("{") ? value.split(/[{},]/) : [value];
   return names.some((part) => {
     const name = basename(part);
-    return envFile(name) || (/[*?[]/.test(name) && (name.startsWith(".") || /env/i.test(name)) && SAMPLES.some((sample) => globMatches(name, sample)));
+    return envFile(name) || (/[*?[]/.test(name) && (name.startsWith(".") || /env/i.test(name)) && SAMPLES.some((sample) => globMatcher(name, true).test(sample)));
   });
-}
-
-function globMatches(glob: string, name: string): boolean {
-  const source = glob.replace(/[.+^${}()|\\]/g, "\\$&").replace(/\*/g, ".*").replace(/\?/g, ".");
-  try {
-    return new RegExp(`^${source}$`, "i").test(name);
-  } catch {
-    return true; // an unbalanced class: assume it could
-  }
 }
