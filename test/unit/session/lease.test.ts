@@ -6,6 +6,7 @@ import { hostname } from "node:os";
 import { join } from "node:path";
 import * as v from "valibot";
 import { acquireLease, tryLease, type LeaseRow } from "../../../src/session/lease.ts";
+import { SessionHub } from "../../../src/server/hub.ts";
 import { Session, type SessionOptions } from "../../../src/session/session.ts";
 import { Store } from "../../../src/session/store.ts";
 import { eventLog } from "../../support/event-log.ts";
@@ -131,4 +132,21 @@ test("opening a session another process drives repairs only the view, never its 
   expect(kit.store.messages(session.id).map((m) => m.role)).toEqual(["user"]);
   session.abort();
   await first;
+});
+
+test("the server obeys the lease: a prompt through its hub on a session another process drives is refused (409 busy)", async () => {
+  const { session, log } = kit.create();
+  kit.fake.script({ hang: true, afterText: "busy" });
+  const first = session.prompt("one");
+  await log.waitFor("text_delta");
+  const hub = new SessionHub({ store: other, optionsFor: () => ({ cwd: kit.dir.path, options: otherOptions(30) }), optionsForStored: () => otherOptions(30) });
+
+  expect(() => hub.prompt(session.id, "from the server")).toThrow(`session ${session.id} is in use by another rein`);
+
+  expect(kit.fake.requests).toHaveLength(1);
+  expect(kit.store.messages(session.id).map((m) => m.role)).toEqual(["user"]);
+  session.abort();
+  await first;
+  kit.fake.script({ reply: [{ type: "text", text: "Now mine." }] });
+  expect(await hub.prompt(session.id, "again")).toMatchObject({ status: "success", text: "Now mine." });
 });
