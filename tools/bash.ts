@@ -9,7 +9,7 @@ import * as v from "valibot";
 import { defineTool } from "rein/tool";
 import description from "../prompts/tools/bash.txt" with { type: "text" };
 import { startInBackground, type BackgroundCommand } from "./lib/background.ts";
-import { CALL_MARKER, newCallMarker, signalCall } from "./lib/process-group.ts";
+import { CALL_MARKER, killCall, newCallMarker, signalCall } from "./lib/process-group.ts";
 import { blockedWriteNote, readOnlyArgv, sandboxArgv, sandboxDecision } from "./lib/sandbox.ts";
 
 const DEFAULT_TIMEOUT_MS = 120_000;
@@ -82,7 +82,7 @@ export default defineTool({
       await settlesWithin(drained, GRACE_MS);
       // Killed leftovers that held the pipe have exited once it reads EOF. (Polling the group until
       // it is empty would wait on init reaping the zombies, which can take seconds in a container.)
-      leftovers = signalCall(call, "SIGKILL");
+      leftovers = await killCall(call);
       // A process that escaped both (it cleared its environment) may still hold the pipe: stop reading.
       if (!(await settlesWithin(drained, GRACE_MS))) for (const p of pumps) p.cancel();
     } finally {

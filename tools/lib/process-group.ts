@@ -32,6 +32,18 @@ export function signalCall(call: CallProcesses, signal: NodeJS.Signals | 0): boo
   return group || marked;
 }
 
+/**
+ * SIGKILLs what is left of the call and waits (up to `waitMs`) until none of it runs any more, so
+ * nothing the call started is alive once it returns; false when nothing was left. A killed process
+ * has no environment any more, even as a zombie nobody reaped yet.
+ */
+export async function killCall(call: CallProcesses, waitMs = 1_000): Promise<boolean> {
+  if (!signalCall(call, "SIGKILL")) return false;
+  const deadline = Date.now() + waitMs;
+  while (markedProcesses(call.marker).length > 0 && Date.now() < deadline) await Bun.sleep(5);
+  return true;
+}
+
 /** Sends `signal` to every process in the group; false when none is left. */
 export function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
   try {
