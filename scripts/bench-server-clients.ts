@@ -71,7 +71,7 @@ async function headFigure(server: Server): Promise<ClientFigures["heads"]> {
     const res = await fetch(url, { method: "HEAD", headers: { authorization: `Bearer ${TOKEN}` } });
     if (res.status !== 200) throw new Error(`HEAD answered ${res.status}`);
   };
-  for (let i = 0; i < 20; i++) await head(); // the session opened, the code paths warm
+  for (let i = 0; i < 100; i += 50) await Promise.all(Array.from({ length: 50 }, head)); // the session opened, the code paths and the allocator warm
   const startBytes = await settled(server.pid, Infinity);
   for (let i = 0; i < HEADS; i += 50) await Promise.all(Array.from({ length: 50 }, head));
   const afterBytes = await procMemory(server.pid, "VmRSS");
