@@ -16,6 +16,7 @@ import { benchEnv, compileProgram, procCpuTicks, procMemory, servedUrl } from ".
 import { reportTable, type Floor, type Row } from "./bench-report.ts";
 import { terminalFigures, type TerminalFigures } from "./bench-terminal.ts";
 import { serverClientFigures } from "./bench-server-clients.ts";
+import { providerFigures } from "./bench-providers.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
 
@@ -384,6 +385,9 @@ async function main() {
     const hasTmux = Bun.spawnSync(["sh", "-c", "command -v tmux"]).exitCode === 0;
     const terminal: TerminalFigures | undefined = hasTmux ? await terminalFigures(BIN, home, env) : undefined;
     if (terminal) console.error(`terminal: ${JSON.stringify(terminal)}`);
+    fake.reset();
+    const providers = await providerFigures(BIN, env, fake, Math.max(5, Math.floor(RUNS / 2)), TURNS);
+    console.error(`providers: ${JSON.stringify(providers)}`);
     const compaction = await compactionFigures();
     console.error(`compaction: ${JSON.stringify(compaction)}`);
 
@@ -495,6 +499,7 @@ async function main() {
         floor: floors.printerRss,
         target: { ratio: TARGET.stalledClients },
       },
+      ...providerRows(providers),
       ...terminalRows(terminal, floors.printerRss),
     ];
     const cpu = cpus()[0]?.model ?? "unknown CPU";
@@ -516,6 +521,25 @@ async function main() {
     await fake.close();
     rmSync(home, { recursive: true, force: true });
   }
+}
+
+/** The OpenAI-compatible path as a ratio to the Anthropic path, both measured interleaved in this run. */
+function providerRows(p: Awaited<ReturnType<typeof providerFigures>>): Row[] {
+  const within = { max: 1.1, text: "at most 1.1x the Anthropic path" };
+  return [
+    {
+      figure: "one-shot through the OpenAI-compatible path (`-m openai/...` against the Chat Completions fake) / through the Anthropic path, interleaved",
+      shown: `${p.openai.oneShotMs.toFixed(1)} ms / ${p.anthropic.oneShotMs.toFixed(1)} ms = ${(p.openai.oneShotMs / p.anthropic.oneShotMs).toFixed(2)}x`,
+      value: p.openai.oneShotMs / p.anthropic.oneShotMs,
+      target: within,
+    },
+    {
+      figure: `per-turn harness time through the OpenAI-compatible path / through the Anthropic path (sessions of ${TURNS} \`echo N\` turns, interleaved)`,
+      shown: `${p.openai.perTurnMs.toFixed(2)} ms / ${p.anthropic.perTurnMs.toFixed(2)} ms = ${(p.openai.perTurnMs / p.anthropic.perTurnMs).toFixed(2)}x`,
+      value: p.openai.perTurnMs / p.anthropic.perTurnMs,
+      target: within,
+    },
+  ];
 }
 
 /** The interactive terminal's rows (measured in tmux; without tmux they say so). */
