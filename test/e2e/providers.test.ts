@@ -47,3 +47,32 @@ test.concurrent("rein models: built-in and configured providers, where each came
   expect(r.stdout).not.toContain("secret-gw");
   expect((await w.run(["models", "extra"])).code).toBe(2);
 });
+
+test.concurrent("the server: a session created with model openai/... runs its turns there; one whose provider has no key is refused (400) naming the variable", async () => {
+  await using w = await world();
+  const fake = await startFakeOpenAI();
+  const token = "providers-e2e-token-of-32-chars!";
+  const rein = w.start(["--serve", "--port", "0"], { env: { REIN_SERVER_TOKEN: token, OPENAI_API_KEY: "sk-openai-test", OPENAI_BASE_URL: fake.url, OPENROUTER_API_KEY: undefined } });
+  try {
+    await rein.waitForStdout((out) => out.includes("\n"), "the server's URL");
+    const url = rein.stdout.split("\n")[0]!;
+    const call = (method: string, path: string, body?: unknown) =>
+      fetch(`${url}${path}`, { method, headers: { authorization: `Bearer ${token}` }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+    const created = await call("POST", "/sessions", { model: "openai/gpt-5.2" });
+    expect(created.status).toBe(201);
+    const { id } = (await created.json()) as { id: string };
+    fake.script({ reply: [{ type: "text", text: "from the OpenAI side" }] });
+    const result = (await (await call("POST", `/sessions/${id}/prompt?wait=1`, { text: "hi" })).json()) as Record<string, unknown>;
+    expect(result).toMatchObject({ type: "result", status: "success", text: "from the OpenAI side", model: "openai/gpt-5.2" });
+    expect(fake.requests.map((r) => r.body.model)).toEqual(["gpt-5.2"]);
+    expect(w.fake.requests).toHaveLength(0);
+
+    const refused = await call("POST", "/sessions", { model: "openrouter/qwen/qwen3-coder" });
+    expect(refused.status).toBe(400);
+    expect(await refused.text()).toContain("no API key for provider openrouter: set OPENROUTER_API_KEY");
+  } finally {
+    rein.kill("SIGTERM");
+    await rein.exited;
+    await fake.close();
+  }
+});
