@@ -1,16 +1,17 @@
 // rein's conversation as Chat Completions messages, under the compat flags servers need.
 import { describe, expect, test } from "bun:test";
 import type { Message } from "../../../src/agent/types.ts";
+import type { ChatCompat } from "../../../src/llm/models.ts";
 import { chatBody } from "../../../src/llm/openai-chat.ts";
 import { sampleRequest } from "../../support/provider-run.ts";
 
-const base = { maxTokensField: "max_tokens", supportsUsageInStreaming: true, requiresToolResultName: false, requiresAssistantAfterToolResult: false } as const;
+const base: ChatCompat = { maxTokensField: "max_tokens", supportsUsageInStreaming: true, requiresToolResultName: false, requiresAssistantAfterToolResult: false };
 const conversation: Message[] = [
   { role: "user", content: [{ type: "text", text: "read it" }] },
   { role: "assistant", content: [{ type: "tool_use", id: "call_1", name: "read", input: { path: "a" } }] },
   { role: "user", content: [{ type: "tool_result", tool_use_id: "call_1", content: "no such file", is_error: true }, { type: "text", text: "and then?" }] },
 ];
-const body = (compat: Partial<typeof base>, messages = conversation) => chatBody(sampleRequest({ model: "m", messages }), { ...base, ...compat }) as Record<string, any>;
+const body = (compat: Partial<ChatCompat>, messages = conversation) => chatBody(sampleRequest({ model: "m", messages }), { ...base, ...compat }) as Record<string, any>;
 
 describe("compat", () => {
   test("by default: the tool message has no name, an error result says so, the user's text follows the tool message", () => {
