@@ -63,10 +63,3 @@ export const TREE = optionTable({
   write: "-o=",
   names: "--fromfile --fromtabfile",
 });
-
-// xxd [options] [infile [outfile]]: its options are single words, matched by their first letters.
-export const XXD = optionTable({
-  abbreviations: false,
-  complete: false,
-  harmless: "-a -b -C -c= -E -e -g= -h -i -l= -n= -o= -p -ps -r -R= -s= -d -u -v -t",
-});

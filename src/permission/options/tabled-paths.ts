@@ -9,6 +9,7 @@ import { findPaths } from "./find.ts";
 import { jqPaths } from "./jq.ts";
 import { GREP, RG } from "./search.ts";
 import { SED, sedPaths } from "./sed.ts";
+import { xxdPaths } from "./xxd.ts";
 import * as text from "./text-tools.ts";
 import { optionTable, type OptionTable } from "./table.ts";
 
@@ -82,7 +83,7 @@ export const OPTION_TABLES: Readonly<Record<string, OptionTable>> = Object.fromE
   ...Object.entries({ cut: core.CUT, nl: core.NL, realpath: core.REALPATH, readlink: core.READLINK, od: core.OD }),
   ...Object.entries({ date: core.DATE, stat: core.STAT, du: core.DU, df: core.DF, ls: core.LS, hostname: HOSTNAME }),
   ...Object.entries({ diff: files.DIFF, cmp: files.CMP, file: files.FILE, hexdump: files.HEXDUMP, hd: files.HEXDUMP }),
-  ...Object.entries({ strings: files.STRINGS, column: files.COLUMN, tree: files.TREE, xxd: files.XXD, rg: RG }),
+  ...Object.entries({ strings: files.STRINGS, column: files.COLUMN, tree: files.TREE, rg: RG }),
   ...Object.entries({ grep: GREP, egrep: GREP, fgrep: GREP, sed: SED, awk: AWK, gawk: AWK, mawk: AWK, nawk: AWK }),
 ]);
 
@@ -116,7 +117,7 @@ export const TABLED_PATHS: Record<string, PathHandler> = Object.fromEntries([
   table("strings", files.STRINGS, stringsOperands),
   table("column", files.COLUMN, readAll),
   table("tree", files.TREE, readOrCwd),
-  table("xxd", files.XXD, inOut),
+  ["xxd", xxdPaths],
   table("rg", RG, search([...GREP_PATTERN, "--files", "--type-list"], "always")),
   ["grep", grep],
   ["egrep", grep],

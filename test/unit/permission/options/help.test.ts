@@ -4,6 +4,7 @@
 import { describe, expect, test } from "bun:test";
 import { FIND_WORDS } from "../../../../src/permission/options/find.ts";
 import { jqKnows } from "../../../../src/permission/options/jq.ts";
+import { xxdKnows } from "../../../../src/permission/options/xxd.ts";
 import { OPTION_TABLES } from "../../../../src/permission/options/tabled-paths.ts";
 import { helpOptions } from "./help-options.ts";
 
@@ -39,7 +40,7 @@ describe("the option tables know every option the installed programs' --help lis
       expect(unclassed(program, known, text!)).toEqual([]);
     });
   }
-  for (const [program, known] of [["find", (o: string) => FIND_WORDS.has(o) || /^-(exec|ok)(dir)?$/.test(o)], ["jq", jqKnows]] as const) {
+  for (const [program, known] of [["find", (o: string) => FIND_WORDS.has(o) || /^-(exec|ok)(dir)?$/.test(o)], ["jq", jqKnows], ["xxd", xxdKnows]] as const) {
     const text = help(program);
     test.skipIf(text === undefined)(program, () => {
       expect(helpOptions(text!).length).toBeGreaterThan(5);
