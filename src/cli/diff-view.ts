@@ -1,11 +1,9 @@
 // What an edit changed, as coloured diff rows under its tool line. edit's unified diff comes in
 // tool_end.metadata.diff; write has no diff, so the start of the new content is shown as added.
-// Before the call runs (the permission dialog) an edit's change is shown from its input.
+// Before the call runs (the permission dialog) an edit's change is shown from its input (edit-preview.ts).
+import { editPreviewLines, stringField } from "./edit-preview.ts";
 import { printable } from "./printable.ts";
 import { fitColumns, paint, type Styles } from "./tool-line.ts";
-
-/** Unchanged lines kept around an edit's change in the dialog's preview. */
-const PREVIEW_CONTEXT = 2;
 
 /** Rows to print under an edit or write line: at most `maxRows` diff rows, then "… N more lines"; [] when there is nothing to show. */
 export function diffRows(
@@ -19,15 +17,13 @@ export function diffRows(
   return styledRows(diffLines(name, input, metadata), width, maxRows, s);
 }
 
-/** What an edit or write call would change, for the permission dialog: the same rows, from the call's input alone. */
-export function previewRows(name: string, input: unknown, width: number, maxRows: number, s: Styles): string[] {
+/**
+ * What an edit or write call would change, for the permission dialog: the same rows, from the
+ * call's input and, for an edit, the file's text when it could be read.
+ */
+export function previewRows(name: string, input: unknown, width: number, maxRows: number, s: Styles, fileText?: string): string[] {
   if (name !== "edit") return diffRows(name, input, undefined, width, maxRows, s);
-  const oldText = stringField(input, "old_string");
-  const newText = stringField(input, "new_string");
-  if (oldText === undefined || newText === undefined) return [];
-  const lines = replacementLines(oldText, newText);
-  if (input && (input as Record<string, unknown>).replace_all === true) lines.unshift("@@ every occurrence @@");
-  return styledRows(lines, width, maxRows, s);
+  return styledRows(editPreviewLines(input, fileText), width, maxRows, s);
 }
 
 function styledRows(lines: string[], width: number, maxRows: number, s: Styles): string[] {
@@ -65,27 +61,4 @@ function withoutHeader(lines: string[]): string[] {
   const firstHunk = lines.findIndex((line) => line.startsWith("@@"));
   const body = firstHunk === -1 ? lines.filter((line) => !/^(---|\+\+\+) /.test(line)) : lines.slice(firstHunk);
   return body.at(-1) === "" ? body.slice(0, -1) : body;
-}
-
-
-/** old_string -> new_string as diff lines: the lines both share at the start and the end are context (at most two each side). */
-function replacementLines(oldText: string, newText: string): string[] {
-  const before = oldText.replaceAll("\r\n", "\n").split("\n");
-  const after = newText.replaceAll("\r\n", "\n").split("\n");
-  let head = 0;
-  while (head < before.length && head < after.length && before[head] === after[head]) head++;
-  let tail = 0;
-  while (tail < before.length - head && tail < after.length - head && before.at(-1 - tail) === after.at(-1 - tail)) tail++;
-  const context = (lines: string[]) => lines.map((line) => ` ${line}`);
-  return [
-    ...context(before.slice(Math.max(0, head - PREVIEW_CONTEXT), head)),
-    ...before.slice(head, before.length - tail).map((line) => `-${line}`),
-    ...after.slice(head, after.length - tail).map((line) => `+${line}`),
-    ...context(before.slice(before.length - tail, before.length - tail + PREVIEW_CONTEXT)),
-  ];
-}
-
-function stringField(input: unknown, key: string): string | undefined {
-  const value = typeof input === "object" && input !== null ? (input as Record<string, unknown>)[key] : undefined;
-  return typeof value === "string" ? value : undefined;
 }

@@ -28,7 +28,7 @@ describe.skipIf(!hasTmux)("the interactive terminal", () => {
     pane.keys("edit the notes", "Enter");
     // The dialog shows the change before asking.
     const dialog = await pane.until("[y] yes, once");
-    expect(dialog).toMatch(/edit wants to:\n\s+notes\.txt\n\s+-beta\n\s+\+BETA\n/);
+    expect(dialog).toMatch(/edit wants to:\n\s+notes\.txt\n\s+@@ -1,3 \+1,3 @@\n\s+alpha\n\s+-beta\n\s+\+BETA\n\s+gamma\n/);
     pane.keys("y");
     const shown = await pane.until("became BETA");
     expect(shown).toMatch(/✓ read\s+notes\.txt\s+[\d.]+s\s+→ 3 lines/);

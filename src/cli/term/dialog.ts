@@ -1,6 +1,8 @@
 // The permission dialog: what the call would do, why it asks, the exact rules "always" would save,
 // and one key per answer. Drawn in the live region; the keys come from the terminal.
 import chalk from "chalk";
+import { readFileSync, statSync } from "node:fs";
+import { resolve } from "node:path";
 import { projectPaths } from "../../config/paths.ts";
 import { saveAllowRules } from "../../config/save-rules.ts";
 import { previewRows as changeRows } from "../diff-view.ts";
@@ -15,6 +17,9 @@ import type { Key } from "./keys.ts";
 export type AskEvent = Extract<StampedEvent, { type: "permission_ask" }>;
 export type Choice = "once" | "session" | "project" | "user" | "reject" | "message";
 type Option = { key: string; choice: Choice; label: string };
+
+/** A larger file is not read to place an edit's preview in it (the preview then shows the replacement alone). */
+const MAX_PREVIEW_FILE = 4 * 1024 * 1024;
 
 /** The rules an "always" would save for this ask: the approvals the broker adds for it (one per command), exactly as shown. */
 export function alwaysRules(ask: AskEvent): { permission: string; pattern: string }[] {
@@ -37,12 +42,12 @@ export function dialogOptions(ask: AskEvent, trusted: boolean): Option[] {
  * The dialog's rows at `width` columns: the call, what an edit or write would change (at most
  * `previewRows` rows), each request and why it asks, the rules "always" saves, the keys.
  */
-export function dialogRows(ask: AskEvent, input: unknown, trusted: boolean, width: number, previewRows = 12): string[] {
+export function dialogRows(ask: AskEvent, input: unknown, trusted: boolean, width: number, previewRows = 12, fileText?: string): string[] {
   const lines: string[] = [chalk.bold.yellow(`? ${ask.tool} wants to:`)];
   const main = mainInput(input);
   // What the model wrote is drawn, never interpreted: its control characters cannot reach the terminal.
   if (main) lines.push(...main.split("\n").slice(0, 6).map((line) => `  ${visible(line)}`));
-  const preview = changeRows(ask.tool, input, Math.max(10, width - 3), previewRows, { color: chalk.level > 0 });
+  const preview = changeRows(ask.tool, input, Math.max(10, width - 3), previewRows, { color: chalk.level > 0 }, fileText);
   lines.push(...preview.map((row) => `  ${row}`));
   for (const r of ask.requests) {
     const extra = r as { reason?: string; fixed?: { reason: string } };
@@ -58,6 +63,18 @@ export function dialogRows(ask: AskEvent, input: unknown, trusted: boolean, widt
   if (Bun.stringWidth(oneRow) < width) lines.push(oneRow);
   else lines.push(...options.map((o) => `  ${o}`));
   return lines.flatMap((line) => Bun.wrapAnsi(line, Math.max(10, width - 1), { hard: true, trim: false }).split("\n"));
+}
+
+/** The text of the file an edit call would change, for its preview: undefined when it is not an edit, too large or unreadable. */
+export function editedFileText(tool: string, input: unknown, cwd: string): string | undefined {
+  const path = tool === "edit" && typeof input === "object" && input !== null ? (input as Record<string, unknown>).path : undefined;
+  if (typeof path !== "string") return undefined;
+  try {
+    const file = resolve(cwd, path);
+    return statSync(file).size <= MAX_PREVIEW_FILE ? readFileSync(file, "utf8") : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The answer a key gives, if it gives one: the option's letter, Enter for once, Escape for no. */
