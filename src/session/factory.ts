@@ -17,7 +17,7 @@ import type { AskPolicy } from "./broker.ts";
 import { boundOutput } from "./bound-output.ts";
 import { systemPrompt, type InstructionSources } from "./instructions.ts";
 export { instructionWarnings } from "./instructions.ts";
-import { sandboxMasks } from "./sandbox-masks.ts";
+import { maskSource } from "./sandbox-masks.ts";
 import type { SessionOptions, SessionSandbox } from "./session.ts";
 import type { Store } from "./store.ts";
 
@@ -187,6 +187,6 @@ export function sessionOptions(settings: RunSettings, store: Store, registry = t
     ...(settings.askPolicy ? { askPolicy: settings.askPolicy } : {}),
     ...(settings.leaseWaitMs !== undefined ? { lease: { waitMs: settings.leaseWaitMs } } : {}),
     toolEnv: childEnv(settings.env, { passthrough: settings.envPassthrough, secrets: setup.keyNames }),
-    sandbox: { ...settings.sandbox, masked: () => sandboxMasks({ home: settings.home, reinDirs: settings.reinDirs, workspace: settings.projectRoot }) },
+    sandbox: { ...settings.sandbox, masked: maskSource({ home: settings.home, reinDirs: settings.reinDirs, workspace: settings.projectRoot }) },
   };
 }

@@ -1,26 +1,71 @@
 // What a read-only sandboxed command cannot read: the credentials denied in every mode, rein's own
-// secrets in its folders, and the environment files at the workspace's top. Only what exists (a
-// mount needs a target), each at its real path (where a symlink to it leads inside the sandbox too).
+// secrets in its folders, and the environment files anywhere in the workspace (a `grep -r` of the
+// workspace must not sweep up packages/api/.env). Only what exists (a mount needs a target), each at
+// its real path (where a symlink to it leads inside the sandbox too).
 import { readdirSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { deniedEntries, sensitivePath } from "../permission/sensitive.ts";
 
 export type MaskContext = { home: string; reinDirs: readonly string[]; workspace: string };
 
-export function sandboxMasks(ctx: MaskContext): string[] {
-  const inFolders = [...ctx.reinDirs, ctx.workspace].flatMap((dir) =>
-    entriesOf(dir)
-      .map((name) => join(dir, name))
-      .filter((path) => sensitivePath(path, ctx.home, ctx.reinDirs) !== undefined),
-  );
-  const all = [...new Set([...deniedEntries(ctx.home), ...inFolders].flatMap(realOrNone))].sort();
+/** Folders never searched for environment files: too large, and no project keeps its .env there. */
+const UNSEARCHED = new Set([".git", "node_modules"]);
+/** At most this many entries are looked at per search; a larger workspace keeps its deeper .env files unmasked. */
+const SEARCH_BUDGET = 20_000;
+/** A search is reused this long, unless a call that could write ran meanwhile. */
+const SEARCH_TTL_MS = 30_000;
+
+/**
+ * The masks for each call, from a session's folders. The search of the workspace is kept until a
+ * call that could write runs (one not read-only) or SEARCH_TTL_MS pass: a read-only call writes
+ * nothing, so it cannot have made a new .env.
+ */
+export function maskSource(ctx: MaskContext, now: () => number = Date.now): (readOnly: boolean) => string[] {
+  let found: { at: number; files: string[] } | undefined;
+  return (readOnly) => {
+    if (!readOnly) {
+      found = undefined;
+      return [];
+    }
+    if (!found || now() - found.at > SEARCH_TTL_MS) found = { at: now(), files: envFilesBelow(ctx) };
+    return sandboxMasks(ctx, found.files);
+  };
+}
+
+export function sandboxMasks(ctx: MaskContext, workspaceFiles: readonly string[] = envFilesBelow(ctx)): string[] {
+  const inReinDirs = ctx.reinDirs.flatMap((dir) => entriesOf(dir).map((name) => join(dir, name)).filter((path) => isSensitive(path, ctx)));
+  const all = [...new Set([...deniedEntries(ctx.home), ...inReinDirs, ...workspaceFiles].flatMap(realOrNone))].sort();
   // A path inside a folder masked already is hidden with it (and a mount there would find nothing to cover).
   return all.filter((path) => !all.some((other) => other !== path && path.startsWith(`${other}/`)));
 }
 
+/** The workspace's environment files (and other sensitive entries), breadth first within the budget. */
+function envFilesBelow(ctx: MaskContext): string[] {
+  const found: string[] = [];
+  const queue = [ctx.workspace];
+  let seen = 0;
+  for (let i = 0; i < queue.length && seen < SEARCH_BUDGET; i++) {
+    for (const entry of direntsOf(queue[i]!)) {
+      seen++;
+      const path = join(queue[i]!, entry.name);
+      if (entry.isDirectory() && !UNSEARCHED.has(entry.name)) queue.push(path);
+      else if (isSensitive(path, ctx)) found.push(path);
+    }
+  }
+  return found;
+}
+
+function isSensitive(path: string, ctx: MaskContext): boolean {
+  return sensitivePath(path, ctx.home, ctx.reinDirs) !== undefined;
+}
+
 function entriesOf(dir: string): string[] {
+  return direntsOf(dir).map((entry) => entry.name);
+}
+
+function direntsOf(dir: string) {
   try {
-    return readdirSync(dir);
+    return readdirSync(dir, { withFileTypes: true });
   } catch {
     return [];
   }

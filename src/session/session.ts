@@ -71,8 +71,11 @@ export type SessionOptions = {
   sandbox?: SessionSandbox;
 };
 
-/** The sandbox setting of a session; `masked` is asked at each call (a credential file may appear meanwhile). */
-export type SessionSandbox = Pick<SandboxPolicy, "mode" | "network"> & { masked: () => readonly string[] };
+/**
+ * The sandbox setting of a session. `masked` is asked at each call, with whether only the read-only
+ * analysis allowed it (the paths to hide from it; a credential file may appear meanwhile).
+ */
+export type SessionSandbox = Pick<SandboxPolicy, "mode" | "network"> & { masked: (readOnly: boolean) => readonly string[] };
 
 const NO_SANDBOX: SessionSandbox = { mode: "off", network: false, masked: () => [] };
 
@@ -221,7 +224,7 @@ export class Session {
           toolEnv: this.options.toolEnv ?? childEnv(process.env, { secrets: PROVIDER_KEY_ENV }),
           sandbox: (readOnly) => {
             const { masked, ...sandbox } = this.options.sandbox ?? NO_SANDBOX;
-            return { ...sandbox, readOnly, masked: readOnly ? masked() : [] };
+            return { ...sandbox, readOnly, masked: masked(readOnly) };
           },
           costOf: costFunction(this.options.model, this.options.models),
           compact: (input, signal) => this.compactWith(input, signal),

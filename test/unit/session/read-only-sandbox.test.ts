@@ -3,10 +3,12 @@
 // analysis that gets a line wrong: it finds a writing line read-only. Such a line must still write
 // nothing, while the same line allowed by a person's rule runs under the session's sandbox setting.
 import { beforeEach, describe, expect, test } from "bun:test";
-import { existsSync, mkdtempSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Rule } from "../../../src/permission/evaluate.ts";
+import { DEFAULT_RULES } from "../../../src/permission/modes.ts";
 import { permissionEngine } from "../../../src/session/factory.ts";
+import { maskSource } from "../../../src/session/sandbox-masks.ts";
 import { Session } from "../../../src/session/session.ts";
 import bash from "../../../tools/bash.ts";
 import { sandboxAvailable } from "../../../tools/lib/sandbox.ts";
@@ -54,5 +56,26 @@ describe.skipIf(!available.ok)("a line the analysis allowed as read-only", () =>
     expect(output).not.toContain("Read-only file system");
     expect(existsSync(join(cwd, "out.txt"))).toBe(true);
     expect(existsSync(join(cwd, "made.txt"))).toBe(true);
+  });
+});
+
+describe.skipIf(!available.ok)("the real defaults with the session's masks", () => {
+  test("a recursive grep the defaults allow reads no .env anywhere in the workspace", async () => {
+    const cwd = mkdtempSync(join(kit.dir.path, "ws-"));
+    mkdirSync(join(cwd, "packages", "api"), { recursive: true });
+    writeFileSync(join(cwd, "packages", "api", ".env"), "API_SECRET=hunter2\n");
+    writeFileSync(join(cwd, "notes.txt"), "API_SECRET is read from the environment\n");
+    const options = {
+      ...kit.options({ tools: [bash], rules: DEFAULT_RULES }),
+      expand: permissionEngine({ projectRoot: cwd, home: kit.dir.path, reinDirs: [] }),
+      sandbox: { mode: "off" as const, network: false, masked: maskSource({ home: kit.dir.path, reinDirs: [], workspace: cwd }) },
+    };
+    kit.fake.script({ reply: [{ type: "tool_use", name: "bash", input: { command: "grep -r API_SECRET ." } }] }, { reply: [{ type: "text", text: "done" }] });
+    const result = await Session.create(cwd, options).prompt("search");
+    const output = String(sentResults(kit.fake.requests.at(-1))[0]!.content);
+
+    expect(result.status).toBe("success");
+    expect(output).toContain("notes.txt:API_SECRET is read from the environment");
+    expect(output).not.toContain("hunter2");
   });
 });

@@ -4,7 +4,7 @@ import { afterAll, expect, test } from "bun:test";
 import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { sandboxMasks } from "../../../src/session/sandbox-masks.ts";
+import { maskSource, sandboxMasks } from "../../../src/session/sandbox-masks.ts";
 
 const root = realpathSync(mkdtempSync(join(tmpdir(), "rein-masks-")));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -20,6 +20,10 @@ test("existing credentials, rein's secrets and .env files are masked; templates,
   writeFileSync(join(workspace, ".env"), "");
   writeFileSync(join(workspace, ".env.example"), "");
   writeFileSync(join(workspace, "README.md"), "");
+  mkdirSync(join(workspace, "packages", "api"), { recursive: true });
+  writeFileSync(join(workspace, "packages", "api", ".env.production"), "");
+  mkdirSync(join(workspace, "node_modules", "x"), { recursive: true });
+  writeFileSync(join(workspace, "node_modules", "x", ".env"), ""); // not searched
   writeFileSync(join(data, "rein.db"), "");
   writeFileSync(join(data, "server-token"), "");
   mkdirSync(join(data, "output"));
@@ -30,6 +34,31 @@ test("existing credentials, rein's secrets and .env files are masked; templates,
   const masks = sandboxMasks({ home, reinDirs: [data, nested], workspace });
   if (existsSync("/etc/shadow")) expect(masks).toContain("/etc/shadow");
   expect(masks.filter((path) => path.startsWith(`${root}/`))).toEqual(
-    [join(data, "rein.db"), join(data, "server-token"), join(home, ".aws"), join(home, ".netrc"), join(home, ".ssh"), keys, join(workspace, ".env")].sort(),
+    [
+      join(data, "rein.db"),
+      join(data, "server-token"),
+      join(home, ".aws"),
+      join(home, ".netrc"),
+      join(home, ".ssh"),
+      keys,
+      join(workspace, ".env"),
+      join(workspace, "packages", "api", ".env.production"),
+    ].sort(),
   );
+});
+
+test("the workspace search is kept until a call that could write runs, or half a minute passes", () => {
+  const workspace = join(root, "cached");
+  mkdirSync(workspace);
+  let clock = 0;
+  const masks = maskSource({ home: join(root, "no-home"), reinDirs: [], workspace }, () => clock);
+  const envs = (list: string[]) => list.filter((path) => path.startsWith(`${workspace}/`));
+  expect(envs(masks(true))).toEqual([]);
+  writeFileSync(join(workspace, ".env"), "");
+  expect(envs(masks(true))).toEqual([]); // read-only calls cannot have written it: the search is kept
+  expect(masks(false)).toEqual([]); // a call that could write: nothing to mask for it, the search is dropped
+  expect(envs(masks(true))).toEqual([join(workspace, ".env")]);
+  writeFileSync(join(workspace, ".envrc"), "");
+  clock += 30_001; // written by something else meanwhile: found once the search is old
+  expect(envs(masks(true))).toEqual([join(workspace, ".env"), join(workspace, ".envrc")]);
 });
