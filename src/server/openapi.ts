@@ -57,6 +57,7 @@ const paths = {
           closed({
             session: ref("Session"),
             trusted: { type: "boolean", description: "the workspace is trusted: an always answer may be saved to its project config" },
+            context_window: { type: "integer", description: "the model's context window in tokens" },
             messages: { type: "array", items: { type: "object", description: "Messages API message: role and content blocks" } },
             pending_asks: { type: "array", items: ref("PermissionAsk") },
           }),

@@ -56,6 +56,7 @@ export function sessionRoutes(app: Hono, deps: RouteDeps): void {
     return c.json({
       session: hub.info(id),
       trusted: hub.trusted(id),
+      context_window: session.contextWindow,
       messages: session.history(),
       pending_asks: session.pendingAsks().map((a) => ({ id: a.id, tool: a.tool, requests: a.requests, ...(a.reason ? { reason: a.reason } : {}) })),
     });

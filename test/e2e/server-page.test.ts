@@ -121,7 +121,7 @@ test.skipIf(!existsSync(CHROMIUM))(
       await expect(page.locator("details.tool.ok .arg").allTextContents()).resolves.toEqual(["touch made-by-page && echo created", "2 tasks", "notes.txt", "notes.txt"]);
       await expect(page.locator("details.tool", { hasText: "edit" }).locator(".diff .add").textContent()).resolves.toBe("+colour: green");
       await expect(page.locator("#todos summary").textContent()).resolves.toBe("Tasks: 1 of 2 done");
-      await expect(page.locator("#meter").textContent()).resolves.toMatch(/^context \d+(\.\d)?k? tokens · (\$\d+\.\d{4}|cost unknown)$/);
+      await expect(page.locator("#meter").textContent()).resolves.toMatch(/^context \d+(\.\d)?k of \d+(\.\d)?[kM] \(\d+%\) · (\$\d+\.\d{4}|cost unknown)$/);
       await expect(page.locator("#state").textContent()).resolves.toBe("done");
       expect(await Bun.file(w.path("notes.txt")).text()).toBe("colour: green\n");
       expect(toolResultsOf(w.fake.requests[1])[0]?.is_error).toBeFalsy();
