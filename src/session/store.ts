@@ -238,12 +238,25 @@ export class Store {
 
   /** What `rein doctor` reports: PRAGMA quick_check, the file and WAL sizes, the session counts. */
   health(): Health {
-    const problems = this.db.query("PRAGMA quick_check(20)").all() as { quick_check: string }[];
-    const counts = this.db
-      .query(`SELECT count(*) FILTER (WHERE deleted_at IS NULL) AS live, count(*) FILTER (WHERE deleted_at IS NOT NULL) AS trashed FROM sessions`)
-      .get() as { live: number; trashed: number };
+    // A page damaged past what quick_check can walk fails the check itself: that is its answer.
+    const read = <T>(query: () => T, fallback: T): T | string => {
+      try {
+        return query();
+      } catch (error) {
+        return error instanceof Error ? error.message : String(error);
+      }
+    };
+    const problems = read(() => this.db.query("PRAGMA quick_check(20)").all() as { quick_check: string }[], []);
+    const counted = read(
+      () =>
+        this.db
+          .query(`SELECT count(*) FILTER (WHERE deleted_at IS NULL) AS live, count(*) FILTER (WHERE deleted_at IS NOT NULL) AS trashed FROM sessions`)
+          .get() as { live: number; trashed: number },
+      { live: 0, trashed: 0 },
+    );
+    const counts = typeof counted === "string" ? { live: 0, trashed: 0 } : counted;
     return {
-      integrity: problems.map((p) => p.quick_check).join("; ") || "ok",
+      integrity: typeof problems === "string" ? problems : problems.map((p) => p.quick_check).join("; ") || "ok",
       bytes: fileSize(this.path),
       walBytes: fileSize(`${this.path}-wal`),
       sessions: counts.live,

@@ -122,3 +122,17 @@ test("a file that is no database at all: nothing recovered, said so, the origina
   expect(readFileSync(asideFile()).equals(garbage)).toBe(true);
   expect(warning).toEndWith("nothing of it could be read, and a new database was created");
 });
+
+test("health (rein doctor) on a file with a damaged page reports the damage instead of failing", () => {
+  fill();
+  const pageSize = readFileSync(path).readUInt16BE(16);
+  const fd = openSync(path, "r+");
+  writeSync(fd, Buffer.alloc(pageSize, 0xa5), 0, pageSize, Math.floor(statSync(path).size / pageSize / 2) * pageSize);
+  closeSync(fd);
+  const { store } = Store.open(path);
+  try {
+    expect(store.health().integrity).toBe("database disk image is malformed");
+  } finally {
+    store.close();
+  }
+});
