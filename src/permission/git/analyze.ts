@@ -36,6 +36,8 @@ export function analyzeGit(command: ShellCommand, where: Where): GitAnalysis {
   const out: GitAnalysis = { argv: ["git", ...argv.slice(g.at)], readOnly: false, dir, reads: ["."], writes: [] };
   if (g.workTree !== undefined) out.reads.push(g.workTree);
   if (g.opaque) return { ...out, argv: [...argv], opaque: g.opaque };
+  // A word or the folder only known at run time could name any repository or option.
+  if (command.dynamic || command.input) return { ...out, argv: [...argv], opaque: "a word or the folder git runs in is only known when the line runs" };
   const foreign = foreignRepository(dir, where, g.gitDir) ?? (g.workTree !== undefined && !sameDir(join(dir, g.workTree), where.workspace) ? "git is given another work tree" : undefined);
   if (foreign) return { ...out, argv: [...argv], opaque: foreign };
   if (sub === undefined) return { ...out, readOnly: g.info };

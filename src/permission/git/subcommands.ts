@@ -166,7 +166,8 @@ export function readOnlyForm(sub: string, args: readonly string[]): Form {
       if (first === "show") return { table: STASH_SHOW, skip: 1 };
       return undefined;
     case "remote":
-      if (first === undefined || first === "-v" || first === "--verbose") return { table: REMOTE, skip: 0 };
+      // `git remote -v add ...` still adds: only a bare listing is read-only.
+      if (args.every((arg) => arg === "-v" || arg === "--verbose")) return { table: REMOTE, skip: 0 };
       if (first === "get-url") return { table: REMOTE, skip: 1 };
       if (first === "show" && args.includes("-n")) return { table: REMOTE, skip: 1 };
       return undefined;
@@ -198,6 +199,7 @@ function listing(args: readonly string[], table: GitTable, listOptions: string[]
 // `git config NAME` and `git config --get NAME` read; NAME VALUE, --unset, --add, --edit... write.
 function configRead(args: readonly string[]): boolean {
   if (args[0] === "get" || args[0] === "list") return true;
+  if (args.some((arg) => /^(?:--(?:unset|unset-all|add|replace-all|rename-section|remove-section|edit)|-e)$/.test(arg))) return false;
   const operands = args.filter((arg, i) => !arg.startsWith("-") && !/^(?:-f|--file|--blob|--type|--default)$/.test(args[i - 1] ?? ""));
   const getting = args.some((arg) => /^--(?:get|get-all|get-regexp|get-urlmatch|get-color|get-colorbool|list)$|^-l$/.test(arg));
   return getting || operands.length === 1;

@@ -51,7 +51,7 @@ describe("read-only forms", () => {
       ["git branch --show-current", true], ["git branch -a", true], ["git branch --list feat/*", true], ["git branch new", false],
       ["git branch -D old", false], ["git tag -l v*", true], ["git tag v2", false], ["git stash list", true], ["git stash", false],
       ["git stash pop", false], ["git remote get-url origin", true], ["git remote -v", true], ["git remote add x u", false],
-      ["git remote show origin", false], ["git config --get user.name", true], ["git config user.name", true],
+      ["git remote show origin", false], ["git remote -v add x u", false], ["git config --unset user.name", false], ["git config --get user.name", true], ["git config user.name", true],
       ["git config user.name ann", false], ["git config --unset user.name", false], ["git worktree list", true], ["git worktree add x", false],
     ];
     for (const [line, expected] of cases) expect({ line, readOnly: readOnly(line) }).toEqual({ line, readOnly: expected });
