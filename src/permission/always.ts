@@ -21,7 +21,8 @@ export type CommandPatterns = {
 };
 
 export function commandPatterns(command: ShellCommand): CommandPatterns {
-  const { wrappers, env, argv } = command;
+  const { wrappers, argv } = command;
+  const env = command.env.filter((assignment) => !PRINTING_ENV.test(assignment));
   const pattern = commandText([...wrappers, ...env, ...argv]);
   const forms: string[] = [];
   for (let i = 0; i <= wrappers.length; i++) {
@@ -33,6 +34,12 @@ export function commandPatterns(command: ShellCommand): CommandPatterns {
 }
 
 /**
+ * Assignments that change only how a command prints (locale, time zone, colours, width), with a
+ * plain value: left out of the pattern, so `LC_ALL=C sort f` is checked as `sort f`.
+ */
+const PRINTING_ENV = /^(?:LC_[A-Z]+|LANG|LANGUAGE|TZ|NO_COLOR|FORCE_COLOR|CLICOLOR|CLICOLOR_FORCE|COLUMNS|GREP_COLORS?|TIME_STYLE|BLOCK_SIZE)=[\w.+:@,-]*$/;
+
+/**
  * The pattern "always" saves: the command's prefix by the arity table and ` *` (`git checkout *`),
  * or the command's exact pattern when it must not be generalised: a wrapper or env assignment, an
  * opaque command, a wrapper that the analysis did not look through, a destructive command, or no
@@ -40,7 +47,8 @@ export function commandPatterns(command: ShellCommand): CommandPatterns {
  */
 export function alwaysPattern(command: ShellCommand): string {
   const { argv } = command;
-  const exact = command.wrappers.length > 0 || command.env.length > 0 || command.opaque !== undefined;
+  const env = command.env.filter((assignment) => !PRINTING_ENV.test(assignment));
+  const exact = command.wrappers.length > 0 || env.length > 0 || command.opaque !== undefined;
   const prefix = exact || WRAPPERS.has(argv[0] ?? "") || isDestructive(argv) ? [] : commandPrefix(argv);
   if (prefix.length === 0) return escapeWildcard(commandPatterns(command).pattern);
   return `${prefix.join(" ")} *`;

@@ -101,6 +101,13 @@ describe("commandPatterns", () => {
     });
   });
 
+  test("assignments that change only how it prints are left out; the others stay", () => {
+    expect(commandPatterns(command(words("sort f"), { env: ["LC_ALL=C", "TZ=UTC"] }))).toEqual({ pattern: "sort f", alsoCheck: [] });
+    expect(commandPatterns(command(words("date"), { env: ["TZ=/etc/shadow"] })).pattern).toBe("TZ=/etc/shadow date");
+    expect(commandPatterns(command(words("ls"), { env: ["LANG=C", "LD_PRELOAD=x"] })).pattern).toBe("LD_PRELOAD=x ls");
+    expect(alwaysPattern(command(words("sort f"), { env: ["LC_ALL=C"] }))).toBe("sort *");
+  });
+
   test("env assignments: with and without them", () => {
     expect(commandPatterns(command(words("npm test"), { env: ["LD_PRELOAD=x"] }))).toEqual({
       pattern: "LD_PRELOAD=x npm test",

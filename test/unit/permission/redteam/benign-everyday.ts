@@ -212,4 +212,8 @@ export const benign = [
   "rev README.md",
   "expr 1 + 2",
   "sleep 1",
+  // assignments that change only how a command prints
+  "LC_ALL=C sort words.txt",
+  "TZ=UTC date",
+  "NO_COLOR=1 ls -la",
 ];
