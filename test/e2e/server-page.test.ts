@@ -142,18 +142,32 @@ test.skipIf(!existsSync(CHROMIUM))(
 );
 
 test.skipIf(!existsSync(CHROMIUM))(
-  "the page says so when its session is deleted and when the server goes away, and stops retrying",
+  "the page rejects with a message and aborts a run; it says so when its session is deleted and when the server goes away, and stops retrying",
   async () => {
     await using w = await world();
+    w.fake.script({ reply: [bash("rm -rf build", "toolu_rm")] }, { hang: true, afterText: "Thinking about another way" });
     await withBrowser(w, async (page, url, server) => {
       await logIn(page, url);
       await page.getByRole("button", { name: "New session" }).click();
+      await page.getByRole("textbox", { name: "Prompt" }).fill("clean up");
+      await page.getByRole("button", { name: "Send" }).click();
+      const ask = page.getByRole("group", { name: "Permission request" });
+      await ask.getByLabel("Why not").fill("keep the build folder");
+      await ask.getByRole("button", { name: "No" }).click();
+      await page.getByText("rejected: keep the build folder").waitFor(WAIT);
+      await page.getByText("Thinking about another way").waitFor(WAIT);
+      await page.getByRole("button", { name: "Abort" }).click();
+      await page.locator(".result").getByText("interrupted").waitFor(WAIT);
+      await expect(page.locator("#state").textContent()).resolves.toBe("interrupted");
+      await expect(page.getByRole("button", { name: "Abort" }).isHidden()).resolves.toBe(true);
+      expect(toolResultsOf(w.fake.requests[1])[0]).toMatchObject({ is_error: true });
+      await shoot(page, "interrupted");
       await page.locator("#sessions li").first().waitFor(WAIT);
       const [first] = await page.locator("#sessions .delete").all();
       await first!.click();
       await page.getByRole("heading", { name: "This session was deleted" }).waitFor(WAIT);
       await expect(page.locator("#prompt-form").isHidden()).resolves.toBe(true);
-      await expect(page.locator("#sessions li").count()).resolves.toBe(0);
+      await page.locator("#sessions li").first().waitFor({ state: "detached", ...WAIT });
       await shoot(page, "deleted");
 
       await page.getByRole("button", { name: "Back to the sessions" }).click();
