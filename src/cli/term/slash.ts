@@ -11,7 +11,7 @@ import { visible } from "./editor.ts";
 
 export const BUILTINS: readonly { name: string; args?: string; about: string; whileRunning?: boolean }[] = [
   { name: "help", about: "this list", whileRunning: true },
-  { name: "model", args: "[NAME]", about: "show or change the model" },
+  { name: "model", args: "[PROVIDER/MODEL]", about: "show or change the model (openai/gpt-5.2, ollama/qwen3-coder; rein models lists them)" },
   { name: "clear", about: "start a new session (the old one stays in `rein sessions`)" },
   { name: "sessions", about: "recent sessions in this directory", whileRunning: true },
   { name: "resume", args: "ID", about: "continue another session" },
@@ -132,7 +132,7 @@ function helpText(custom: readonly CustomCommand[]): string {
 
 function model(host: SlashHost, name: string): void {
   const session = host.session();
-  if (!name) return host.print(chalk.dim(`model: ${session.model} (change it with /model NAME)`));
+  if (!name) return host.print(chalk.dim(`model: ${session.model} (change it with /model PROVIDER/MODEL)`));
   try {
     session.setModel(name);
     host.print(chalk.dim(`model: ${name} from the next turn`));
