@@ -6,7 +6,7 @@ import { parseEvents, world } from "./harness.ts";
 test.concurrent("a provider that accepts the connection and sends nothing: exit 1 once REIN_RETRY_MAX_WAIT_MS has passed, each retry shown", async () => {
   await using w = await world();
   w.fake.script(...Array.from({ length: 20 }, () => ({ hang: true as const })));
-  const env = { REIN_STREAM_IDLE_MS: "200", REIN_RETRY_MAX_WAIT_MS: "700", REIN_RETRY_MAX_ATTEMPTS: "20" };
+  const env = { REIN_STREAM_IDLE_MS: "200", REIN_RETRY_MAX_WAIT_MS: "1500", REIN_RETRY_MAX_ATTEMPTS: "20" };
   const r = await w.run(["-p", "hi", "--output-format", "stream-json"], { env });
   expect(r.code).toBe(1);
   const events = parseEvents(r.stdout);

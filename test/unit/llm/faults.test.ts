@@ -105,17 +105,18 @@ describe("a silent provider: the whole wait is bounded", () => {
     expect(error.code).toBe("connection");
     expect(error.message).toContain("without an answer");
     expect(error.message).toContain("REIN_STREAM_IDLE_MS");
-    // 200 + 200 + the 100 left: three attempts, whatever the machine's speed within a wide margin.
-    expect(fake.requests.length).toBeGreaterThanOrEqual(2);
+    // 200 + 200 + the 100 left: three attempts on an idle machine, fewer on a loaded one; never the ten allowed.
+    expect(fake.requests.length).toBeGreaterThanOrEqual(1);
     expect(fake.requests.length).toBeLessThanOrEqual(4);
     expect(ofType(events, "retry").every((r) => r.reason.startsWith("the API sent nothing for"))).toBe(true);
     fake.reset();
   });
 
   test("a stream that keeps sending is never cut by maxWaitMs: only silence counts", async () => {
-    fake.script({ reply: [{ type: "text", text: "slow but steady, ".repeat(8) }], chunkSize: 8, delayMs: 30 });
+    // About 1.4 s of streaming, 60 ms apart, against a 600 ms bound on silence (wide margins for a loaded machine).
+    fake.script({ reply: [{ type: "text", text: "slow but steady, ".repeat(8) }], chunkSize: 8, delayMs: 60 });
 
-    const { events } = await runProvider(fake.url, { retry: { ...fast, maxWaitMs: 150 }, idleTimeoutMs: 120 });
+    const { events } = await runProvider(fake.url, { retry: { ...fast, maxWaitMs: 600 }, idleTimeoutMs: 10_000 });
 
     expect(ofType(events, "done")).toHaveLength(1);
     expect(ofType(events, "retry")).toHaveLength(0);
