@@ -8,6 +8,7 @@ import { defineTool, imageProblem, type ToolResult } from "rein/tool";
 import description from "../prompts/tools/read.txt" with { type: "text" };
 import { pathRequests, resolvePath } from "./lib/path-requests.ts";
 import { readWindow, type LineWindow } from "./lib/read-window.ts";
+import { shownName } from "./lib/shown-name.ts";
 import { fileStamp, formatBytes, fsErrorText, similarity } from "./lib/text-file.ts";
 
 const DEFAULT_LIMIT = 2000;
@@ -135,7 +136,7 @@ async function missingText(error: unknown, path: string): Promise<string> {
         .filter(({ score }) => score >= 0.5)
         .sort((a, b) => b.score - a.score)
         .slice(0, 3)
-        .map(({ entry }) => entry),
+        .map(({ entry }) => shownName(entry)),
     () => [],
   );
   const hint = near.length > 0 ? ` Similar names in ${dirname(path)}: ${near.join(", ")}.` : "";

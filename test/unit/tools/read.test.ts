@@ -129,6 +129,14 @@ describe("read: refusals", () => {
     expect(result.output).toContain("glob");
   });
 
+  test("a similar name holding a line break is suggested escaped, on the same line", async () => {
+    writeFileSync(join(dir.path, "notes\n.md"), "x");
+    const result = await run({ path: "notes.md" });
+    expect(result.output).toContain('Similar names in');
+    expect(result.output).toContain('"notes\\n.md"');
+    expect(result.output.split("\n")).toHaveLength(1);
+  });
+
   test("a missing folder is an error too", async () => {
     const result = await run({ path: "nowhere/file.ts" });
     expect(result.isError).toBe(true);
