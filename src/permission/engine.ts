@@ -31,6 +31,9 @@ export type EngineContext = {
   searchPath: string;
 };
 
+// Commands that only print their words.
+const PRINTERS = new Set(["echo", "printf"]);
+
 export type Expanded = { requests: PermissionRequest[]; commands: ShellCommand[] };
 
 
@@ -96,14 +99,24 @@ async function expandShell(line: string, ctx: EngineContext): Promise<Expanded> 
     const printed = credentialCommand(command.argv);
     if (printed) requests.push(denied(command.argv.join(" "), `it prints ${printed}, protected in every permission mode`));
     const at = { ...ctx, cwd: git?.dir ?? command.cwd };
+    // A file:// URL is a local file read (`curl file:///etc/shadow`).
+    for (const word of command.argv.slice(1)) {
+      const local = /^file:\/\/(?:localhost)?(\/[^?#]*)/i.exec(word)?.[1];
+      if (local) requests.push(...pathRequests("read", decodeURIComponent(local), at));
+    }
     const tree = !git && readsTrees(command) ? { tree: true, follows: followsLinks(command) } : undefined;
     for (const path of paths.reads) requests.push(...pathRequests("read", path, at, tree));
     for (const path of paths.writes) requests.push(...pathRequests("edit", path, at));
   }
   // What the analysis cannot read statically may still name a credential in its text.
   // Here-documents and here-strings are data a command may take as names (`sort --files0-from=-`).
+  // A word holding blanks is text a command may run as code (`script -c '...'`, `tmux new 'cat ...'`).
+  const cwds = [...new Set([ctx.cwd, ...analysis.commands.map((c) => c.cwd)])];
+  const codeLike = analysis.commands.filter((c) => !PRINTERS.has(c.argv[0] ?? "")).flatMap((c) => c.argv.slice(1).filter((w) => /\s/.test(w)));
+  const spoken = unseen || line.includes("<<") ? undefined : codeLike.map((w) => credentialMention(w, ctx.home, cwds)).find(Boolean);
+  if (spoken) requests.push(denied(spoken.path, `a word of the line names ${spoken.what}, protected in every permission mode`));
   if (unseen || line.includes("<<")) {
-    const mention = credentialMention(line, ctx.home, [...new Set([ctx.cwd, ...analysis.commands.map((c) => c.cwd)])]);
+    const mention = credentialMention(line, ctx.home, cwds);
     if (mention) requests.push(denied(mention.path, `the line names ${mention.what} in text the analysis cannot follow, protected in every permission mode`));
     const env = envMention(line);
     if (env) requests.push({ permission: "read", pattern: env, always: [], fixed: { action: "ask", reason: "the line names an environment file in text the analysis cannot follow" } });
