@@ -26,7 +26,8 @@ export type Lease = {
 };
 
 let leases = 0;
-const me = { pid: process.pid, host: hostname() };
+/** `token` tells this process from an earlier one that had the same pid (pid 1 in a container, say). */
+const me = { pid: process.pid, host: hostname(), token: `${process.pid}.${Math.random().toString(36).slice(2, 10)}` };
 
 /** Takes the lease now if it is free; the row of the live holder otherwise. */
 export function tryLease(db: Database, sessionId: string, holder: string, now: number, ttlMs: number): LeaseRow | undefined {
@@ -46,7 +47,7 @@ export function tryLease(db: Database, sessionId: string, holder: string, now: n
  */
 export async function acquireLease(db: Database, sessionId: string, options: LeaseOptions, signal: AbortSignal): Promise<Lease | LeaseRow> {
   const now = options.now ?? Date.now;
-  const holder = `${me.pid}-${++leases}-${Math.random().toString(36).slice(2, 8)}`;
+  const holder = `${me.token}-${++leases}`;
   const deadline = now() + options.waitMs;
   let pause = 25;
   for (;;) {
@@ -60,7 +61,7 @@ export async function acquireLease(db: Database, sessionId: string, options: Lea
 
 /** Runs `fn` under the lease when it is free now (no waiting); false, without running it, when it is held. */
 export function ifFree(db: Database, sessionId: string, fn: () => void, now = Date.now()): boolean {
-  const holder = `${me.pid}-${++leases}-open`;
+  const holder = `${me.token}-${++leases}-open`;
   if (tryLease(db, sessionId, holder, now, LEASE_TTL_MS)) return false;
   try {
     fn();
@@ -115,7 +116,7 @@ function renewing(db: Database, sessionId: string, holder: string, options: Leas
 function alive(row: LeaseRow, now: number): boolean {
   if (row.expires_at <= now) return false;
   if (row.host !== me.host) return true;
-  if (row.pid === me.pid) return true;
+  if (row.pid === me.pid) return row.holder.startsWith(`${me.token}-`);
   try {
     process.kill(row.pid, 0);
     return true;

@@ -95,12 +95,24 @@ test("a holder that died is taken over at once, and its half-done run is repaire
   expect(JSON.stringify(sent[2])).toContain("Interrupted: rein stopped before this tool call finished");
 });
 
-test("an expired lease is taken over even when its pid lives (a reused pid or a stalled holder)", () => {
+test("an expired lease is taken over even when its pid lives (a reused pid or a stalled holder)", async () => {
   const row = kit.store.createSession({ id: "s_expired", cwd: kit.dir.path, model: "m" });
-  expect(tryLease(kit.store.db, row.id, "stalled", 1_000, 30_000)).toBeUndefined();
-  expect(tryLease(other.db, row.id, "fresh", 20_000, 30_000)).toMatchObject({ holder: "stalled", pid: process.pid });
-  expect(tryLease(other.db, row.id, "fresh", 31_001, 30_000)).toBeUndefined();
-  expect(leaseOf(row.id)).toMatchObject({ holder: "fresh", expires_at: 61_001 });
+  const living = Bun.spawn(["sleep", "30"]);
+  try {
+    kit.store.db.query("INSERT INTO leases VALUES (?, 'stalled', ?, ?, 1000, 31000)").run(row.id, living.pid, hostname());
+    expect(tryLease(other.db, row.id, "fresh", 20_000, 30_000)).toMatchObject({ holder: "stalled", pid: living.pid });
+    expect(tryLease(other.db, row.id, "fresh", 31_001, 30_000)).toBeUndefined();
+    expect(leaseOf(row.id)).toMatchObject({ holder: "fresh", pid: process.pid, expires_at: 61_001 });
+  } finally {
+    living.kill();
+    await living.exited;
+  }
+});
+
+test("a lease left by an earlier process that had this very pid (pid 1 in a container) is taken over at once", () => {
+  const row = kit.store.createSession({ id: "s_same_pid", cwd: kit.dir.path, model: "m" });
+  kit.store.db.query("INSERT INTO leases VALUES (?, 'earlier-process-1', ?, ?, ?, ?)").run(row.id, process.pid, hostname(), Date.now(), Date.now() + 3_600_000);
+  expect(tryLease(other.db, row.id, "mine", Date.now(), 30_000)).toBeUndefined();
 });
 
 test("a held lease renews itself; a holder that finds it taken over hears so", async () => {
