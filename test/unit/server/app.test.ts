@@ -1,9 +1,9 @@
 // The session routes in process (server-kit.ts): prompts, asks, aborts, deletes and the SSE
 // stream, each answer checked against the OpenAPI document.
 import { expect, test } from "bun:test";
+import { hostname } from "node:os";
 import type { StampedEvent } from "../../../src/agent/types.ts";
 import { sseEventName } from "../../../src/server/sse.ts";
-import { tryLease } from "../../../src/session/lease.ts";
 import { eventLog } from "../../support/event-log.ts";
 import { ALLOWED_ORIGIN, auth, callProbe, checkedSse, expectError, say, TOKEN, useServer } from "./server-kit.ts";
 
@@ -269,8 +269,12 @@ test("a scope goes only with always, and a hub that cannot save keeps always to 
 
 test("a session another rein process is running (it holds the lease) answers a prompt with 409 busy", async () => {
   const id = await s.newSession();
-  expect(tryLease(s.kit.store.db, id, "another-process", Date.now(), 60_000)).toBeUndefined();
+  // the holder: a live process of this host (a lease with this process's own pid but not its token is an earlier, dead one)
+  const holder = Bun.spawn(["sleep", "30"]);
+  s.kit.store.db.query("INSERT INTO leases VALUES (?, 'another-process', ?, ?, ?, ?)").run(id, holder.pid, hostname(), Date.now(), Date.now() + 60_000);
   const message = await expectError(await s.call("POST", `/sessions/${id}/prompt`, { body: { text: "hi" } }), 409, "busy");
+  holder.kill();
+  await holder.exited;
   expect(message).toContain("in use by another rein process");
   expect(s.kit.store.events(id)).toEqual([]);
   s.kit.store.db.query("DELETE FROM leases WHERE session_id = ?").run(id);
