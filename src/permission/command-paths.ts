@@ -58,33 +58,46 @@ export function commandPaths(command: ShellCommand, home: string): CommandPaths 
 
 /** The arguments with globs expanded; words only known at run time make the command opaque where they could matter. */
 function knownWords(command: ShellCommand, name: string, home: string, sink: PathSink): string[] | undefined {
-  // A command that only prints its words is harmless whatever they turn out to be (`seq 3 | xargs echo`).
-  if (command.dynamicContext && !INERT_COMMANDS.has(name)) sink.opaque("its words are only known when the line runs");
-  if (command.input && !INERT_COMMANDS.has(name)) {
-    const reason = Object.hasOwn(TABLED_PATHS, name) ? untrustedNames(command.input, commandPaths(command.input, home).reads, home) : "xargs gives it words from its input";
-    if (reason !== undefined) sink.opaque(reason);
-  }
-  if (!command.unknown) return undefined;
+  const inert = INERT_COMMANDS.has(name);
   const tabled = Object.hasOwn(TABLED_PATHS, name);
+  // A command that only prints its words is harmless whatever they turn out to be (`seq 3 | xargs echo`).
+  if (command.dynamicContext && !inert) sink.opaque("its words are only known when the line runs");
+  // xargs appends the names its input prints: they stand in as one of the folders they are under,
+  // so an option left without its value (`xargs sort -o`) takes that as a read or write.
+  const appended = command.input && !inert ? names(command.input, tabled, "xargs", home, sink) : undefined;
+  if (!command.unknown) return appended === undefined ? undefined : [...command.argv.slice(1), appended];
   const args: string[] = [];
-  const kinds = new Map(command.unknown.map((u) => [u.index, u.kind]));
+  const unknown = new Map(command.unknown.map((u) => [u.index, u]));
   for (const [index, word] of command.argv.entries()) {
     if (index === 0) continue;
-    const kind = kinds.get(index);
-    if (kind === undefined) args.push(word);
-    else if (kind === "glob" && tabled) {
+    const u = unknown.get(index);
+    if (u === undefined) args.push(word);
+    else if (u.input && tabled && !inert) {
+      // `wc -l $(git ls-files)`: the names a name printer gives, vouched for as xargs's are.
+      const stand = names(u.input, tabled, "the substitution", home, sink);
+      if (stand !== undefined) args.push(stand);
+    } else if (u.kind === "glob" && tabled) {
       const matches = expandGlob(word, command.cwd, home);
       if (matches === undefined) sink.opaque(`the glob ${word} matches too many files to check`);
       args.push(...(matches ?? []));
-    } else if (inert(command.argv, name, index, kinds)) continue;
+    } else if (isInert(command.argv, name, index, unknown)) continue;
     else sink.opaque("a word is only known when the command runs");
   }
+  if (appended !== undefined) args.push(appended);
   return args;
+}
+
+/** A folder the names `input` prints are under, when they can be vouched for; else the command is opaque. */
+function names(input: ShellCommand, tabled: boolean, via: string, home: string, sink: PathSink): string | undefined {
+  const roots = commandPaths(input, home).reads;
+  const reason = tabled ? untrustedNames(input, roots, home) : `${via} gives it words from its input`;
+  if (reason !== undefined) sink.opaque(reason.replace(/^xargs/, via));
+  return reason === undefined ? (roots[0] ?? input.cwd) : undefined;
 }
 
 // A word only known at run time is harmless where the command only prints or compares it; not
 // where `printf` could take it for `-v NAME` or `test` for an arithmetic operand (which bash evaluates).
-function inert(argv: readonly string[], name: string, index: number, unknown: ReadonlyMap<number, string>): boolean {
+function isInert(argv: readonly string[], name: string, index: number, unknown: ReadonlyMap<number, unknown>): boolean {
   if (!INERT_COMMANDS.has(name)) return false;
   if (name === "printf") return index >= 2 && !unknown.has(1) && !argv[1]!.startsWith("-");
   if (name === "test" || name === "[") return !argv.some((w) => ARITHMETIC.has(w));

@@ -15,7 +15,8 @@ import { GREP, RG } from "./search.ts";
 
 const MAX_ENTRIES = 50_000;
 const FIND_OUTPUTS = /^-(f?printf|fprint0?|f?ls|exec(dir)?|ok(dir)?|delete)$/;
-const MISLEADING = /^-|[\s'"\\]/;
+// Also glob characters: an unquoted $(...) expands the names it gets as patterns.
+const MISLEADING = /^-|[\s'"\\*?[]/;
 
 /** Why the names `input` prints cannot be vouched for, or undefined when they can. */
 export function untrustedNames(input: ShellCommand, roots: readonly string[], home: string): string | undefined {

@@ -39,7 +39,7 @@ export function emit(w: Walker, pending: Pending, opaque?: string): void {
   else if (pending.dynamic) command.dynamicContext = true;
   if (!pending.place.known) command.dynamicContext = true;
   const unknown = pending.words.flatMap((word, index) =>
-    word.dynamic ? [{ index, kind: word.glob ? ("glob" as const) : word.splits ? ("split" as const) : ("word" as const) }] : [],
+    word.dynamic ? [{ index, kind: word.glob ? ("glob" as const) : word.splits ? ("split" as const) : ("word" as const), ...(word.input ? { input: word.input } : {}) }] : [],
   );
   if (unknown.length > 0) command.unknown = unknown;
   if (command.dynamicContext || unknown.length > 0) command.dynamic = true;

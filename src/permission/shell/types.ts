@@ -18,8 +18,8 @@ export type ShellCommand = {
   opaque?: string;
   /** True when some word was not a plain literal (contained $VAR, $(...), a glob...): its text is kept as written. */
   dynamic?: boolean;
-  /** The argv words only known when the line runs: a plain glob of file names, one word, or words that can split. */
-  unknown?: { index: number; kind: "glob" | "word" | "split" }[];
+  /** The argv words only known when the line runs: a plain glob of file names, one word, or words that can split (`$(cmd)`: with cmd). */
+  unknown?: { index: number; kind: "glob" | "word" | "split"; input?: ShellCommand }[];
   /** Dynamic whatever its words are: they are completed at run time (xargs, find -exec), or its directory is unknown. */
   dynamicContext?: boolean;
   /** For `a | xargs b`: the simple command `a` whose output xargs turns into b's words (then dynamicContext is not set for it). */

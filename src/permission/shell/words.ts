@@ -5,6 +5,7 @@
 import type { Node } from "web-tree-sitter";
 import { decodeAnsiC } from "./ansi-c.ts";
 import type { Scope } from "./scope.ts";
+import type { ShellCommand } from "./types.ts";
 import type { Walker } from "./walk.ts";
 
 export type Word = {
@@ -17,6 +18,8 @@ export type Word = {
   splits?: boolean;
   /** An unquoted glob and nothing else dynamic (`*.ts`, `src/*.ts`): its value is the pattern. */
   glob?: boolean;
+  /** The word is `$(cmd)` unquoted, cmd one simple command: its output becomes the words. */
+  input?: ShellCommand;
 };
 
 // `mask` is the value with every quoted character replaced by \0: globs and braces only act unquoted.
@@ -34,7 +37,11 @@ export function literal(text: string): Word {
 
 export function evalWord(w: Walker, node: Node, scope: Scope): Word {
   const acc: Acc = { value: "", mask: "", dynamic: false, splits: false };
+  const first = w.commands.length;
   part(w, node, scope, acc);
+  if (node.type === "command_substitution" && w.commands.length === first + 1 && node.namedChildren[0]?.type === "command") {
+    return { value: node.text, text: node.text, dynamic: true, splits: true, input: w.commands[first]! };
+  }
   const text = node.text;
   if (GLOB.test(acc.mask) || BRACE.test(acc.mask)) {
     const glob = !acc.dynamic && !BRACE.test(acc.mask) && PLAIN_GLOB.test(text);

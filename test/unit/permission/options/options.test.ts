@@ -154,6 +154,11 @@ describe("commands through the option tables", () => {
     writeFileSync(join(ws, "clean", "x.ts"), "");
     expect(commandPaths(fed("clean"), home).opaque).toBeUndefined();
     expect(commandPaths(fed("links"), home).opaque).toContain("symlink");
+    // The names stand in as their folder: an option left without its value takes it.
+    const sortOut = cmd(["sort", "-o"], { wrappers: ["xargs"], dynamic: true, input: cmd(["find", "clean"]) });
+    expect(commandPaths(sortOut, home).writes).toEqual([join(ws, "clean")]);
+    const substituted = cmd(["sort", "-o", "$(find clean)"], { dynamic: true, unknown: [{ index: 2, kind: "split", input: cmd(["find", "clean"]) }] });
+    expect(commandPaths(substituted, home)).toEqual({ reads: [], writes: [join(ws, "clean")] });
     const cat = cmd(["cat"], { wrappers: ["xargs"], dynamic: true, input: cmd(["cat", "list"]) });
     expect(commandPaths(cat, home).opaque).toContain("need not be file names");
   });

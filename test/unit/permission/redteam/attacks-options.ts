@@ -92,6 +92,12 @@ const programs = [
   "cd odd && rg TODO *",
   "cd odd && sort *",
   "cd odd && wc -l *",
+  // names from a substitution or xargs where an option's value belongs
+  "rg --files src | xargs sort -o",
+  "sort -o $(rg --files src)",
+  "cat $(cat names.txt)",
+  "cat $(echo $HOME_DIR/.ssh/id_rsa)",
+  "ls $(rg --files odd)",
   // options an allow-listed command does not have
   "ls --frobnicate",
   "cat --frobnicate README.md",

@@ -51,6 +51,9 @@ export const benign = [
   "rg -l TODO src | xargs head -n 2",
   "grep -rl TODO src | xargs wc -l",
   "find docs -name '*.md' | xargs cat",
+  "wc -l $(rg --files src)",
+  "cat $(find docs -name '*.md')",
+  "grep -n TODO $(find src -name '*.ts')",
   // $VAR and $(...) whose inner command is read-only
   "echo $PATH",
   'echo "$HOME"',
