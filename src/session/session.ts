@@ -24,6 +24,7 @@ import { BUILTIN_CATALOG, costFunction } from "../llm/providers.ts";
 import type { PermissionRequest, Rule } from "../permission/evaluate.ts";
 import { PROVIDER_KEY_ENV } from "../llm/provider-keys.ts";
 import { childEnv } from "../permission/child-env.ts";
+import { resolveForCheck } from "../permission/paths.ts";
 import type { FileMemory, FileStamp, SandboxPolicy, Tool } from "../sdk.ts";
 import { PermissionBroker, type Ask, type AskPolicy } from "./broker.ts";
 import type { Bound } from "./bound-output.ts";
@@ -124,7 +125,13 @@ export class Session {
       newId: () => newId("ask"),
       policy: options.askPolicy,
       // The note on a cut output sends the model to read its saved file; in print mode nobody could grant that.
-      standing: [{ permission: "external_directory", pattern: `${join(options.outputDir, row.id)}/*`, action: "allow", source: "the session's saved outputs" }],
+      // Both spellings: the engine resolves symlinks in the paths it checks (a linked /tmp or home).
+      standing: [join(options.outputDir, row.id), resolveForCheck(join(options.outputDir, row.id), "/", "/")].map((dir) => ({
+        permission: "external_directory",
+        pattern: `${dir}/*`,
+        action: "allow" as const,
+        source: "the session's saved outputs",
+      })),
       emitAsk: (ask: Ask) =>
         this.emit({
           type: "permission_ask",
