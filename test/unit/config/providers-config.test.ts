@@ -3,7 +3,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { ConfigError } from "../../../src/config/load.ts";
 import { configuredProviders } from "../../../src/llm/configured.ts";
-import { catalog, providerTable, resolveModel } from "../../../src/llm/providers.ts";
+import { catalog, costFunction, providerTable, resolveModel } from "../../../src/llm/providers.ts";
 import { makeWorkspace, thrown, type Workspace } from "./workspace.ts";
 
 let ws: Workspace;
@@ -91,5 +91,13 @@ describe("model names", () => {
     const info = catalog(providerTable()).info("ollama/qwen3-coder");
     expect(info).toMatchObject({ provider: "ollama", known: false, price: null, contextWindow: 32000 });
     expect(catalog(providerTable()).info("openai/gpt-5").price).toMatchObject({ input: 1.25, output: 10 });
+  });
+
+  test("a priced OpenAI model's cost counts cached input at its own price; an unpriced one is null", () => {
+    const usage = { input_tokens: 1_000_000, output_tokens: 100_000, cache_read_input_tokens: 2_000_000, cache_creation_input_tokens: 0 };
+    const models = catalog(providerTable());
+    expect(costFunction("openai/gpt-5", models)(usage)).toBe(1.25 + 1 + 0.25);
+    expect(costFunction("openai/gpt-5.2", models)(usage)).toBeNull();
+    expect(costFunction("ollama/qwen3-coder", models)(usage)).toBeNull();
   });
 });
