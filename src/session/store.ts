@@ -82,10 +82,15 @@ export class Store {
     } catch (error) {
       if (!isCorruption(error)) throw wrap(error, path);
       const aside = `${path}.corrupt-${new Date().toISOString().replace(/[:.]/g, "-")}`;
-      for (const suffix of ["", "-wal", "-shm"]) {
-        if (existsSync(path + suffix)) renameSync(path + suffix, aside + suffix);
+      let store: Store;
+      try {
+        for (const suffix of ["", "-wal", "-shm"]) {
+          if (existsSync(path + suffix)) renameSync(path + suffix, aside + suffix);
+        }
+        store = new Store(prepare(path), path);
+      } catch (cause) {
+        throw wrap(cause, path); // a damaged file on a read-only disk, say: it stays where it is
       }
-      const store = new Store(prepare(path), path);
       const recovery = recoverInto(aside, store.db);
       const damaged = `the session database ${path} was damaged (${(error as Error).message}); the original is kept as ${aside}`;
       const warning = recovery
