@@ -30,6 +30,8 @@ export type LoopResult = { status: ResultStatus; text: string; usage: Usage; cos
 export type LoopRun = LoopIO & { commit: (message: Message) => Message | undefined };
 
 const REPEAT_LIMIT = 3;
+/** how many times in a row the stop check may continue a run before the run stops anyway */
+export const STOP_CONTINUE_LIMIT = 8;
 
 export async function runLoop(messages: Message[], config: LoopConfig, io: LoopRun, signal: AbortSignal): Promise<LoopResult> {
   const repeats = repeatCounter();
@@ -37,6 +39,7 @@ export async function runLoop(messages: Message[], config: LoopConfig, io: LoopR
   let cost = io.costOf(usage);
   let turns = 0;
   let text = "";
+  let continued = 0;
   /** the provider's count of the last request; forgotten when the conversation is compacted */
   let measured: Measured | undefined;
   /** the owner's estimate of the first messages; also forgotten on compaction */
@@ -125,7 +128,11 @@ export async function runLoop(messages: Message[], config: LoopConfig, io: LoopR
     if (calls.length === 0) {
       if (turn.stop_reason === "pause_turn") continue;
       if (!textOf(turn.content).trim()) return emptyReply(turn.stop_reason);
-      return end("success");
+      const more = continued < STOP_CONTINUE_LIMIT && io.chain?.beforeStop ? await io.chain.beforeStop({ text, continued }, signal).catch(() => undefined) : undefined;
+      if (!more || signal.aborted) return end(signal.aborted ? "interrupted" : "success");
+      continued++;
+      append({ role: "user", content: [{ type: "text", text: more }] });
+      continue;
     }
     const incomplete = new Set(turn.incomplete_tool_ids);
     const invalid = new Map((turn.invalid_tool_inputs ?? []).map((i) => [i.id, i.error] as const));

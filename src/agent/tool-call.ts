@@ -1,10 +1,10 @@
-// The tool-call pipeline: validate -> permission -> run -> bound. Every failure becomes an error
-// result written for the model to act on; nothing here throws.
+// The tool-call pipeline: validate -> before chain -> permission -> run -> after chain -> bound.
+// Every failure becomes an error result written for the model to act on; nothing here throws.
 import * as v from "valibot";
 import type { Tool, ToolImage, ToolResult } from "../sdk.ts";
 import { resolveTool } from "./lazy-tool.ts";
 import { toolDefinition } from "./tool-schema.ts";
-import type { LoopConfig, LoopIO, ToolResultBlock, ToolUseBlock } from "./types.ts";
+import type { AfterToolCall, LoopConfig, LoopIO, ToolResultBlock, ToolUseBlock } from "./types.ts";
 
 export type CallOutcome = { block: ToolResultBlock; stop?: boolean };
 
@@ -26,6 +26,9 @@ export async function runToolCall(
   options: CallOptions = {},
 ): Promise<CallOutcome> {
   io.emit({ type: "tool_start", id: call.id, name: call.name, input: call.input });
+  const chain = io.chain ?? {};
+  /** what the chain added beside the result, for the model only */
+  const notes: string[] = [];
   const finish = (output: string, isError: boolean, stop?: boolean, metadata?: Record<string, unknown>, images?: ToolImage[]): CallOutcome => {
     // Failed runs are bounded too: a command that times out can print as much as one that succeeds.
     const bounded = io.bound(output, call.id);
@@ -38,7 +41,7 @@ export async function runToolCall(
       truncated: bounded.truncated,
       ...(metadata ? { metadata } : {}),
     });
-    const text = bounded.output || "(no output)";
+    const text = [bounded.output || "(no output)", ...notes].join("\n\n");
     const content: ToolResultBlock["content"] = images?.length
       ? [{ type: "text", text }, ...images.map((i) => ({ type: "image" as const, source: { type: "base64" as const, media_type: i.mediaType, data: i.base64 } }))]
       : text;
@@ -73,20 +76,29 @@ export async function runToolCall(
   }
   const parsed = v.safeParse(tool.input, call.input);
   if (!parsed.success) return finish(invalidInput(tool, parsed.issues), true);
+  let input: unknown = parsed.output;
 
-  const requests = permissionRequests(tool, parsed.output, config.cwd);
+  const checked = chain.beforeToolCall ? await settled(chain.beforeToolCall({ id: call.id, name: tool.name, input }, signal)) : undefined;
+  if (checked instanceof Error) return finish(`The check before this call failed (${checked.message}), so it did not run.`, true);
+  const before = checked;
+  if (before?.context) notes.push(before.context);
+  if (before?.block !== undefined) return finish(before.block, true);
+  if (before?.input !== undefined) {
+    const replaced = v.safeParse(tool.input, before.input);
+    if (!replaced.success) return finish(`A hook replaced this call's input with one that is not valid, so the call did not run.\n${invalidInput(tool, replaced.issues)}`, true);
+    input = replaced.output;
+  }
+  if (signal.aborted) return finish("Interrupted by the user; the tool did not run.", true);
+
+  const requests = permissionRequests(tool, input, config.cwd);
   if (typeof requests === "string") return finish(requests, true);
-  const auth = await io.authorize({
-    toolUseId: call.id,
-    tool: tool.name,
-    input: parsed.output,
-    requests,
-    ...(options.confirmReason ? { reason: options.confirmReason } : {}),
-  });
-  if (!auth.allow) return finish(auth.message, true, auth.stop);
+  const reason = [options.confirmReason, before?.ask].filter(Boolean).join("; ");
+  const auth = await io.authorize({ toolUseId: call.id, tool: tool.name, input, requests, ...(reason ? { reason } : {}) });
+  if (!auth.allow) return after({ output: auth.message, isError: true }, 0, auth.stop);
   if (signal.aborted) return finish("Interrupted by the user before the tool ran.", true);
 
-  const result = await runSafely(tool, parsed.output, {
+  const startedAt = performance.now();
+  const result = await runSafely(tool, input, {
     cwd: config.cwd,
     signal,
     sessionId: config.sessionId,
@@ -98,7 +110,18 @@ export async function runToolCall(
     env: io.toolEnv,
     sandbox: io.sandbox(auth.readOnly === true),
   });
-  return finish(result.output, result.isError, undefined, result.metadata, result.images);
+  return after(result, performance.now() - startedAt);
+
+  /** The after chain (or the failure chain), then the result as the model will read it. */
+  async function after(result: RunOutcome, durationMs: number, stop?: boolean): Promise<CallOutcome> {
+    const hook = result.isError ? chain.onToolError : chain.afterToolCall;
+    const done = { id: call.id, name: call.name, input, output: result.output, isError: result.isError, durationMs };
+    const answer = hook ? await settled(hook(done, signal)) : undefined;
+    // A failing after-check changes nothing: the tool has already run.
+    const heard: AfterToolCall | undefined = answer instanceof Error ? undefined : answer;
+    if (heard?.context) notes.push(heard.context);
+    return finish(heard?.output ?? result.output, result.isError, stop, result.metadata, result.images);
+  }
 }
 
 function permissionRequests(tool: Tool, input: unknown, cwd: string) {
@@ -138,6 +161,15 @@ function invalidInput(tool: Tool, issues: v.BaseIssue<unknown>[]): string {
   });
   const schema = JSON.stringify(toolDefinition(tool).input_schema);
   return `Invalid input for tool "${tool.name}":\n${problems.join("\n")}\nFix the input and call it again. Expected schema: ${schema}`;
+}
+
+/** A chain function's answer, or what it threw. */
+async function settled<T>(answer: Promise<T>): Promise<T | Error> {
+  try {
+    return await answer;
+  } catch (error) {
+    return error instanceof Error ? error : new Error(String(error));
+  }
 }
 
 function errorText(error: unknown): string {

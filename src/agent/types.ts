@@ -209,7 +209,34 @@ export type LoopIO = {
    * the provider said it did): returns the view to send from now on, or undefined when it could not.
    */
   compact?: (input: CompactInput, signal: AbortSignal) => Promise<Compacted | undefined>;
+  /** functions around each tool call and at the stop: hooks and in-process callers plug in here */
+  chain?: CallChain;
 };
+
+/**
+ * Optional functions the loop calls around each tool call and when it would stop. The loop does not
+ * know who answers (hooks, plugins, an SDK caller); each may take its time and should heed `signal`.
+ */
+export type CallChain = {
+  /** after the input is valid, before permissions: may block the call, ask a person, or replace the input */
+  beforeToolCall?: (call: ToolCallInfo, signal: AbortSignal) => Promise<BeforeToolCall | undefined>;
+  /** after a call that succeeded: may replace the output or add context beside it */
+  afterToolCall?: (call: ToolCallDone, signal: AbortSignal) => Promise<AfterToolCall | undefined>;
+  /** after a call that failed (an error result, including a refused permission): may add context */
+  onToolError?: (call: ToolCallDone, signal: AbortSignal) => Promise<AfterToolCall | undefined>;
+  /**
+   * The model finished with `text` and the run would end: a string continues the run with it as the
+   * next user message. `continued` counts the continuations so far in this run; after
+   * STOP_CONTINUE_LIMIT in a row the loop stops without asking.
+   */
+  beforeStop?: (stop: { text: string; continued: number }, signal: AbortSignal) => Promise<string | undefined>;
+};
+
+export type ToolCallInfo = { id: string; name: string; input: unknown };
+/** `block` is the text the model reads as the call's result; `ask` makes a person confirm, with this reason. */
+export type BeforeToolCall = { block?: string; ask?: string; input?: unknown; context?: string };
+export type ToolCallDone = ToolCallInfo & { output: string; isError: boolean; durationMs: number };
+export type AfterToolCall = { output?: string; context?: string };
 
 /** The view to send from now on, and what the summary call cost, when one was made. */
 export type Compacted = { messages: Message[]; usage?: Usage };
