@@ -71,11 +71,18 @@ function setting(name: string): string | { problem: string } {
   return { problem: candidates.length === 0 ? `npm has no setting --${name}` : `--${name} is an ambiguous abbreviation` };
 }
 
-/** npm's arguments: settings checked, the rest (command, script, its arguments) returned. */
+/**
+ * npm's arguments: settings checked, the rest (command, script, its arguments) returned. npx
+ * passes everything after the package to it: settings end at the first operand.
+ */
 export function npmArgs(tool: string, args: readonly string[], sink: PathSink): string[] {
   const rest: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const word = args[i]!;
+    if (tool === "npx" && rest.length > 0) {
+      rest.push(word);
+      continue;
+    }
     if (word === "--") {
       rest.push(...args.slice(i + 1));
       break;
