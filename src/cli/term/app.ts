@@ -5,7 +5,7 @@ import chalk from "chalk";
 import type { StampedEvent } from "../../session/events.ts";
 import type { Session } from "../../session/session.ts";
 import { completeSlash } from "../custom-commands.ts";
-import { answer, choiceFor, dialogRows, editedFileText, type AskEvent } from "./dialog.ts";
+import { answer, choiceFor, dialogRows, targetFile, type AskEvent, type TargetFile } from "./dialog.ts";
 import { editKey, visible, type LineEditor } from "./editor.ts";
 import type { Key } from "./keys.ts";
 import type { Screen } from "./screen.ts";
@@ -84,7 +84,7 @@ export class App {
       // An edit's diff or a write's content shows before the answer, in at most about half the screen.
       const preview = Math.max(3, Math.min(16, Math.floor(this.screen.height / 2) - 4));
       const input = this.transcript.inputOf(ask.tool_use_id);
-      const dialog = dialogRows(ask, input, this.loaded?.ctx.trusted ?? false, width, preview, this.fileTextFor(ask, input));
+      const dialog = dialogRows(ask, input, this.loaded?.ctx.trusted ?? false, width, preview, this.targetOf(ask, input));
       rows.push(...dialog);
       return this.screen.setLive({ rows, cursorRow: rows.length - 1, cursorCol: Bun.stringWidth(dialog.at(-1) ?? "") });
     }
@@ -206,7 +206,7 @@ export class App {
     const at = this.asks.findIndex((a) => a.id === id);
     if (at < 0) return;
     const [closed] = this.asks.splice(at, 1);
-    this.fileTexts.delete(id);
+    this.targets.delete(id);
     if (this.messageFor?.id === id) this.cancelMessage();
     // The first ask was on screen: if nobody answered it here, say so.
     if (at === 0 && closed && !this.answeredHere.delete(id)) this.screen.print(chalk.dim("(answered elsewhere)"));
@@ -214,12 +214,12 @@ export class App {
   }
 
   private readonly answeredHere = new Set<string>();
-  /** the file an open edit ask would change, read once per ask for its preview */
-  private readonly fileTexts = new Map<string, string | undefined>();
+  /** the file an open edit or write ask would change, read once per ask for its preview */
+  private readonly targets = new Map<string, TargetFile | undefined>();
 
-  private fileTextFor(ask: AskEvent, input: unknown): string | undefined {
-    if (!this.fileTexts.has(ask.id)) this.fileTexts.set(ask.id, this.loaded ? editedFileText(ask.tool, input, this.loaded.ctx.cwd) : undefined);
-    return this.fileTexts.get(ask.id);
+  private targetOf(ask: AskEvent, input: unknown): TargetFile | undefined {
+    if (!this.targets.has(ask.id)) this.targets.set(ask.id, this.loaded ? targetFile(ask.tool, input, this.loaded.ctx.cwd) : undefined);
+    return this.targets.get(ask.id);
   }
 
   private interrupt(): void {

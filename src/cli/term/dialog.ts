@@ -42,11 +42,13 @@ export function dialogOptions(ask: AskEvent, trusted: boolean): Option[] {
  * The dialog's rows at `width` columns: the call, what an edit or write would change (at most
  * `previewRows` rows), each request and why it asks, the rules "always" saves, the keys.
  */
-export function dialogRows(ask: AskEvent, input: unknown, trusted: boolean, width: number, previewRows = 12, fileText?: string): string[] {
+export function dialogRows(ask: AskEvent, input: unknown, trusted: boolean, width: number, previewRows = 12, target?: TargetFile): string[] {
   const lines: string[] = [chalk.bold.yellow(`? ${ask.tool} wants to:`)];
   const main = mainInput(input);
   // What the model wrote is drawn, never interpreted: its control characters cannot reach the terminal.
   if (main) lines.push(...main.split("\n").slice(0, 6).map((line) => `  ${visible(line)}`));
+  if (ask.tool === "write" && target) lines.push(chalk.dim(`  ${writeNote(target)}`));
+  const fileText = target?.exists ? target.text : undefined;
   const preview = changeRows(ask.tool, input, Math.max(10, width - 3), previewRows, { color: chalk.level > 0 }, fileText);
   lines.push(...preview.map((row) => `  ${row}`));
   for (const r of ask.requests) {
@@ -65,16 +67,26 @@ export function dialogRows(ask: AskEvent, input: unknown, trusted: boolean, widt
   return lines.flatMap((line) => Bun.wrapAnsi(line, Math.max(10, width - 1), { hard: true, trim: false }).split("\n"));
 }
 
-/** The text of the file an edit call would change, for its preview: undefined when it is not an edit, too large or unreadable. */
-export function editedFileText(tool: string, input: unknown, cwd: string): string | undefined {
-  const path = tool === "edit" && typeof input === "object" && input !== null ? (input as Record<string, unknown>).path : undefined;
+/** The file an edit or write call would change: whether it exists and, unless it is too large or unreadable, its text. */
+export type TargetFile = { exists: false } | { exists: true; text?: string };
+
+export function targetFile(tool: string, input: unknown, cwd: string): TargetFile | undefined {
+  const path = (tool === "edit" || tool === "write") && typeof input === "object" && input !== null ? (input as Record<string, unknown>).path : undefined;
   if (typeof path !== "string") return undefined;
+  const file = resolve(cwd, path);
   try {
-    const file = resolve(cwd, path);
-    return statSync(file).size <= MAX_PREVIEW_FILE ? readFileSync(file, "utf8") : undefined;
-  } catch {
-    return undefined;
+    return statSync(file).size <= MAX_PREVIEW_FILE ? { exists: true, text: readFileSync(file, "utf8") } : { exists: true };
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "ENOENT" ? { exists: false } : { exists: true };
   }
+}
+
+/** Whether a write creates a file or replaces one (and how long that one is). */
+function writeNote(target: TargetFile): string {
+  if (!target.exists) return "(a new file)";
+  if (target.text === undefined) return "(replaces an existing file)";
+  const lines = target.text.split("\n").length - (target.text.endsWith("\n") ? 1 : 0);
+  return `(replaces an existing file of ${lines} ${lines === 1 ? "line" : "lines"})`;
 }
 
 /** The answer a key gives, if it gives one: the option's letter, Enter for once, Escape for no. */

@@ -1,11 +1,11 @@
 import { describe, expect, test } from "bun:test";
 import chalk from "chalk";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { saveAllowRules } from "../../../../src/config/save-rules.ts";
 import { formatRule } from "../../../../src/session/rules.ts";
-import { type AskEvent, alwaysRules, choiceFor, dialogOptions, dialogRows } from "../../../../src/cli/term/dialog.ts";
+import { type AskEvent, alwaysRules, choiceFor, dialogOptions, dialogRows, targetFile } from "../../../../src/cli/term/dialog.ts";
 import type { Key } from "../../../../src/cli/term/keys.ts";
 
 chalk.level = 0;
@@ -116,6 +116,26 @@ describe("dialogRows", () => {
     const written = dialogRows(writeAsk, { path: "notes.md", content }, false, 60, 4);
     expect(written.slice(1, 7)).toEqual(["  notes.md", "  +line 1", "  +line 2", "  +line 3", "  +line 4", "  … 26 more lines"]);
     expect(written.join("\n")).toContain("[y] yes, once");
+  });
+
+  test("the file an edit or write would change is read: an edit's change is placed in it, a write says whether it replaces one", () => {
+    const dir = mkdtempSync(join(tmpdir(), "rein-dialog-"));
+    try {
+      writeFileSync(join(dir, "a.ts"), "const a = 1;\nconst b = 2;\n");
+      const edit = { path: "a.ts", old_string: "const b = 2;", new_string: "const b = 3;" };
+      expect(targetFile("edit", edit, dir)).toEqual({ exists: true, text: "const a = 1;\nconst b = 2;\n" });
+      expect(targetFile("write", { path: "new.md", content: "x" }, dir)).toEqual({ exists: false });
+      expect(targetFile("bash", { command: "ls" }, dir)).toBeUndefined();
+      const editAsk = ask([{ permission: "edit", pattern: "a.ts", always: ["a.ts"] }], { tool: "edit" });
+      expect(dialogRows(editAsk, edit, false, 60, 12, targetFile("edit", edit, dir)).slice(2, 6)).toEqual(["  @@ -1,2 +1,2 @@", "   const a = 1;", "  -const b = 2;", "  +const b = 3;"]);
+      const writeAsk = ask([{ permission: "edit", pattern: "a.ts", always: ["a.ts"] }], { tool: "write" });
+      const over = { path: "a.ts", content: "new\n" };
+      expect(dialogRows(writeAsk, over, false, 60, 12, targetFile("write", over, dir))[2]).toBe("  (replaces an existing file of 2 lines)");
+      const fresh = { path: "b.ts", content: "new\n" };
+      expect(dialogRows(writeAsk, fresh, false, 60, 12, targetFile("write", fresh, dir))[2]).toBe("  (a new file)");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   test("a multi-line command shows its first 6 lines", () => {
