@@ -22,6 +22,7 @@ import { VERSION } from "./version.ts";
 import { projectPaths } from "./config/paths.ts";
 import { saveAllowRules } from "./config/save-rules.ts";
 import { alwaysRules } from "./session/broker.ts";
+import { stopBackgroundCommands } from "./cli/stop-background.ts";
 
 export const DEFAULT_PORT = 4774;
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|\[::1\]|localhost)$/;
@@ -47,6 +48,7 @@ export async function serve(args: Args, env: Env): Promise<number> {
   server = startServer(args, env, ctx, store);
   if (signalled) await server.stop();
   await stopped;
+  await stopBackgroundCommands(warn);
   store.close();
   return 0;
 }

@@ -9,13 +9,14 @@ import type { OnAsk } from "./args.ts";
 import { UsageError } from "./args.ts";
 import { openSession } from "./open-session.ts";
 import { startupWarnings, openStore, runSettings, untrustedToolsWarning, type Context } from "./context.ts";
-import { budgetWarning, instructionSources, instructionWarnings, sessionOptions, stopBackground, toolRegistry } from "../session/factory.ts";
+import { budgetWarning, instructionSources, instructionWarnings, sessionOptions, toolRegistry } from "../session/factory.ts";
 import { formatLoadError } from "./tools-command.ts";
 import { readStdin } from "./stdin.ts";
 import { stderrRenderer } from "./stderr-renderer.ts";
 import { out, stdinIsPiped, warn } from "./output.ts";
 import { sessionlessResult } from "./sessionless-result.ts";
 import type { Session } from "../session/session.ts";
+import { stopBackgroundCommands } from "./stop-background.ts";
 
 export const EXIT_CODES: Record<ResultStatus, number> = { success: 0, error: 1, permission: 3, max_turns: 4, interrupted: 130 };
 
@@ -50,7 +51,7 @@ export async function printMode(ctx: Context): Promise<number> {
       if (result.status === "interrupted") warn(`interrupted; continue with: rein -r ${session.id} -p "..."`);
     }
     // Commands the model started in the background end with rein, and it says so.
-    for (const { command, log } of await stopBackground()) warn(`stopped a command left running in the background: ${command} (its output: ${log})`);
+    await stopBackgroundCommands(warn);
     const signal = signals.received();
     return result.status === "interrupted" && signal ? SIGNAL_EXIT_CODES[signal] : EXIT_CODES[result.status];
   } finally {

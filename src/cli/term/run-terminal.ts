@@ -4,7 +4,7 @@ import chalk from "chalk";
 import type { Args } from "../args.ts";
 import type { Env } from "../context.ts";
 import type { InteractiveHooks } from "../interactive.ts";
-import { err } from "../output.ts";
+import { err, warn } from "../output.ts";
 import { App } from "./app.ts";
 import type { LineEditor } from "./editor.ts";
 import { appendHistory } from "./prompt-history.ts";
@@ -12,6 +12,7 @@ import type { Screen } from "./screen.ts";
 import { colorLevel } from "./style.ts";
 import type { Terminal } from "./terminal.ts";
 import { Transcript } from "./transcript.ts";
+import { stopBackgroundCommands } from "../stop-background.ts";
 
 export type Started = {
   args: Args;
@@ -70,5 +71,6 @@ export async function runTerminal({ args, env, hooks, terminal, screen, editor, 
   const code = await app.done;
   terminal.restore();
   await cleanup();
+  await stopBackgroundCommands(warn).catch(() => undefined); // a terminal gone (SIGHUP) takes no more lines
   return code;
 }
