@@ -1,5 +1,6 @@
 // The chunks of a streamed Chat Completion, shaped by a dialect's quirks.
 import type { ChatQuirks, ChatReplyStep } from "./openai-types.ts";
+import { chunks as split, jsonPieces } from "./reply.ts";
 import type { FakeBlock } from "./types.ts";
 
 export type Chunk = Record<string, unknown> | null;
@@ -16,9 +17,9 @@ export function replyChunks(step: ChatReplyStep, ctx: ChunkContext, quirks: Chat
     ...extra,
   });
   const chunks: Chunk[] = [delta({ role: "assistant", content: "" })];
-  if (step.reasoning) for (const piece of pieces(step.reasoning, size)) chunks.push(delta({ [quirks.reasoningField ?? "reasoning_content"]: piece }));
+  if (step.reasoning) for (const piece of split(step.reasoning, size)) chunks.push(delta({ [quirks.reasoningField ?? "reasoning_content"]: piece }));
   const calls = step.reply.filter((b): b is Extract<FakeBlock, { type: "tool_use" }> => b.type === "tool_use");
-  for (const block of step.reply) if (block.type === "text") for (const piece of pieces(block.text, size)) chunks.push(delta({ content: piece }));
+  for (const block of step.reply) if (block.type === "text") for (const piece of split(block.text, size)) chunks.push(delta({ content: piece }));
   calls.forEach((call, n) => {
     const callId = quirks.noIds ? undefined : quirks.repeatedIds ? "call_same" : (call.id ?? ctx.nextId("call_fake"));
     const index = quirks.noIndex ? undefined : quirks.indexAlwaysZero ? 0 : n;
@@ -58,18 +59,4 @@ export function encodeChunks(chunks: Chunk[], quirks: ChatQuirks, end = true): s
   }
   if (end && !quirks.noDone) out.push("data: [DONE]\n\n");
   return out;
-}
-
-function pieces(text: string, size: number): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < text.length; i += size) out.push(text.slice(i, i + size));
-  return out;
-}
-
-/** Arguments always arrive in at least two pieces, so clients must really reassemble them. */
-function jsonPieces(json: string, size: number): string[] {
-  const all = pieces(json, size);
-  if (all.length >= 2 || json.length < 2) return all;
-  const half = Math.floor(json.length / 2);
-  return [json.slice(0, half), json.slice(half)];
 }

@@ -5,6 +5,7 @@
 import { encodeChunks, replyChunks, type ChunkContext } from "./openai-reply.ts";
 import { chatRequestProblems } from "./openai-check.ts";
 import { DIALECTS, type ChatDialect, type ChatStep, type FakeChatServer } from "./openai-types.ts";
+import { idCounter } from "./ids.ts";
 import { sseResponse, type LiveStreams, type StreamEnd } from "./sse-stream.ts";
 import type { RecordedRequest } from "./types.ts";
 
@@ -16,12 +17,8 @@ export async function startFakeOpenAI(opts: { dialect?: ChatDialect; repeat?: Ch
   const requests: RecordedRequest[] = [];
   const problems: string[][] = [];
   const live: LiveStreams = new Set();
-  const counters = new Map<string, number>();
-  const nextId = (prefix: string) => {
-    const n = (counters.get(prefix) ?? 0) + 1;
-    counters.set(prefix, n);
-    return `${prefix}_${n}`;
-  };
+  const ids = idCounter();
+  const nextId = ids.nextId;
 
   const server = Bun.serve({
     hostname: "127.0.0.1",
@@ -96,7 +93,7 @@ export async function startFakeOpenAI(opts: { dialect?: ChatDialect; repeat?: Ch
       queue.length = 0;
       requests.length = 0;
       problems.length = 0;
-      counters.clear();
+      ids.reset();
     },
     close: async () => {
       for (const drop of [...live]) drop();

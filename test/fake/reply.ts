@@ -152,14 +152,14 @@ function blockStop(index: number): SseEvent {
   return { event: "content_block_stop", data: { type: "content_block_stop", index } };
 }
 
-function chunks(text: string, size: number): string[] {
+export function chunks(text: string, size: number): string[] {
   const out: string[] = [];
   for (let i = 0; i < text.length; i += size) out.push(text.slice(i, i + size));
   return out;
 }
 
 /** Tool input always arrives in at least two pieces, so clients must really reassemble it. */
-function jsonPieces(json: string, size: number): string[] {
+export function jsonPieces(json: string, size: number): string[] {
   const pieces = chunks(json, size);
   if (pieces.length >= 2 || json.length < 2) return pieces;
   const half = Math.floor(json.length / 2);

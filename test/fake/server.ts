@@ -1,5 +1,6 @@
 import { encodeSse, messageStart, replyEvents, replyMessage, textDelta, textStart } from "./reply.ts";
 import type { ReplyContext, SseEvent } from "./reply.ts";
+import { idCounter } from "./ids.ts";
 import { sseResponse } from "./sse-stream.ts";
 import { strictProblem } from "./strict.ts";
 import type { LiveStreams, StreamEnd } from "./sse-stream.ts";
@@ -16,12 +17,8 @@ export async function startFakeAnthropic(opts: FakeServerOptions = {}): Promise<
   const queue: FakeStep[] = [];
   const requests: RecordedRequest[] = [];
   const live: LiveStreams = new Set();
-  const counters = new Map<string, number>();
-  const nextId = (prefix: string) => {
-    const n = (counters.get(prefix) ?? 0) + 1;
-    counters.set(prefix, n);
-    return `${prefix}_${n}`;
-  };
+  const ids = idCounter();
+  const nextId = ids.nextId;
 
   const server = Bun.serve({
     hostname: "127.0.0.1",
@@ -73,7 +70,7 @@ export async function startFakeAnthropic(opts: FakeServerOptions = {}): Promise<
     reset: () => {
       queue.length = 0;
       requests.length = 0;
-      counters.clear();
+      ids.reset();
     },
     close: async () => {
       for (const drop of [...live]) drop();
