@@ -79,7 +79,12 @@ async function expandShell(line: string, ctx: EngineContext): Promise<Expanded> 
     const { pattern, alsoCheck } = commandPatterns(checked);
     if (checked !== command && commandPatterns(command).pattern !== pattern) alsoCheck.push(commandPatterns(command).pattern);
     // The analysis finds what a command runs; its option table, what its options and words do.
-    const paths = git ? { reads: git.reads, writes: git.writes, opaque: git.opaque } : commandPaths(command, ctx.home);
+    // The state builtins name variables, never files (their redirects are checked below).
+    const paths = git
+      ? { reads: git.reads, writes: git.writes, opaque: git.opaque }
+      : STATE_BUILTINS.has(command.argv[0] ?? "") && command.wrappers.length === 0
+        ? { reads: [], writes: [] }
+        : commandPaths(command, ctx.home);
     const shipped = programInWorkspace(command.argv[0] ?? "", command.cwd, ctx.searchPath, ctx.workspace, ctx.home);
     const reason = command.opaque ?? paths.opaque ?? (shipped ? `${command.argv[0]} runs ${shipped}, a program inside the workspace` : undefined);
     const opaque = reason !== undefined;
@@ -91,7 +96,7 @@ async function expandShell(line: string, ctx: EngineContext): Promise<Expanded> 
       ...(opaque ? { opaque: true, reason } : {}),
       ...(alsoCheck.length ? { alsoCheck } : {}),
       ...(isDestructive(command.argv) ? { destructive: true } : {}),
-      ...(git?.readOnly ? { readOnly: true } : {}),
+      ...(git?.readOnly || stateOnly(command, opaque) ? { readOnly: true } : {}),
       ...(git?.secret ? { fixed: { action: "ask" as const, reason: git.secret } } : {}),
     });
     const filter = git ? undefined : envFilter(command.argv);
@@ -134,6 +139,16 @@ async function expandShell(line: string, ctx: EngineContext): Promise<Expanded> 
 
 /** How a folder among a command's reads is read: as a whole tree, following the symlinks in it or not. */
 type TreeRead = { tree: boolean; follows: boolean };
+
+// Builtins that only change this shell's own state, which the analysis follows (an assignment that
+// changes how later commands run makes them opaque; see shell/state.ts).
+const STATE_BUILTINS = new Set(["read", "export", "declare", "typeset", "local", "readonly", "set", "unset", "shift", "getopts", "mapfile", "readarray", "let", ":"]);
+
+function stateOnly(command: ShellCommand, opaque: boolean): boolean {
+  if (opaque || command.wrappers.length > 0 || command.dynamicContext || !STATE_BUILTINS.has(command.argv[0] ?? "")) return false;
+  // Only an assigned value may be unknown (`export X=$(...)`), never a name or an option.
+  return (command.unknown ?? []).every(({ index }) => /^[A-Za-z_]\w*\+?=/.test(command.argv[index] ?? ""));
+}
 
 function denied(pattern: string, reason: string): PermissionRequest {
   return { permission: "read", pattern, always: [], fixed: { action: "deny", reason } };

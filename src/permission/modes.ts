@@ -37,8 +37,9 @@ const VERSION_QUERIES = [
 const READ_ONLY_BASH: readonly Rule[] = readOnly([
   ...READ_ONLY_COMMANDS.map((c) => allow("bash", `${c} *`)),
   ...VERSION_QUERIES.map((c) => allow("bash", c)),
-  // git: the subcommands and forms its tables find read-only, in the workspace's own repository (src/permission/git/).
-  { ...allow("bash", "git *"), whenReadOnly: true },
+  // What the analysis itself finds read-only: git's subcommands and forms in the workspace's own
+  // repository (src/permission/git/), and the shell's state builtins (`read`, `export`, `set -e`).
+  { ...allow("bash", "*"), whenReadOnly: true },
   // `find . -name '*.ts' | xargs wc -l`: the engine vouches for the words xargs adds, or makes the command opaque.
   ...READ_ONLY_COMMANDS.filter((c) => c !== "cd" && !c.includes(" ")).map((c) => allow("bash", `xargs ${c} *`)),
   ask("bash", "git * --output*"),

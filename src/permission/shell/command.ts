@@ -6,7 +6,7 @@ import { fileRedirect } from "./redirects.ts";
 import { resolveCommand } from "./resolve.ts";
 import { arithmetic } from "./arith-walk.ts";
 import type { Scope } from "./scope.ts";
-import { riskyVariable } from "./state.ts";
+import { assignedName, riskyVariable } from "./state.ts";
 import type { Walker } from "./walk.ts";
 import { evalWord, literal, type Word } from "./words.ts";
 
@@ -57,7 +57,7 @@ export function runDeclaration(w: Walker, node: Node, scope: Scope): void {
       const word = assignmentWord(w, child, scope);
       words.push(word);
       assignments.push({ node: child, word });
-    } else words.push(child.isNamed ? evalWord(w, child, scope) : literal(child.text));
+    } else words.push(child.type === "variable_name" ? literal(child.text) : child.isNamed ? evalWord(w, child, scope) : literal(child.text));
   }
   resolveCommand(w, scope, { words, env: [...scope.env], wrappers: scope.wrappers, place: scope.place, dynamic: scope.dynamic, text: node.text });
   declarationState(w, words, assignments, scope);
@@ -86,7 +86,9 @@ function declarationState(w: Walker, words: Word[], assignments: { node: Node; w
 }
 
 export function runUnset(w: Walker, node: Node, scope: Scope): void {
-  const words = node.children.filter((c) => c.type !== "comment").map((c) => (c.isNamed ? evalWord(w, c, scope) : literal(c.text)));
+  const words = node.children
+    .filter((c) => c.type !== "comment")
+    .map((c) => (c.type === "variable_name" || !c.isNamed ? literal(c.text) : evalWord(w, c, scope)));
   resolveCommand(w, scope, { words, env: [...scope.env], wrappers: scope.wrappers, place: scope.place, dynamic: scope.dynamic, text: node.text });
 }
 
@@ -112,15 +114,18 @@ function assignmentWord(w: Walker, node: Node, scope: Scope): Word {
   return { value: prefix + word.value, text: node.text, dynamic: word.dynamic };
 }
 
-// An assignment reaches the commands after it on the line (PATH, LD_PRELOAD... may already be
-// exported), so it joins their env; HOME and CDPATH change how `~` and `cd` resolve.
+// An assignment to a variable that decides how commands run (PATH, LD_PRELOAD...) makes the rest of
+// the line opaque (state.ts); any other only changes what `$NAME` expands to, which the words after
+// it show as dynamic. HOME and CDPATH change how `~` and `cd` resolve.
 function remember(w: Walker, node: Node, word: Word, scope: Scope): void {
-  const name = node.childForFieldName("name")?.text;
+  const name = assignedName(node.text) ?? node.childForFieldName("name")?.text;
   if (!word.dynamic && CODE_TEXT.test(word.value)) {
     emit(w, pendingOf(scope, node.text), "a variable is given text that looks like shell code, which bash can run where it is expanded");
   }
-  scope.env = [...scope.env, node.text];
-  if (name && riskyVariable(name)) w.taint(`${name} is assigned on the line, which changes how the commands after it run`);
+  if (name && riskyVariable(name)) {
+    scope.env = [...scope.env, node.text];
+    w.taint(`${name} is assigned on the line, which changes how the commands after it run`);
+  }
   const value = node.childForFieldName("value");
   if (name && value && w.integers.has(name) && !node.parent?.type.startsWith("declaration")) {
     arithmetic(w, word.dynamic ? value.text : word.value.slice(word.value.indexOf("=") + 1), scope, node.text);

@@ -128,6 +128,10 @@ function run(w: Walker, scope: Scope, p: Pending, name: string): void {
       return trap(w, scope, p);
     case "set":
       emit(w, p);
+      // `set -k` turns `NAME=value` words anywhere on a later command into its environment.
+      if (p.words.slice(1).some((word, i, args) => word.dynamic || /^-[a-zA-Z]*k/.test(word.value) || (word.value === "-o" && args[i + 1]?.value === "keyword"))) {
+        w.taint("set -k makes assignment words anywhere on a command part of its environment");
+      }
       if (local.length === 0) setOptions(scope, p.words.slice(1));
       return;
     case "su":

@@ -15,7 +15,10 @@ const RISKY = new RegExp(
       "CLASSPATH", "XDG_\\w*", "GNUPGHOME", "GCONV_PATH", "LOCPATH", "NLSPATH", "HOSTALIASES", "GLIBC_TUNABLES",
       "MALLOC_\\w*", "\\w*_ASKPASS", "TAR_OPTIONS", "RIPGREP_CONFIG_PATH", "JQ_\\w*", "GREP_OPTIONS", "CURL_HOME",
       "WGETRC", "POSIXLY_CORRECT", "MAKEFLAGS", "MFLAGS", "CARGO_\\w*", "RUSTC\\w*", "RUSTFLAGS", "GOFLAGS", "GOPATH", "GOROOT", "GOPROXY", "GOBIN", "GOENV", "GOTOOLCHAIN", "npm_config_\\w*",
-      "SSH_\\w*", "TERMINFO\\w*", "PROMPT_\\w*", "BASH_FUNC_\\w*", "ZDOTDIR", "KUBECONFIG", "DOCKER_\\w*",
+      "SSH_\\w*", "TERMINFO\\w*", "PROMPT_\\w*", "BASH_\\w*", "ZDOTDIR", "KUBECONFIG", "DOCKER_\\w*", "AWKPATH",
+      "AWKLIBPATH", "ZIPOPT", "UNZIP\\w*", "GZIP", "XZ_\\w*", "BZIP2?", "ZSTD_\\w*", "SUDO_EDITOR", "FCEDIT", "LUA_\\w*",
+      "PHPRC", "PHP_INI_SCAN_DIR", "\\w+_OPTS", "\\w+_OPTIONS", "AWS_\\w*", "CLOUDSDK_\\w*", "AZURE_CONFIG_DIR",
+      "R_PROFILE\\w*", "R_ENVIRON\\w*", "JULIA_\\w*", "EMACS\\w*", "VIMINIT", "EXINIT", "MYVIMRC", "NANORC",
     ].join("|") +
     ")$",
 );

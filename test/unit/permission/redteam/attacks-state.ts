@@ -53,6 +53,9 @@ export const attacks = [
   "echo $[n+1]",
   // shell state changed on the line
   "coproc PATH { cat; }; ls",
+  "set -k; cat README.md LD_PRELOAD=./evil.so",
+  "declare $name=tools; ls",
+  "PATH[0]=tools; ls",
   "trap 'PATH=tools' DEBUG; ls",
   "HOME=$PWD/state git status",
   "XDG_CONFIG_HOME=. git log",
