@@ -59,7 +59,9 @@ function writeAll(fd: number, text: string): void {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === "EAGAIN") continue; // a non-blocking pipe that is full: try again
       if (code === "EPIPE") return; // the reader went away (`rein ... | head`): nothing left to tell
-      throw new OutputError(fd === 1 ? "stdout" : "stderr", code ?? "EIO"); // /dev/full: ENOSPC
+      // stderr carries progress and warnings: where it cannot be written, the run goes on without them.
+      if (fd === 2) return;
+      throw new OutputError("stdout", code ?? "EIO"); // /dev/full: ENOSPC
     }
   }
 }

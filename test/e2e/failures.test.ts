@@ -290,10 +290,14 @@ test.concurrent("stdout on /dev/full: exit 1 and one line on stderr", async () =
   const r = await spawnIn(w, ["sh", "-c", 'exec "$0" sessions list > /dev/full', BINARY]);
   expect(r.code).toBe(1);
   oneLine(r.stderr, "cannot write to stdout: no space left on the device (ENOSPC)");
-  w.fake.script({ reply: [text("lost")] });
   const streamed = await spawnIn(w, ["sh", "-c", 'exec "$0" -p hi --output-format stream-json > /dev/full', BINARY]);
   expect(streamed.code).toBe(1);
   oneLine(streamed.stderr, "cannot write to stdout");
+  expect(w.fake.requests).toHaveLength(0); // the first event could not be written: the run stopped there
+  // stderr only carries progress and warnings: a run goes on without them
+  w.fake.script({ reply: [bash("echo hi")] }, { reply: [text("answered")] });
+  const quiet = await spawnIn(w, ["sh", "-c", 'exec "$0" -p hi --allow bash 2> /dev/full', BINARY]);
+  expect(quiet).toMatchObject({ code: 0, stdout: "answered\n" });
 });
 
 test.concurrent("rein --serve on a port in use: exit 1 and one line naming the port", async () => {
