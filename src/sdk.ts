@@ -1,4 +1,5 @@
 // The public tool API: the only rein module that tools/ and user tools import (as `rein/tool`).
+import * as v from "valibot";
 import type { GenericSchema, InferOutput } from "valibot";
 
 /** What one tool call touches, in the permission engine's terms. */
@@ -88,6 +89,8 @@ export type Tool = {
   name: string;
   description: string;
   input: GenericSchema;
+  /** plain JSON Schema the model reads instead of one made from `input` (see defineJsonTool) */
+  inputSchema?: Record<string, unknown>;
   run: (input: unknown, ctx: ToolContext) => Promise<ToolResult> | ToolResult;
   permissions?: (input: unknown, ctx: Pick<ToolContext, "cwd">) => PermissionRequest[];
   readOnly?: boolean;
@@ -96,4 +99,22 @@ export type Tool = {
 /** Identity helper: gives a tool file types without a framework. */
 export function defineTool<S extends GenericSchema>(spec: ToolSpec<S>): Tool {
   return spec as unknown as Tool;
+}
+
+/** A tool whose input is described by plain JSON Schema (an MCP server's, a generated one): no valibot needed. */
+export type JsonToolSpec = {
+  name: string;
+  description: string;
+  /** a JSON Schema of `type: "object"` */
+  inputSchema: Record<string, unknown>;
+  run: (input: Record<string, unknown>, ctx: ToolContext) => Promise<ToolResult> | ToolResult;
+  permissions?: (input: Record<string, unknown>, ctx: Pick<ToolContext, "cwd">) => PermissionRequest[];
+  readOnly?: boolean;
+};
+
+const ANY_OBJECT = v.record(v.string(), v.unknown());
+
+/** A tool from a JSON Schema: rein checks only that the input is an object; the schema is what the model reads. */
+export function defineJsonTool(spec: JsonToolSpec): Tool {
+  return { ...spec, input: ANY_OBJECT } as unknown as Tool;
 }

@@ -14,6 +14,11 @@ export function rememberToolDefinition(tool: Tool, definition: ToolDefinition): 
 export function toolDefinition(tool: Tool): ToolDefinition {
   const cached = cache.get(tool);
   if (cached) return cached;
+  if (tool.inputSchema) {
+    const definition = { name: tool.name, description: tool.description, input_schema: tool.inputSchema };
+    cache.set(tool, definition);
+    return definition;
+  }
   const { $schema: _drop, ...schema } = toJsonSchema(tool.input, { errorMode: "ignore" }) as Record<string, unknown>;
   const definition = { name: tool.name, description: tool.description, input_schema: schema };
   cache.set(tool, definition);

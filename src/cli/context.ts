@@ -8,6 +8,7 @@ import { projectPaths, reinPaths, type ReinPaths } from "../config/paths.ts";
 import { workspaceTrust } from "../config/trust.ts";
 import { runProblem, sandboxAvailable, type RunSettings, type ToolDir } from "../session/factory.ts";
 import { Store } from "../session/store.ts";
+import { mcpSettings } from "../mcp/session.ts";
 import { VERSION } from "../version.ts";
 import { UsageError, type Args } from "./args.ts";
 import { KnownFault, storeFolderFault } from "./known-fault.ts";
@@ -91,11 +92,25 @@ export function runSettings(ctx: Context, extra: Pick<RunSettings, "askPolicy" |
     },
     ...(idleTimeoutMs ? { idleTimeoutMs } : {}),
     ...(leaseWaitMs !== undefined ? { leaseWaitMs } : {}),
+    mcp: mcpFor(ctx),
     ...extra,
   };
   const problem = runProblem(settings);
   if (problem) throw new MissingKeyError(problem);
   return settings;
+}
+
+/** The MCP servers the config files and Claude Code's files name for this project. */
+export function mcpFor(ctx: Context) {
+  return mcpSettings({
+    projectRoot: ctx.projectRoot,
+    home: ctx.env.HOME || homedir(),
+    userConfig: ctx.paths.userConfig,
+    projectConfig: projectPaths(ctx.projectRoot).config,
+    trusted: ctx.trusted,
+    env: ctx.env,
+    dataDir: ctx.paths.dataDir,
+  });
 }
 
 /** REIN_INSTRUCTIONS_MAX_BYTES: the bytes kept of each instruction file, when it is a positive integer. */

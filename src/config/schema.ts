@@ -140,6 +140,8 @@ export const ConfigFileSchema = strict({
   /** env.passthrough: credential-looking variables that still reach the processes tools start */
   env: v.optional(EnvSchema),
   providers: v.optional(ProvidersSchema),
+  /** MCP servers in Claude Code's entry format; each entry is checked when its server starts (src/mcp/config.ts) */
+  mcpServers: v.optional(v.record(v.string(), v.unknown(), expected("expected an object of MCP servers"))),
 });
 
 export type ConfigFile = v.InferOutput<typeof ConfigFileSchema>;

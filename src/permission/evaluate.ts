@@ -44,13 +44,19 @@ export type Decision = { action: Action; requests: RequestDecision[] };
 export function matchRule(request: PermissionRequest, rules: readonly Rule[]): Rule | undefined {
   for (let i = rules.length - 1; i >= 0; i--) {
     const rule = rules[i]!;
-    if (!matchWildcard(rule.permission, request.permission)) continue;
+    if (!matchPermission(rule.permission, request.permission)) continue;
     if (rule.whenReadOnly && (request.readOnly !== true || request.opaque)) continue;
     // What could not be resolved statically is never allowed by a pattern, only by a bare `*`.
     if (request.opaque && rule.action === "allow" && rule.pattern !== "*") continue;
     if (matchWildcard(rule.pattern, request.pattern)) return rule;
   }
   return undefined;
+}
+
+/** A rule's permission against a request's; `mcp__SERVER` names every tool of that MCP server. */
+function matchPermission(rule: string, permission: string): boolean {
+  if (matchWildcard(rule, permission)) return true;
+  return rule.startsWith("mcp__") && !rule.slice(5).includes("__") && !rule.includes("*") && permission.startsWith(`${rule}__`);
 }
 
 export function evaluateRequest(

@@ -3,7 +3,7 @@
 import { toolDefinition } from "../agent/tool-schema.ts";
 import type { Tool } from "../sdk.ts";
 
-export type ToolSource = "built-in" | "user" | "project";
+export type ToolSource = "built-in" | "user" | "project" | "mcp";
 export type LoadedTool = { tool: Tool; source: ToolSource; file?: string };
 export type LoadError = { file: string; line?: number; column?: number; reason: string };
 

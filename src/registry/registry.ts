@@ -1,6 +1,8 @@
 // The tools a session offers: the built-ins, then user tools (~/.config/rein/tools/*.ts) and, in
 // a trusted workspace, project tools (.rein/tools/*.ts). Tool folders are checked before every
 // model turn; when any file in them changed (a tool or a file it imports), they are loaded again.
+// Other sources (MCP servers) add theirs after those, asked before every turn too; a source's tool
+// whose name is taken is left out.
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { Tool } from "../sdk.ts";
@@ -8,7 +10,13 @@ import { checkImports } from "./import-check.ts";
 import { loadToolFile, type LoadError, type LoadedTool, type ToolSource } from "./load-tool-file.ts";
 import { registerToolModules } from "./virtual-modules.ts";
 
-export type ToolDir = { dir: string; source: Exclude<ToolSource, "built-in"> };
+export type ToolDir = { dir: string; source: "user" | "project" };
+
+/** Tools from elsewhere than files (an MCP server): asked for its list before every turn. */
+export type ToolProvider = {
+  source: Exclude<ToolSource, "built-in" | "user" | "project">;
+  tools: () => Tool[] | Promise<Tool[]>;
+};
 export type { LoadError, LoadedTool, ToolSource };
 
 const TOOL_FILE = /\.(ts|mts|js|mjs)$/;
@@ -19,6 +27,7 @@ export class ToolRegistry {
   private version = 0;
   private loaded: LoadedTool[] = [];
   private failures: LoadError[] = [];
+  private readonly providers: ToolProvider[] = [];
 
   constructor(
     private readonly builtins: readonly Tool[],
@@ -31,8 +40,12 @@ export class ToolRegistry {
 
   /** The tools for the next turn, reloading the tool folders first if anything in them changed. */
   async tools(): Promise<Tool[]> {
-    await this.refresh();
-    return [...this.builtins, ...this.loaded.map((l) => l.tool)];
+    return (await this.list()).tools.map((l) => l.tool);
+  }
+
+  /** Adds a source of tools (after the built-ins and tool files; the first of a name wins). */
+  addSource(provider: ToolProvider): void {
+    this.providers.push(provider);
   }
 
   /** Loads the tool folders again when their files changed; true when it did. */
@@ -47,7 +60,21 @@ export class ToolRegistry {
   /** Every tool with where it came from, and the files that failed to load. */
   async list(): Promise<{ tools: LoadedTool[]; errors: LoadError[] }> {
     await this.refresh();
-    return { tools: [...this.builtins.map((tool) => ({ tool, source: "built-in" as const })), ...this.loaded], errors: [...this.failures] };
+    const tools: LoadedTool[] = [...this.builtins.map((tool) => ({ tool, source: "built-in" as const })), ...this.loaded];
+    if (this.providers.length > 0) tools.push(...(await this.provided(new Set(tools.map((t) => t.tool.name)))));
+    return { tools, errors: [...this.failures] };
+  }
+
+  private async provided(taken: Set<string>): Promise<LoadedTool[]> {
+    const out: LoadedTool[] = [];
+    for (const provider of this.providers) {
+      for (const tool of await provider.tools()) {
+        if (taken.has(tool.name)) continue;
+        taken.add(tool.name);
+        out.push({ tool, source: provider.source });
+      }
+    }
+    return out;
   }
 
   errors(): readonly LoadError[] {

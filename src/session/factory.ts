@@ -13,6 +13,7 @@ import { foreignPermissionWarnings, type ForeignPermission } from "../permission
 import { DEFAULT_RULES, modeRules, type PermissionMode } from "../permission/modes.ts";
 import { builtinTools, warmBuiltinTools } from "../registry/builtin.ts";
 import { ToolRegistry, type LoadError, type ToolDir } from "../registry/registry.ts";
+import { attachMcp, namesConfiguredServer, type McpSettings } from "../mcp/session.ts";
 import type { AskPolicy } from "./broker.ts";
 import { boundOutput } from "./bound-output.ts";
 import { systemPrompt, type InstructionSources } from "./instructions.ts";
@@ -60,6 +61,8 @@ export type RunSettings = {
   /** how long a run waits for another process's run on the same session (REIN_LEASE_WAIT_MS) */
   leaseWaitMs?: number;
   stream?: StreamFn;
+  /** the configured MCP servers (connected in the background when the session is made) */
+  mcp?: McpSettings;
 };
 
 /** What the model reads of one tool result, in characters: 15% of the window's characters, within 10k-60k. */
@@ -85,8 +88,10 @@ export function permissionEngine(settings: Pick<RunSettings, "projectRoot" | "ho
 }
 
 /** The registry's tools; the first time they load, the rules naming a permission that neither rein nor they have are reported. */
-function toolsCheckingRules(registry: ToolRegistry, settings: Pick<RunSettings, "foreignPermissions" | "warn">) {
-  let pending = settings.warn && settings.foreignPermissions?.length ? settings.foreignPermissions : undefined;
+function toolsCheckingRules(registry: ToolRegistry, settings: Pick<RunSettings, "foreignPermissions" | "warn" | "mcp">) {
+  const servers = settings.mcp?.servers ?? [];
+  const foreign = settings.foreignPermissions?.filter((f) => !namesConfiguredServer(f.permission, servers));
+  let pending = settings.warn && foreign?.length ? foreign : undefined;
   return async () => {
     const tools = await registry.tools();
     if (pending) {
@@ -163,6 +168,8 @@ export function sessionOptions(settings: RunSettings, store: Store, registry = t
   const info = setup.models.info(settings.model);
   if (!settings.stream) setup.prepare(settings.model);
   const stream = settings.stream ?? setup.stream;
+  const toolEnv = childEnv(settings.env, { passthrough: settings.envPassthrough, secrets: setup.keyNames });
+  if (settings.mcp?.servers.length) attachMcp(registry, settings.mcp, { toolEnv, cwd: settings.cwd, version: settings.version });
   return {
     store,
     stream,
@@ -186,7 +193,7 @@ export function sessionOptions(settings: RunSettings, store: Store, registry = t
     version: settings.version,
     ...(settings.askPolicy ? { askPolicy: settings.askPolicy } : {}),
     ...(settings.leaseWaitMs !== undefined ? { lease: { waitMs: settings.leaseWaitMs } } : {}),
-    toolEnv: childEnv(settings.env, { passthrough: settings.envPassthrough, secrets: setup.keyNames }),
+    toolEnv,
     sandbox: { ...settings.sandbox, masked: maskSource({ home: settings.home, reinDirs: settings.reinDirs, workspace: settings.projectRoot }) },
   };
 }

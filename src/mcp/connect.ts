@@ -1,0 +1,94 @@
+// Opens a client to one server through the official SDK: stdio (the tool environment plus the
+// entry's env, stderr to a log file), streamable HTTP with the legacy HTTP+SSE transport as a
+// fallback, or SSE alone. Every failure is thrown as an Error whose message says why.
+import { createWriteStream, mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Transport as SdkTransport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
+import type { RemoteEntry, ServerEntry, StdioEntry } from "./config.ts";
+
+export type ConnectOptions = {
+  /** the environment tools' processes get (no provider keys, no credential-looking variables) */
+  toolEnv: Readonly<Record<string, string>>;
+  cwd: string;
+  logFile: string;
+  timeoutMs: number;
+  version: string;
+  /** told when the server's tool list changed (with the new list) */
+  onToolsChanged: (tools: McpTool[]) => void;
+  /** told when the connection ended on its own (the server exited, the stream broke) */
+  onClose: (why: string) => void;
+};
+
+export async function connect(entry: ServerEntry, opts: ConnectOptions): Promise<Client> {
+  if (!("url" in entry)) return open(stdioTransport(entry, opts), opts);
+  const headers = entry.headers ?? {};
+  if (entry.type === "sse") return open(sseTransport(entry, headers), opts);
+  try {
+    return await open(new StreamableHTTPClientTransport(new URL(entry.url), { requestInit: { headers } }), opts);
+  } catch (error) {
+    // A server that only speaks the 2024-11-05 transport answers the POST with a 4xx.
+    if (!/\b4\d\d\b|HTTP 4/.test(messageOf(error))) throw error;
+    return open(sseTransport(entry, headers), opts);
+  }
+}
+
+function sseTransport(entry: RemoteEntry, headers: Record<string, string>): SSEClientTransport {
+  return new SSEClientTransport(new URL(entry.url), { requestInit: { headers }, eventSourceInit: { fetch: (url, init) => fetch(url, { ...init, headers: { ...headers, ...Object.fromEntries(new Headers(init?.headers).entries()) } }) } });
+}
+
+function stdioTransport(entry: StdioEntry, opts: ConnectOptions): StdioClientTransport {
+  const transport = new StdioClientTransport({
+    command: entry.command,
+    args: entry.args ?? [],
+    env: { ...opts.toolEnv, ...entry.env },
+    cwd: entry.cwd ?? opts.cwd,
+    stderr: "pipe",
+  });
+  mkdirSync(dirname(opts.logFile), { recursive: true });
+  const log = createWriteStream(opts.logFile, { flags: "a", mode: 0o600 });
+  log.on("error", () => {}); // a log that cannot be written loses the log, not the server
+  log.write(`--- ${new Date().toISOString()} ${entry.command} ${(entry.args ?? []).join(" ")}\n`);
+  transport.stderr?.pipe(log);
+  return transport;
+}
+
+async function open(transport: SdkTransport, opts: ConnectOptions): Promise<Client> {
+  const client = new Client(
+    { name: "rein", version: opts.version },
+    {
+      capabilities: {},
+      listChanged: { tools: { debounceMs: 0, onChanged: (error, tools) => !error && tools && opts.onToolsChanged(tools) } },
+    },
+  );
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`it did not answer the handshake within ${opts.timeoutMs / 1000} s`)), opts.timeoutMs);
+  });
+  try {
+    await Promise.race([client.connect(transport, { timeout: opts.timeoutMs }), timeout]);
+  } catch (error) {
+    await client.close().catch(() => {});
+    throw new Error(startError(error));
+  } finally {
+    clearTimeout(timer);
+  }
+  client.onclose = () => opts.onClose("the connection closed (the server exited or the stream broke)");
+  return client;
+}
+
+function startError(error: unknown): string {
+  const message = messageOf(error);
+  const code = (error as { code?: unknown }).code;
+  if (code === "ENOENT" || /ENOENT|not found/.test(message)) return `its command could not be started (${message})`;
+  if (/Connection closed/i.test(message)) return "it exited before answering the handshake (see its log)";
+  return message;
+}
+
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

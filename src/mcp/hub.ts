@@ -1,0 +1,67 @@
+// The MCP servers of one session. They start connecting in the background when the session is
+// made; the first turn waits for them at most `waitMs` (a server that takes longer joins at a later
+// turn), later turns never wait. Each turn offers the tools of the servers connected by then.
+import type { Tool } from "../sdk.ts";
+import type { ToolProvider } from "../registry/registry.ts";
+import { McpServer, type ServerEnv } from "./server.ts";
+import type { ServerConfig } from "./sources.ts";
+import { serverTools, type ToolProblem } from "./tools.ts";
+
+export const DEFAULT_WAIT_MS = 3_000;
+
+export type HubOptions = ServerEnv & { waitMs: number };
+
+export class McpHub {
+  readonly servers: McpServer[];
+  private started: Promise<void> | undefined;
+  private waited = false;
+  private readonly built = new Map<McpServer, { version: number; tools: Tool[]; problems: ToolProblem[] }>();
+
+  constructor(
+    configs: readonly ServerConfig[],
+    private readonly options: HubOptions,
+  ) {
+    this.servers = configs.map((config) => new McpServer(config, options));
+  }
+
+  /** Starts every usable server (does not wait). */
+  start(): Promise<void> {
+    return (this.started ??= Promise.all(this.servers.map((s) => s.start())).then(() => {}));
+  }
+
+  provider(): ToolProvider {
+    return { source: "mcp", tools: () => this.tools() };
+  }
+
+  async tools(): Promise<Tool[]> {
+    const started = this.start();
+    if (!this.waited) {
+      this.waited = true;
+      await bounded(started, this.options.waitMs);
+    }
+    return this.servers.filter((s) => s.state === "connected" || s.state === "closed").flatMap((s) => this.toolsOf(s).tools);
+  }
+
+  /** The server's rein tools, rebuilt only when its list changed (a tool keeps its identity otherwise). */
+  toolsOf(server: McpServer): { tools: Tool[]; problems: ToolProblem[] } {
+    const cached = this.built.get(server);
+    if (cached && cached.version === server.version) return cached;
+    const next = { version: server.version, ...serverTools(server) };
+    this.built.set(server, next);
+    return next;
+  }
+
+  close(): Promise<void> {
+    return Promise.all(this.servers.map((s) => s.close())).then(() => {});
+  }
+
+  /** Ends the servers' processes now (on exit, where nothing can be awaited). */
+  kill(): void {
+    for (const server of this.servers) server.kill();
+  }
+}
+
+function bounded(promise: Promise<void>, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  return Promise.race([promise, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]).finally(() => clearTimeout(timer));
+}

@@ -1,0 +1,144 @@
+// One configured server during a session: connects in the background, keeps its tool list (and
+// refreshes it on notifications/tools/list_changed), calls tools with a timeout, and remembers
+// its state and last error for `rein mcp list` and for the model's error results. A server that
+// exited is connected again on the next call.
+import { join } from "node:path";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { CallToolResult, Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
+import { transportOf, type Transport } from "./config.ts";
+import { connect, messageOf } from "./connect.ts";
+import type { ServerConfig } from "./sources.ts";
+import { cleanName } from "./names.ts";
+
+export type ServerState = "disabled" | "failed" | "connecting" | "connected" | "closed";
+
+export type ServerEnv = {
+  toolEnv: Readonly<Record<string, string>>;
+  cwd: string;
+  /** per-server stderr logs go here */
+  logDir: string;
+  version: string;
+  startupTimeoutMs: number;
+  callTimeoutMs: number;
+};
+
+export const DEFAULT_STARTUP_TIMEOUT_MS = 30_000;
+export const DEFAULT_CALL_TIMEOUT_MS = 120_000;
+
+export class McpServer {
+  state: ServerState;
+  lastError: string | undefined;
+  tools: McpTool[] = [];
+  readonly transport: Transport | undefined;
+  private client: Client | undefined;
+  private pid: number | undefined;
+  private connecting: Promise<void> | undefined;
+  /** bumped when the tool list changes, so the source rebuilds its tools */
+  version = 0;
+
+  constructor(
+    readonly config: ServerConfig,
+    private readonly env: ServerEnv,
+  ) {
+    this.transport = config.entry && transportOf(config.entry);
+    this.lastError = config.problem;
+    this.state = config.problem ? "failed" : config.entry?.enabled === false ? "disabled" : "closed";
+  }
+
+  get name(): string {
+    return this.config.name;
+  }
+
+  get logFile(): string {
+    return join(this.env.logDir, `${cleanName(this.name)}.log`);
+  }
+
+  /** Connects unless connected, disabled or unusable; never throws (a failure is the state). */
+  start(): Promise<void> {
+    const entry = this.config.entry;
+    if (!entry || this.state === "disabled" || this.state === "connected") return Promise.resolve();
+    return (this.connecting ??= this.open(entry).finally(() => (this.connecting = undefined)));
+  }
+
+  private async open(entry: NonNullable<ServerConfig["entry"]>): Promise<void> {
+    this.state = "connecting";
+    try {
+      const client = await connect(entry, {
+        toolEnv: this.env.toolEnv,
+        cwd: this.env.cwd,
+        logFile: this.logFile,
+        timeoutMs: this.env.startupTimeoutMs,
+        version: this.env.version,
+        onToolsChanged: (tools) => this.setTools(tools),
+        onClose: (why) => {
+          if (this.client !== client) return;
+          this.client = undefined;
+          this.state = "closed";
+          this.lastError = why;
+        },
+      });
+      this.client = client;
+      this.pid = (client.transport as { pid?: number | null } | undefined)?.pid ?? undefined;
+      this.setTools(await listAll(client, this.env.startupTimeoutMs));
+      this.state = "connected";
+      this.lastError = undefined;
+    } catch (error) {
+      this.client = undefined;
+      this.state = "failed";
+      this.lastError = messageOf(error);
+    }
+  }
+
+  private setTools(tools: McpTool[]): void {
+    this.tools = tools;
+    this.version++;
+  }
+
+  /** Calls a tool; a failure is thrown with a sentence that names this server and says why. */
+  async call(tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> {
+    if (!this.client) await this.start();
+    const client = this.client;
+    if (!client) throw new Error(`MCP server "${this.name}" is not available: ${this.lastError ?? "it is not connected"}`);
+    const timeout = this.config.entry?.timeout ?? this.env.callTimeoutMs;
+    try {
+      return (await client.callTool({ name: tool, arguments: args }, undefined, { signal, timeout })) as CallToolResult;
+    } catch (error) {
+      const message = messageOf(error);
+      const why = /timed out|timeout/i.test(message)
+        ? `the call did not finish within ${timeout / 1000} s (set "timeout" in ms on the server's entry to wait longer)`
+        : /Connection closed/i.test(message)
+          ? "the server exited or closed the connection during the call"
+          : message;
+      if (!signal.aborted) this.lastError = why;
+      throw new Error(`MCP server "${this.name}" failed calling ${tool}: ${why}`);
+    }
+  }
+
+  kill(): void {
+    if (this.pid === undefined) return;
+    try {
+      process.kill(this.pid, "SIGTERM");
+    } catch {
+      // already gone
+    }
+  }
+
+  async close(): Promise<void> {
+    const client = this.client;
+    this.client = undefined;
+    if (this.state === "connected") this.state = "closed";
+    await client?.close().catch(() => {});
+  }
+}
+
+async function listAll(client: Client, timeout: number): Promise<McpTool[]> {
+  if (!client.getServerCapabilities()?.tools) return [];
+  const tools: McpTool[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await client.listTools(cursor ? { cursor } : {}, { timeout });
+    tools.push(...page.tools);
+    cursor = page.nextCursor;
+  } while (cursor && tools.length < 10_000);
+  return tools;
+}

@@ -1,0 +1,59 @@
+// What a session needs of MCP: the configured servers (read when the run's settings are made) and
+// a hub that connects them in the background and adds their tools to the session's registry.
+import { join } from "node:path";
+import type { ToolRegistry } from "../registry/registry.ts";
+import { DEFAULT_WAIT_MS, McpHub } from "./hub.ts";
+import { cleanName } from "./names.ts";
+import { DEFAULT_CALL_TIMEOUT_MS, DEFAULT_STARTUP_TIMEOUT_MS } from "./server.ts";
+import { serverConfigs, type ServerConfig, type SourceOptions } from "./sources.ts";
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+export type McpSettings = {
+  servers: ServerConfig[];
+  /** files that could not be read, for the front end to show */
+  warnings: string[];
+  /** where each stdio server's stderr is logged (`NAME.log`) */
+  logDir: string;
+  startupTimeoutMs: number;
+  callTimeoutMs: number;
+  waitMs: number;
+};
+
+export function mcpSettings(opts: SourceOptions & { dataDir: string }): McpSettings {
+  const { servers, warnings } = serverConfigs(opts);
+  const ms = (names: string[], fallback: number) => {
+    for (const name of names) {
+      const value = Number(opts.env[name]);
+      if (Number.isInteger(value) && value > 0) return value;
+    }
+    return fallback;
+  };
+  return {
+    servers,
+    warnings,
+    logDir: join(opts.dataDir, "mcp", "logs"),
+    startupTimeoutMs: ms(["REIN_MCP_STARTUP_TIMEOUT_MS", "MCP_TIMEOUT"], DEFAULT_STARTUP_TIMEOUT_MS),
+    callTimeoutMs: ms(["REIN_MCP_TOOL_TIMEOUT_MS", "MCP_TOOL_TIMEOUT"], DEFAULT_CALL_TIMEOUT_MS),
+    waitMs: ms(["REIN_MCP_WAIT_MS"], DEFAULT_WAIT_MS),
+  };
+}
+
+export type RunPart = { toolEnv: Readonly<Record<string, string>>; cwd: string; version: string };
+
+/** Starts the servers in the background and offers their tools through `registry`; they end with the process. */
+export function attachMcp(registry: ToolRegistry, settings: McpSettings, run: RunPart): McpHub {
+  const hub = new McpHub(settings.servers, { ...settings, ...run });
+  registry.addSource(hub.provider());
+  void hub.start();
+  process.once("exit", () => hub.kill());
+  return hub;
+}
+
+/** Whether a rule's permission names a configured server or one of its tools (loaded yet or not). */
+export function namesConfiguredServer(permission: string, servers: readonly ServerConfig[]): boolean {
+  return servers.some((s) => {
+    const prefix = `mcp__${cleanName(s.name)}`;
+    return permission === prefix || permission.startsWith(`${prefix}__`);
+  });
+}

@@ -1,0 +1,93 @@
+// Where MCP servers are configured, farthest first: ~/.claude.json's `mcpServers` (user), rein's
+// user config, the project's .mcp.json, ~/.claude.json's `projects[<root>].mcpServers` (local, the
+// user's own file), rein's project config. The same name in two sources: the nearer one wins,
+// whole. Other tools' files are only read. A project source (the repository's files) starts its
+// servers only in a trusted workspace, as they run programs.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { parseEntry, type ServerEntry } from "./config.ts";
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+export type Scope = "user" | "project" | "local";
+
+export type ServerConfig = {
+  name: string;
+  /** the file it came from */
+  source: string;
+  scope: Scope;
+  /** undefined when the entry cannot be used: `problem` says why */
+  entry?: ServerEntry;
+  problem?: string;
+};
+
+export type SourceOptions = {
+  projectRoot: string;
+  home: string;
+  /** rein's user and project config files */
+  userConfig: string;
+  projectConfig: string;
+  trusted: boolean;
+  env: Env;
+};
+
+type Found = { file: string; scope: Scope; servers: Record<string, unknown> | { problem: string } };
+
+export function serverConfigs(opts: SourceOptions): { servers: ServerConfig[]; warnings: string[] } {
+  const claude = join(opts.home, ".claude.json");
+  const claudeFile = readJson(claude);
+  const found: Found[] = [
+    { file: claude, scope: "user", servers: section(claudeFile, (j) => j.mcpServers) },
+    { file: opts.userConfig, scope: "user", servers: section(readJson(opts.userConfig), (j) => j.mcpServers) },
+    { file: join(opts.projectRoot, ".mcp.json"), scope: "project", servers: section(readJson(join(opts.projectRoot, ".mcp.json")), (j) => j.mcpServers) },
+    { file: claude, scope: "local", servers: section(claudeFile, (j) => record(j.projects)?.[opts.projectRoot] && record(record(j.projects)![opts.projectRoot])?.mcpServers) },
+    { file: opts.projectConfig, scope: "project", servers: section(readJson(opts.projectConfig), (j) => j.mcpServers) },
+  ];
+  const byName = new Map<string, ServerConfig>();
+  const warnings: string[] = [];
+  for (const { file, scope, servers } of found) {
+    if ("problem" in servers) {
+      warnings.push(`${file}: ${servers.problem}; its MCP servers are not used`);
+      continue;
+    }
+    for (const [name, raw] of Object.entries(servers)) {
+      byName.delete(name); // the nearer source is listed last, in its own place
+      const parsed = parseEntry(raw, opts.env);
+      const config: ServerConfig = { name, source: file, scope };
+      if ("problem" in parsed) config.problem = parsed.problem;
+      else if (scope === "project" && !opts.trusted) config.problem = "the workspace is not trusted, so its servers do not start (run rein --trust once here)";
+      else config.entry = parsed;
+      byName.set(name, config);
+    }
+  }
+  return { servers: [...byName.values()], warnings };
+}
+
+type Json = Record<string, unknown> | undefined | { problem: string };
+
+function readJson(file: string): Json {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch {
+    return undefined; // missing: nothing configured there
+  }
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return record(parsed) ?? { problem: "the file is not a JSON object" };
+  } catch (error) {
+    return { problem: `not valid JSON (${error instanceof Error ? error.message : String(error)})` };
+  }
+}
+
+function section(json: Json, pick: (json: Record<string, unknown>) => unknown): Record<string, unknown> | { problem: string } {
+  if (!json) return {};
+  if ("problem" in json && typeof json.problem === "string" && Object.keys(json).length === 1) return json as { problem: string };
+  const value = pick(json as Record<string, unknown>);
+  if (value === undefined || value === null) return {};
+  return record(value) ?? { problem: "mcpServers is not an object of servers" };
+}
+
+function record(value: unknown): Record<string, unknown> | undefined {
+  return value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+}

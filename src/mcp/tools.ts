@@ -1,0 +1,75 @@
+// A server's tools as rein tools: `mcp__SERVER__TOOL`, the server's JSON Schema as the input the
+// model reads, no permissions function (so a call is one request for `mcp__SERVER__TOOL`, asked by
+// default), never read-only (the server's hints are its own claims). Results: text as text,
+// images as images the model sees, embedded resources as their text, structuredContent as JSON
+// when no text came with it; isError makes an error result.
+import { defineJsonTool, type Tool, type ToolImage, type ToolResult } from "../sdk.ts";
+import type { CallToolResult, Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
+import { matchWildcard } from "../permission/wildcard.ts";
+import { toolName } from "./names.ts";
+import type { McpServer } from "./server.ts";
+
+const MAX_DESCRIPTION = 2_000;
+
+export type ToolProblem = { tool: string; reason: string };
+
+/** The server's usable tools as rein tools, and the ones left out with why. */
+export function serverTools(server: McpServer): { tools: Tool[]; problems: ToolProblem[] } {
+  const tools: Tool[] = [];
+  const problems: ToolProblem[] = [];
+  const filter = server.config.entry?.tools;
+  for (const t of server.tools) {
+    if (filter?.allow && !filter.allow.some((p) => matchWildcard(p, t.name))) continue;
+    if (filter?.deny?.some((p) => matchWildcard(p, t.name))) continue;
+    const schema = t.inputSchema as unknown;
+    if (!schema || typeof schema !== "object" || (schema as { type?: unknown }).type !== "object") {
+      problems.push({ tool: t.name, reason: 'its input schema is not a JSON Schema of type "object"' });
+      continue;
+    }
+    tools.push(asTool(server, t));
+  }
+  return { tools, problems };
+}
+
+function asTool(server: McpServer, t: McpTool): Tool {
+  const described = t.description?.trim() || t.title || `The ${t.name} tool of MCP server ${server.name}.`;
+  return defineJsonTool({
+    name: toolName(server.name, t.name),
+    description: described.length > MAX_DESCRIPTION ? `${described.slice(0, MAX_DESCRIPTION - 3)}...` : described,
+    inputSchema: t.inputSchema as Record<string, unknown>,
+    run: async (input, ctx) => {
+      try {
+        return toolResult(await server.call(t.name, input, ctx.signal));
+      } catch (error) {
+        return { output: error instanceof Error ? error.message : String(error), isError: true };
+      }
+    },
+  });
+}
+
+export function toolResult(result: CallToolResult): ToolResult {
+  const parts: string[] = [];
+  const images: ToolImage[] = [];
+  let hasText = false;
+  for (const block of result.content ?? []) {
+    if (block.type === "text") {
+      parts.push(block.text);
+      hasText = true;
+    } else if (block.type === "image") images.push({ mediaType: block.mimeType, base64: block.data });
+    else if (block.type === "audio") parts.push(`[audio (${block.mimeType}), ${approxBytes(block.data)} bytes, not shown]`);
+    else if (block.type === "resource") {
+      const r = block.resource;
+      if ("text" in r && typeof r.text === "string") {
+        parts.push(`[resource ${r.uri}]\n${r.text}`);
+        hasText = true;
+      } else parts.push(`[resource ${r.uri}${r.mimeType ? ` (${r.mimeType})` : ""}: ${approxBytes("blob" in r ? r.blob : "")} bytes of binary, not shown]`);
+    } else if (block.type === "resource_link") parts.push(`[resource link ${block.uri}${block.name ? ` (${block.name})` : ""}]`);
+  }
+  if (result.structuredContent !== undefined && !hasText) parts.push(JSON.stringify(result.structuredContent, null, 2));
+  const output = parts.join("\n");
+  return { output, ...(result.isError ? { isError: true } : {}), ...(images.length ? { images } : {}) };
+}
+
+function approxBytes(base64: string): number {
+  return Math.floor((base64.length * 3) / 4);
+}
