@@ -76,6 +76,8 @@ function knownWords(command: ShellCommand, name: string, home: string, sink: Pat
       // `wc -l $(git ls-files)`: the names a name printer gives, vouched for as xargs's are.
       const stand = names(u.input, tabled, "the substitution", home, sink);
       if (stand !== undefined) args.push(stand);
+    } else if (tabled && /^[<>]\(.*\)$/s.test(word)) {
+      args.push("/dev/null"); // `diff <(sort a) <(sort b)`: a pipe from a command checked on its own
     } else if (u.kind === "glob" && tabled) {
       const matches = expandGlob(word, command.cwd, home);
       if (matches === undefined) sink.opaque(`the glob ${word} matches too many files to check`);

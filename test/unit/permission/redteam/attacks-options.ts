@@ -96,6 +96,8 @@ const programs = [
   "rg --files src | xargs sort -o",
   "sort -o $(rg --files src)",
   "cat $(cat names.txt)",
+  "diff <(cat $HOME_DIR/.ssh/id_rsa) README.md",
+  "sort --compress-program <(echo sh) README.md",
   "cat $(echo $HOME_DIR/.ssh/id_rsa)",
   "ls $(rg --files odd)",
   // options an allow-listed command does not have

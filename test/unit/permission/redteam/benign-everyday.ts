@@ -215,6 +215,8 @@ export const benign = [
   "rev README.md",
   "expr 1 + 2",
   "sleep 1",
+  "diff <(sort words.txt) <(sort -u words.txt)",
+  "comm -3 <(sort words.txt) <(sort counts.txt)",
   // assignments that change only how a command prints
   "LC_ALL=C sort words.txt",
   "TZ=UTC date",
