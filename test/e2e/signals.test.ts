@@ -5,6 +5,9 @@ import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { alternates, bash, blocksOf, killLeftovers, messagesOf, parseEvents, pidsMatching, resultText, text, toolResultsOf, waitFor, world } from "./harness.ts";
 
+/** Digits that make this run's sleep commands its own: a test run in another checkout kills only its own. */
+const RUN = String(process.pid).padStart(7, "0");
+
 test.concurrent("SIGINT mid-reply: exit 130, the partial text is kept as interrupted, and -c goes on from it", async () => {
   await using w = await world();
   w.fake.script({ hang: true, afterText: "partial answer" });
@@ -69,7 +72,7 @@ test.concurrent("SIGKILL mid-reply: -c repairs the session and sends the partial
 
 test.concurrent("SIGKILL while a tool runs: -c sends an interrupted error result for that tool call", async () => {
   await using w = await world();
-  const command = "sleep 30.25";
+  const command = `sleep 30.25${RUN}`;
   w.fake.script({ reply: [bash(command, "toolu_sleepy")] });
 
   const rein = w.start(["-p", "wait", "--allow", "bash(sleep *)", "--output-format", "stream-json"]);
@@ -96,7 +99,7 @@ test.concurrent("SIGKILL while a tool runs: -c sends an interrupted error result
 
 test.concurrent("SIGINT while a tool runs: exit 130 and the tool's process is gone", async () => {
   await using w = await world();
-  const command = "sleep 31.5";
+  const command = `sleep 31.5${RUN}`;
   w.fake.script({ reply: [bash(command)] });
 
   const rein = w.start(["-p", "wait", "--allow", "bash(sleep *)", "--output-format", "stream-json"]);
@@ -165,6 +168,7 @@ test.concurrent("an empty model reply: exit 1, a message on stderr, an error res
 const SPIN = "while (true) {}\nexport default {};\n";
 const GOOD = `import * as v from "valibot";
 import { defineTool } from "rein/tool";
+
 export default defineTool({ name: "good", description: "A tool that loads.", input: v.object({}), run: () => "ok" });
 `;
 
@@ -202,8 +206,8 @@ test.concurrent("SIGINT while a tool file's import hangs: rein stops at once (ex
 
 test.concurrent("SIGHUP while a command runs that started a process with setsid: both are gone when rein exits", async () => {
   await using w = await world();
-  const escaped = "sleep 34.25";
-  const command = `setsid ${escaped} >/dev/null 2>&1 & sleep 35.25`;
+  const escaped = `sleep 34.25${RUN}`;
+  const command = `setsid ${escaped} >/dev/null 2>&1 & sleep 35.25${RUN}`;
   w.fake.script({ reply: [bash(command)] });
   const rein = w.start(["-p", "wait", "--permission-mode", "auto", "--output-format", "stream-json"]);
   try {
@@ -216,7 +220,7 @@ test.concurrent("SIGHUP while a command runs that started a process with setsid:
     await waitFor(async () => (await pidsMatching(escaped)).length === 0, `no ${escaped} left`, 2_000);
   } finally {
     await killLeftovers(escaped);
-    await killLeftovers("sleep 35.25");
+    await killLeftovers(`sleep 35.25${RUN}`);
   }
 });
 
@@ -235,7 +239,7 @@ test.concurrent("SIGTERM before the session exists (waiting for the prompt on st
 
 test.concurrent("a command the model starts in the background outlives its call, and rein stops it at exit, saying so", async () => {
   await using w = await world();
-  const server = "sleep 36.5";
+  const server = `sleep 36.5${RUN}`;
   w.fake.script(
     { reply: [{ type: "tool_use", name: "bash", input: { command: server, background: true } }] },
     { reply: [bash("pgrep -f 'sleep 36[.]5' >/dev/null && echo still-running")] },

@@ -11,6 +11,9 @@ import bash from "../../../tools/bash.ts";
 import { toolContext, type TestContext } from "../../support/tool-context.ts";
 import { tempDir, type TempDir } from "../../support/temp-dir.ts";
 
+/** Digits that make this run's sleep commands its own: a test run in another checkout kills only its own. */
+const RUN = String(process.pid).padStart(7, "0");
+
 let dir: TempDir;
 beforeAll(() => {
   dir = tempDir("rein-bash-");
@@ -189,7 +192,7 @@ describe("bad inputs", () => {
   });
 
   test("a command that never ends is killed at its timeout with everything it started", async () => {
-    const marker = "sleep 77.71";
+    const marker = `sleep 77.71${RUN}`;
     try {
       const began = performance.now();
       const result = await run({ command: `echo started; ${marker}; echo never`, timeout: 1000 });
@@ -203,7 +206,7 @@ describe("bad inputs", () => {
   });
 
   test("an abort kills the command promptly and leaves nothing behind", async () => {
-    const marker = "sleep 77.72";
+    const marker = `sleep 77.72${RUN}`;
     const { ctx, started } = watched();
     try {
       const result = run({ command: `echo started; ${marker} & ${marker}` }, ctx);
@@ -221,7 +224,7 @@ describe("bad inputs", () => {
   });
 
   test("a command ignoring SIGTERM is SIGKILLed a second later", async () => {
-    const marker = "sleep 77.73";
+    const marker = `sleep 77.73${RUN}`;
     const { ctx, started } = watched();
     try {
       const result = run({ command: `trap '' TERM; echo started; ${marker}` }, ctx);
@@ -241,7 +244,7 @@ describe("bad inputs", () => {
   });
 
   test("a background child holding the pipe does not hold the call: it returns and the child is gone", async () => {
-    const marker = "sleep 77.74";
+    const marker = `sleep 77.74${RUN}`;
     try {
       const began = performance.now();
       const result = await run({ command: `${marker} & echo started` });
@@ -255,7 +258,7 @@ describe("bad inputs", () => {
   });
 
   test("a background child detached from the pipe is stopped too", async () => {
-    const marker = "sleep 77.75";
+    const marker = `sleep 77.75${RUN}`;
     try {
       const result = await run({ command: `${marker} >/dev/null 2>&1 & echo started` });
 
@@ -268,7 +271,7 @@ describe("bad inputs", () => {
 
   test("a process that left the group but holds the pipe does not hang the call", async () => {
     // setsid escapes the group, so rein cannot kill it; it stops reading instead of waiting for EOF.
-    const marker = "sleep 77.76";
+    const marker = `sleep 77.76${RUN}`;
     try {
       const began = performance.now();
       const result = await run({ command: `setsid ${marker} & echo started` });

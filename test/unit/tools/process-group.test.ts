@@ -9,6 +9,9 @@ import { CALL_MARKER, markedProcesses } from "../../../tools/lib/process-group.t
 import { tempDir, type TempDir } from "../../support/temp-dir.ts";
 import { toolContext, toolOutcome } from "../../support/tool-context.ts";
 
+/** Digits that make this run's sleep commands its own: a test run in another checkout kills only its own. */
+const RUN = String(process.pid).padStart(7, "0");
+
 let dir: TempDir;
 beforeAll(() => {
   dir = tempDir("rein-process-group-");
@@ -32,10 +35,10 @@ function killAll(pattern: string): void {
 }
 
 for (const [what, command, pattern] of [
-  ["setsid", "setsid sleep 41.1 >/dev/null 2>&1 & echo started", "sleep 41.1"],
-  ["setsid holding the output pipe", "setsid sleep 41.4 & echo started", "sleep 41.4"],
-  ["a double-forked daemon", "setsid bash -c 'sleep 41.2 & disown' & sleep 0.2; echo started", "sleep 41.2"],
-  ["nohup in a new session", "setsid nohup sleep 41.3 >/dev/null 2>&1 & echo started", "sleep 41.3"],
+  ["setsid", `setsid sleep 41.1${RUN} >/dev/null 2>&1 & echo started`, `sleep 41.1${RUN}`],
+  ["setsid holding the output pipe", `setsid sleep 41.4${RUN} & echo started`, `sleep 41.4${RUN}`],
+  ["a double-forked daemon", `setsid bash -c 'sleep 41.2${RUN} & disown' & sleep 0.2${RUN}; echo started`, `sleep 41.2${RUN}`],
+  ["nohup in a new session", `setsid nohup sleep 41.3${RUN} >/dev/null 2>&1 & echo started`, `sleep 41.3${RUN}`],
 ] as const) {
   test(`${what}: the process is stopped when the call ends, and the result says so`, async () => {
     try {
@@ -65,7 +68,7 @@ test("markedProcesses finds exactly the processes whose environment holds the ma
 });
 
 test("background: true returns at once, the command outlives the call with its output in a file, and stopBackground ends it", async () => {
-  const pattern = "sleep 41.6";
+  const pattern = `sleep 41.6${RUN}`;
   try {
     const result = toolOutcome(await bash.run({ command: `echo up; ${pattern}`, background: true }, toolContext(dir.path, { toolUseId: "toolu_bg" })));
     const [, pgid, log] = /process group (\d+); its output goes to (\S+) /.exec(result.output) ?? [];

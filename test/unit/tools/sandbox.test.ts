@@ -11,6 +11,9 @@ import { blockedWriteNote, sandboxArgv, sandboxAvailable, sandboxDecision } from
 import { toolContext, type TestContext } from "../../support/tool-context.ts";
 import { tempDir, type TempDir } from "../../support/temp-dir.ts";
 
+/** Digits that make this run's sleep commands its own: a test run in another checkout kills only its own. */
+const RUN = String(process.pid).padStart(7, "0");
+
 const available = sandboxAvailable();
 const git = Bun.which("git");
 
@@ -308,7 +311,7 @@ describe.skipIf(!available.ok)(`commands in the sandbox (${available.ok ? `bubbl
   });
 
   test("an abort kills everything inside promptly", async () => {
-    const marker = "sleep 88.8";
+    const marker = `sleep 88.8${RUN}`;
     let started!: () => void;
     const output = new Promise<void>((resolve) => (started = resolve));
     const ctx = toolContext(ws, { output: () => started(), ...policy("on") });
@@ -327,7 +330,7 @@ describe.skipIf(!available.ok)(`commands in the sandbox (${available.ok ? `bubbl
   });
 
   test("a timeout kills everything inside, even a process that left the process group", async () => {
-    const marker = "sleep 88.9";
+    const marker = `sleep 88.9${RUN}`;
     try {
       const result = await run({ command: `setsid ${marker} & echo started; ${marker}`, timeout: 1000 }, toolContext(ws, policy("on")));
 
@@ -340,7 +343,7 @@ describe.skipIf(!available.ok)(`commands in the sandbox (${available.ok ? `bubbl
 
   test("a stopped command's children still get SIGTERM first and can clean up", async () => {
     // Like git removing its index.lock: a grandchild of the shell traps SIGTERM and writes a file.
-    const marker = "sleep 88.7";
+    const marker = `sleep 88.7${RUN}`;
     const cleaned = join(ws, "cleaned.txt");
     let started!: () => void;
     const output = new Promise<void>((resolve) => (started = resolve));
