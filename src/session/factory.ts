@@ -1,6 +1,8 @@
 // Assembles what a Session runs on from settings the front end resolved: the provider, the tools,
 // the rule set (defaults, mode, user, project, flags: last match wins) and the system prompt.
 import type { StreamFn } from "../agent/types.ts";
+import { agentLayer, agentTail } from "../agents/rules.ts";
+import type { AgentDefinition } from "../agents/types.ts";
 import type { ProviderEntry } from "../llm/configured.ts";
 import type { RetryPolicy } from "../llm/retry.ts";
 import { listProviders, type ProviderListing } from "../llm/model-list.ts";
@@ -102,14 +104,17 @@ function toolsCheckingRules(registry: ToolRegistry, settings: Pick<RunSettings, 
   };
 }
 
-export function ruleSet(mode: PermissionMode, rules: RunSettings["rules"]): Rule[] {
+/** With an agent, its rules take the place of the mode's (see agents/rules.ts), and its standing denies come last. */
+export function ruleSet(mode: PermissionMode, rules: RunSettings["rules"], agent?: AgentDefinition): Rule[] {
   const from = (source: string, list: readonly Rule[]) => list.map((rule) => ({ ...rule, source: rule.source ?? source }));
+  const agentMode = agent?.permissionMode ? [] : from(`permission mode ${mode}`, modeRules(mode));
   return [
     ...from("built-in default", DEFAULT_RULES),
-    ...from(`permission mode ${mode}`, modeRules(mode)),
+    ...(agent ? [...agentMode, ...agentLayer(agent)] : from(`permission mode ${mode}`, modeRules(mode))),
     ...from("user config", rules.user),
     ...from("project config", rules.project),
     ...from("command line", rules.flags),
+    ...(agent ? agentTail(agent) : []),
   ];
 }
 

@@ -1,0 +1,62 @@
+// How an agent's rule set meets the user's so that it only tightens. A primary agent's rules take
+// the place of a permission mode (the user's rules after them still decide); its denies that no
+// later rule of its own softens are repeated last, so no rule of anyone else loosens them. A
+// subagent runs on its parent's rules unchanged, and its own rules can only add a deny or an ask.
+import { evaluateRequest, type PermissionRequest, type Rule } from "../permission/evaluate.ts";
+import { modeRules } from "../permission/modes.ts";
+import { matchWildcard } from "../permission/wildcard.ts";
+import type { Tool } from "../sdk.ts";
+import { toolPermission } from "./tool-names.ts";
+import type { AgentDefinition } from "./types.ts";
+
+/** The agent's own rules, its permission mode's first, each saying where it came from. */
+export function agentLayer(agent: AgentDefinition): Rule[] {
+  const source = `agent ${agent.name}${agent.source === "built-in" ? "" : ` (${agent.source})`}`;
+  const mode = agent.permissionMode ? modeRules(agent.permissionMode) : [];
+  return [...mode, ...agent.rules].map((rule) => ({ ...rule, source: rule.source ?? source }));
+}
+
+/** The agent's denies that no later rule of its own softens: repeated after everyone's rules. */
+export function agentTail(agent: AgentDefinition): Rule[] {
+  const layer = agentLayer(agent);
+  return layer.filter(
+    (rule, i) => rule.action === "deny" && !layer.slice(i + 1).some((later) => later.action !== "deny" && matchWildcard(rule.permission, later.permission)),
+  );
+}
+
+const PASS: Rule = { permission: "*", pattern: "*", action: "allow" };
+
+/**
+ * A subagent's tightening: each request its agent's rules deny (or ask for) is marked so before any
+ * rule of the parent's is read; what they allow is left to the parent's rules.
+ */
+export function tightening(agent: AgentDefinition): (requests: PermissionRequest[]) => PermissionRequest[] {
+  const rules = [PASS, ...agentLayer(agent)];
+  return (requests) =>
+    requests.map((request) => {
+      if (request.fixed?.action === "deny") return request;
+      const decided = evaluateRequest(request, rules);
+      if (decided.action === "allow") return request;
+      const reason = `the ${agent.name} agent's rules ${decided.action === "deny" ? "forbid" : "ask for"} it`;
+      return { ...request, fixed: { action: decided.action, reason: request.fixed ? `${request.fixed.reason}; ${reason}` : reason } };
+    });
+}
+
+/** Whether the rules deny the permission outright: the last rule naming it is a deny of everything. */
+export function blanketDenied(permission: string, rules: readonly Rule[]): boolean {
+  for (let i = rules.length - 1; i >= 0; i--) {
+    const rule = rules[i]!;
+    if (matchWildcard(rule.permission, permission)) return rule.action === "deny" && rule.pattern === "*";
+  }
+  return false;
+}
+
+/** The tools an agent is shown: its list (or all), less its disallowed ones and those the rules deny outright. */
+export function offeredTools(tools: readonly Tool[], agent: AgentDefinition | undefined, rules: readonly Rule[]): Tool[] {
+  return tools.filter(
+    (tool) =>
+      (!agent?.tools || agent.tools.includes(tool.name)) &&
+      !agent?.disallowedTools?.includes(tool.name) &&
+      !blanketDenied(toolPermission(tool.name), rules),
+  );
+}

@@ -1,0 +1,103 @@
+// Where agent files are found, nearest first: the project's folders from the working directory up to
+// the project root (rein's, Claude Code's, OpenCode's), then the user's. The nearer of two agents
+// with one name wins, with a note; built-in agents come last.
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { dirname, join, relative, sep } from "node:path";
+import { builtinAgents } from "./builtin.ts";
+import { parseAgentFile, type AgentFormat } from "./parse.ts";
+import { trusting } from "./trust.ts";
+import type { AgentDefinition, AgentReport } from "./types.ts";
+
+export type AgentSourceContext = {
+  cwd: string;
+  projectRoot: string;
+  home: string;
+  /** rein's user config folder (~/.config/rein) */
+  configDir: string;
+  /** the user's config home for OpenCode (~/.config) */
+  xdgConfig?: string;
+  /** an untrusted workspace's agents loosen nothing */
+  trusted: boolean;
+};
+
+type Folder = { dir: string; format: AgentFormat; project: boolean; recursive: boolean };
+
+const PROJECT_FOLDERS: { path: string[]; format: AgentFormat; recursive: boolean }[] = [
+  { path: [".rein", "agents"], format: "rein", recursive: true },
+  { path: [".claude", "agents"], format: "claude", recursive: true },
+  { path: [".opencode", "agents"], format: "opencode", recursive: true },
+  { path: [".opencode", "agent"], format: "opencode", recursive: false },
+];
+
+export function agentFolders(ctx: AgentSourceContext): Folder[] {
+  const project = ancestors(ctx.cwd, ctx.projectRoot).flatMap((dir) =>
+    PROJECT_FOLDERS.map((f) => ({ dir: join(dir, ...f.path), format: f.format, project: true, recursive: f.recursive })),
+  );
+  const config = ctx.xdgConfig ?? join(ctx.home, ".config");
+  return [
+    ...project,
+    { dir: join(ctx.configDir, "agents"), format: "rein", project: false, recursive: true },
+    { dir: join(ctx.home, ".claude", "agents"), format: "claude", project: false, recursive: true },
+    { dir: join(config, "opencode", "agents"), format: "opencode", project: false, recursive: true },
+    { dir: join(config, "opencode", "agent"), format: "opencode", project: false, recursive: false },
+  ];
+}
+
+/** Every agent this workspace can run (files nearest first, then the built-ins), and what reading them found. */
+export function loadAgents(ctx: AgentSourceContext): { agents: AgentDefinition[]; report: AgentReport } {
+  const report: AgentReport = { warnings: [], notes: [] };
+  const byName = new Map<string, AgentDefinition>();
+  const add = (agent: AgentDefinition) => {
+    const nearer = byName.get(agent.name);
+    if (!nearer) return void byName.set(agent.name, agent);
+    if (agent.source !== "built-in") report.notes.push(`agent "${agent.name}" of ${agent.source} is not used: ${nearer.source} defines one with the same name and is nearer`);
+  };
+  for (const folder of agentFolders(ctx)) {
+    for (const file of markdownFiles(folder)) {
+      const parsed = parseAgentFile({ ...file, format: folder.format, project: folder.project });
+      if (parsed.warning) report.warnings.push(parsed.warning);
+      report.notes.push(...parsed.notes);
+      if (!parsed.agent) continue;
+      add(ctx.trusted || !parsed.agent.project ? parsed.agent : trusting(parsed.agent, report.notes));
+    }
+  }
+  for (const agent of builtinAgents(ctx.projectRoot)) {
+    const replaced = byName.get(agent.name);
+    if (replaced?.project && !ctx.trusted) {
+      report.notes.push(`agent "${agent.name}" of ${replaced.source} is not used: in an untrusted workspace the built-in ${agent.name} stays (run with --trust to use it)`);
+      byName.set(agent.name, agent);
+    }
+    add(agent);
+  }
+  return { agents: [...byName.values()], report };
+}
+
+/** The folders from `cwd` up to `root` (just `root` when cwd is outside it). */
+function ancestors(cwd: string, root: string): string[] {
+  const rel = relative(root, cwd);
+  if (rel.startsWith("..") || rel === "" || rel.startsWith(sep)) return [root];
+  const dirs: string[] = [];
+  for (let dir = cwd; dir !== root && dir !== dirname(dir); dir = dirname(dir)) dirs.push(dir);
+  return [...dirs, root];
+}
+
+function markdownFiles(folder: Folder): { path: string; id: string; text: string }[] {
+  let names: string[];
+  try {
+    if (!statSync(folder.dir).isDirectory()) return [];
+    names = readdirSync(folder.dir, { recursive: folder.recursive }).map(String);
+  } catch {
+    return [];
+  }
+  return names
+    .filter((name) => name.endsWith(".md"))
+    .sort()
+    .flatMap((name) => {
+      const path = join(folder.dir, name);
+      try {
+        return [{ path, id: name.slice(0, -3).split(sep).join("/"), text: readFileSync(path, "utf8") }];
+      } catch {
+        return [];
+      }
+    });
+}
