@@ -7,7 +7,8 @@ export type ArithmeticCheck = { safe: boolean; assigned: string[] };
 
 const NUMBER = /^(?:\d+#[0-9A-Za-z@_]+|0[xX][0-9a-fA-F]+|\d+)/;
 const NAME = /^\$?(?:\{#?([A-Za-z_]\w*)\}|([A-Za-z_]\w*))/;
-const SPECIAL = /^\$(?:[#?$!]|\{#[#?$!@*]?\})/;
+// `$#`, `$?`, `${#x}`, `${#arr[@]}`: always numbers.
+const SPECIAL = /^\$(?:[#?$!]|\{#[#?$!@*]?\}|\{#[A-Za-z_]\w*\[[@*]\]\})/;
 const OPERATORS = /^(?:\*\*=?|<<=?|>>=?|&&|\|\||[-+*/%&|^<>=!]=?|\+\+|--|[~?:,()])/;
 
 /** Whether `text` is an arithmetic expression that runs nothing; `ints` holds the names known to be numbers. */

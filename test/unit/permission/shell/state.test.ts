@@ -89,6 +89,7 @@ describe("arithmetic over numbers and variables the line made numeric is allowed
     { line: "n=1; n=$((n + 1)); echo $n", opaque: [false] },
     { line: "let x=1+2; local -i n=3", opaque: [false, false] },
     { line: "[[ -v HOME ]]", opaque: [] },
+    { line: "[[ ${#arr[@]} -gt 0 ]] && echo some", opaque: [false] },
     { line: "for i in 1 2 3; do echo $((i * 2)); done", opaque: [false] },
     { line: "for i in {1..5}; do echo $((i + 1)); done; for j in $(seq 1 9); do echo $((j)); done", opaque: [false, false, false] },
     { line: "arr=([0]=a [1]=b); declare -i n; n=5", opaque: [false] },
