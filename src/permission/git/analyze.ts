@@ -24,7 +24,8 @@ export type GitAnalysis = {
 
 // Environment assignments that only change how output looks.
 const HARMLESS_ENV = /^(?:LC_\w+|LANG|LANGUAGE|TZ|NO_COLOR|FORCE_COLOR|COLUMNS|LINES|TERM)=/;
-const SECRET_KEY = /extraheader|token|password|secret|credential|^url\.|\.pushurl$|\.url$/i;
+// A remote URL may hold a token too, but `git remote get-url` prints it as well: only named secrets ask.
+const SECRET_KEY = /extraheader|token|password|secret|credential/i;
 
 export function analyzeGit(command: ShellCommand, where: Where): GitAnalysis {
   const { argv } = command;
