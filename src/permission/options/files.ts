@@ -12,14 +12,16 @@ export const DIFF = optionTable({
     --no-ignore-file-name-case -x= --exclude= -S= --starting-file= -i --ignore-case -E --ignore-tab-expansion -Z
     --ignore-trailing-space -b --ignore-space-change -w --ignore-all-space -B --ignore-blank-lines -I=
     --ignore-matching-lines= -a --text --strip-trailing-cr -D= --ifdef= --line-format= -d --minimal
-    --horizon-lines= --speed-large-files --color[=] --palette= -v --version --help
+    --horizon-lines= --speed-large-files --color[=] --palette= -v --version --help --binary --inhibit-hunk-merge
+    --forward-ed
     ${FORMATS.map((f) => `--${f}-group-format=`).join(" ")} ${FORMATS.slice(0, 3).map((f) => `--${f}-line-format=`).join(" ")}`,
   numeric: true,
   read: "-X= --exclude-from= --from-file= --to-file=",
 });
 
 export const CMP = optionTable({
-  harmless: `-b --print-bytes -i= --ignore-initial= -l --verbose -n= --bytes= -s --quiet|--silent -v --version --help`,
+  harmless: `-b --print-bytes --print-chars -i= --ignore-initial= -l --verbose -n= --bytes= -s --quiet|--silent -v --version
+    --help`,
 });
 
 // file -C compiles a magic file into the current folder.
