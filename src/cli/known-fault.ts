@@ -24,12 +24,14 @@ export function knownFault(error: unknown, paths: FaultPaths): string | undefine
   if (error instanceof OutputError) return outputFault(error);
   const { code = "", message = "", path, syscall } = error as { code?: string; message?: string; path?: string; syscall?: string };
   if (typeof code !== "string") return undefined;
-  if (code.startsWith("SQLITE_")) return databaseFault(code, message, paths.db);
+  if (SQLITE_FAULT.test(code)) return databaseFault(code, message, paths.db);
   if (code === "EADDRINUSE") return `the address is already in use (${message}): stop what listens there, or choose another port with --port N`;
   if (FILE_CODES.has(code)) return fileFault(code, path, syscall, paths);
   return undefined;
 }
 
+/** SQLite result codes that come from the machine (a constraint or a misuse is a bug of rein's). */
+const SQLITE_FAULT = /^SQLITE_(BUSY|LOCKED|READONLY|IOERR|FULL|CANTOPEN|CORRUPT|NOTADB|PERM)/;
 const SQLITE_PHRASE = /unable to open database file|disk I\/O error|attempt to write a readonly database|database or disk is full|database is locked/;
 const FILE_CODES = new Set(["EROFS", "EACCES", "EPERM", "ENOSPC", "EDQUOT", "EIO"]);
 
@@ -56,7 +58,8 @@ function databaseFault(code: string, message: string, db: string): string {
   if (/BUSY|LOCKED/.test(code)) {
     return `the session database ${db} is locked by another process (${message}); wait for it (another rein, or a tool holding it: fuser ${db}) and try again`;
   }
-  return storeFolderFault(db, message, /FULL/.test(code)) ?? `cannot use the session database ${db}: ${message}; run rein doctor`;
+  const corrupt = /CORRUPT|NOTADB/.test(code) ? "; the file is damaged: rein doctor says what to do" : "; run rein doctor";
+  return storeFolderFault(db, message, /FULL/.test(code)) ?? `cannot use the session database ${db}: ${message}${corrupt}`;
 }
 
 /**
