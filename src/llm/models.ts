@@ -12,6 +12,8 @@ export type ChatCompat = {
   supportsUsageInStreaming: boolean;
   requiresToolResultName: boolean;
   requiresAssistantAfterToolResult: boolean;
+  /** the model takes images (from its capabilities); without, each image becomes a note */
+  supportsImages: boolean;
 };
 
 export type ModelInfo = {

@@ -32,6 +32,7 @@ const DEFAULT_COMPAT: ChatCompat = {
   supportsUsageInStreaming: true,
   requiresToolResultName: false,
   requiresAssistantAfterToolResult: false,
+  supportsImages: true,
 };
 
 export function openaiChatStream(options: OpenAIChatOptions): StreamFn {

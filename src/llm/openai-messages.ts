@@ -15,6 +15,9 @@ export type ChatMessage =
   | { role: "tool"; tool_call_id: string; content: string; name?: string };
 type ChatToolCall = { id: string; type: "function"; function: { name: string; arguments: string } };
 
+/** What the model reads instead of an image it cannot take (a local model without vision). */
+const NO_IMAGES = "(an image was left out here: this model does not take images)";
+
 export function chatMessages(request: Pick<ModelRequest, "system" | "messages">, compat: ChatCompat): ChatMessage[] {
   const out: ChatMessage[] = [{ role: "system", content: request.system }];
   const names = new Map<string, string>();
@@ -56,11 +59,12 @@ function userMessages(content: readonly ContentBlock[], names: Map<string, strin
         ...(compat.requiresToolResultName && name ? { name } : {}),
       });
       // A tool message holds text only: the images it returned follow as the user's.
-      if (images.length) parts.push({ type: "text", text: `(the image${images.length > 1 ? "s" : ""} returned by that tool call)` }, ...images);
+      if (images.length && compat.supportsImages) parts.push({ type: "text", text: `(the image${images.length > 1 ? "s" : ""} returned by that tool call)` }, ...images);
+      else if (images.length) out[out.length - 1] = { ...(out.at(-1) as Extract<ChatMessage, { role: "tool" }>), content: `${text}\n${NO_IMAGES}` };
     } else if (block.type === "text") {
       parts.push({ type: "text", text: (block as TextBlock).text });
     } else if (block.type === "image") {
-      parts.push(imagePart(block as ImageBlock));
+      parts.push(compat.supportsImages ? imagePart(block as ImageBlock) : { type: "text", text: NO_IMAGES });
     }
   }
   if (parts.length === 0) return out;

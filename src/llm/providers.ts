@@ -110,7 +110,8 @@ export function resolveModel(name: string, table: ProviderTable): Resolved | str
 
 function infoFor(provider: ProviderSpec, id: string): ModelInfo {
   const row = findRow(provider.models, id);
-  const compat = { ...provider.compat, ...row?.compat };
+  const capabilities = row?.capabilities ?? provider.defaults.capabilities;
+  const compat = { ...provider.compat, ...row?.compat, ...(capabilities.images ? {} : { supportsImages: false }) };
   if (row) return { ...row, id, provider: provider.name, known: true, compat };
   return { id, provider: provider.name, ...provider.defaults, price: null, known: false, compat };
 }

@@ -5,7 +5,7 @@ import type { ChatCompat } from "../../../src/llm/models.ts";
 import { chatBody } from "../../../src/llm/openai-chat.ts";
 import { sampleRequest } from "../../support/provider-run.ts";
 
-const base: ChatCompat = { maxTokensField: "max_tokens", supportsUsageInStreaming: true, requiresToolResultName: false, requiresAssistantAfterToolResult: false };
+const base: ChatCompat = { maxTokensField: "max_tokens", supportsUsageInStreaming: true, requiresToolResultName: false, requiresAssistantAfterToolResult: false, supportsImages: true };
 const conversation: Message[] = [
   { role: "user", content: [{ type: "text", text: "read it" }] },
   { role: "assistant", content: [{ type: "tool_use", id: "call_1", name: "read", input: { path: "a" } }] },
@@ -44,5 +44,17 @@ describe("compat", () => {
   test("a user's image becomes an image_url part beside the text", () => {
     const messages = body({}, [{ role: "user", content: [{ type: "text", text: "what is this" }, { type: "image", source: { type: "base64", media_type: "image/jpeg", data: "AAAA" } }] }]).messages;
     expect(messages[1].content).toEqual([{ type: "text", text: "what is this" }, { type: "image_url", image_url: { url: "data:image/jpeg;base64,AAAA" } }]);
+  });
+
+  test("a model without images (a local one by default) gets a note where each image was, from the user or a tool", () => {
+    const image = { type: "image" as const, source: { type: "base64" as const, media_type: "image/png", data: "AAAA" } };
+    const messages = body({ supportsImages: false }, [
+      { role: "user", content: [{ type: "text", text: "what is this" }, image] },
+      { role: "assistant", content: [{ type: "tool_use", id: "call_1", name: "read", input: { path: "p.png" } }] },
+      { role: "user", content: [{ type: "tool_result", tool_use_id: "call_1", content: [{ type: "text", text: "p.png" }, image] }] },
+    ]).messages;
+    expect(JSON.stringify(messages)).not.toContain("image_url");
+    expect(messages[1].content).toBe("what is this\n\n(an image was left out here: this model does not take images)");
+    expect(messages[3]).toEqual({ role: "tool", tool_call_id: "call_1", content: "p.png\n(an image was left out here: this model does not take images)" });
   });
 });
