@@ -106,6 +106,24 @@ export type AgentEvent =
       outside_run?: boolean;
     }
   | { type: "error"; message: string; code?: string }
+  /** a hook began running (`event` is the hook event, `source` the file it was defined in) */
+  | { type: "hook_start"; id: string; event: string; source: string; handler: string; tool_use_id?: string }
+  /**
+   * a hook ended: `decision` is deny, ask, allow, block, context, error or none; `output` the start
+   * of what it printed; `error` why it decided nothing (a bad exit, a timeout, unreadable JSON)
+   */
+  | {
+      type: "hook_end";
+      id: string;
+      event: string;
+      source: string;
+      handler: string;
+      decision: string;
+      duration_ms: number;
+      output: string;
+      error?: string;
+      tool_use_id?: string;
+    }
   | {
       type: "result";
       status: ResultStatus;

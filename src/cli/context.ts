@@ -6,7 +6,7 @@ import { dirname, join, resolve } from "node:path";
 import { findProjectRoot, loadConfig, type ResolvedConfig } from "../config/load.ts";
 import { projectPaths, reinPaths, type ReinPaths } from "../config/paths.ts";
 import { workspaceTrust } from "../config/trust.ts";
-import { runProblem, sandboxAvailable, type RunSettings, type ToolDir } from "../session/factory.ts";
+import { loadHooks, runProblem, sandboxAvailable, type RunSettings, type ToolDir } from "../session/factory.ts";
 import { Store } from "../session/store.ts";
 import { mcpSettings } from "../mcp/session.ts";
 import { VERSION } from "../version.ts";
@@ -93,6 +93,7 @@ export function runSettings(ctx: Context, extra: Pick<RunSettings, "askPolicy" |
     ...(idleTimeoutMs ? { idleTimeoutMs } : {}),
     ...(leaseWaitMs !== undefined ? { leaseWaitMs } : {}),
     mcp: mcpFor(ctx),
+    hooks: { entries: runHooks(ctx).entries, projectDir: ctx.projectRoot, permissionMode: config.permissionMode },
     ...extra,
   };
   const problem = runProblem(settings);
@@ -131,6 +132,11 @@ export function runSettingsForExplain(ctx: Context) {
   };
 }
 
+/** The run's hooks from every source; project ones are active only in a trusted workspace. */
+export function runHooks(ctx: Context) {
+  return loadHooks({ rein: ctx.config.hooks, home: ctx.env.HOME || homedir(), projectRoot: ctx.projectRoot, trusted: ctx.trusted });
+}
+
 function reinDirs(ctx: Context): string[] {
   return [ctx.paths.configDir, ctx.paths.dataDir, join(ctx.projectRoot, ".rein")];
 }
@@ -138,6 +144,7 @@ function reinDirs(ctx: Context): string[] {
 /** What a run should hear before it starts: the config's warnings, and a configured sandbox this machine cannot give. */
 export function startupWarnings(ctx: Context, warn: (message: string) => void): void {
   for (const warning of ctx.config.warnings) warn(warning);
+  for (const warning of runHooks(ctx).warnings) warn(warning);
   if (ctx.config.sandbox === "off") return;
   const sandbox = sandboxAvailable();
   if (!sandbox.ok) {

@@ -1,6 +1,7 @@
 import { resolve } from "node:path";
 import * as v from "valibot";
 import { ConfigError } from "./config-error.ts";
+import type { HooksConfig } from "./hooks-schema.ts";
 import { projectPaths, reinPaths } from "./paths.ts";
 import { readConfigFile } from "./read-config-file.ts";
 import { type ForeignPermission, readRule, RULE_EXAMPLE, ruleNote, type Rule, type RuleAction } from "./rule.ts";
@@ -45,6 +46,8 @@ export type ResolvedConfig = {
   providers: (ProviderEntry & { name: string; source: string })[];
   /** rules' permissions that are none of rein's: fine once a tool of that name loads, a warning otherwise */
   foreignPermissions: ForeignPermission[];
+  /** The `hooks` of rein's config files, user first, with the file each came from (trust is the hooks' business). */
+  hooks: { file: string; scope: "user" | "project"; hooks: HooksConfig }[];
   /** Config files that were read, user first. */
   sources: string[];
   warnings: string[];
@@ -106,6 +109,10 @@ export function loadConfig(opts: LoadOptions): ResolvedConfig {
     rules,
     server: { token: pick("serverToken"), origins: user?.server?.origins ?? [], hosts: user?.server?.hosts ?? [] },
     providers: [...providerEntries(user, userFile), ...providerEntries(project, projectFile)],
+    hooks: [
+      ...(user?.hooks ? [{ file: userFile, scope: "user" as const, hooks: user.hooks as HooksConfig }] : []),
+      ...(rawProject?.hooks ? [{ file: projectFile, scope: "project" as const, hooks: rawProject.hooks as HooksConfig }] : []),
+    ],
     sources: [user && userFile, rawProject && projectFile].filter((file) => file !== undefined),
     ...ruleNotes([[userFile, rules.user], [projectFile, fileRules(project)], ["a --allow, --deny or --ask flag", rules.flags]], warnings),
   };

@@ -5,6 +5,7 @@ import { readRule, RULE_EXAMPLE, type RuleAction } from "./rule.ts";
 // `"maxTurns": expected an integer >= 1, got "ten"`.
 
 import { PERMISSION_MODES, type PermissionMode } from "../permission/modes.ts";
+import { HooksSchema } from "./hooks-schema.ts";
 
 export { PERMISSION_MODES, type PermissionMode };
 
@@ -142,6 +143,8 @@ export const ConfigFileSchema = strict({
   providers: v.optional(ProvidersSchema),
   /** MCP servers in Claude Code's entry format; each entry is checked when its server starts (src/mcp/config.ts) */
   mcpServers: v.optional(v.record(v.string(), v.unknown(), expected("expected an object of MCP servers"))),
+  /** Claude Code's shape: event -> matcher groups -> handlers */
+  hooks: v.optional(HooksSchema),
 });
 
 export type ConfigFile = v.InferOutput<typeof ConfigFileSchema>;

@@ -22,6 +22,8 @@ import { systemPrompt, type InstructionSources } from "./instructions.ts";
 export { instructionWarnings } from "./instructions.ts";
 import { maskSource } from "./sandbox-masks.ts";
 import type { SessionOptions, SessionSandbox } from "./session.ts";
+import type { SessionHookSettings } from "./session-hooks.ts";
+export { loadHooks } from "./session-hooks.ts";
 import type { Store } from "./store.ts";
 
 export type RunSettings = {
@@ -65,6 +67,8 @@ export type RunSettings = {
   stream?: StreamFn;
   /** the configured MCP servers (connected in the background when the session is made) */
   mcp?: McpSettings;
+  /** the hooks sessions of this run run */
+  hooks?: SessionHookSettings;
 };
 
 /** What the model reads of one tool result, in characters: 15% of the window's characters, within 10k-60k. */
@@ -199,6 +203,7 @@ export function sessionOptions(settings: RunSettings, store: Store, registry = t
     ...(settings.askPolicy ? { askPolicy: settings.askPolicy } : {}),
     ...(settings.leaseWaitMs !== undefined ? { lease: { waitMs: settings.leaseWaitMs } } : {}),
     toolEnv,
+    ...(settings.hooks ? { hooks: settings.hooks } : {}),
     sandbox: { ...settings.sandbox, masked: maskSource({ home: settings.home, reinDirs: settings.reinDirs, workspace: settings.projectRoot }) },
   };
 }

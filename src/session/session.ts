@@ -35,6 +35,7 @@ import { ifFree, RunLease, type LeaseOptions } from "./lease.ts";
 import { compactManually, type CompactOutcome } from "./manual-compaction.ts";
 import { openView } from "./open-view.ts";
 import { sendable } from "./sendable.ts";
+import { sessionHooks, type SessionHooks, type SessionHookSettings } from "./session-hooks.ts";
 import { storedHistory } from "./stored-history.ts";
 import type { SessionRow, Store } from "./store.ts";
 
@@ -70,6 +71,8 @@ export type SessionOptions = {
   toolEnv?: Readonly<Record<string, string>>;
   /** the session's kernel sandbox; off by default */
   sandbox?: SessionSandbox;
+  /** the hooks this session runs (none when absent) */
+  hooks?: SessionHookSettings;
 };
 
 /**
@@ -108,6 +111,8 @@ export class Session {
   private saveError: string | undefined;
   /** what the model calls of the run under way used, as their events said (for a run that ends by a throw) */
   private runUsage = emptyUsage();
+  private readonly hooks: SessionHooks | undefined;
+  private hooksStarted = false;
 
   private constructor(
     readonly row: SessionRow,
@@ -118,6 +123,13 @@ export class Session {
     this.messages = messages;
     this.compaction = compaction;
     this.lastSeq = options.store.lastSeq(row.id);
+    this.hooks = sessionHooks(options.hooks, {
+      id: row.id,
+      cwd: row.cwd,
+      outputDir: options.outputDir,
+      env: this.toolEnv,
+      emit: (event) => void this.emit(event),
+    });
     this.lease = new RunLease(options.store.db, row.id, { ...options.lease, ...(options.now ? { now: options.now } : {}) });
     this.broker = new PermissionBroker({
       rules: () => this.options.rules,
@@ -195,9 +207,11 @@ export class Session {
       const busy = text.trim() ? await this.claim(controller.signal) : "the prompt is empty (or only whitespace): nothing was sent";
       this.announce();
       if (busy !== undefined) return this.refused(busy, controller.signal, startedAt);
+      const heard = await this.hooksBeforePrompt(text, controller.signal);
+      if (heard.block !== undefined) return this.result(startedAt, "error", { error: `a UserPromptSubmit hook blocked the prompt: ${heard.block}` });
       if (this.messages.length === 0 && !this.row.title) store.updateSession(this.id, { title: titleOf(text) });
       const user = this.emit({ type: "user", text });
-      const userMessage: Message = { role: "user", content: [{ type: "text", text }] };
+      const userMessage: Message = { role: "user", content: [{ type: "text", text }, ...heard.context.map((note) => ({ type: "text" as const, text: note }))] };
       this.messages.push(userMessage);
       store.appendMessage(this.id, userMessage, user.seq);
 
@@ -228,13 +242,14 @@ export class Session {
           files: this.files,
           outputDir: join(this.options.outputDir, this.id),
           history: storedHistory(this.options.store, this.id),
-          toolEnv: this.options.toolEnv ?? childEnv(process.env, { secrets: PROVIDER_KEY_ENV }),
+          toolEnv: this.toolEnv,
           sandbox: (readOnly) => {
             const { masked, ...sandbox } = this.options.sandbox ?? NO_SANDBOX;
             return { ...sandbox, readOnly, masked: masked(readOnly) };
           },
           costOf: costFunction(this.options.model, this.options.models),
           compact: (input, signal) => this.compactWith(input, signal),
+          ...(this.hooks ? { chain: this.hooks.points.chain } : {}),
           commit: (message) => {
             const kept = sendable(message);
             const interrupted = controller.signal.aborted && message.role === "assistant";
@@ -322,6 +337,30 @@ export class Session {
     return outcome;
   }
 
+  private get toolEnv(): Readonly<Record<string, string>> {
+    return this.options.toolEnv ?? childEnv(process.env, { secrets: PROVIDER_KEY_ENV });
+  }
+
+  /** SessionStart (once a process) and UserPromptSubmit: a block refuses the prompt; context goes beside it. */
+  private async hooksBeforePrompt(text: string, signal: AbortSignal): Promise<{ block?: string; context: string[] }> {
+    if (!this.hooks) return { context: [] };
+    const context: string[] = [];
+    if (!this.hooksStarted) {
+      this.hooksStarted = true;
+      const start = await this.hooks.points.sessionStart(this.messages.length > 0 ? "resume" : "startup", signal);
+      if (start.context) context.push(start.context);
+    }
+    const heard = await this.hooks.points.beforePrompt(text, signal);
+    if (heard.context) context.push(heard.context);
+    return { ...(heard.block !== undefined ? { block: heard.block } : {}), context };
+  }
+
+  /** Ends the session for its hooks (SessionEnd); a front end calls it once, as it lets the session go. */
+  async end(reason: string): Promise<void> {
+    if (!this.hooks || !this.hooksStarted) return;
+    await this.hooks.points.sessionEnd(reason, AbortSignal.timeout(60_000));
+  }
+
   /** the current model's window: compaction and the context meter follow a switch of model */
   get contextWindow(): number {
     return this.options.contextWindow ?? (this.options.models ?? BUILTIN_CATALOG).info(this.options.model).contextWindow;
@@ -332,6 +371,24 @@ export class Session {
   }
 
   private compactWith(
+    input: CompactInput,
+    signal: AbortSignal,
+    focus?: string,
+    heard?: (event: EventOf<"compaction">) => void,
+  ): Promise<Compacted | undefined> {
+    const hooks = this.hooks?.points;
+    if (!hooks) return this.compactNow(input, signal, focus, heard);
+    const trigger = input.reason === "manual" ? "manual" : "auto";
+    return hooks.beforeCompact(trigger, focus ?? "", signal).then(async (before) => {
+      if (before.block !== undefined) return undefined;
+      let summary = "";
+      const compacted = await this.compactNow(input, signal, focus, (event) => ((summary = event.summary), heard?.(event)));
+      if (compacted) await hooks.afterCompact(trigger, summary, signal);
+      return compacted;
+    });
+  }
+
+  private compactNow(
     input: CompactInput,
     signal: AbortSignal,
     focus?: string,
@@ -476,6 +533,7 @@ export class Session {
     try {
       stamped = this.options.store.appendEvent(this.id, event, this.options.now?.());
       this.lastSeq = stamped.seq;
+      this.hooks?.record(stamped);
     } catch (error) {
       stamped = { ...event, session_id: this.id, seq: -1 } as StampedEvent;
       if (event.type !== "result" && event.type !== "error") {

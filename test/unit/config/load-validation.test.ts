@@ -123,6 +123,7 @@ describe("files that are fine", () => {
       rules: { user: [], project: [], flags: [] },
       server: { origins: [], hosts: [] },
       providers: [],
+      hooks: [],
       sources: [],
       warnings: [],
     });

@@ -1,0 +1,89 @@
+// The `hooks` value, in Claude Code's shape: event -> matcher groups -> handlers. rein's config
+// files are checked strictly (an error names the key); Claude Code's files are read per group, and
+// what is wrong there only costs that group (see hooks/sources.ts).
+import * as v from "valibot";
+
+export const HOOK_EVENTS = [
+  "SessionStart",
+  "SessionEnd",
+  "UserPromptSubmit",
+  "PreToolUse",
+  "PermissionRequest",
+  "PostToolUse",
+  "PostToolUseFailure",
+  "Stop",
+  "PreCompact",
+  "PostCompact",
+  "Notification",
+] as const;
+export type HookEvent = (typeof HOOK_EVENTS)[number];
+export const HANDLER_TYPES = ["command", "http", "prompt"] as const;
+
+const text = (what: string) => v.pipe(v.string(got(`expected ${what}`)), v.minLength(1, got(`expected ${what}`)));
+const seconds = v.pipe(v.number(got("expected a number of seconds > 0")), v.finite(got("expected a number of seconds > 0")), v.gtValue(0, got("expected a number of seconds > 0")));
+const common = {
+  timeout: v.optional(seconds),
+  statusMessage: v.optional(v.string(got("expected a string"))),
+  if: v.optional(v.string(got("expected a permission rule like Bash(rm *)"))),
+};
+
+const CommandHandler = v.strictObject(
+  {
+    type: v.literal("command"),
+    command: text("a command line or an executable"),
+    args: v.optional(v.array(v.string(got("expected a string")), got("expected a list of arguments"))),
+    shell: v.optional(v.picklist(["bash", "sh"], got("expected bash or sh"))),
+    async: v.optional(v.boolean(got("expected true or false"))),
+    ...common,
+  },
+  unknownKey,
+);
+const HttpHandler = v.strictObject(
+  {
+    type: v.literal("http"),
+    url: v.pipe(text("an http(s) URL"), v.check((u) => /^https?:\/\//.test(u), got("expected an http(s) URL"))),
+    headers: v.optional(v.record(v.string(), v.string(got("expected a header value string")), got("expected an object of headers"))),
+    allowedEnvVars: v.optional(v.array(v.string(got("expected a variable name")), got("expected a list of variable names"))),
+    ...common,
+  },
+  unknownKey,
+);
+const PromptHandler = v.strictObject({ type: v.literal("prompt"), prompt: text("a prompt"), model: v.optional(text("a model name")), ...common }, unknownKey);
+
+export const HookHandlerSchema = v.variant("type", [CommandHandler, HttpHandler, PromptHandler], (issue) =>
+  `expected a handler with "type" one of ${HANDLER_TYPES.join(", ")}, got ${JSON.stringify((issue.input as { type?: unknown } | undefined)?.type ?? issue.input)}`,
+);
+export type HookHandler = v.InferOutput<typeof HookHandlerSchema>;
+
+export const HookGroupSchema = v.strictObject(
+  {
+    matcher: v.optional(v.string(got("expected a matcher string like \"Bash\" or \"Edit|Write\""))),
+    hooks: v.array(HookHandlerSchema, got("expected a list of handlers")),
+  },
+  unknownKey,
+);
+export type HookGroup = v.InferOutput<typeof HookGroupSchema>;
+
+export const HooksSchema = v.pipe(
+  v.record(v.string(), v.array(HookGroupSchema, got("expected a list of matcher groups")), got("expected an object of hook events")),
+  v.rawCheck(({ dataset, addIssue }) => {
+    if (!dataset.typed) return;
+    for (const event of Object.keys(dataset.value)) {
+      if (!(HOOK_EVENTS as readonly string[]).includes(event)) {
+        addIssue({
+          message: `unknown hook event ${JSON.stringify(event)} (rein runs ${HOOK_EVENTS.join(", ")})`,
+          path: [{ type: "object", origin: "value", input: dataset.value, key: event, value: dataset.value[event] }],
+        });
+      }
+    }
+  }),
+);
+export type HooksConfig = Partial<Record<HookEvent, HookGroup[]>>;
+
+function got(message: string) {
+  return (issue: v.BaseIssue<unknown>) => `${message}, got ${issue.input === undefined ? "nothing" : JSON.stringify(issue.input)?.slice(0, 60)}`;
+}
+
+function unknownKey(issue: v.BaseIssue<unknown>): string {
+  return issue.expected === "never" ? `unknown key ${JSON.stringify(issue.path?.at(-1)?.key)}` : issue.message;
+}

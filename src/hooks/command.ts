@@ -1,0 +1,86 @@
+// The `command` handler: the payload as JSON on stdin, in the session's folder, in its own process
+// group with no terminal. A timeout or an abort ends the whole group (SIGTERM, then SIGKILL).
+import type { HookHandler } from "../config/hooks-schema.ts";
+
+type CommandHandler = Extract<HookHandler, { type: "command" }>;
+
+/** What a handler's process did: read by outcome.ts. `exitCode` is null when it was ended (timeout, abort). */
+export type RawRun = { exitCode: number | null; stdout: string; stderr: string; timedOut: boolean; cut: boolean; error?: string };
+
+export const OUTPUT_LIMIT = 10_000;
+const KILL_GRACE_MS = 1_000;
+
+export type CommandRun = { payload: string; cwd: string; env: Readonly<Record<string, string>>; timeoutMs: number; signal: AbortSignal };
+
+export async function runCommand(handler: CommandHandler, run: CommandRun): Promise<RawRun> {
+  const argv = handler.args ? [expand(handler.command, run.env), ...handler.args.map((a) => expand(a, run.env))] : ["sh", "-c", handler.command];
+  let child: ReturnType<typeof spawn>;
+  try {
+    child = spawn(argv, run);
+  } catch (error) {
+    return { exitCode: 127, stdout: "", stderr: "", timedOut: false, cut: false, error: `cannot start ${argv[0]}: ${(error as Error).message}` };
+  }
+  let timedOut = false;
+  const end = () => stopGroup(child.pid, child.exited);
+  const timer = setTimeout(() => ((timedOut = true), end()), run.timeoutMs);
+  run.signal.addEventListener("abort", end, { once: true });
+  try {
+    const [stdout, stderr, exitCode] = await Promise.all([capped(child.stdout), capped(child.stderr), child.exited]);
+    const ended = timedOut || run.signal.aborted || child.signalCode !== null;
+    return { exitCode: ended ? null : exitCode, stdout: stdout.text, stderr: stderr.text, timedOut, cut: stdout.cut };
+  } finally {
+    clearTimeout(timer);
+    run.signal.removeEventListener("abort", end);
+  }
+}
+
+function spawn(argv: string[], run: CommandRun) {
+  return Bun.spawn(argv, {
+    cwd: run.cwd,
+    env: { ...run.env },
+    stdin: new TextEncoder().encode(run.payload),
+    stdout: "pipe",
+    stderr: "pipe",
+    // a new session: no controlling terminal, and one group to end with everything it started
+    detached: true,
+  });
+}
+
+/** `${VAR}` / `$VAR` of the project variables in an exec-form element (no shell does it). */
+function expand(text: string, env: Readonly<Record<string, string>>): string {
+  return text.replace(/\$\{?(REIN_PROJECT_DIR|CLAUDE_PROJECT_DIR)\}?/g, (_, name: string) => env[name] ?? "");
+}
+
+function stopGroup(pid: number, exited: Promise<number>): void {
+  signalGroup(pid, "SIGTERM");
+  const kill = setTimeout(() => signalGroup(pid, "SIGKILL"), KILL_GRACE_MS);
+  void exited.then(() => {
+    clearTimeout(kill);
+    signalGroup(pid, "SIGKILL"); // what the hook left running in its group
+  });
+}
+
+function signalGroup(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // the group is gone already
+  }
+}
+
+/** A stream's text up to OUTPUT_LIMIT characters; the rest is read and dropped, so the writer never blocks. */
+async function capped(stream: ReadableStream<Uint8Array>): Promise<{ text: string; cut: boolean }> {
+  const decoder = new TextDecoder();
+  let text = "";
+  let cut = false;
+  for await (const chunk of stream) {
+    if (cut) continue;
+    text += decoder.decode(chunk, { stream: true });
+    if (text.length > OUTPUT_LIMIT) {
+      text = text.slice(0, OUTPUT_LIMIT);
+      cut = true;
+    }
+  }
+  if (!cut) text += decoder.decode();
+  return { text, cut };
+}

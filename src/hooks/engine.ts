@@ -1,0 +1,102 @@
+// Fires one event: picks the active hooks whose matcher fits, runs them in parallel (an identical
+// handler defined twice runs once), reports each run as hook_start/hook_end, merges the verdicts.
+import type { EventOf } from "../agent/types.ts";
+import type { HookEvent, HookHandler } from "../config/hooks-schema.ts";
+import { runCommand, type RawRun } from "./command.ts";
+import { inputFor, inputFrom, toolNameFor, toolNames, type Dialect } from "./dialect.ts";
+import { matches } from "./matcher.ts";
+import { mergeVerdicts, type Merged } from "./merge.ts";
+import { verdictOf, type Verdict } from "./outcome.ts";
+import type { HookEntry } from "./sources.ts";
+
+export const DEFAULT_TIMEOUT_MS = 60_000;
+
+export type HookRunEvent = EventOf<"hook_start"> | EventOf<"hook_end">;
+
+export type HookContext = {
+  sessionId: string;
+  cwd: string;
+  projectDir: string;
+  transcriptPath: string;
+  permissionMode: string;
+  /** the environment hook processes are made from: the tools' (no provider keys) */
+  env: Readonly<Record<string, string>>;
+  emit: (event: HookRunEvent) => void;
+  /** runs the handler types other than command (http, prompt); a command-only setup leaves it out */
+  runOther?: (handler: Exclude<HookHandler, { type: "command" }>, payload: string, timeoutMs: number, signal: AbortSignal) => Promise<RawRun>;
+  newId: () => string;
+};
+
+/** An event's own fields; `tool` and `input` are in rein's vocabulary and converted per hook. */
+export type Fired = { event: HookEvent; match?: string; tool?: string; input?: unknown; toolUseId?: string; fields?: Record<string, unknown> };
+
+export function matching(entries: readonly HookEntry[], fired: Pick<Fired, "event" | "match" | "tool">): HookEntry[] {
+  const values = fired.tool ? toolNames(fired.tool) : fired.match !== undefined ? [fired.match] : undefined;
+  const seen = new Set<string>();
+  return entries.filter((entry) => {
+    if (!entry.active || entry.event !== fired.event) return false;
+    if (values && !matches(entry.matcher, values)) return false;
+    const key = JSON.stringify(entry.handler);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+export async function fire(entries: readonly HookEntry[], fired: Fired, ctx: HookContext, signal: AbortSignal): Promise<Merged | undefined> {
+  const chosen = matching(entries, fired);
+  if (chosen.length === 0) return undefined;
+  const verdicts = await Promise.all(chosen.map((entry) => runOne(entry, fired, ctx, signal)));
+  return mergeVerdicts(verdicts, fired.input);
+}
+
+async function runOne(entry: HookEntry, fired: Fired, ctx: HookContext, signal: AbortSignal): Promise<Verdict> {
+  const id = ctx.newId();
+  const handler = describeHandler(entry.handler);
+  const base = { id, event: fired.event, source: entry.file, handler, ...(fired.toolUseId ? { tool_use_id: fired.toolUseId } : {}) };
+  ctx.emit({ type: "hook_start", ...base });
+  const started = performance.now();
+  const timeoutMs = (entry.handler.timeout ?? DEFAULT_TIMEOUT_MS / 1000) * 1000;
+  const payload = JSON.stringify(payloadFor(entry.dialect, fired, ctx));
+  const raw = entry.handler.type === "command"
+    ? await runCommand(entry.handler, { payload, cwd: ctx.cwd, env: hookEnv(ctx), timeoutMs, signal })
+    : ctx.runOther
+      ? await ctx.runOther(entry.handler, payload, timeoutMs, signal)
+      : { exitCode: 1, stdout: "", stderr: "", timedOut: false, cut: false, error: `${entry.handler.type} hooks cannot run here` };
+  const verdict = verdictOf(fired.event, raw, timeoutMs);
+  if (verdict.updatedInput && fired.tool) verdict.updatedInput = inputFrom(fired.tool, verdict.updatedInput, entry.dialect) as Record<string, unknown>;
+  ctx.emit({
+    type: "hook_end",
+    ...base,
+    decision: verdict.decision ?? (verdict.context ? "context" : verdict.error ? "error" : "none"),
+    duration_ms: Math.round(performance.now() - started),
+    output: verdict.output,
+    ...(verdict.error ? { error: verdict.error } : {}),
+  });
+  return verdict;
+}
+
+function hookEnv(ctx: HookContext): Record<string, string> {
+  return { ...ctx.env, REIN_PROJECT_DIR: ctx.projectDir, CLAUDE_PROJECT_DIR: ctx.projectDir };
+}
+
+/** The stdin payload, in the hook's dialect (Claude Code's tool names and input fields for its files). */
+export function payloadFor(dialect: Dialect, fired: Fired, ctx: Pick<HookContext, "sessionId" | "transcriptPath" | "cwd" | "permissionMode">): Record<string, unknown> {
+  return {
+    session_id: ctx.sessionId,
+    transcript_path: ctx.transcriptPath,
+    cwd: ctx.cwd,
+    permission_mode: ctx.permissionMode,
+    hook_event_name: fired.event,
+    ...(fired.tool ? { tool_name: toolNameFor(fired.tool, dialect) } : {}),
+    ...(fired.input !== undefined && fired.tool ? { tool_input: inputFor(fired.tool, fired.input, dialect, ctx.cwd) } : {}),
+    ...(fired.toolUseId ? { tool_use_id: fired.toolUseId } : {}),
+    ...fired.fields,
+  };
+}
+
+export function describeHandler(handler: HookHandler): string {
+  const text = handler.type === "command" ? [handler.command, ...(handler.args ?? [])].join(" ") : handler.type === "http" ? handler.url : handler.prompt;
+  const short = text.length > 80 ? `${text.slice(0, 77)}...` : text;
+  return `${handler.type}: ${short}`;
+}

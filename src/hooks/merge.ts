@@ -1,0 +1,48 @@
+// Matching hooks run in parallel; their verdicts combine here, in configuration order: deny > ask >
+// allow, any block blocks, reasons and contexts are all kept. Several replaced inputs merge: each
+// hook's changes (fields it set differently from the original) are applied in order, so a later
+// hook wins only on the fields both changed.
+import type { Verdict } from "./outcome.ts";
+
+export type Merged = Omit<Verdict, "output" | "error"> & { errors: string[]; systemMessages: string[] };
+
+const RANK = { allow: 1, ask: 2, deny: 3, block: 3 } as const;
+
+export function mergeVerdicts(verdicts: readonly Verdict[], original: unknown): Merged {
+  const merged: Merged = { errors: [], systemMessages: [] };
+  const reasons: string[] = [];
+  const contexts: string[] = [];
+  const stops: string[] = [];
+  const inputs: Record<string, unknown>[] = [];
+  for (const verdict of verdicts) {
+    if (verdict.error) merged.errors.push(verdict.error);
+    if (verdict.systemMessage) merged.systemMessages.push(verdict.systemMessage);
+    if (verdict.context) contexts.push(verdict.context);
+    if (verdict.stop) stops.push(verdict.stop);
+    if (verdict.updatedInput) inputs.push(verdict.updatedInput);
+    if (verdict.updatedOutput !== undefined) merged.updatedOutput = verdict.updatedOutput;
+    if (!verdict.decision) continue;
+    if (!merged.decision || RANK[verdict.decision] > RANK[merged.decision]) {
+      merged.decision = verdict.decision;
+      reasons.length = 0;
+    }
+    if (verdict.decision === merged.decision && verdict.reason) reasons.push(verdict.reason);
+  }
+  if (reasons.length) merged.reason = reasons.join("\n");
+  if (contexts.length) merged.context = contexts.join("\n");
+  if (stops.length) merged.stop = stops.join("\n");
+  if (inputs.length) merged.updatedInput = mergeInputs(inputs, original);
+  return merged;
+}
+
+function mergeInputs(inputs: readonly Record<string, unknown>[], original: unknown): Record<string, unknown> {
+  if (inputs.length === 1) return inputs[0]!;
+  const base: Record<string, unknown> = typeof original === "object" && original !== null ? { ...(original as Record<string, unknown>) } : {};
+  const result = { ...base };
+  for (const input of inputs) {
+    for (const [key, value] of Object.entries(input)) {
+      if (JSON.stringify(value) !== JSON.stringify(base[key])) result[key] = value;
+    }
+  }
+  return result;
+}

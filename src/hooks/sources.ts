@@ -1,0 +1,102 @@
+// Where hooks come from: the `hooks` of rein's config files (already checked, see
+// config/hooks-schema.ts) and of Claude Code's settings files. Everything is concatenated; project
+// sources run only in a trusted workspace (they are listed, inactive, otherwise).
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import * as v from "valibot";
+import { HOOK_EVENTS, HookGroupSchema, type HookEvent, type HookHandler, type HooksConfig } from "../config/hooks-schema.ts";
+import type { Dialect } from "./dialect.ts";
+import { matcherProblem } from "./matcher.ts";
+
+export type HookEntry = {
+  event: HookEvent;
+  matcher?: string;
+  handler: HookHandler;
+  /** the file it was defined in */
+  file: string;
+  scope: "user" | "project";
+  dialect: Dialect;
+  /** false for a project source in a workspace that is not trusted */
+  active: boolean;
+};
+
+export type HookSourcesInput = {
+  /** the `hooks` of rein's config files, user first */
+  rein: readonly { file: string; scope: "user" | "project"; hooks: HooksConfig }[];
+  home: string;
+  projectRoot: string;
+  trusted: boolean;
+};
+
+export function hookEntries(input: HookSourcesInput): { entries: HookEntry[]; warnings: string[] } {
+  const warnings: string[] = [];
+  const entries: HookEntry[] = [];
+  const add = (file: string, scope: HookEntry["scope"], dialect: Dialect, hooks: HooksConfig) => {
+    for (const [event, groups] of Object.entries(hooks) as [HookEvent, HooksConfig[HookEvent]][]) {
+      groups?.forEach((group, g) => {
+        const problem = matcherProblem(group.matcher);
+        if (problem) warnings.push(`${file}: hooks.${event}[${g}]: ${problem}`);
+        for (const handler of group.hooks) {
+          entries.push({ event, ...(group.matcher !== undefined ? { matcher: group.matcher } : {}), handler, file, scope, dialect, active: scope === "user" || input.trusted });
+        }
+      });
+    }
+  };
+  for (const source of input.rein) add(source.file, source.scope, "rein", source.hooks);
+  const claudeFiles: [string, HookEntry["scope"]][] = [
+    [join(input.home, ".claude", "settings.json"), "user"],
+    [join(input.projectRoot, ".claude", "settings.json"), "project"],
+    [join(input.projectRoot, ".claude", "settings.local.json"), "project"],
+  ];
+  for (const [file, scope] of claudeFiles) {
+    const hooks = readClaudeHooks(file, warnings);
+    if (hooks) add(file, scope, "claude", hooks);
+  }
+  return { entries, warnings };
+}
+
+/** A Claude Code settings file's hooks, group by group: what is wrong costs that group and a warning, never the rest. */
+function readClaudeHooks(file: string, warnings: string[]): HooksConfig | undefined {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch {
+    return undefined; // no such file: nothing to load
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text.replace(/^\uFEFF/, ""));
+  } catch (error) {
+    warnings.push(`${file}: not valid JSON (${(error as Error).message}); its hooks were not loaded`);
+    return undefined;
+  }
+  const hooks = isRecord(json) ? json.hooks : undefined;
+  if (hooks === undefined) return undefined;
+  if (!isRecord(hooks)) {
+    warnings.push(`${file}: "hooks" is not an object of events; its hooks were not loaded`);
+    return undefined;
+  }
+  const out: HooksConfig = {};
+  for (const [event, groups] of Object.entries(hooks)) {
+    // Claude Code has more events than rein runs: those are not an error in its files.
+    if (!(HOOK_EVENTS as readonly string[]).includes(event)) continue;
+    if (!Array.isArray(groups)) {
+      warnings.push(`${file}: "hooks.${event}" is not a list of matcher groups; skipped`);
+      continue;
+    }
+    const kept = groups.flatMap((group, g) => {
+      const parsed = v.safeParse(HookGroupSchema, group);
+      if (parsed.success) return [parsed.output];
+      const issue = parsed.issues[0];
+      const path = v.getDotPath(issue);
+      warnings.push(`${file}: "hooks.${event}[${g}]${path ? `.${path}` : ""}": ${issue.message}; that group was skipped`);
+      return [];
+    });
+    out[event as HookEvent] = kept;
+  }
+  return out;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

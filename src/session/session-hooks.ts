@@ -1,0 +1,54 @@
+// The hook wiring of a Session: its hook points for this session's id and folder, and the
+// transcript hooks read (`transcript_path`: the session's events as JSONL, appended as they happen).
+import { appendFileSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
+import type { AgentEvent, StampedEvent } from "../agent/types.ts";
+import { hookEntries, type HookEntry, type HookSourcesInput } from "../hooks/sources.ts";
+import { hookPoints, type HookPoints } from "../hooks/points.ts";
+import { newId } from "./ids.ts";
+
+export type { HookEntry } from "../hooks/sources.ts";
+export type { HookPoints } from "../hooks/points.ts";
+
+/** Every hook from every source (rein's config files, Claude Code's settings files), and what was wrong in Claude Code's. */
+export function loadHooks(input: HookSourcesInput): { entries: HookEntry[]; warnings: string[] } {
+  return hookEntries(input);
+}
+
+/** The hooks a session runs: the entries from every source, and what the payload says of the session. */
+export type SessionHookSettings = { entries: readonly HookEntry[]; projectDir: string; permissionMode: string };
+
+export type SessionHooks = { points: HookPoints; record: (event: StampedEvent) => void };
+
+export function sessionHooks(
+  settings: SessionHookSettings | undefined,
+  session: { id: string; cwd: string; outputDir: string; env: Readonly<Record<string, string>>; emit: (event: AgentEvent) => void },
+): SessionHooks | undefined {
+  if (!settings || !settings.entries.some((entry) => entry.active)) return undefined;
+  const dir = join(session.outputDir, session.id);
+  const transcriptPath = join(dir, "transcript.jsonl");
+  let ready = false;
+  const points = hookPoints(settings.entries, {
+    sessionId: session.id,
+    cwd: session.cwd,
+    projectDir: settings.projectDir,
+    transcriptPath,
+    permissionMode: settings.permissionMode,
+    env: session.env,
+    emit: session.emit,
+    newId: () => newId("hook"),
+  });
+  return {
+    points,
+    record(event) {
+      if (event.type === "text_delta" || event.type === "tool_output") return;
+      try {
+        if (!ready) mkdirSync(dir, { recursive: true });
+        ready = true;
+        appendFileSync(transcriptPath, `${JSON.stringify(event)}\n`);
+      } catch {
+        // the transcript is a convenience for hooks; the store keeps the session
+      }
+    },
+  };
+}
