@@ -14,6 +14,7 @@ export type CommandRun = { payload: string; cwd: string; env: Readonly<Record<st
 
 export async function runCommand(handler: CommandHandler, run: CommandRun): Promise<RawRun> {
   const argv = handler.args ? [expand(handler.command, run.env), ...handler.args.map((a) => expand(a, run.env))] : ["sh", "-c", handler.command];
+  if (run.signal.aborted) return { exitCode: null, stdout: "", stderr: "", timedOut: false, cut: false };
   let child: ReturnType<typeof spawn>;
   try {
     child = spawn(argv, run);
