@@ -44,7 +44,7 @@ describe("a file that is not valid config", () => {
 
   test("an unknown key lists the known ones", () => {
     expect(userError({ modle: "x" }).message).toBe(
-      `config error in ${ws.userFile}: unknown key "modle" (known keys: model, apiKey, baseURL, maxTurns, maxTokens, maxCost, permissionMode, permissions, server, sandbox, env, providers, hooks)`,
+      `config error in ${ws.userFile}: unknown key "modle" (known keys: model, apiKey, baseURL, maxTurns, maxTokens, maxCost, permissionMode, permissions, server, sandbox, env, providers, mcpServers, hooks)`,
     );
   });
 
