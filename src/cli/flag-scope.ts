@@ -50,6 +50,8 @@ const MAX_ARGS: Record<string, number> = {
 };
 
 const DEFAULT_ACTION: Record<string, string> = { sessions: "list", tools: "list" };
+/** Commands without actions: what follows the command's name is its arguments. */
+const NO_ACTIONS = new Set(["doctor", "models"]);
 
 /** The scope of a command line from its mode flags and positionals. */
 export function scopeOf(print: boolean, serve: boolean, command: readonly string[]): Scope {
@@ -57,7 +59,7 @@ export function scopeOf(print: boolean, serve: boolean, command: readonly string
   if (serve) return "serve";
   const [name, action] = command;
   if (name === undefined) return "interactive";
-  if (name === "doctor" || name === "models") return name;
+  if (NO_ACTIONS.has(name)) return name;
   return `${name} ${action ?? DEFAULT_ACTION[name] ?? ""}`.trim();
 }
 
@@ -74,7 +76,7 @@ export function flagProblem(scope: Scope, flags: Iterable<string>): string | und
 /** What is wrong with the number of arguments a subcommand got, if anything. */
 export function arityProblem(scope: Scope, command: readonly string[]): string | undefined {
   const max = MAX_ARGS[scope];
-  const given = command.slice(scope === "doctor" || scope === "models" ? 1 : 2);
+  const given = command.slice(NO_ACTIONS.has(scope) ? 1 : 2);
   if (max === undefined || given.length <= max) return undefined;
   const what = max === 0 ? "takes no arguments" : "takes one argument";
   return `unexpected argument "${given[max]}": rein ${scope} ${what}${scope === "sessions rm" ? " (remove sessions one at a time)" : ""}`;
