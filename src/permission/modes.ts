@@ -27,12 +27,15 @@ const READ_ONLY_COMMANDS = [
   "npm ls", "npm list",
 ];
 // Version queries of toolchains that read no project file to answer them (yarn, cargo and rustc
-// are not here: a repository's .yarnrc.yml or rust-toolchain.toml can choose the program run).
+// are not here: a repository's .yarnrc.yml or rust-toolchain.toml can choose the program run; nor
+// `ruby -v`, which then reads a program from its input).
 const VERSION_QUERIES = [
   "node --version", "node -v", "npm --version", "npm -v", "npx --version", "pnpm --version", "pnpm -v", "bun --version",
   "bun -v", "deno --version", "python --version", "python -V", "python3 --version", "python3 -V", "pip --version",
   "pip3 --version", "make --version", "gcc --version", "g++ --version", "clang --version", "cmake --version",
-  "tsc --version", "tsc -v", "bash --version", "go version",
+  "tsc --version", "tsc -v", "bash --version", "go version", "java -version", "java --version", "javac -version",
+  "javac --version", "ruby --version", "perl --version", "perl -v", "php --version", "php -v", "docker --version",
+  "kubectl version --client", "terraform --version", "terraform -version", "gh --version",
 ];
 const READ_ONLY_BASH: readonly Rule[] = readOnly([
   ...READ_ONLY_COMMANDS.map((c) => allow("bash", `${c} *`)),

@@ -100,6 +100,9 @@ export const benign = [
   "jq --version",
   "sed --version",
   "grep --version",
+  "perl -v",
+  "java -version",
+  "docker --version",
   // npm ls
   "npm ls",
   "npm ls --depth=0",
