@@ -1,7 +1,8 @@
 // The repository a git command acts on, found the way git finds it: from its directory upwards, a
 // `.git` entry or a bare repository (HEAD, objects/, refs/ in the folder itself). Only the
-// workspace's own top-level repository, or one the workspace's git folder holds (a submodule), runs
-// without asking: any other repository's configuration can run programs (core.fsmonitor...).
+// workspace's own repository (at its top, or above it when the workspace is a folder of one), or
+// one the workspace's git folder holds (a submodule), runs without asking: any other repository's
+// configuration can run programs (core.fsmonitor...).
 import { existsSync, lstatSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { isInside, resolveForCheck } from "../paths.ts";
@@ -15,10 +16,14 @@ export function foreignRepository(dir: string, where: Where, gitDir?: string): s
     const chosen = resolveForCheck(gitDir, dir, where.home);
     return chosen === own || isInside(chosen, own) ? undefined : `git is pointed at another repository (${chosen})`;
   }
-  for (let current = resolveForCheck(dir, "/", where.home); ; current = dirname(current)) {
+  const start = resolveForCheck(dir, "/", where.home);
+  for (let current = start; ; current = dirname(current)) {
     const entry = join(current, ".git");
     if (exists(entry)) {
       if (current === where.workspace) return undefined;
+      // A workspace inside a repository (a `.rein` folder below the repository's top): that
+      // repository is the workspace's own, seen from inside it.
+      if (isInside(start, where.workspace) && isInside(where.workspace, current)) return undefined;
       const target = gitFileTarget(entry, current);
       if (target && isInside(resolveForCheck(target, "/", where.home), own)) return undefined; // a submodule's git folder
       return `git would run the repository at ${current}, not the workspace's own: its configuration can run programs`;

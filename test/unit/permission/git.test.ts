@@ -101,6 +101,11 @@ describe("repository discovery", () => {
     expect(foreignRepository(join(ws, "sub"), where)).toBeUndefined();
     expect(foreignRepository(join(ws, ".git"), where)).toBeUndefined();
   });
+  test("a workspace that is a folder of a repository runs that repository, from inside the workspace only", () => {
+    const inner = { workspace: join(ws, "src"), home };
+    expect(foreignRepository(join(ws, "src"), inner)).toBeUndefined();
+    expect(foreignRepository(join(ws, "vendor/lib"), inner)).toContain("vendor/lib");
+  });
   test("an embedded repository, a bare one, one outside, or --git-dir elsewhere is foreign", () => {
     expect(foreignRepository(join(ws, "vendor/lib"), where)).toContain("vendor/lib");
     expect(foreignRepository(join(ws, "vendor/bare"), where)).toContain("bare repository");
