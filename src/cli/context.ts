@@ -8,7 +8,7 @@ import { projectPaths, reinPaths, type ReinPaths } from "../config/paths.ts";
 import { workspaceTrust } from "../config/trust.ts";
 import { loadHooks, runProblem, sandboxAvailable, type RunSettings, type ToolDir } from "../session/factory.ts";
 import { Store } from "../session/store.ts";
-import { mcpSettings } from "../mcp/session.ts";
+import { mcpSettings } from "../session/mcp-settings.ts";
 import { VERSION } from "../version.ts";
 import { UsageError, type Args } from "./args.ts";
 import { KnownFault, storeFolderFault } from "./known-fault.ts";
