@@ -3,6 +3,7 @@
 // subcommand and every option in the tables), why it is opaque, and the files it touches.
 import { join } from "node:path";
 import type { ShellCommand } from "../shell/types.ts";
+import { configWithSecret } from "./config-secrets.ts";
 import { globalOptions } from "./global-options.ts";
 import { foreignRepository, type Where } from "./repository.ts";
 import { runsProgram } from "./runs-programs.ts";
@@ -45,6 +46,7 @@ export function analyzeGit(command: ShellCommand, where: Where): GitAnalysis {
   const form = readOnlyForm(sub, rest);
   if (sub === "config") configEffects(rest, out, where);
   if (sub === "clean") out.writes.push(".");
+  if (sub === "remote" && rest.every((arg) => arg.startsWith("-") || arg === "get-url" || arg === "show" || !/^(?:add|set-url|rename|remove|rm|prune|update|set-head|set-branches)$/.test(arg))) printsConfig(out, where);
   const program = runsProgram(sub, rest);
   if (program) return { ...out, opaque: program };
   if (!form) {
@@ -90,7 +92,14 @@ function configEffects(args: readonly string[], out: GitAnalysis, where: Where):
   }
   const operands = args.filter((a) => !a.startsWith("-") && a !== "get" && a !== "list" && a !== file);
   const listing = args.some((a) => /^(?:-l|--list|--get-regexp|--get-urlmatch|list|--name-only)$/.test(a)) || args.includes("--regexp");
-  if (listing || operands.some((key) => SECRET_KEY.test(key))) out.secret = "git config can print a checkout token or another secret kept in the configuration";
+  if (operands.some((key) => SECRET_KEY.test(key))) out.secret = "git config can print a checkout token or another secret kept in the configuration";
+  else if (listing) printsConfig(out, where, file !== undefined ? [join(out.dir, file)] : []);
+}
+
+// A listing of the configuration (or of remote URLs) shows whatever secret it holds.
+function printsConfig(out: GitAnalysis, where: Where, extra: readonly string[] = []): void {
+  const file = configWithSecret(where.workspace, where.home, extra);
+  if (file) out.secret = `git would print configuration holding a secret (${file})`;
 }
 
 function sameDir(a: string, b: string): boolean {

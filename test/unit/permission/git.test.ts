@@ -75,8 +75,12 @@ describe("read-only forms", () => {
     expect(git("git blame --contents .env a.ts").reads).toContain(".env");
     expect(git("git log -- src/a.ts").reads).toContain("src/a.ts");
   });
-  test("git config: a listing or a credential-looking key may print a secret; setting writes the config", () => {
-    expect(git("git config --list").secret).toBeString();
+  test("git config: a listing of configuration holding a secret, or a credential-looking key, asks; setting writes the config", () => {
+    expect(git("git config --list").secret).toBeUndefined();
+    writeFileSync(join(ws, "leaky.gitconfig"), '[http "https://github.com/"]\n\textraheader = AUTHORIZATION: basic eA==\n');
+    expect(git("git config -f leaky.gitconfig --list").secret).toContain("leaky.gitconfig");
+    writeFileSync(join(ws, "remote.gitconfig"), '[remote "origin"]\n\turl = https://ann:s3cret@example.com/r.git\n');
+    expect(git("git config --file=remote.gitconfig --get-regexp .").secret).toContain("remote.gitconfig");
     expect(git("git config --get http.https://github.com/.extraheader").secret).toBeString();
     expect(git("git config --get user.name").secret).toBeUndefined();
     expect(git("git config core.fsmonitor x").writes).toEqual([join(ws, ".git", "config")]);
@@ -117,5 +121,19 @@ describe("repository discovery", () => {
     expect(git("git status", join(ws, "vendor/lib")).opaque).toContain("not the workspace's own");
     expect(git("git -C vendor/bare log").opaque).toContain("bare repository");
     expect(git("git --work-tree=/tmp status").opaque).toContain("work tree");
+  });
+});
+
+describe("remote URLs", () => {
+  test("git remote -v and get-url ask once the repository's config holds a URL with a password", () => {
+    expect(git("git remote -v").secret).toBeUndefined();
+    writeFileSync(join(ws, ".git", "config"), '[remote "origin"]\n\turl = https://x-access-token:ghs_abc@github.com/o/r.git\n');
+    try {
+      expect(git("git remote -v").secret).toContain(".git/config");
+      expect(git("git remote get-url origin").secret).toContain(".git/config");
+      expect(git("git log").secret).toBeUndefined();
+    } finally {
+      rmSync(join(ws, ".git", "config"));
+    }
   });
 });

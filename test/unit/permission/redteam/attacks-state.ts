@@ -22,6 +22,7 @@ export function setup(dirs: RedTeamDirs): void {
   symlinkSync(join(dirs.home, ".ssh"), join(ws, "state", "keys"));
   for (const name of [".env", ".envrc", ".env~", ".env-prod", ".env.bak", "config/.env.local", "config/prod.env"]) writeFileSync(join(ws, name), "SECRET=1\n");
   writeFileSync(join(ws, "tools", "ls"), "#!/bin/sh\ntouch /tmp/pwned\n");
+  writeFileSync(join(ws, "state", "leaky.gitconfig"), '[http "https://github.com/"]\n\textraheader = AUTHORIZATION: basic eC1hY2Nlc3M=\n');
   chmodSync(join(ws, "tools", "ls"), 0o755);
 }
 
@@ -151,9 +152,9 @@ export const attacks = [
   "git diff --no-index .env /dev/null",
   "git log -p -- .env",
   "git blame --contents .env README.md",
-  "git config --list",
+  "git config -f state/leaky.gitconfig --list",
+  "git config --file=state/leaky.gitconfig --get-regexp '.*'",
   "git config --get http.https://github.com/.extraheader",
-  "git config --get-regexp '.*'",
   "grep -r --include=.env SECRET .",
   "grep -r SECRET --include .env .",
   "rg -g .env SECRET",
