@@ -128,6 +128,12 @@ const TABLES: Record<string, GitTable> = {
   "verify-pack": gitTable({ harmless: "-v|--verbose -s|--stat-only" }),
   "symbolic-ref": gitTable({ harmless: "-q|--quiet --short --no-recurse --recurse" }),
   var: gitTable({ harmless: "-l" }),
+  "show-branch": gitTable({
+    harmless: `-a|--all -r|--remotes --topo-order --date-order --current --sparse --more= --list --independent --merge-base --no-name
+    --sha1-name --topics -g|--reflog[=] ${COLOR}`,
+  }),
+  cherry: gitTable({ harmless: "-v --abbrev[=]" }),
+  "range-diff": gitTable({ harmless: "--creation-factor= --no-dual-color --left-only --right-only --no-notes --notes[=]" }, DIFF),
 };
 
 // Subcommands with read-only forms and writing ones; the form decides.

@@ -85,4 +85,13 @@ export const benign = [
   "git status --short | wc -l",
   "cd src && git status",
   "git symbolic-ref --short HEAD",
+  "git show-branch --current",
+  "git cherry -v main",
+  "git config --list",
+  "git status -uall",
+  "git branch --sort=-committerdate",
+  "git tag --contains HEAD",
+  "git diff-tree --no-commit-id --name-only -r HEAD",
+  "git log -L 1,5:src/main.ts",
+  "git log --all --oneline --graph --decorate=short",
 ];
