@@ -41,6 +41,7 @@ export default defineTool({
       ...(input.glob ? { filter: fileFilter(input.glob) } : {}),
       limit: content ? LINE_LIMIT : FILE_LIMIT,
       signal: ctx.signal,
+      env: ctx.env,
       ...maxFileBytes(process.env),
     };
     // One file needs no walk, and rg would treat a named binary file differently.

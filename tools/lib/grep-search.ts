@@ -21,6 +21,8 @@ export type GrepQuery = {
   filter?: (rel: string) => boolean;
   limit: number;
   signal: AbortSignal;
+  /** the environment rg runs with (the tool context's: credentials removed); rein's own when absent */
+  env?: Readonly<Record<string, string>>;
   /** the built-in search's bounds (tests make them small) */
   limits?: Partial<GrepLimits>;
 };
@@ -83,7 +85,7 @@ export async function searchRipgrep(rg: string, q: GrepQuery): Promise<GrepFound
   ];
   let proc: Bun.Subprocess<"ignore", "pipe", "pipe">;
   try {
-    proc = Bun.spawn(args, { cwd: q.root, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+    proc = Bun.spawn(args, { cwd: q.root, ...(q.env ? { env: { ...q.env } } : {}), stdin: "ignore", stdout: "pipe", stderr: "pipe" });
   } catch {
     return undefined;
   }

@@ -182,6 +182,26 @@ describe("grep: both engines", () => {
   });
 });
 
+describe("grep: the environment rg runs with", () => {
+  test("rg runs with the environment it is given (the grep tool gives its context's), so a credential in rein's never reaches it", async () => {
+    // A stand-in rg that writes the environment it got and fails, so the search falls back.
+    const seen = join(dir.path, "seen-env");
+    const fakeRg = join(dir.path, "fake-rg");
+    writeFileSync(fakeRg, `#!/bin/sh\nenv > '${seen}'\nexit 2\n`, { mode: 0o755 });
+    process.env.REIN_TEST_DEPLOY_TOKEN = "tok-123";
+    try {
+      const ctx = toolContext(dir.path);
+      expect(ctx.env.REIN_TEST_DEPLOY_TOKEN).toBeUndefined();
+      await searchRipgrep(fakeRg, { root: dir.path, pattern: "x", ignoreCase: false, content: false, limit: 10, signal: ctx.signal, env: ctx.env });
+      const env = await Bun.file(seen).text();
+      expect(env).toContain("PATH=");
+      expect(env).not.toContain("tok-123");
+    } finally {
+      delete process.env.REIN_TEST_DEPLOY_TOKEN;
+    }
+  });
+});
+
 describe("grep: abort mid-search", () => {
   const LINES = 300_000;
 
