@@ -40,6 +40,9 @@ export type Args = {
   /** --older-than, in milliseconds */
   olderThan?: number;
   at?: number;
+  /** rein hooks test: the tool and its input (JSON) of the made-up call */
+  tool?: string;
+  input?: string;
 };
 
 export class UsageError extends Error {}
@@ -98,6 +101,8 @@ const FLAGS: Record<string, Spec> = {
   "--yes": { key: "yes", kind: "bool", short: "-y" },
   "--older-than": { key: "olderThan", kind: "string", check: duration },
   "--at": { key: "at", kind: "string", check: positiveInt },
+  "--tool": { key: "tool", kind: "string" },
+  "--input": { key: "input", kind: "string" },
 };
 
 const SHORT = new Map(Object.entries(FLAGS).flatMap(([long, spec]) => (spec.short ? [[spec.short, long] as const] : [])));
@@ -172,7 +177,7 @@ export function parseArgs(argv: readonly string[]): Args {
   return args;
 }
 
-const COMMANDS = ["sessions", "tools", "permissions", "doctor", "models"];
+const COMMANDS = ["sessions", "tools", "permissions", "doctor", "models", "hooks"];
 
 /**
  * `rein "fix the test"` starts the terminal with that prompt. One word near a command's name is a

@@ -18,14 +18,16 @@ const FLAG_SCOPES: Record<string, readonly Scope[]> = {
   "--allow": RULES,
   "--deny": RULES,
   "--ask": RULES,
-  "--trust": [...RULES, "tools list", "doctor", "models"],
+  "--trust": [...RULES, "tools list", "doctor", "models", "hooks list", "hooks test"],
   "--sandbox": [...RUN, "doctor"],
   "--output-format": ["print"],
   "--on-ask": ["print"],
   "--compact": ["print"],
   "--port": ["serve"],
   "--hostname": ["serve"],
-  "--json": ["sessions list", "sessions trash", "sessions export", "sessions prune", "sessions fork", "tools list", "permissions explain"],
+  "--json": ["sessions list", "sessions trash", "sessions export", "sessions prune", "sessions fork", "tools list", "permissions explain", "hooks list", "hooks test"],
+  "--tool": ["hooks test"],
+  "--input": ["hooks test"],
   "--format": ["sessions export"],
   "--yes": ["sessions prune"],
   "--older-than": ["sessions prune"],
@@ -44,12 +46,14 @@ const MAX_ARGS: Record<string, number> = {
   "sessions fork": 1,
   "tools list": 0,
   "tools init": 1,
+  "hooks list": 0,
+  "hooks test": 1,
   "permissions explain": Infinity,
   doctor: 0,
   models: 0,
 };
 
-const DEFAULT_ACTION: Record<string, string> = { sessions: "list", tools: "list" };
+const DEFAULT_ACTION: Record<string, string> = { sessions: "list", tools: "list", hooks: "list" };
 /** Commands without actions: what follows the command's name is its arguments. */
 const NO_ACTIONS = new Set(["doctor", "models"]);
 

@@ -54,12 +54,14 @@ async function subcommand(command: string, rest: string[], args: ReturnType<type
       return (await import("./tools-command.ts")).toolsCommand(rest, await context(args, env));
     case "permissions":
       return (await import("./permissions-command.ts")).permissionsCommand(rest, await context(args, env));
+    case "hooks":
+      return (await import("./hooks-command.ts")).hooksCommand(rest, await context(args, env));
     case "doctor":
       return (await import("./doctor.ts")).doctor(await context(args, env));
     case "models":
       return (await import("./models-command.ts")).modelsCommand(await context(args, env));
     default:
-      throw new UsageError(`unknown command "${command}" (commands: sessions, tools, permissions, doctor, models)`);
+      throw new UsageError(`unknown command "${command}" (commands: sessions, tools, hooks, permissions, doctor, models)`);
   }
 }
 

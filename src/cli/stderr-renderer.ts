@@ -1,6 +1,7 @@
 // Progress for print mode's text and json formats, on stderr: tool calls, calls a rule denied,
 // retries, errors.
 import type { StampedEvent } from "../session/events.ts";
+import { hookLine } from "./hook-line.ts";
 import { err } from "./output.ts";
 import { deniedReason, progressLine } from "./tool-line.ts";
 
@@ -19,6 +20,11 @@ export function stderrRenderer(warn: (message: string) => void, cwd: string): (e
       case "retry":
         warn(`retrying in ${(event.delay_ms / 1000).toFixed(1)}s (attempt ${event.attempt} failed: ${event.reason})`);
         return;
+      case "hook_end": {
+        const line = hookLine(event);
+        if (line) warn(line.text);
+        return;
+      }
       case "compaction":
         warn(`context compacted (${event.method}): ~${event.tokens_before} -> ~${event.tokens_after} tokens`);
         return;

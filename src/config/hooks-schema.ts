@@ -85,5 +85,7 @@ function got(message: string) {
 }
 
 function unknownKey(issue: v.BaseIssue<unknown>): string {
-  return issue.expected === "never" ? `unknown key ${JSON.stringify(issue.path?.at(-1)?.key)}` : issue.message;
+  const key = JSON.stringify(issue.path?.at(-1)?.key);
+  if (issue.expected === "never") return `unknown key ${key}`;
+  return issue.input === undefined ? `missing key ${key}` : issue.message;
 }

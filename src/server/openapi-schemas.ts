@@ -53,6 +53,12 @@ const events = {
     ["usage", "cost_usd", "outside_run"],
   ),
   error: event("error", { message: str, code: str }, ["code"]),
+  hook_start: event("hook_start", { id: str, event: str, source: str, handler: str, tool_use_id: str }, ["tool_use_id"]),
+  hook_end: event(
+    "hook_end",
+    { id: str, event: str, source: str, handler: str, decision: str, duration_ms: int, output: str, error: str, tool_use_id: str },
+    ["error", "tool_use_id"],
+  ),
   result: event(
     "result",
     {

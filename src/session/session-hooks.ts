@@ -5,10 +5,19 @@ import { join } from "node:path";
 import type { AgentEvent, StampedEvent } from "../agent/types.ts";
 import { hookEntries, type HookEntry, type HookSourcesInput } from "../hooks/sources.ts";
 import { hookPoints, type HookPoints } from "../hooks/points.ts";
+import { PROVIDER_KEY_ENV } from "../llm/provider-keys.ts";
+import { childEnv } from "../permission/child-env.ts";
 import { newId } from "./ids.ts";
+
+/** The environment of hook processes outside a session (rein hooks test): no provider keys, as in a session. */
+export function hookProcessEnv(env: Readonly<Record<string, string | undefined>>, passthrough: readonly string[]): Record<string, string> {
+  return childEnv(env, { passthrough, secrets: PROVIDER_KEY_ENV });
+}
 
 export type { HookEntry } from "../hooks/sources.ts";
 export type { HookPoints } from "../hooks/points.ts";
+export { tryHooks, type Tried } from "../hooks/try-hooks.ts";
+export { describeHandler } from "../hooks/engine.ts";
 
 /** Every hook from every source (rein's config files, Claude Code's settings files), and what was wrong in Claude Code's. */
 export function loadHooks(input: HookSourcesInput): { entries: HookEntry[]; warnings: string[] } {

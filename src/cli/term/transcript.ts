@@ -4,6 +4,7 @@
 import chalk from "chalk";
 import type { StampedEvent } from "../../session/events.ts";
 import { diffRows } from "../diff-view.ts";
+import { hookLine } from "../hook-line.ts";
 import { markdownRenderer, type MarkdownRenderer } from "../markdown.ts";
 import { printable } from "../printable.ts";
 import { todoRows, todosOf } from "../todo-view.ts";
@@ -100,6 +101,11 @@ export class Transcript {
       case "compaction":
         this.print([chalk.dim(compactionLine(event))]);
         break;
+      case "hook_end": {
+        const line = hookLine(event);
+        if (line) this.print([(line.tone === "warn" ? chalk.yellow : chalk.dim)(visible(line.text))]);
+        break;
+      }
       case "error":
         this.print([chalk.red(visible(event.message))]);
         this.shownError = event.message;
