@@ -53,7 +53,8 @@ export type ResultStatus = "success" | "error" | "max_turns" | "permission" | "i
 
 /** Events as the loop and the session produce them; the session stamps session_id and seq. */
 export type AgentEvent =
-  | { type: "session"; id: string; cwd: string; model: string; version: string }
+  /** `agent`: the agent the session runs as, when one was chosen (--agent, config, a subagent) */
+  | { type: "session"; id: string; cwd: string; model: string; version: string; agent?: string }
   | { type: "user"; text: string }
   | { type: "text_delta"; text: string }
   /**
@@ -140,7 +141,8 @@ export type AgentEvent =
 
 export type CompactionMethod = "prune" | "summary" | "cut";
 
-export type EventEnvelope = { session_id: string; seq: number };
+/** `parent_tool_use_id`: a subagent's event forwarded on its parent's stream (session_id and seq are the child's) */
+export type EventEnvelope = { session_id: string; seq: number; parent_tool_use_id?: string };
 export type StampedEvent = AgentEvent & EventEnvelope;
 export type EventOf<T extends AgentEvent["type"]> = Extract<AgentEvent, { type: T }>;
 

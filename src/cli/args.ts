@@ -22,6 +22,8 @@ export type Args = {
   maxCost?: number;
   cwd?: string;
   permissionMode?: Mode;
+  /** --agent NAME: the agent the session runs as */
+  agent?: string;
   allow: string[];
   deny: string[];
   ask: string[];
@@ -84,6 +86,7 @@ const FLAGS: Record<string, Spec> = {
   "--max-cost": { key: "maxCost", kind: "string", check: positiveNumber },
   "--cwd": { key: "cwd", kind: "string" },
   "--permission-mode": { key: "permissionMode", kind: "string", check: oneOf(PERMISSION_MODES) },
+  "--agent": { key: "agent", kind: "string" },
   "--allow": { key: "allow", kind: "list" },
   "--deny": { key: "deny", kind: "list" },
   "--ask": { key: "ask", kind: "list" },

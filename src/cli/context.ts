@@ -6,7 +6,7 @@ import { dirname, join, resolve } from "node:path";
 import { findProjectRoot, loadConfig, type ResolvedConfig } from "../config/load.ts";
 import { projectPaths, reinPaths, type ReinPaths } from "../config/paths.ts";
 import { workspaceTrust } from "../config/trust.ts";
-import { loadHooks, runProblem, sandboxAvailable, type RunSettings, type ToolDir } from "../session/factory.ts";
+import { loadAgents, loadHooks, runProblem, sandboxAvailable, type RunSettings, type ToolDir } from "../session/factory.ts";
 import { Store } from "../session/store.ts";
 import { mcpSettings } from "../session/mcp-settings.ts";
 import { VERSION } from "../version.ts";
@@ -40,6 +40,7 @@ export function resolveContext(args: Args, env: Env): Context {
       ...(args.maxTurns ? { maxTurns: args.maxTurns } : {}),
       ...(args.maxCost !== undefined ? { maxCost: args.maxCost } : {}),
       ...(args.permissionMode ? { permissionMode: args.permissionMode } : {}),
+      ...(args.agent ? { agent: args.agent } : {}),
       allow: args.allow,
       deny: args.deny,
       ask: args.ask,
@@ -94,6 +95,7 @@ export function runSettings(ctx: Context, extra: Pick<RunSettings, "askPolicy" |
     ...(leaseWaitMs !== undefined ? { leaseWaitMs } : {}),
     mcp: mcpFor(ctx),
     hooks: { entries: runHooks(ctx).entries, projectDir: ctx.projectRoot, permissionMode: config.permissionMode },
+    ...agentsFor(ctx, extra.warn),
     ...extra,
   };
   const problem = runProblem(settings);
@@ -200,4 +202,25 @@ function writable(dir: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * The workspace's agents and the one chosen (--agent, config `agent`; plan mode is the plan agent);
+ * its model and turn limit apply unless a flag set them. An unknown name is a usage error.
+ */
+function agentsFor(ctx: Context, warn?: (message: string) => void): Pick<RunSettings, "agents" | "model" | "maxTurns"> | {} {
+  const { agents, report } = loadAgents({ cwd: ctx.cwd, projectRoot: ctx.projectRoot, home: ctx.env.HOME || homedir(), configDir: ctx.paths.configDir, trusted: ctx.trusted });
+  for (const line of [...report.warnings, ...report.notes]) warn?.(line);
+  const name = ctx.config.agent ?? (ctx.config.permissionMode === "plan" ? "plan" : undefined);
+  if (!name) return { agents: { list: agents } };
+  const agent = agents.find((a) => a.name === name);
+  if (!agent || agent.mode === "subagent") {
+    const primary = agents.filter((a) => a.mode !== "subagent").map((a) => a.name).join(", ");
+    throw new UsageError(`no agent "${name}" to run as${agent ? " (it is a subagent only)" : ""}: choose one of ${primary}`);
+  }
+  return {
+    agents: { list: agents, name },
+    ...(agent.model && !ctx.args.model ? { model: agent.model } : {}),
+    ...(agent.maxTurns && !ctx.args.maxTurns ? { maxTurns: agent.maxTurns } : {}),
+  };
 }

@@ -15,6 +15,7 @@ const FLAG_SCOPES: Record<string, readonly Scope[]> = {
   "--max-turns": RUN,
   "--max-cost": RUN,
   "--permission-mode": RULES,
+  "--agent": RUN,
   "--allow": RULES,
   "--deny": RULES,
   "--ask": RULES,

@@ -27,6 +27,8 @@ Flags:
       --max-cost USD          start no model turn once a run has cost USD (exit 4)
       --cwd DIR               work in DIR
       --permission-mode MODE  ${PERMISSION_MODES.join(" | ")}
+      --agent NAME            run as an agent: build (default), plan (= --permission-mode plan)
+                              or one from .rein/agents/, .claude/agents/, .opencode/agent(s)/
       --allow RULE            allow, e.g. --allow 'bash(npm test *)' or --allow edit
       --deny RULE             deny, e.g. --deny 'bash(git push *)'
       --ask RULE              always ask

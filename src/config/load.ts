@@ -36,6 +36,8 @@ export type ResolvedConfig = {
   /** USD per run (one prompt); unset means no budget */
   maxCost?: number;
   permissionMode: PermissionMode;
+  /** the agent chosen (--agent, then the config files' `agent`); undefined: build, or plan in plan mode */
+  agent?: string;
   sandbox: SandboxSetting;
   /** credential-looking environment variables that tools' processes still get (env.passthrough) */
   envPassthrough: string[];
@@ -58,6 +60,7 @@ export type Overrides = {
   maxTurns?: number;
   maxCost?: number;
   permissionMode?: PermissionMode;
+  agent?: string;
   allow?: string[];
   deny?: string[];
   ask?: string[];
@@ -72,7 +75,7 @@ export type LoadOptions = { cwd: string; projectRoot: string; env: Env; override
 export const CONFIG_DEFAULTS = { model: "claude-sonnet-5-5", maxTurns: 100, permissionMode: "default" } as const;
 
 /** One layer of scalar settings; a later layer wins where it defines a value. */
-type Settings = Pick<ConfigFile, "model" | "apiKey" | "baseURL" | "maxTurns" | "maxTokens" | "maxCost" | "permissionMode" | "sandbox"> & {
+type Settings = Pick<ConfigFile, "model" | "apiKey" | "baseURL" | "maxTurns" | "maxTokens" | "maxCost" | "permissionMode" | "sandbox" | "agent"> & {
   serverToken?: string;
 };
 
@@ -103,6 +106,7 @@ export function loadConfig(opts: LoadOptions): ResolvedConfig {
     maxTokens: pick("maxTokens"),
     maxCost: pick("maxCost"),
     permissionMode: pick("permissionMode") ?? CONFIG_DEFAULTS.permissionMode,
+    ...(pick("agent") ? { agent: pick("agent") } : {}),
     // The kernel sandbox: on when asked for; in auto mode by default wherever it is available.
     sandbox: pick("sandbox") ?? ((pick("permissionMode") ?? CONFIG_DEFAULTS.permissionMode) === "auto" ? "auto" : "off"),
     envPassthrough: [...new Set([...(user?.env?.passthrough ?? []), ...(project?.env?.passthrough ?? [])])],
@@ -222,6 +226,7 @@ function fromFlags(overrides: Overrides): Settings {
     maxCost: read(overrides.maxCost, MaxCostSchema, "--max-cost"),
     permissionMode: read(overrides.permissionMode, PermissionModeSchema, "--permission-mode"),
     sandbox: overrides.sandbox ? "on" : undefined,
+    agent: overrides.agent,
   };
 }
 

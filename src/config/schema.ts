@@ -136,6 +136,8 @@ export const ConfigFileSchema = strict({
   maxCost: v.optional(MaxCostSchema),
   permissionMode: v.optional(PermissionModeSchema),
   permissions: v.optional(PermissionsSchema),
+  /** the agent sessions run as (a built-in one or an agent file's name) */
+  agent: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1, "agent must name an agent (build, plan or an agent file's name)"))),
   server: v.optional(ServerSchema),
   sandbox: v.optional(SandboxSchema),
   /** env.passthrough: credential-looking variables that still reach the processes tools start */

@@ -1,7 +1,7 @@
 // Assembles what a Session runs on from settings the front end resolved: the provider, the tools,
 // the rule set (defaults, mode, user, project, flags: last match wins) and the system prompt.
 import type { StreamFn } from "../agent/types.ts";
-import { agentLayer, agentTail } from "../agents/rules.ts";
+import { agentLayer, agentTail, offeredTools } from "../agents/rules.ts";
 import type { AgentDefinition } from "../agents/types.ts";
 import type { ProviderEntry } from "../llm/configured.ts";
 import type { RetryPolicy } from "../llm/retry.ts";
@@ -21,6 +21,7 @@ import { boundOutput } from "./bound-output.ts";
 import { systemPrompt, type InstructionSources } from "./instructions.ts";
 export { instructionWarnings } from "./instructions.ts";
 import { maskSource } from "./sandbox-masks.ts";
+import { mayStartTasks, withSubagents } from "./subagents.ts";
 import type { SessionOptions, SessionSandbox } from "./session.ts";
 import type { SessionHookSettings } from "./session-hooks.ts";
 export { loadHooks } from "./session-hooks.ts";
@@ -69,6 +70,8 @@ export type RunSettings = {
   mcp?: McpSettings;
   /** the hooks sessions of this run run */
   hooks?: SessionHookSettings;
+  /** the agents this workspace has, the one the session runs as, and how many subagents run at once */
+  agents?: { list: readonly AgentDefinition[]; name?: string; cap?: number };
 };
 
 /** What the model reads of one tool result, in characters: 15% of the window's characters, within 10k-60k. */
@@ -114,6 +117,8 @@ export function ruleSet(mode: PermissionMode, rules: RunSettings["rules"], agent
   const agentMode = agent?.permissionMode ? [] : from(`permission mode ${mode}`, modeRules(mode));
   return [
     ...from("built-in default", DEFAULT_RULES),
+    // Starting a subagent asks nothing: what the subagent does asks for itself (agents/rules.ts).
+    { permission: "task", pattern: "*", action: "allow", source: "built-in default" },
     ...(agent ? [...agentMode, ...agentLayer(agent)] : from(`permission mode ${mode}`, modeRules(mode))),
     ...from("user config", rules.user),
     ...from("project config", rules.project),
@@ -172,8 +177,16 @@ export function budgetWarning(settings: RunSettings): string | undefined {
 }
 
 export function sessionOptions(settings: RunSettings, store: Store, registry = toolRegistry(settings.toolDirs)): SessionOptions {
+  const options = baseSessionOptions(settings, store, registry);
+  return settings.agents ? withAgent(options, settings.agents) : options;
+}
+
+function baseSessionOptions(settings: RunSettings, store: Store, registry: ToolRegistry): SessionOptions {
   const setup = runProviders(settings);
   if (typeof setup === "string") throw new Error(setup);
+  const agent = settings.agents?.name ? settings.agents.list.find((a) => a.name === settings.agents!.name) : undefined;
+  const rules = ruleSet(settings.permissionMode, settings.rules, agent);
+  const tools = toolsCheckingRules(registry, settings);
   const info = setup.models.info(settings.model);
   if (!settings.stream) setup.prepare(settings.model);
   const stream = settings.stream ?? setup.stream;
@@ -184,9 +197,10 @@ export function sessionOptions(settings: RunSettings, store: Store, registry = t
     stream,
     models: setup.models,
     model: settings.model,
-    system: systemPrompt(instructionSources(settings)),
-    tools: toolsCheckingRules(registry, settings),
-    rules: ruleSet(settings.permissionMode, settings.rules),
+    system: [systemPrompt(instructionSources(settings)), agent?.prompt].filter(Boolean).join("\n\n"),
+    tools: async () => offeredTools(await tools(), agent, rules),
+    rules,
+    ...(agent ? { agent: agent.name } : {}),
     expand: permissionEngine(settings),
     // The shell parser takes tens of milliseconds to load, the built-in tools' modules a few (in the
     // compiled binary): load them while the model writes its first tool call.
@@ -207,3 +221,11 @@ export function sessionOptions(settings: RunSettings, store: Store, registry = t
     sandbox: { ...settings.sandbox, masked: maskSource({ home: settings.home, reinDirs: settings.reinDirs, workspace: settings.projectRoot }) },
   };
 }
+
+/** The task tool, when the session's agent may start subagents (see subagents.ts). */
+function withAgent(options: SessionOptions, agents: NonNullable<RunSettings["agents"]>): SessionOptions {
+  const agent = agents.list.find((a) => a.name === agents.name);
+  if (agent && !mayStartTasks(agent)) return options;
+  return withSubagents(options, { agents: agents.list, ...(agents.cap ? { cap: agents.cap } : {}) });
+}
+export { loadAgents } from "../agents/sources.ts";

@@ -52,6 +52,11 @@ export const MIGRATIONS: readonly (string | ((db: Database) => void))[] = [
   // 6: sessions stored before rein knew what the provider refuses (an empty or whitespace-only text
   //    block, a corrupt image) are repaired once, so they can be continued
   (db) => void repairStoredRows(db),
+  // 7: a subagent's session names its parent session, the task call that started it and its agent
+  `ALTER TABLE sessions ADD COLUMN parent_id TEXT;
+   ALTER TABLE sessions ADD COLUMN parent_tool_use_id TEXT;
+   ALTER TABLE sessions ADD COLUMN agent TEXT;
+   CREATE INDEX sessions_by_parent ON sessions (parent_id) WHERE parent_id IS NOT NULL;`,
 ];
 
 /** Applies migration `version` (1-based) to `db`; the caller records it in user_version. */

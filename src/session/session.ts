@@ -19,6 +19,7 @@ import {
   type StreamFn,
   type Usage,
 } from "../agent/types.ts";
+import type { SubagentSource } from "../agents/host.ts";
 import type { ModelCatalog } from "../llm/models.ts";
 import { BUILTIN_CATALOG, costFunction } from "../llm/providers.ts";
 import type { PermissionRequest, Rule } from "../permission/evaluate.ts";
@@ -73,6 +74,12 @@ export type SessionOptions = {
   sandbox?: SessionSandbox;
   /** the hooks this session runs (none when absent) */
   hooks?: SessionHookSettings;
+  /** the task tool and the child sessions it runs (agents/host.ts) */
+  subagents?: SubagentSource;
+  /** the agent the session runs as, named by the `session` event */
+  agent?: string;
+  /** approvals given elsewhere that hold here too (a subagent's parent's), read at each call */
+  inherited?: () => readonly Rule[];
 };
 
 /**
@@ -113,6 +120,11 @@ export class Session {
   private runUsage = emptyUsage();
   private readonly hooks: SessionHooks | undefined;
   private hooksStarted = false;
+  /** what this run's subagents spent (their results roll up into this run's) */
+  private childSpend: { usage: Usage; cost: number | null } = { usage: emptyUsage(), cost: 0 };
+  /** the running children's reply functions: an ask forwarded from a child is answered here */
+  private readonly answerers = new Set<(askId: string, reply: PermissionReply, message?: string) => boolean>();
+  private readonly taskTools: Tool[];
 
   private constructor(
     readonly row: SessionRow,
@@ -131,6 +143,12 @@ export class Session {
       emit: (event) => void this.emit(event),
     });
     this.lease = new RunLease(options.store.db, row.id, { ...options.lease, ...(options.now ? { now: options.now } : {}) });
+    const outputs = [join(options.outputDir, row.id), resolveForCheck(join(options.outputDir, row.id), "/", "/")].map((dir) => ({
+      permission: "external_directory",
+      pattern: `${dir}/*`,
+      action: "allow" as const,
+      source: "the session's saved outputs",
+    }));
     this.broker = new PermissionBroker({
       rules: () => this.options.rules,
       ...(options.expand ? { expand: (requests: PermissionRequest[]) => options.expand!(requests, row.cwd) } : {}),
@@ -138,12 +156,10 @@ export class Session {
       policy: options.askPolicy,
       // The note on a cut output sends the model to read its saved file; in print mode nobody could grant that.
       // Both spellings: the engine resolves symlinks in the paths it checks (a linked /tmp or home).
-      standing: [join(options.outputDir, row.id), resolveForCheck(join(options.outputDir, row.id), "/", "/")].map((dir) => ({
-        permission: "external_directory",
-        pattern: `${dir}/*`,
-        action: "allow" as const,
-        source: "the session's saved outputs",
-      })),
+      // A subagent's parent's approvals are read at each call: an "always" given meanwhile counts.
+      get standing() {
+        return [...outputs, ...(options.inherited?.() ?? [])];
+      },
       emitAsk: (ask: Ask) =>
         this.emit({
           type: "permission_ask",
@@ -156,6 +172,28 @@ export class Session {
       emitReply: (id, answer) =>
         this.emit({ type: "permission_reply", id, reply: answer.reply, ...(answer.message ? { message: answer.message } : {}) }),
     });
+    this.taskTools =
+      options.subagents?.({
+        id: row.id,
+        cwd: row.cwd,
+        approvals: () => this.broker.approvals,
+        relay: (event) => this.notify(event),
+        answerer: (answer) => (this.answerers.add(answer), () => void this.answerers.delete(answer)),
+        spent: (usage, cost) => {
+          const before = this.childSpend;
+          this.childSpend = { usage: addUsage(before.usage, usage), cost: before.cost === null || cost === null ? null : before.cost + cost };
+        },
+        costSoFar: () => {
+          const own = costFunction(this.options.model, this.options.models)(this.runUsage);
+          return own === null || this.childSpend.cost === null ? null : own + this.childSpend.cost;
+        },
+      }) ?? [];
+  }
+
+  /** The tools for a turn: the session's, then the task tool when it has subagents. */
+  private async turnTools(): Promise<Tool[]> {
+    const tools = await (typeof this.options.tools === "function" ? this.options.tools() : this.options.tools);
+    return this.taskTools.length ? [...tools, ...this.taskTools] : tools;
   }
 
   /** `settings` is kept with the session (JSON) so a front end can open it again the same way. */
@@ -238,7 +276,7 @@ export class Session {
             this.warmedUp = true;
             this.options.warmUp?.();
           },
-          tools: typeof this.options.tools === "function" ? this.options.tools : () => this.options.tools as Tool[],
+          tools: () => this.turnTools(),
           files: this.files,
           outputDir: join(this.options.outputDir, this.id),
           history: storedHistory(this.options.store, this.id),
@@ -262,7 +300,9 @@ export class Session {
       this.storedSize = undefined; // the messages may have been compacted; later runs estimate
       this.saving(() => store.updateSession(this.id, {}));
       const failure = this.saveError ?? this.lease.lost();
-      const { text: answer, usage, cost, turns } = result;
+      const { text: answer, turns } = result;
+      const usage = addUsage(result.usage, this.childSpend.usage);
+      const cost = result.cost === null || this.childSpend.cost === null ? null : Math.round((result.cost + this.childSpend.cost) * 1e6) / 1e6;
       return this.result(startedAt, failure ? "error" : result.status, { text: answer, usage, cost, turns, error: failure ?? result.error });
     } catch (error) {
       const status = controller.signal.aborted && !this.saveError ? "interrupted" : "error";
@@ -273,6 +313,7 @@ export class Session {
       this.inRun = false;
       this.saveError = undefined;
       this.runUsage = emptyUsage();
+      this.childSpend = { usage: emptyUsage(), cost: 0 };
     }
   }
 
@@ -445,8 +486,9 @@ export class Session {
     return this.broker.approvals.splice(index, 1)[0];
   }
 
+  /** Answers an ask of this session, or of a subagent running under it. */
   reply(askId: string, reply: PermissionReply, message?: string): boolean {
-    return this.broker.reply(askId, reply, message);
+    return this.broker.reply(askId, reply, message) || [...this.answerers].some((answer) => answer(askId, reply, message));
   }
 
   pendingAsks(): Ask[] {
@@ -519,7 +561,8 @@ export class Session {
   private announce(): void {
     if (this.started) return;
     this.started = true;
-    this.emit({ type: "session", id: this.id, cwd: this.row.cwd, model: this.options.model, version: this.options.version });
+    const agent = this.options.agent ? { agent: this.options.agent } : {};
+    this.emit({ type: "session", id: this.id, cwd: this.row.cwd, model: this.options.model, version: this.options.version, ...agent });
   }
 
   private finish(event: Extract<AgentEvent, { type: "result" }>): ResultEvent {

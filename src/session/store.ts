@@ -18,6 +18,10 @@ export type SessionRow = {
   settings?: string | null;
   /** when the session was moved to the trash; null (or absent) for a live session */
   deleted_at?: number | null;
+  /** a subagent's session: its parent session, the task call that started it, its agent */
+  parent_id?: string | null;
+  parent_tool_use_id?: string | null;
+  agent?: string | null;
 };
 /** What a session's totals are made of, of one event (see `spendEvents`); a full event has these fields too. */
 export type SpendEvent = {
@@ -124,6 +128,16 @@ export class Store {
     return full;
   }
 
+  /** Marks `id` as the child session a task call of `parentId` started (agents/). */
+  linkChild(id: string, link: { parentId: string; toolUseId: string; agent: string }): void {
+    this.db.query(`UPDATE sessions SET parent_id = ?, parent_tool_use_id = ?, agent = ? WHERE id = ?`).run(link.parentId, link.toolUseId, link.agent, id);
+  }
+
+  /** The child sessions of a session, oldest first. */
+  childSessions(parentId: string): SessionRow[] {
+    return this.db.query(`SELECT * FROM sessions WHERE parent_id = ? ORDER BY created_at, rowid`).all(parentId) as SessionRow[];
+  }
+
   getSession(id: string): SessionRow | undefined {
     return this.db.query(`SELECT * FROM sessions WHERE id = ?`).get(id) as SessionRow | null ?? undefined;
   }
@@ -152,7 +166,7 @@ export class Store {
   latestSession(cwd: string): SessionRow | undefined {
     return (
       (this.db
-        .query(`SELECT * FROM sessions WHERE cwd = ? AND deleted_at IS NULL ORDER BY updated_at DESC, rowid DESC LIMIT 1`)
+        .query(`SELECT * FROM sessions WHERE cwd = ? AND deleted_at IS NULL AND parent_id IS NULL ORDER BY updated_at DESC, rowid DESC LIMIT 1`)
         .get(cwd) as SessionRow | null) ?? undefined
     );
   }
@@ -162,10 +176,10 @@ export class Store {
     const limit = options.limit ?? 50;
     if (options.cwd) {
       return this.db
-        .query(`SELECT * FROM sessions WHERE cwd = ? AND deleted_at IS NULL ORDER BY updated_at DESC LIMIT ?`)
+        .query(`SELECT * FROM sessions WHERE cwd = ? AND deleted_at IS NULL AND parent_id IS NULL ORDER BY updated_at DESC LIMIT ?`)
         .all(options.cwd, limit) as SessionRow[];
     }
-    return this.db.query(`SELECT * FROM sessions WHERE deleted_at IS NULL ORDER BY updated_at DESC LIMIT ?`).all(limit) as SessionRow[];
+    return this.db.query(`SELECT * FROM sessions WHERE deleted_at IS NULL AND parent_id IS NULL ORDER BY updated_at DESC LIMIT ?`).all(limit) as SessionRow[];
   }
 
   /** Trashed sessions, the most recently trashed first. */

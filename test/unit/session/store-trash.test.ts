@@ -176,6 +176,9 @@ test("migration 3 upgrades a database written at version 2 and keeps its rows, a
     updated_at: NOW,
     settings: '{"mode":"plan"}',
     deleted_at: null,
+    parent_id: null,
+    parent_tool_use_id: null,
+    agent: null,
   });
   expect(ids(store.listSessions())).toEqual(["s_v2"]);
   expect(store.messages("s_v2")).toEqual([{ idx: 0, role: "user", content: [{ type: "text", text: "old" }], seq: 1, status: "complete" }]);

@@ -1,0 +1,46 @@
+// What the task tool needs of the session it runs in (given by the session, see session/subagents.ts),
+// and what a child run reports back.
+import type { PermissionReply, ResultStatus, StampedEvent, Usage } from "../agent/types.ts";
+import type { Rule } from "../permission/evaluate.ts";
+import type { Tool } from "../sdk.ts";
+
+export type SubagentParent = {
+  id: string;
+  cwd: string;
+  /** the parent's run-time approvals, live: an "always" given during the run covers the children too */
+  approvals: () => readonly Rule[];
+  /** shows a child's event to whoever holds the parent (not stored in the parent's log) */
+  relay: (event: StampedEvent) => void;
+  /** adds a running child's reply function; returns its removal */
+  answerer: (answer: (askId: string, reply: PermissionReply, message?: string) => boolean) => () => void;
+  /** a child's run ended: its usage and cost roll up into the parent's result */
+  spent: (usage: Usage, cost: number | null) => void;
+  /** what the parent's run has cost so far, its children's included (null when unknown) */
+  costSoFar: () => number | null;
+};
+
+/** The task tool (and anything else that runs children) for a session. */
+export type SubagentSource = (parent: SubagentParent) => Tool[];
+
+export type ChildRequest = {
+  agent: string;
+  prompt: string;
+  description: string;
+  model?: string;
+  /** a child session of this parent to continue */
+  taskId?: string;
+  toolUseId: string;
+  signal: AbortSignal;
+};
+
+export type ChildOutcome = {
+  taskId: string;
+  status: ResultStatus;
+  text: string;
+  error?: string;
+  usage: Usage;
+  cost: number | null;
+  turns: number;
+  durationMs: number;
+  model: string;
+};

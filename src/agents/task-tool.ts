@@ -1,0 +1,133 @@
+// The task tool: hands a self-contained prompt to a subagent running in a child session and returns
+// the child's final answer, its task_id (to continue it) and one line of what it spent. Calls in one
+// turn run together, at most `cap` at a time; the call itself asks no permission.
+import * as v from "valibot";
+import type { Tool, ToolResult } from "../sdk.ts";
+import type { ChildOutcome, ChildRequest } from "./host.ts";
+import type { AgentDefinition } from "./types.ts";
+
+export const DEFAULT_TASK_CAP = 4;
+
+const TaskInput = v.object({
+  description: v.pipe(v.string(), v.description("a short (3-5 word) name for the task")),
+  prompt: v.pipe(v.string(), v.minLength(1), v.description("the whole task for the subagent: it sees nothing of this conversation")),
+  subagent_type: v.pipe(v.string(), v.description("the agent to run, one of those listed in this tool's description")),
+  model: v.optional(v.pipe(v.string(), v.description("a model for this task instead of the agent's"))),
+  task_id: v.optional(v.pipe(v.string(), v.description("continue an earlier task: the task_id its result gave"))),
+});
+
+export type TaskToolOptions = {
+  /** the agents a task may run (subagent or all, not hidden ones too: they can be named) */
+  agents: readonly AgentDefinition[];
+  run: (request: ChildRequest) => Promise<ChildOutcome>;
+  cap?: number;
+};
+
+export function taskTool(options: TaskToolOptions): Tool {
+  const runnable = options.agents.filter((a) => a.mode !== "primary");
+  const slots = semaphore(options.cap ?? DEFAULT_TASK_CAP);
+  return {
+    name: "task",
+    description: describe(runnable),
+    input: TaskInput,
+    // Lets the loop run several task calls of one turn together (the children ask their own permissions).
+    readOnly: true,
+    permissions: (input) => {
+      const agent = (input as v.InferOutput<typeof TaskInput>).subagent_type;
+      return [{ permission: "task", pattern: agent, always: [agent] }];
+    },
+    async run(raw, ctx): Promise<ToolResult> {
+      const input = raw as v.InferOutput<typeof TaskInput>;
+      const agent = runnable.find((a) => a.name === input.subagent_type);
+      if (!agent) {
+        const known = runnable.map((a) => a.name).join(", ");
+        return { output: `Unknown subagent_type "${input.subagent_type}". Known agents: ${known}. Call task again with one of them.`, isError: true };
+      }
+      const release = await slots(ctx.signal);
+      if (!release) return { output: "Interrupted before the subagent started.", isError: true };
+      try {
+        const outcome = await options.run({
+          agent: agent.name,
+          prompt: input.prompt,
+          description: input.description,
+          ...(input.model ? { model: input.model } : {}),
+          ...(input.task_id ? { taskId: input.task_id } : {}),
+          toolUseId: ctx.toolUseId,
+          signal: ctx.signal,
+        });
+        return taskResult(agent.name, outcome);
+      } catch (error) {
+        return { output: `The ${agent.name} subagent could not run: ${error instanceof Error ? error.message : String(error)}`, isError: true };
+      } finally {
+        release();
+      }
+    },
+  };
+}
+
+function describe(agents: readonly AgentDefinition[]): string {
+  const listed = agents.filter((a) => !a.hidden).map((a) => `- ${a.name}: ${a.description}`);
+  return [
+    "Runs a subagent on a task of its own, in a fresh context: it sees none of this conversation, only your prompt (and the project's instructions), and only its final answer comes back. Give it a self-contained prompt: what to do, what you know, what to report. Several task calls in one reply run at the same time.",
+    "Agents (subagent_type):",
+    ...listed,
+    "The result holds a task_id: pass it as task_id with a new prompt to continue that subagent's session.",
+  ].join("\n");
+}
+
+function taskResult(agent: string, outcome: ChildOutcome): ToolResult {
+  const line = usageLine(agent, outcome);
+  const id = `task_id: ${outcome.taskId}`;
+  if (outcome.status === "success") return { output: `${id}\n<task_result>\n${outcome.text}\n</task_result>\n${line}`, metadata: { task_id: outcome.taskId, status: outcome.status } };
+  const why = outcome.error ?? outcome.status;
+  const partial = outcome.text ? `\nIts last text:\n<task_result>\n${outcome.text}\n</task_result>` : "";
+  return {
+    output: `The ${agent} subagent did not finish (${outcome.status}): ${why}.${partial}\n${id} (continue it with task_id, or go on without it)\n${line}`,
+    isError: true,
+    metadata: { task_id: outcome.taskId, status: outcome.status },
+  };
+}
+
+function usageLine(agent: string, o: ChildOutcome): string {
+  const tokens = o.usage.input_tokens + o.usage.cache_read_input_tokens + o.usage.cache_creation_input_tokens;
+  const cost = o.cost === null ? "cost unknown" : `$${o.cost.toFixed(4)}`;
+  return `(${agent} on ${o.model}: ${o.turns} turn${o.turns === 1 ? "" : "s"}, ${tokens} tokens in, ${o.usage.output_tokens} out, ${cost}, ${(o.durationMs / 1000).toFixed(1)} s)`;
+}
+
+/** At most `n` holders at once; waiting ends undefined when the signal aborts. */
+function semaphore(n: number): (signal: AbortSignal) => Promise<(() => void) | undefined> {
+  let free = n;
+  const waiting: (() => void)[] = [];
+  const release = () => {
+    const next = waiting.shift();
+    if (next) next();
+    else free++;
+  };
+  return (signal) => {
+    if (signal.aborted) return Promise.resolve(undefined);
+    if (free > 0) {
+      free--;
+      return Promise.resolve(once(release));
+    }
+    return new Promise((resolve) => {
+      const start = () => {
+        signal.removeEventListener("abort", stop);
+        resolve(once(release));
+      };
+      const stop = () => {
+        const i = waiting.indexOf(start);
+        if (i >= 0) waiting.splice(i, 1);
+        resolve(undefined);
+      };
+      waiting.push(start);
+      signal.addEventListener("abort", stop, { once: true });
+    });
+  };
+}
+
+function once(fn: () => void): () => void {
+  let done = false;
+  return () => {
+    if (!done) (done = true), fn();
+  };
+}
