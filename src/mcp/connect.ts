@@ -8,7 +8,6 @@ import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport as SdkTransport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
 import type { RemoteEntry, ServerEntry, StdioEntry } from "./config.ts";
 
 export type ConnectOptions = {
@@ -18,8 +17,8 @@ export type ConnectOptions = {
   logFile: string;
   timeoutMs: number;
   version: string;
-  /** told when the server's tool list changed (with the new list) */
-  onToolsChanged: (tools: McpTool[]) => void;
+  /** told when the server said its tool list changed */
+  onToolsChanged: () => void;
   /** told when the connection ended on its own (the server exited, the stream broke) */
   onClose: (why: string) => void;
 };
@@ -62,7 +61,7 @@ async function open(transport: SdkTransport, opts: ConnectOptions): Promise<Clie
     { name: "rein", version: opts.version },
     {
       capabilities: {},
-      listChanged: { tools: { debounceMs: 0, onChanged: (error, tools) => !error && tools && opts.onToolsChanged(tools) } },
+      listChanged: { tools: { autoRefresh: false, debounceMs: 0, onChanged: () => opts.onToolsChanged() } },
     },
   );
   let timer: ReturnType<typeof setTimeout> | undefined;

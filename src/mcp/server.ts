@@ -69,7 +69,7 @@ export class McpServer {
         logFile: this.logFile,
         timeoutMs: this.env.startupTimeoutMs,
         version: this.env.version,
-        onToolsChanged: (tools) => this.setTools(tools),
+        onToolsChanged: () => void this.relist(),
         onClose: (why) => {
           if (this.client !== client) return;
           this.client = undefined;
@@ -78,14 +78,28 @@ export class McpServer {
         },
       });
       this.client = client;
+      this.state = "connecting";
       this.pid = (client.transport as { pid?: number | null } | undefined)?.pid ?? undefined;
       this.setTools(await listAll(client, this.env.startupTimeoutMs));
       this.state = "connected";
       this.lastError = undefined;
     } catch (error) {
+      const client = this.client;
       this.client = undefined;
+      await client?.close().catch(() => {});
       this.state = "failed";
       this.lastError = messageOf(error);
+    }
+  }
+
+  /** Takes the server's new tool list (after notifications/tools/list_changed); keeps the old one if that fails. */
+  private async relist(): Promise<void> {
+    const client = this.client;
+    if (!client) return;
+    try {
+      this.setTools(await listAll(client, this.env.startupTimeoutMs));
+    } catch (error) {
+      this.lastError = `its changed tool list could not be read: ${messageOf(error)}`;
     }
   }
 
@@ -131,14 +145,21 @@ export class McpServer {
   }
 }
 
+// The SDK's listTools rejects the whole list when one tool is malformed; this takes the page as
+// it came and keeps each tool that has a name (serverTools checks the rest, tool by tool).
+const AS_IS = { safeParse: (data: unknown) => ({ success: true as const, data }) } as unknown as Parameters<Client["request"]>[1];
+
 async function listAll(client: Client, timeout: number): Promise<McpTool[]> {
   if (!client.getServerCapabilities()?.tools) return [];
   const tools: McpTool[] = [];
   let cursor: string | undefined;
   do {
-    const page = await client.listTools(cursor ? { cursor } : {}, { timeout });
-    tools.push(...page.tools);
-    cursor = page.nextCursor;
+    const page = (await client.request({ method: "tools/list", params: cursor ? { cursor } : {} }, AS_IS, { timeout })) as { tools?: unknown; nextCursor?: unknown };
+    if (!Array.isArray(page?.tools)) throw new Error("its tools/list answer has no tools list");
+    for (const tool of page.tools as unknown[]) {
+      if (tool && typeof tool === "object" && typeof (tool as { name?: unknown }).name === "string") tools.push(tool as McpTool);
+    }
+    cursor = typeof page.nextCursor === "string" && page.nextCursor ? page.nextCursor : undefined;
   } while (cursor && tools.length < 10_000);
   return tools;
 }

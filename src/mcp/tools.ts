@@ -2,7 +2,7 @@
 // model reads, no permissions function (so a call is one request for `mcp__SERVER__TOOL`, asked by
 // default), never read-only (the server's hints are its own claims). Results: text as text,
 // images as images the model sees, embedded resources as their text, structuredContent as JSON
-// when no text came with it; isError makes an error result.
+// when no text block came with it; isError makes an error result.
 import { defineJsonTool, type Tool, type ToolImage, type ToolResult } from "../sdk.ts";
 import type { CallToolResult, Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
 import { matchWildcard } from "../permission/wildcard.ts";
@@ -59,10 +59,8 @@ export function toolResult(result: CallToolResult): ToolResult {
     else if (block.type === "audio") parts.push(`[audio (${block.mimeType}), ${approxBytes(block.data)} bytes, not shown]`);
     else if (block.type === "resource") {
       const r = block.resource;
-      if ("text" in r && typeof r.text === "string") {
-        parts.push(`[resource ${r.uri}]\n${r.text}`);
-        hasText = true;
-      } else parts.push(`[resource ${r.uri}${r.mimeType ? ` (${r.mimeType})` : ""}: ${approxBytes("blob" in r ? r.blob : "")} bytes of binary, not shown]`);
+      if ("text" in r && typeof r.text === "string") parts.push(`[resource ${r.uri}]\n${r.text}`);
+      else parts.push(`[resource ${r.uri}${r.mimeType ? ` (${r.mimeType})` : ""}: ${approxBytes("blob" in r ? r.blob : "")} bytes of binary, not shown]`);
     } else if (block.type === "resource_link") parts.push(`[resource link ${block.uri}${block.name ? ` (${block.name})` : ""}]`);
   }
   if (result.structuredContent !== undefined && !hasText) parts.push(JSON.stringify(result.structuredContent, null, 2));
@@ -71,5 +69,5 @@ export function toolResult(result: CallToolResult): ToolResult {
 }
 
 function approxBytes(base64: string): number {
-  return Math.floor((base64.length * 3) / 4);
+  return Buffer.byteLength(base64, "base64");
 }

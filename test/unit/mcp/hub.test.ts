@@ -1,0 +1,105 @@
+// The hub against real server processes: server-everything from npm and a misbehaving server of
+// our own. None of the failures stops anything: each is a state, a last error and an error result.
+import { expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { toolDefinition } from "../../../src/agent/tool-schema.ts";
+import { childEnv } from "../../../src/permission/child-env.ts";
+import { call, everything, hub, rogue, until } from "./servers.ts";
+
+test.concurrent("server-everything's tools become mcp__ tools with their JSON Schema; hints allow nothing", async () => {
+  await using h = hub({ everything: everything() });
+  const tools = await h.tools();
+  const echo = tools.find((t) => t.name === "mcp__everything__echo")!;
+  expect(toolDefinition(echo).input_schema).toMatchObject({ type: "object", properties: { message: { type: "string" } } });
+  expect(echo.readOnly).toBeFalsy(); // the server says readOnlyHint: true
+  expect(echo.permissions).toBeUndefined(); // one request for mcp__everything__echo
+  expect((await call(tools, "mcp__everything__echo", { message: "hi" })).output).toBe("Echo: hi");
+  const image = await call(tools, "mcp__everything__get-tiny-image");
+  expect(image.images?.[0]?.mediaType).toBe("image/png");
+  expect(image.images?.[0]?.base64.length).toBeGreaterThan(100);
+}, 20_000);
+
+test.concurrent("stdio servers get the tool environment plus their own env, and log stderr to a file", async () => {
+  const toolEnv = childEnv({ PATH: process.env.PATH, OPENAI_API_KEY: "sk-abcdefghijklmnopqrstuvwxyz", GITHUB_TOKEN: "ghp_parent", PLAIN: "yes" });
+  await using h = hub({ everything: { ...everything(), env: { GITHUB_TOKEN: "listed" } } }, { toolEnv });
+  const env = JSON.parse((await call(await h.tools(), "mcp__everything__get-env")).output) as Record<string, string>;
+  expect(env.PLAIN).toBe("yes");
+  expect(env.GITHUB_TOKEN).toBe("listed");
+  expect(env).not.toHaveProperty("OPENAI_API_KEY");
+  await using r = hub({ rogue: rogue() });
+  await r.tools();
+  expect(readFileSync(join(r.logDir, "rogue.log"), "utf8")).toContain("rogue started in mode serve");
+}, 20_000);
+
+test.concurrent("a command that does not exist, and one that exits at once, fail with why", async () => {
+  await using h = hub({ ghost: { command: "no-such-mcp-server-xyz" }, quitter: rogue("exit") });
+  expect(await h.tools()).toEqual([]);
+  const [ghost, quitter] = h.servers;
+  expect(ghost!.state).toBe("failed");
+  expect(ghost!.lastError).toContain("could not be started");
+  expect(quitter!.state).toBe("failed");
+  expect(quitter!.lastError).toContain("exited before answering the handshake");
+}, 20_000);
+
+test.concurrent("a server that hangs at start or answers garbage fails after the startup timeout", async () => {
+  await using h = hub({ sleeper: rogue("hang-start"), garbage: rogue("garbage") }, { startupTimeoutMs: 300 });
+  await h.start();
+  for (const server of h.servers) {
+    expect(server.state).toBe("failed");
+    expect(server.lastError).toContain("within 0.3 s");
+  }
+}, 20_000);
+
+test.concurrent("the first turn waits for slow servers only up to the bound", async () => {
+  await using h = hub({ sleeper: rogue("hang-start"), fast: rogue() }, { startupTimeoutMs: 60_000, waitMs: 1 });
+  const first = await h.tools();
+  expect(h.servers[0]!.state).toBe("connecting");
+  await until(() => h.servers[1]!.state === "connected", "the fast server");
+  expect(first.some((t) => t.name.startsWith("mcp__sleeper"))).toBe(false);
+  expect((await h.tools()).map((t) => t.name)).toContain("mcp__fast__ok");
+}, 20_000);
+
+test.concurrent("a crash mid-call is an error result naming the server; the next call starts it again", async () => {
+  await using h = hub({ rogue: rogue() });
+  const tools = await h.tools();
+  const crashed = await call(tools, "mcp__rogue__crash");
+  expect(crashed.isError).toBe(true);
+  expect(crashed.output).toBe('MCP server "rogue" failed calling crash: the server exited or closed the connection during the call');
+  expect((await call(tools, "mcp__rogue__ok", { text: "again" })).output).toBe('ok {"text":"again"}');
+}, 20_000);
+
+test.concurrent("a call that hangs times out with the server's timeout", async () => {
+  await using h = hub({ rogue: rogue("serve", { timeout: 200 }) });
+  const result = await call(await h.tools(), "mcp__rogue__hang");
+  expect(result.isError).toBe(true);
+  expect(result.output).toContain('MCP server "rogue" failed calling hang: the call did not finish within 0.2 s');
+  expect(h.servers[0]!.lastError).toContain("did not finish");
+}, 20_000);
+
+test.concurrent("results: images, embedded resources, structuredContent; isError is an error", async () => {
+  await using h = hub({ rogue: rogue() });
+  const tools = await h.tools();
+  const kinds = await call(tools, "mcp__rogue__kinds");
+  expect(kinds.images).toEqual([{ mediaType: "image/png", base64: Buffer.from("not really a png").toString("base64") }]);
+  expect(kinds.output).toContain("[resource file:///notes.txt]\nthe notes");
+  expect(kinds.output).toContain("[resource file:///blob.bin: 16 bytes of binary, not shown]");
+  expect(kinds.output).toContain('"answer": 42');
+  expect(await call(tools, "mcp__rogue__fail")).toEqual({ output: "no such issue", isError: true });
+}, 20_000);
+
+test.concurrent("a tool with an invalid schema is left out; list_changed adds tools before the next turn", async () => {
+  await using h = hub({ rogue: rogue() });
+  const tools = await h.tools();
+  expect(tools.map((t) => t.name)).not.toContain("mcp__rogue__bad-schema");
+  expect(h.toolsOf(h.servers[0]!).problems).toEqual([{ tool: "bad-schema", reason: 'its input schema is not a JSON Schema of type "object"' }]);
+  const before = h.servers[0]!.version;
+  await call(tools, "mcp__rogue__change");
+  await until(() => h.servers[0]!.version > before, "the refreshed tool list");
+  expect((await h.tools()).map((t) => t.name)).toContain("mcp__rogue__added");
+}, 20_000);
+
+test.concurrent("tools.allow and tools.deny pick a server's tools", async () => {
+  await using h = hub({ rogue: rogue("serve", { tools: { allow: ["o*", "f*"], deny: ["fail"] } }) });
+  expect((await h.tools()).map((t) => t.name)).toEqual(["mcp__rogue__ok"]);
+}, 20_000);
