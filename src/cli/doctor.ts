@@ -1,7 +1,7 @@
 // rein doctor: checks what a run needs, and says what to do about each problem.
+import { homedir } from "node:os";
 import { foreignPermissionWarnings } from "../config/rule.ts";
-import { instructionSources, instructionWarnings, sandboxAvailable, toolRegistry } from "../session/factory.ts";
-import { INSTRUCTION_CAP_BYTES } from "../session/instructions.ts";
+import { INSTRUCTION_CAP_BYTES, instructionSources, loadInstructions, sandboxAvailable, toolRegistry } from "../session/factory.ts";
 import { API_CHECK_TIMEOUT_MS, checkAnthropicApi, providerReport } from "../session/provider-check.ts";
 import type { Health } from "../session/store.ts";
 import { instructionCap, openStoreForReading, toolDirs, type Context } from "./context.ts";
@@ -88,12 +88,16 @@ function sandboxCheck(setting: Context["config"]["sandbox"]): Check {
   ];
 }
 
-/** Instruction files over the cap are cut, not refused: a warning the run shows too. */
+/** The instruction files a run reads, from where, and what was cut or refused (cut files are not refused: the run warns too). */
 function instructionsCheck(ctx: Context): Check {
   const max = instructionCap(ctx.env);
-  const sources = instructionSources({ projectRoot: ctx.projectRoot, userInstructions: ctx.paths.userInstructions, cwd: ctx.cwd, ...(max ? { instructionMaxBytes: max } : {}) });
-  const cut = instructionWarnings(sources);
-  return ["instructions", true, cut.length ? cut.join("; ") : `each file capped at ${Math.round((max ?? INSTRUCTION_CAP_BYTES) / 1024)} KiB; none is cut`];
+  const home = ctx.env.HOME || homedir();
+  const sources = instructionSources({ projectRoot: ctx.projectRoot, userInstructions: ctx.paths.userInstructions, cwd: ctx.cwd, home, ...(max ? { instructionMaxBytes: max } : {}) });
+  const { files, warnings } = loadInstructions(sources);
+  const cap = `each file capped at ${Math.round((max ?? INSTRUCTION_CAP_BYTES) / 1024)} KiB`;
+  const loaded = files.map((f) => `${f.path} (${f.scope}${f.cut ? ", cut" : ""}${f.imports.length ? `, imports ${f.imports.map((i) => i.path).join(", ")}` : ""})`);
+  const read = loaded.length ? `read: ${loaded.join("; ")}` : "no instruction file found (AGENTS.md, CLAUDE.md, CLAUDE.local.md)";
+  return ["instructions", true, [read, cap, ...warnings].join("; ")];
 }
 
 /** Opens the database (a corrupt one is moved aside), then PRAGMA quick_check, sizes and counts. */

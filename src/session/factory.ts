@@ -18,8 +18,9 @@ import { ToolRegistry, type LoadError, type ToolDir } from "../registry/registry
 import { attachMcp, namesConfiguredServer, type McpSettings } from "../mcp/session.ts";
 import type { AskPolicy } from "./broker.ts";
 import { boundOutput } from "./bound-output.ts";
-import { systemPrompt, type InstructionSources } from "./instructions.ts";
-export { instructionWarnings } from "./instructions.ts";
+import type { InstructionSources } from "../memory/instructions.ts";
+import { systemPrompt } from "./system-prompt.ts";
+export { instructionWarnings, loadInstructions, INSTRUCTION_CAP_BYTES } from "../memory/instructions.ts";
 import { maskSource } from "./sandbox-masks.ts";
 import { mayStartTasks, withSubagents } from "./subagents.ts";
 import type { SessionOptions, SessionSandbox } from "./session.ts";
@@ -136,9 +137,11 @@ export function toolRegistry(dirs: ToolDir[], onErrors?: (errors: readonly LoadE
 }
 
 /** Where a run's instructions come from; `instructionWarnings` of it names the files that were cut. */
-export function instructionSources(settings: Pick<RunSettings, "projectRoot" | "userInstructions" | "cwd" | "instructionMaxBytes">): InstructionSources {
-  const { projectRoot, userInstructions, cwd, instructionMaxBytes } = settings;
-  return { projectRoot, userInstructions, cwd, ...(instructionMaxBytes ? { maxBytes: instructionMaxBytes } : {}) };
+export function instructionSources(
+  settings: Pick<RunSettings, "projectRoot" | "userInstructions" | "cwd" | "instructionMaxBytes"> & Partial<Pick<RunSettings, "home" | "reinDirs">>,
+): InstructionSources {
+  const { projectRoot, userInstructions, cwd, instructionMaxBytes, home, reinDirs } = settings;
+  return { projectRoot, userInstructions, cwd, ...(instructionMaxBytes ? { maxBytes: instructionMaxBytes } : {}), ...(home ? { home } : {}), ...(reinDirs ? { reinDirs } : {}) };
 }
 
 /** The providers a run can reach, or a sentence naming what in the config is wrong. */

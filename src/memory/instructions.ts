@@ -1,0 +1,119 @@
+// The instruction files users keep: AGENTS.md, CLAUDE.md and CLAUDE.local.md from the user's config
+// folder, then from each folder from the project root down to the working directory. Where both
+// names are in one folder both are read, AGENTS.md first; a file that is another one (a symlink)
+// or has the same text is read once. Each file is capped (32 KiB by default, as Codex does): a
+// huge one would make every request too long.
+import { realpathSync } from "node:fs";
+import { homedir } from "node:os";
+import { dirname, join, relative, sep } from "node:path";
+import { cutWarning, expandImports, type ImportContext, type ImportedFile } from "./imports.ts";
+import { readCapped } from "./read-capped.ts";
+
+export const INSTRUCTION_CAP_BYTES = 32 * 1024;
+export const INSTRUCTION_NAMES = ["AGENTS.md", "CLAUDE.md", "CLAUDE.local.md"] as const;
+
+export type InstructionSources = {
+  projectRoot: string;
+  /** the user's AGENTS.md; CLAUDE.md and CLAUDE.local.md beside it are read too */
+  userInstructions: string;
+  cwd: string;
+  now?: Date;
+  /** bytes kept of each instruction file (REIN_INSTRUCTIONS_MAX_BYTES) */
+  maxBytes?: number;
+  /** for `~/` in imports and the sensitive paths no import may read */
+  home?: string;
+  reinDirs?: readonly string[];
+};
+
+export type InstructionFile = {
+  path: string;
+  scope: "user" | "project";
+  text: string;
+  bytes: number;
+  cut: boolean;
+  imports: ImportedFile[];
+};
+
+export type LoadedInstructions = { files: InstructionFile[]; warnings: string[] };
+
+/** What was read once already: real paths and texts (a symlink or a copy is read once). */
+export type SeenFiles = { real: Set<string>; texts: Set<string> };
+
+/** The instruction files that go into the prompt, in order, each read up to the cap, with imports expanded. */
+export function loadInstructions(sources: InstructionSources, seen: SeenFiles = { real: new Set(), texts: new Set() }): LoadedInstructions {
+  const warnings: string[] = [];
+  const files: InstructionFile[] = [];
+  const userDir = dirname(sources.userInstructions);
+  const user = [sources.userInstructions, ...INSTRUCTION_NAMES.slice(1).map((name) => join(userDir, name))];
+  for (const path of user) pushFile(files, warnings, seen, path, "user", sources);
+  for (const dir of foldersDown(sources.projectRoot, sources.cwd)) {
+    for (const name of INSTRUCTION_NAMES) pushFile(files, warnings, seen, join(dir, name), "project", sources);
+  }
+  return { files, warnings };
+}
+
+/** The files in folders below the working directory down to `file`'s folder, not read yet: for a tool that reads or edits `file`. */
+export function loadFolderInstructions(file: string, sources: InstructionSources, seen: SeenFiles): LoadedInstructions {
+  const warnings: string[] = [];
+  const files: InstructionFile[] = [];
+  const dirs = foldersDown(sources.cwd, dirname(file)).slice(1);
+  if (!within(sources.projectRoot, dirname(file))) return { files, warnings };
+  for (const dir of dirs) for (const name of INSTRUCTION_NAMES) pushFile(files, warnings, seen, join(dir, name), "project", sources);
+  return { files, warnings };
+}
+
+export function instructionFiles(sources: InstructionSources): InstructionFile[] {
+  return loadInstructions(sources).files;
+}
+
+/** One line per problem (a file cut, an import refused), naming the file: for front ends to show, and rein doctor. */
+export function instructionWarnings(sources: InstructionSources): string[] {
+  return loadInstructions(sources).warnings;
+}
+
+/** How the model reads one file. */
+export function instructionBlock(file: InstructionFile, cap: number): string {
+  const note = file.cut ? `\n[rein: cut here; the file is ${file.bytes} bytes and only the first ${cap} are sent]` : "";
+  return `Instructions from the ${file.scope} (${file.path}):\n${file.text}${note}`;
+}
+
+function pushFile(files: InstructionFile[], warnings: string[], seen: SeenFiles, path: string, scope: InstructionFile["scope"], sources: InstructionSources): void {
+  let real: string;
+  try {
+    real = realpathSync(path);
+  } catch {
+    return;
+  }
+  if (seen.real.has(real)) return;
+  seen.real.add(real);
+  const cap = sources.maxBytes ?? INSTRUCTION_CAP_BYTES;
+  const read = readCapped(real, cap);
+  if (!read?.text || seen.texts.has(read.text)) return;
+  seen.texts.add(read.text);
+  if (read.cut) warnings.push(cutWarning(path, read.bytes, cap));
+  const ctx: ImportContext = { home: sources.home ?? homedir(), reinDirs: sources.reinDirs ?? [], cap, warnings, imported: [] };
+  const text = expandImports(read.text, real, ctx);
+  files.push({ path, scope, text, bytes: read.bytes, cut: read.cut, imports: ctx.imported });
+}
+
+/** `top`, then each folder below it down to `bottom`; just `top` when `bottom` is not inside it. */
+function foldersDown(top: string, bottom: string): string[] {
+  if (!within(top, bottom)) return [top];
+  const rel = relative(top, bottom);
+  const dirs = [top];
+  if (!rel) return dirs;
+  let dir = top;
+  for (const part of rel.split(sep)) dirs.push((dir = join(dir, part)));
+  return dirs;
+}
+
+function within(top: string, path: string): boolean {
+  const rel = relative(top, path);
+  return rel === "" || (!rel.startsWith("..") && !rel.startsWith(sep));
+}
+
+/** The instruction files as the system prompt carries them, one block each. */
+export function instructionsPrompt(sources: InstructionSources): string[] {
+  const cap = sources.maxBytes ?? INSTRUCTION_CAP_BYTES;
+  return loadInstructions(sources).files.map((file) => instructionBlock(file, cap));
+}
