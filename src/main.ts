@@ -15,5 +15,6 @@ if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v")) {
   const serve = async (...a: Parameters<typeof import("./serve.ts").startServer>) => (await import("./serve.ts")).startServer(...a);
   // Output is written synchronously (src/cli/output.ts), so exiting now loses nothing; an idle
   // stdin or a kept-alive socket must not hold rein open.
-  process.exit(await run(argv, process.env, { serve }));
+  const acp = async (...a: Parameters<typeof import("./acp-main.ts").acpMain>) => (await import("./acp-main.ts")).acpMain(...a);
+  process.exit(await run(argv, process.env, { serve, acp }));
 }

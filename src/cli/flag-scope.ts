@@ -5,22 +5,24 @@
 export type Scope = string;
 
 const RUN = ["print", "interactive", "serve"];
-const RULES = [...RUN, "permissions explain"];
+/** the flags of a run that also shape `rein acp`'s sessions */
+const SESSIONS = [...RUN, "acp"];
+const RULES = [...SESSIONS, "permissions explain"];
 
 /** Where each flag applies; a flag not listed applies everywhere. */
 const FLAG_SCOPES: Record<string, readonly Scope[]> = {
   "--continue": RUN,
   "--resume": RUN,
-  "--model": [...RUN, "doctor", "models"],
-  "--max-turns": RUN,
-  "--max-cost": RUN,
+  "--model": [...SESSIONS, "doctor", "models"],
+  "--max-turns": SESSIONS,
+  "--max-cost": SESSIONS,
   "--permission-mode": RULES,
   "--agent": RUN,
   "--allow": RULES,
   "--deny": RULES,
   "--ask": RULES,
   "--trust": [...RULES, "tools list", "doctor", "models", "hooks list", "hooks test"],
-  "--sandbox": [...RUN, "doctor"],
+  "--sandbox": [...SESSIONS, "doctor"],
   "--output-format": ["print"],
   "--on-ask": ["print"],
   "--compact": ["print"],
@@ -52,11 +54,12 @@ const MAX_ARGS: Record<string, number> = {
   "permissions explain": Infinity,
   doctor: 0,
   models: 0,
+  acp: 0,
 };
 
 const DEFAULT_ACTION: Record<string, string> = { sessions: "list", tools: "list", hooks: "list" };
 /** Commands without actions: what follows the command's name is its arguments. */
-const NO_ACTIONS = new Set(["doctor", "models"]);
+const NO_ACTIONS = new Set(["doctor", "models", "acp"]);
 
 /** The scope of a command line from its mode flags and positionals. */
 export function scopeOf(print: boolean, serve: boolean, command: readonly string[]): Scope {

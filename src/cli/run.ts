@@ -11,12 +11,16 @@ import { sessionlessResult } from "./sessionless-result.ts";
 const context = async (args: ReturnType<typeof parseArgs>, env: Record<string, string | undefined>): Promise<Context> =>
   (await import("./context.ts")).resolveContext(args, env);
 
-export async function run(argv: string[], env: Record<string, string | undefined> = process.env, hooks: InteractiveHooks = {}): Promise<number> {
+/** `rein acp` lives in a front end of its own (src/acp/), which the cli layer cannot import: main.ts hands it in. */
+export type RunHooks = InteractiveHooks & { acp?: (args: ReturnType<typeof parseArgs>, env: Record<string, string | undefined>) => Promise<number> };
+
+export async function run(argv: string[], env: Record<string, string | undefined> = process.env, hooks: RunHooks = {}): Promise<number> {
   try {
     const args = parseArgs(argv);
     if (args.help) return print(HELP);
     if (args.version) return print(`rein ${(await import("../version.ts")).VERSION}\n`);
     const [command, ...rest] = args.command;
+    if (command === "acp" && !args.print && hooks.acp) return await hooks.acp(args, env);
     if (command && !args.print) return await subcommand(command, rest, args, env);
     if (args.print) return await (await import("./print-mode.ts")).printMode(await context(args, env));
     if (!(await bothTerminals())) {
@@ -61,7 +65,7 @@ async function subcommand(command: string, rest: string[], args: ReturnType<type
     case "models":
       return (await import("./models-command.ts")).modelsCommand(await context(args, env));
     default:
-      throw new UsageError(`unknown command "${command}" (commands: sessions, tools, hooks, permissions, doctor, models)`);
+      throw new UsageError(`unknown command "${command}" (commands: sessions, tools, hooks, permissions, doctor, models, acp)`);
   }
 }
 

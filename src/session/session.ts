@@ -10,6 +10,7 @@ import {
   emptyUsage,
   type AgentEvent,
   type Compacted,
+  type ContentBlock,
   type CompactInput,
   type EventOf,
   type Message,
@@ -234,7 +235,8 @@ export class Session {
     return () => this.listeners.delete(listener);
   }
 
-  async prompt(text: string): Promise<ResultEvent> {
+  /** `attachments` (images a client sent along) follow the text in the user's message. */
+  async prompt(text: string, attachments: readonly ContentBlock[] = []): Promise<ResultEvent> {
     if (this.controller) throw new Error("a prompt is already running in this session");
     const controller = new AbortController();
     this.controller = controller;
@@ -249,7 +251,7 @@ export class Session {
       if (heard.block !== undefined) return this.result(startedAt, "error", { error: `a UserPromptSubmit hook blocked the prompt: ${heard.block}` });
       if (this.messages.length === 0 && !this.row.title) store.updateSession(this.id, { title: titleOf(text) });
       const user = this.emit({ type: "user", text });
-      const userMessage: Message = { role: "user", content: [{ type: "text", text }, ...heard.context.map((note) => ({ type: "text" as const, text: note }))] };
+      const userMessage: Message = { role: "user", content: [{ type: "text", text }, ...attachments, ...heard.context.map((note) => ({ type: "text" as const, text: note }))] };
       this.messages.push(userMessage);
       store.appendMessage(this.id, userMessage, user.seq);
 

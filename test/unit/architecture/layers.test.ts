@@ -21,6 +21,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   hooks: ["agent", "sdk", "config", "permission"],
   cli: ["session", "config"],
   server: ["session", "config"],
+  acp: ["app", "session", "config"],
   main: ["*"],
   version: [],
   types: [],
@@ -31,7 +32,7 @@ function layerOf(file: string): string | undefined {
   if (rel.startsWith("tools/")) return "tools";
   if (rel.startsWith("prompts/")) return "prompts";
   if (rel === "src/sdk.ts") return "sdk";
-  if (rel === "src/main.ts" || rel === "src/serve.ts" || rel === "src/serve-main.ts") return "main";
+  if (rel === "src/main.ts" || rel === "src/serve.ts" || rel === "src/serve-main.ts" || rel === "src/acp-main.ts") return "main";
   if (rel === "src/version.ts" || rel === "package.json") return "version";
   if (rel === "src/text-modules.d.ts") return "types";
   const match = /^src\/([^/]+)\//.exec(rel);

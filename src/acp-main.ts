@@ -1,0 +1,43 @@
+// Entry of `rein acp` from run.ts: resolves the configuration once for the process and per session
+// directory, opens the store, and serves ACP on stdio. stdout carries nothing but JSON-RPC lines;
+// everything rein has to say goes to stderr.
+import * as acp from "@agentclientprotocol/sdk";
+import { serveAcp } from "./acp/agent.ts";
+import type { Args } from "./cli/args.ts";
+import { MissingKeyError, openStore, resolveContext, runSettings, startupWarnings, type Env } from "./cli/context.ts";
+import { out, warn } from "./cli/output.ts";
+import { stopBackgroundCommands } from "./cli/stop-background.ts";
+import { formatLoadError } from "./cli/tools-command.ts";
+import { sessionOptions, toolRegistry } from "./session/factory.ts";
+import type { SessionRow } from "./session/store.ts";
+import { VERSION } from "./version.ts";
+
+export async function acpMain(args: Args, env: Env): Promise<number> {
+  const ctx = resolveContext(args, env);
+  startupWarnings(ctx, warn);
+  const store = openStore(ctx, warn);
+  const optionsFor = (cwd: string, row?: SessionRow) => {
+    const run = resolveContext({ ...args, cwd, ...(row ? { model: row.model } : {}) }, env);
+    try {
+      const settings = runSettings(run, { warn });
+      const registry = toolRegistry(settings.toolDirs, (errors) => warn(`tools not loaded:\n${errors.map(formatLoadError).join("\n")}`));
+      return sessionOptions(settings, store, registry);
+    } catch (error) {
+      if (error instanceof MissingKeyError) return { problem: error.message };
+      throw error;
+    }
+  };
+  try {
+    await serveAcp({ store, version: VERSION, optionsFor, warn }, acp.ndJsonStream(stdoutStream(), Bun.stdin.stream()));
+    await stopBackgroundCommands(warn);
+  } finally {
+    store.close();
+  }
+  return 0;
+}
+
+/** Synchronous writes to fd 1: each JSON-RPC line is out before the next event is handled. */
+function stdoutStream(): WritableStream<Uint8Array> {
+  const decoder = new TextDecoder();
+  return new WritableStream({ write: (chunk) => out(decoder.decode(chunk, { stream: true })) });
+}

@@ -1,0 +1,146 @@
+// `rein acp`: an Agent Client Protocol v1 agent over a stream (stdio in production). Each ACP
+// session is a rein Session (the same object the terminal, print mode and the server drive); its
+// events become `session/update`s and its permission asks `session/request_permission`s.
+import * as acp from "@agentclientprotocol/sdk";
+import { Session, type ResultEvent, type SessionOptions } from "../session/session.ts";
+import type { SessionRow, Store } from "../session/store.ts";
+import { askPermission } from "./permission.ts";
+import { promptOf } from "./prompt.ts";
+import { replay } from "./replay.ts";
+import { translator } from "./updates.ts";
+
+export type AcpDeps = {
+  store: Store;
+  version: string;
+  /** What a session in `cwd` runs on, or the sentence saying why it cannot run (no key for its model). */
+  optionsFor: (cwd: string, row?: SessionRow) => SessionOptions | { problem: string };
+  warn: (message: string) => void;
+};
+
+type Live = { session: Session; run?: Promise<ResultEvent>; stop: string | null; unsubscribe: () => void };
+
+export const AUTH_METHODS: acp.AuthMethod[] = [
+  {
+    id: "environment",
+    name: "API key in the environment",
+    description: "rein reads the provider's key from the environment it starts in (ANTHROPIC_API_KEY, or the key your providers config names) or apiKey in its config file; set it and restart the agent.",
+  },
+];
+
+/** Serves ACP on `stream` until the client closes it; then aborts running prompts (kept, resumable) and settles. */
+export async function serveAcp(deps: AcpDeps, stream: acp.Stream): Promise<void> {
+  const live = new Map<string, Live>();
+  let client: acp.AgentContext | undefined;
+  const notify = (sessionId: string, update: acp.SessionUpdate) => {
+    void client?.notify(acp.methods.client.session.update, { sessionId, update }).catch(() => {});
+  };
+
+  const attach = (session: Session, cwd: string): Live => {
+    const entry: Live = { session, stop: null, unsubscribe: () => {} };
+    const translate = translator(cwd, () => session.contextWindow);
+    const inputs = new Map<string, unknown>();
+    entry.unsubscribe = session.subscribe((event) => {
+      if (event.type === "assistant") entry.stop = event.stop_reason;
+      if (event.type === "tool_start") inputs.set(event.id, event.input);
+      for (const update of translate(event)) notify(session.id, update);
+      if (event.type === "permission_ask" && client) void askPermission(client, session, event, inputs.get(event.tool_use_id), cwd);
+      if (event.type === "tool_end") inputs.delete(event.id);
+    });
+    live.set(session.id, entry);
+    return entry;
+  };
+
+  const options = (cwd: string, row?: SessionRow): SessionOptions => {
+    const found = deps.optionsFor(cwd, row);
+    if ("problem" in found) throw acp.RequestError.authRequired(undefined, found.problem);
+    return found;
+  };
+
+  const find = (sessionId: string): Live => {
+    const entry = live.get(sessionId);
+    if (!entry) throw acp.RequestError.sessionNotFound(sessionId);
+    return entry;
+  };
+
+  const app = acp
+    .agent({ name: "rein" })
+    .onRequest(acp.methods.agent.initialize, () => ({
+      protocolVersion: acp.PROTOCOL_VERSION,
+      agentCapabilities: {
+        loadSession: true,
+        promptCapabilities: { image: true, audio: false, embeddedContext: true },
+        mcpCapabilities: { http: false, sse: false },
+        sessionCapabilities: { list: {} },
+      },
+      authMethods: AUTH_METHODS,
+      agentInfo: { name: "rein", title: "rein", version: deps.version },
+    }))
+    .onRequest(acp.methods.agent.authenticate, ({ params }) => {
+      const found = deps.optionsFor(process.cwd());
+      if ("problem" in found) throw acp.RequestError.authRequired(undefined, `${found.problem} (${params.methodId}: set the key and restart the agent)`);
+      return {};
+    })
+    .onRequest(acp.methods.agent.session.new, ({ params }) => {
+      const session = Session.create(params.cwd, options(params.cwd));
+      attach(session, params.cwd);
+      return { sessionId: session.id };
+    })
+    .onRequest(acp.methods.agent.session.load, async ({ params }) => {
+      const row = deps.store.getSession(params.sessionId);
+      if (!row || row.deleted_at != null) throw acp.RequestError.sessionNotFound(params.sessionId);
+      const entry = live.get(row.id) ?? attach(Session.open(row, options(row.cwd, row)), row.cwd);
+      for (const update of replay(entry.session.history(), row.cwd)) notify(row.id, update);
+      return {};
+    })
+    .onRequest(acp.methods.agent.session.list, ({ params }) => ({
+      sessions: deps.store.listSessions({ ...(params.cwd ? { cwd: params.cwd } : {}), limit: 200 }).map((row) => ({
+        sessionId: row.id,
+        cwd: row.cwd,
+        title: row.title,
+        updatedAt: new Date(row.updated_at).toISOString(),
+      })),
+    }))
+    .onRequest(acp.methods.agent.session.prompt, async ({ params }) => {
+      const entry = find(params.sessionId);
+      if (entry.run) throw acp.RequestError.invalidRequest(undefined, `a prompt is already running in session ${params.sessionId}; cancel it or wait for its stopReason`);
+      const { text, images } = promptOf(params.prompt);
+      entry.stop = null;
+      entry.run = entry.session.prompt(text, images);
+      try {
+        const result = await entry.run;
+        return { stopReason: stopReason(result, entry.stop) };
+      } finally {
+        entry.run = undefined;
+      }
+    })
+    .onNotification(acp.methods.agent.session.cancel, ({ params }) => {
+      live.get(params.sessionId)?.session.abort();
+    });
+
+  const connection = app.connect(stream);
+  client = connection.client;
+  await connection.closed;
+  // The client went away: stop what runs (the session keeps what was said so far) and wait for it to persist.
+  const runs = [...live.values()].map((entry) => {
+    entry.session.abort();
+    entry.unsubscribe();
+    return entry.run?.catch(() => undefined);
+  });
+  await Promise.all(runs);
+}
+
+/** How a run ended, in ACP's words; a run that failed is an error response, not a stop reason. */
+export function stopReason(result: ResultEvent, lastStop: string | null): acp.StopReason {
+  switch (result.status) {
+    case "interrupted":
+      return "cancelled";
+    case "max_turns":
+      return "max_turn_requests";
+    case "error":
+      throw acp.RequestError.internalError(undefined, result.error ?? "the run failed");
+    default:
+      if (lastStop === "max_tokens") return "max_tokens";
+      if (lastStop === "refusal") return "refusal";
+      return "end_turn";
+  }
+}

@@ -1,0 +1,56 @@
+// A permission ask as `session/request_permission`: the call, why it asks (the lines the terminal's
+// dialog shows), and allow once / allow always / reject once, mapped onto rein's replies. A request
+// the client cancels, or one that fails, rejects.
+import * as acp from "@agentclientprotocol/sdk";
+import { alwaysRules } from "../session/broker.ts";
+import type { StampedEvent } from "../session/events.ts";
+import { formatRule } from "../session/rules.ts";
+import type { Session } from "../session/session.ts";
+import { toolKind, toolLocations, toolTitle } from "./tool-view.ts";
+
+type AskEvent = Extract<StampedEvent, { type: "permission_ask" }>;
+
+const REPLIES = { allow_once: "once", allow_always: "always", reject_once: "reject" } as const;
+
+export function permissionOptions(ask: AskEvent): acp.PermissionOption[] {
+  const always = alwaysRules(ask.requests);
+  return [
+    { optionId: "allow_once", name: "Allow once", kind: "allow_once" },
+    ...(always.length > 0 ? [{ optionId: "allow_always", name: `Always allow ${always.map(formatRule).join(", ")} in this session`, kind: "allow_always" as const }] : []),
+    { optionId: "reject_once", name: "Reject", kind: "reject_once" },
+  ];
+}
+
+/** Why the call asks, one line a request, as the terminal's dialog words it. */
+export function explanation(ask: AskEvent): string {
+  const lines = ask.requests.map((r) => {
+    const extra = r as { reason?: string; fixed?: { reason: string } };
+    const why = extra.fixed?.reason ?? extra.reason ?? (r.opaque ? "cannot be checked statically" : "no rule allows it");
+    return `${formatRule(r)} asks: ${why}`;
+  });
+  if (ask.reason) lines.push(ask.reason);
+  return lines.join("\n");
+}
+
+export async function askPermission(client: acp.AgentContext, session: Session, ask: AskEvent, input: unknown, cwd: string): Promise<void> {
+  let reply: "once" | "always" | "reject" = "reject";
+  try {
+    const response = await client.request(acp.methods.client.session.requestPermission, {
+      sessionId: session.id,
+      toolCall: {
+        toolCallId: ask.tool_use_id,
+        title: toolTitle(ask.tool, input),
+        kind: toolKind(ask.tool),
+        status: "pending",
+        locations: toolLocations(input, cwd),
+        rawInput: input,
+        content: [{ type: "content", content: { type: "text", text: explanation(ask) } }],
+      },
+      options: permissionOptions(ask),
+    });
+    if (response.outcome.outcome === "selected") reply = REPLIES[response.outcome.optionId as keyof typeof REPLIES] ?? "reject";
+  } catch {
+    // the client failed the request or went away: nobody allowed the call
+  }
+  session.reply(ask.id, reply);
+}

@@ -1,0 +1,90 @@
+// rein's session events as ACP `session/update`s: text and thinking as chunks, tool calls with their
+// kind, title, paths and (for edits) diffs, the todo list as a plan, usage after each model turn.
+// One translator per session: it remembers each call's input until the call ends.
+import type { PlanEntry, SessionUpdate } from "@agentclientprotocol/sdk";
+import type { StampedEvent } from "../session/events.ts";
+import { toolContent, toolKind, toolLocations, toolTitle } from "./tool-view.ts";
+
+type Call = { name: string; input: unknown; started: boolean };
+export type Translator = (event: StampedEvent) => SessionUpdate[];
+
+export function translator(cwd: string, contextWindow: () => number): Translator {
+  const calls = new Map<string, Call>();
+  let cost = 0;
+  let priced = true;
+  return (event) => {
+    switch (event.type) {
+      case "text_delta":
+        return event.text ? [{ sessionUpdate: "agent_message_chunk", content: { type: "text", text: event.text } }] : [];
+      case "assistant": {
+        if (typeof event.cost_usd === "number") cost += event.cost_usd;
+        else priced = false;
+        const u = event.usage;
+        const used = u.input_tokens + u.cache_read_input_tokens + u.cache_creation_input_tokens + u.output_tokens;
+        return [
+          ...thoughts(event.content),
+          { sessionUpdate: "usage_update", used, size: contextWindow(), ...(priced ? { cost: { amount: cost, currency: "USD" } } : {}) },
+        ];
+      }
+      case "tool_start":
+        calls.set(event.id, { name: event.name, input: event.input, started: false });
+        return [toolCall(event.id, event.name, event.input, cwd)];
+      case "tool_output": {
+        const call = calls.get(event.id);
+        if (!call || call.started) return [];
+        call.started = true;
+        return [{ sessionUpdate: "tool_call_update", toolCallId: event.id, status: "in_progress" }];
+      }
+      case "tool_end": {
+        const input = calls.get(event.id)?.input;
+        calls.delete(event.id);
+        const updates: SessionUpdate[] = [toolEnd(event.id, event.name, input, event.output, event.is_error, cwd)];
+        const entries = planOf(event.name, event.metadata);
+        if (entries) updates.push({ sessionUpdate: "plan", entries });
+        return updates;
+      }
+      default:
+        return [];
+    }
+  };
+}
+
+export function toolCall(id: string, name: string, input: unknown, cwd: string): SessionUpdate {
+  return {
+    sessionUpdate: "tool_call",
+    toolCallId: id,
+    title: toolTitle(name, input),
+    kind: toolKind(name),
+    status: "pending",
+    locations: toolLocations(input, cwd),
+    rawInput: input,
+  };
+}
+
+export function toolEnd(id: string, name: string, input: unknown, output: string, isError: boolean, cwd: string): SessionUpdate {
+  return {
+    sessionUpdate: "tool_call_update",
+    toolCallId: id,
+    status: isError ? "failed" : "completed",
+    content: toolContent(name, input, output, isError, cwd),
+    rawOutput: { output },
+  };
+}
+
+/** Thinking blocks as thought chunks (rein streams only the answer's text as it comes). */
+export function thoughts(content: readonly { type: string; [key: string]: unknown }[]): SessionUpdate[] {
+  return content
+    .filter((b) => b.type === "thinking" && typeof b.thinking === "string" && b.thinking)
+    .map((b) => ({ sessionUpdate: "agent_thought_chunk", content: { type: "text", text: b.thinking as string } }));
+}
+
+const PLAN_STATUS: Record<string, PlanEntry["status"]> = { done: "completed", in_progress: "in_progress", pending: "pending" };
+
+/** The todo tool's list (its tool_end metadata) as plan entries; undefined for any other call. */
+export function planOf(name: string, metadata: Record<string, unknown> | undefined): PlanEntry[] | undefined {
+  const todos = metadata?.todos;
+  if (name !== "todo" || !Array.isArray(todos)) return undefined;
+  return todos
+    .filter((t): t is { content: string; status: string } => typeof t?.content === "string" && typeof t?.status === "string")
+    .map((t) => ({ content: t.content, priority: "medium", status: PLAN_STATUS[t.status] ?? "pending" }));
+}

@@ -1,0 +1,195 @@
+// `rein acp` driven by the official ACP SDK's client side, spawning the compiled binary against the
+// fake model server: a whole session (initialize, new, a prompt with a tool call and a permission
+// round-trip, an edit whose update carries a diff, cancel, load and replay), and the bad inputs.
+import { afterEach, describe, expect, test } from "bun:test";
+import * as acp from "@agentclientprotocol/sdk";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { BINARY, world, type World } from "./harness.ts";
+
+type Agent = {
+  conn: acp.ClientConnection;
+  updates: acp.SessionNotification[];
+  asks: acp.RequestPermissionRequest[];
+  /** every line rein wrote on stdout */
+  lines: string[];
+  stderr: () => string;
+  /** raw bytes to rein's stdin, past the SDK */
+  send: (text: string) => void;
+  closeStdin: () => void;
+  exited: Promise<number>;
+  /** resolves when an update matching `check` has arrived */
+  update: (check: (u: acp.SessionUpdate) => boolean) => Promise<acp.SessionUpdate>;
+  /** resolves when stdout holds a line matching `check` */
+  line: (check: (message: Record<string, unknown>) => boolean) => Promise<Record<string, unknown>>;
+};
+
+type Answer = (ask: acp.RequestPermissionRequest) => acp.RequestPermissionResponse | Promise<acp.RequestPermissionResponse>;
+
+const agents: Agent[] = [];
+const worlds: World[] = [];
+
+afterEach(async () => {
+  for (const agent of agents.splice(0)) {
+    agent.closeStdin();
+    await agent.exited;
+  }
+  for (const w of worlds.splice(0)) await w[Symbol.asyncDispose]();
+});
+
+async function newWorld(): Promise<World> {
+  const w = await world();
+  worlds.push(w);
+  return w;
+}
+
+function startAgent(w: World, answer: Answer = () => ({ outcome: { outcome: "cancelled" } }), env: Record<string, string | undefined> = {}): Agent {
+  const proc = Bun.spawn([BINARY, "acp"], { cwd: w.cwd, env: w.env(env), stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+  const lines: string[] = [];
+  const updates: acp.SessionNotification[] = [];
+  const asks: acp.RequestPermissionRequest[] = [];
+  const waiters = new Set<() => void>();
+  const wake = () => {
+    for (const waiter of [...waiters]) waiter();
+  };
+  let stderr = "";
+  void (async () => {
+    for await (const chunk of proc.stderr) stderr += new TextDecoder().decode(chunk);
+  })();
+  const [forClient, forRecord] = proc.stdout.tee();
+  void (async () => {
+    let rest = "";
+    for await (const chunk of forRecord) {
+      rest += new TextDecoder().decode(chunk);
+      const parts = rest.split("\n");
+      rest = parts.pop()!;
+      lines.push(...parts);
+      wake();
+    }
+  })();
+  let open = true;
+  const closeStdin = () => {
+    if (open) void proc.stdin.end();
+    open = false;
+  };
+  const input = new WritableStream<Uint8Array>({
+    write(chunk) {
+      if (!open) return;
+      proc.stdin.write(chunk);
+      void proc.stdin.flush();
+    },
+  });
+  const app = acp
+    .client({ name: "rein-e2e" })
+    .onNotification(acp.methods.client.session.update, ({ params }) => {
+      updates.push(params);
+      wake();
+    })
+    .onRequest(acp.methods.client.session.requestPermission, async ({ params }) => {
+      asks.push(params);
+      wake();
+      return answer(params);
+    });
+  const conn = app.connect(acp.ndJsonStream(input, forClient));
+  const until = <T>(find: () => T | undefined, what: string): Promise<T> =>
+    new Promise((resolve, reject) => {
+      const check = () => {
+        const found = find();
+        if (found === undefined) return;
+        waiters.delete(check);
+        clearTimeout(timer);
+        resolve(found);
+      };
+      const timer = setTimeout(() => {
+        waiters.delete(check);
+        reject(new Error(`timed out waiting for ${what}; stderr:\n${stderr}`));
+      }, 15_000);
+      waiters.add(check);
+      check();
+    });
+  const agent: Agent = {
+    conn,
+    updates,
+    asks,
+    lines,
+    stderr: () => stderr,
+    send: (text) => {
+      proc.stdin.write(text);
+      void proc.stdin.flush();
+    },
+    closeStdin,
+    exited: proc.exited,
+    update: (check) => until(() => updates.map((n) => n.update).find(check), "an update"),
+    line: (check) =>
+      until(
+        () =>
+          lines
+            .map((l) => JSON.parse(l) as Record<string, unknown>)
+            .find(check),
+        "a line",
+      ),
+  };
+  agents.push(agent);
+  return agent;
+}
+
+const INIT: acp.InitializeRequest = { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: { fs: { readTextFile: false, writeTextFile: false } } };
+
+describe("rein acp", () => {
+  test("a whole session: initialize, new, a write asked and allowed always, its diff, then load replays it", async () => {
+    const w = await newWorld();
+    w.fake.script(
+      { reply: [{ type: "tool_use", id: "toolu_w1", name: "write", input: { path: "notes.txt", content: "one\n" } }] },
+      { reply: [{ type: "tool_use", id: "toolu_w2", name: "write", input: { path: "notes.txt", content: "two\n" } }] },
+      { reply: [{ type: "text", text: "Wrote notes.txt twice." }] },
+    );
+    const agent = startAgent(w, (ask) => ({ outcome: { outcome: "selected", optionId: ask.options.find((o) => o.kind === "allow_always")!.optionId } }));
+    const init = await agent.conn.agent.request(acp.methods.agent.initialize, INIT);
+    expect(init.protocolVersion).toBe(acp.PROTOCOL_VERSION);
+    expect(init.agentCapabilities?.loadSession).toBe(true);
+    expect(init.agentCapabilities?.promptCapabilities).toMatchObject({ image: true, embeddedContext: true });
+    expect(init.agentCapabilities?.sessionCapabilities?.list).toEqual({});
+    expect(init.agentInfo?.name).toBe("rein");
+
+    const { sessionId } = await agent.conn.agent.request(acp.methods.agent.session.new, { cwd: w.cwd, mcpServers: [] });
+    const done = await agent.conn.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: "write the notes" }] });
+    expect(done.stopReason).toBe("end_turn");
+    expect(await readFile(join(w.cwd, "notes.txt"), "utf8")).toBe("two\n");
+
+    // Asked once: "allow always" covered the second write.
+    expect(agent.asks).toHaveLength(1);
+    const ask = agent.asks[0]!;
+    expect(ask.sessionId).toBe(sessionId);
+    expect(ask.toolCall).toMatchObject({ toolCallId: "toolu_w1", title: "write: notes.txt", kind: "edit", locations: [{ path: join(w.cwd, "notes.txt") }] });
+    expect(ask.options.map((o) => o.kind)).toEqual(["allow_once", "allow_always", "reject_once"]);
+    const why = ask.toolCall.content?.[0];
+    expect(why?.type === "content" && why.content.type === "text" ? why.content.text : "").toContain("asks:");
+
+    const updates = agent.updates.filter((n) => n.sessionId === sessionId).map((n) => n.update);
+    const call = updates.find((u) => u.sessionUpdate === "tool_call" && u.toolCallId === "toolu_w1");
+    expect(call).toMatchObject({ title: "write: notes.txt", kind: "edit", status: "pending", rawInput: { path: "notes.txt", content: "one\n" } });
+    const end = updates.find((u) => u.sessionUpdate === "tool_call_update" && u.toolCallId === "toolu_w2" && u.status === "completed");
+    expect(end?.sessionUpdate === "tool_call_update" ? end.content?.[0] : undefined).toEqual({ type: "diff", path: join(w.cwd, "notes.txt"), oldText: null, newText: "two\n" });
+    const text = updates.flatMap((u) => (u.sessionUpdate === "agent_message_chunk" && u.content.type === "text" ? [u.content.text] : [])).join("");
+    expect(text).toBe("Wrote notes.txt twice.");
+    expect(updates.some((u) => u.sessionUpdate === "usage_update" && u.used > 0 && u.size > 0)).toBe(true);
+
+    // Nothing but JSON-RPC on stdout.
+    for (const line of agent.lines) expect(JSON.parse(line)).toMatchObject({ jsonrpc: "2.0" });
+
+    const listed = await agent.conn.agent.request(acp.methods.agent.session.list, { cwd: w.cwd });
+    expect(listed.sessions.map((s) => s.sessionId)).toEqual([sessionId]);
+
+    // A second agent process loads the session and replays it.
+    const second = startAgent(w);
+    await second.conn.agent.request(acp.methods.agent.initialize, INIT);
+    await second.conn.agent.request(acp.methods.agent.session.load, { sessionId, cwd: w.cwd, mcpServers: [] });
+    const replayed = second.updates.map((n) => n.update);
+    expect(replayed[0]).toEqual({ sessionUpdate: "user_message_chunk", content: { type: "text", text: "write the notes" } });
+    expect(replayed.filter((u) => u.sessionUpdate === "tool_call").map((u) => (u.sessionUpdate === "tool_call" ? u.toolCallId : ""))).toEqual(["toolu_w1", "toolu_w2"]);
+    const replayedEnd = replayed.find((u) => u.sessionUpdate === "tool_call_update" && u.toolCallId === "toolu_w1");
+    expect(replayedEnd).toMatchObject({ status: "completed" });
+    expect(replayedEnd?.sessionUpdate === "tool_call_update" ? replayedEnd.content?.[0] : undefined).toMatchObject({ type: "diff", newText: "one\n" });
+    expect(replayed.at(-1)).toEqual({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: "Wrote notes.txt twice." } });
+  });
+});
