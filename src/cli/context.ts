@@ -96,6 +96,7 @@ export function runSettings(ctx: Context, extra: Pick<RunSettings, "askPolicy" |
     mcp: mcpFor(ctx),
     hooks: { entries: runHooks(ctx).entries, projectDir: ctx.projectRoot, permissionMode: config.permissionMode },
     ...agentsFor(ctx, extra.warn),
+    skills: { configDir: ctx.paths.configDir, trusted: ctx.trusted },
     ...extra,
   };
   const problem = runProblem(settings);

@@ -24,6 +24,8 @@ export type BrokerIO = {
   newId: () => string;
   /** approvals in force from the start and never listed (the session's own saved outputs); a configured deny still wins */
   standing?: readonly Rule[];
+  /** approvals for the run under way only (a command's or skill's allowed-tools); a configured deny still wins */
+  granted?: () => readonly Rule[];
 };
 
 export class PermissionBroker {
@@ -34,7 +36,7 @@ export class PermissionBroker {
 
   async authorize(call: AuthorizeInput): Promise<Authorization> {
     const requests = this.io.expand ? await this.io.expand(call.requests) : call.requests;
-    const decision = evaluate(requests, this.io.rules(), [...(this.io.standing ?? []), ...this.approvals]);
+    const decision = evaluate(requests, this.io.rules(), [...(this.io.standing ?? []), ...(this.io.granted?.() ?? []), ...this.approvals]);
     if (decision.action === "deny") {
       const denied = decision.requests.find((d) => d.action === "deny")!;
       const by = denied.rule ? ` by the rule "${formatRule(denied.rule)}"${denied.rule.source ? ` (${denied.rule.source})` : ""}` : "";

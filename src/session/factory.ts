@@ -21,6 +21,7 @@ import { boundOutput } from "./bound-output.ts";
 import type { InstructionSources } from "../memory/instructions.ts";
 import { systemPrompt } from "./system-prompt.ts";
 export { instructionWarnings, loadInstructions, INSTRUCTION_CAP_BYTES } from "../memory/instructions.ts";
+import { sessionSkills, type SessionSkills } from "./skills.ts";
 import { maskSource } from "./sandbox-masks.ts";
 import { mayStartTasks, withSubagents } from "./subagents.ts";
 import type { SessionOptions, SessionSandbox } from "./session.ts";
@@ -73,6 +74,8 @@ export type RunSettings = {
   hooks?: SessionHookSettings;
   /** the agents this workspace has, the one the session runs as, and how many subagents run at once */
   agents?: { list: readonly AgentDefinition[]; name?: string; cap?: number };
+  /** where skills and commands are found: the user config folder, and whether project ones may load (absent: none) */
+  skills?: { configDir: string; trusted: boolean; builtins?: readonly string[] };
 };
 
 /** What the model reads of one tool result, in characters: 15% of the window's characters, within 10k-60k. */
@@ -195,13 +198,14 @@ function baseSessionOptions(settings: RunSettings, store: Store, registry: ToolR
   const stream = settings.stream ?? setup.stream;
   const toolEnv = childEnv(settings.env, { passthrough: settings.envPassthrough, secrets: setup.keyNames });
   if (settings.mcp?.servers.length) attachMcp(registry, settings.mcp, { toolEnv, cwd: settings.cwd, version: settings.version });
+  const skills = runSkills(settings, info.contextWindow, (model) => setup.models.problem?.(model));
   return {
     store,
     stream,
     models: setup.models,
     model: settings.model,
-    system: [systemPrompt(instructionSources(settings)), agent?.prompt].filter(Boolean).join("\n\n"),
-    tools: async () => offeredTools(await tools(), agent, rules),
+    system: [systemPrompt(instructionSources(settings)), agent?.prompt, skills?.catalog].filter(Boolean).join("\n\n"),
+    tools: async () => offeredTools([...(await tools()), ...(skills?.tool ? [skills.tool] : [])], agent, rules),
     rules,
     ...(agent ? { agent: agent.name } : {}),
     expand: permissionEngine(settings),
@@ -222,6 +226,7 @@ function baseSessionOptions(settings: RunSettings, store: Store, registry: ToolR
     toolEnv,
     ...(settings.hooks ? { hooks: settings.hooks } : {}),
     sandbox: { ...settings.sandbox, masked: maskSource({ home: settings.home, reinDirs: settings.reinDirs, workspace: settings.projectRoot }) },
+    ...(skills ? { skills } : {}),
   };
 }
 
@@ -232,3 +237,10 @@ function withAgent(options: SessionOptions, agents: NonNullable<RunSettings["age
   return withSubagents(options, { agents: agents.list, ...(agents.cap ? { cap: agents.cap } : {}) });
 }
 export { loadAgents } from "../agents/sources.ts";
+
+/** The run's skills and commands, when the settings say where to look. */
+function runSkills(settings: RunSettings, contextWindow: number, modelProblem: (model: string) => string | undefined): SessionSkills | undefined {
+  if (!settings.skills) return undefined;
+  const { configDir, trusted, builtins } = settings.skills;
+  return sessionSkills({ cwd: settings.cwd, projectRoot: settings.projectRoot, home: settings.home, configDir, trusted }, contextWindow, modelProblem, builtins);
+}

@@ -40,6 +40,7 @@ import { sendable } from "./sendable.ts";
 import { sessionHooks, type SessionHooks, type SessionHookSettings } from "./session-hooks.ts";
 import { storedHistory } from "./stored-history.ts";
 import type { SessionRow, Store } from "./store.ts";
+import type { SessionSkills } from "./skills.ts";
 
 export type SessionOptions = {
   store: Store;
@@ -81,6 +82,8 @@ export type SessionOptions = {
   agent?: string;
   /** approvals given elsewhere that hold here too (a subagent's parent's), read at each call */
   inherited?: () => readonly Rule[];
+  /** skills and commands: `/name args` prompts are expanded, allowed-tools granted for the run */
+  skills?: SessionSkills;
 };
 
 /**
@@ -154,6 +157,7 @@ export class Session {
       rules: () => this.options.rules,
       ...(options.expand ? { expand: (requests: PermissionRequest[]) => options.expand!(requests, row.cwd) } : {}),
       newId: () => newId("ask"),
+      granted: () => this.options.skills?.grants ?? [],
       policy: options.askPolicy,
       // The note on a cut output sends the model to read its saved file; in print mode nobody could grant that.
       // Both spellings: the engine resolves symlinks in the paths it checks (a linked /tmp or home).
@@ -247,18 +251,23 @@ export class Session {
       const busy = text.trim() ? await this.claim(controller.signal) : "the prompt is empty (or only whitespace): nothing was sent";
       this.announce();
       if (busy !== undefined) return this.refused(busy, controller.signal, startedAt);
-      const heard = await this.hooksBeforePrompt(text, controller.signal);
+      const plan = this.options.skills?.plan(text) ?? { type: "text" as const };
+      if (plan.type === "error") return this.result(startedAt, "error", { error: plan.error });
+      if (plan.type === "command") this.options.skills!.grants.push(...plan.grants);
+      const model = (plan.type === "command" && plan.model) || this.options.model;
+      const sent = plan.type === "command" ? plan.text : text;
+      const heard = await this.hooksBeforePrompt(sent, controller.signal);
       if (heard.block !== undefined) return this.result(startedAt, "error", { error: `a UserPromptSubmit hook blocked the prompt: ${heard.block}` });
       if (this.messages.length === 0 && !this.row.title) store.updateSession(this.id, { title: titleOf(text) });
-      const user = this.emit({ type: "user", text });
-      const userMessage: Message = { role: "user", content: [{ type: "text", text }, ...attachments, ...heard.context.map((note) => ({ type: "text" as const, text: note }))] };
+      const user = this.emit({ type: "user", text: sent });
+      const userMessage: Message = { role: "user", content: [{ type: "text", text: sent }, ...attachments, ...heard.context.map((note) => ({ type: "text" as const, text: note }))] };
       this.messages.push(userMessage);
       store.appendMessage(this.id, userMessage, user.seq);
 
       const result = await runLoop(
         this.messages,
         {
-          model: this.options.model,
+          model,
           system: this.options.system,
           maxTokens: this.options.maxTokens,
           maxTurns: this.options.maxTurns,
@@ -287,7 +296,7 @@ export class Session {
             const { masked, ...sandbox } = this.options.sandbox ?? NO_SANDBOX;
             return { ...sandbox, readOnly, masked: masked(readOnly) };
           },
-          costOf: costFunction(this.options.model, this.options.models),
+          costOf: costFunction(model, this.options.models),
           compact: (input, signal) => this.compactWith(input, signal),
           ...(this.hooks ? { chain: this.hooks.points.chain } : {}),
           commit: (message) => {
@@ -316,6 +325,7 @@ export class Session {
       this.saveError = undefined;
       this.runUsage = emptyUsage();
       this.childSpend = { usage: emptyUsage(), cost: 0 };
+      this.options.skills?.grants.splice(0);
     }
   }
 

@@ -4,7 +4,7 @@
 import chalk from "chalk";
 import type { StampedEvent } from "../../session/events.ts";
 import type { Session } from "../../session/session.ts";
-import { completeSlash } from "../custom-commands.ts";
+import { completeSlash } from "../../session/skills.ts";
 import { answer, choiceFor, dialogRows, targetFile, type AskEvent, type TargetFile } from "./dialog.ts";
 import { editKey, visible, type LineEditor } from "./editor.ts";
 import type { Key } from "./keys.ts";

@@ -9,7 +9,7 @@ import type { SpendEvent } from "../../session/store.ts";
 import type { Args } from "../args.ts";
 import { startupWarnings, openStore, resolveContext, runSettings, untrustedToolsWarning, type Env } from "../context.ts";
 import { costLine, sessionSpend } from "../cost-line.ts";
-import { commandDirs, loadCustomCommands } from "../custom-commands.ts";
+import { skillProblems } from "../../session/skills.ts";
 import type { InteractiveHooks } from "../interactive.ts";
 import { markdownRenderer } from "../markdown.ts";
 import { err } from "../output.ts";
@@ -25,7 +25,9 @@ const RESUME_LINES = 12;
 export async function loadSession(args: Args, env: Env, hooks: InteractiveHooks, screen: Screen, app: App): Promise<Loaded & { cleanup: () => Promise<void> }> {
   const ctx = resolveContext(args, env);
   const warn = (message: string) => screen.print(chalk.yellow(`rein: ${message}`));
-  const settings = runSettings(ctx, { warn });
+  const base = runSettings(ctx, { warn });
+  // The terminal's own commands come first: a command or skill of the same name is reported, never run.
+  const settings = { ...base, ...(base.skills ? { skills: { ...base.skills, builtins: BUILTINS.map((b) => b.name) } } : {}) };
   startupWarnings(ctx, warn);
   const unpriced = budgetWarning(settings);
   if (unpriced) warn(unpriced);
@@ -35,8 +37,8 @@ export async function loadSession(args: Args, env: Env, hooks: InteractiveHooks,
   if (untrusted) warn(untrusted);
   const registry = toolRegistry(settings.toolDirs, (errors) => warn(`tools not loaded:\n${errors.map(formatLoadError).join("\n")}`));
   const options = sessionOptions(settings, store, registry);
-  const custom = loadCustomCommands(commandDirs(ctx.projectRoot, env), BUILTINS.map((b) => b.name));
-  for (const problem of custom.problems) warn(problem);
+  const commands = options.skills?.loaded.commands ?? [];
+  for (const problem of options.skills ? skillProblems(options.skills.loaded) : []) warn(problem);
 
   let session = openSession(ctx, store, options);
   // Sessions started here that no prompt reached are dropped when left: no empty "(untitled)" ones.
@@ -86,7 +88,7 @@ export async function loadSession(args: Args, env: Env, hooks: InteractiveHooks,
     host: {
       session: () => session,
       store: () => store,
-      custom: () => custom.commands,
+      custom: () => commands,
       tools: async () => (await registry.list()).tools.map(({ tool, source }) => ({ name: tool.name, source, description: tool.description })),
       newSession: () => {
         const next = Session.create(ctx.cwd, { ...options, model: session.model });

@@ -1,11 +1,11 @@
-// The terminal's slash commands. Each one prints what it did; custom commands from
-// .rein/commands/*.md and ~/.config/rein/commands/*.md become prompts.
+// The terminal's slash commands. Each one prints what it did; custom commands and skills
+// (src/skills/) go to the session as typed, which expands them.
 import chalk from "chalk";
 import { formatRule } from "../../session/rules.ts";
 import type { Session } from "../../session/session.ts";
 import type { Store } from "../../session/store.ts";
 import { cachedPercent, costLine, sessionSpend } from "../cost-line.ts";
-import { expandCommand, type CustomCommand } from "../custom-commands.ts";
+import type { SlashCommand } from "../../session/skills.ts";
 import { sessionLine } from "../sessions-format.ts";
 import { visible } from "./editor.ts";
 
@@ -28,7 +28,7 @@ export type SlashHost = {
   print(text: string): void;
   session(): Session;
   store(): Store;
-  custom(): readonly CustomCommand[];
+  custom(): readonly SlashCommand[];
   tools(): Promise<{ name: string; source: string; description: string }[]>;
   newSession(): void;
   resume(id: string): string | undefined;
@@ -105,7 +105,8 @@ export async function runSlash(line: string, host: SlashHost): Promise<boolean> 
         host.print(chalk.yellow(`unknown command /${name} (see /help)`));
         return true;
       }
-      await host.prompt(expandCommand(custom, rest));
+      // The session expands it (arguments, model, allowed-tools), as for print mode and the server.
+      await host.prompt(trimmed);
       return true;
     }
   }
@@ -119,9 +120,9 @@ function listSessions(host: SlashHost): void {
   host.print(chalk.dim([...(lines.length ? lines : ["no sessions here yet"]), "continue one with /resume ID (a prefix is enough)"].join("\n")));
 }
 
-function helpText(custom: readonly CustomCommand[]): string {
+function helpText(custom: readonly SlashCommand[]): string {
   const rows = BUILTINS.map((b) => [`/${b.name}${b.args ? ` ${b.args}` : ""}`, b.about]);
-  for (const c of custom) rows.push([`/${c.name}`, `${visible(c.description)} (${c.source})`]);
+  for (const c of custom) rows.push([`/${c.name}${c.argumentHint ? ` ${c.argumentHint}` : ""}`, `${visible(c.description)} (${c.source} ${c.kind})`]);
   const width = Math.max(...rows.map(([left]) => left!.length)) + 2;
   const keys = [
     "Enter sends · Alt-Enter, Ctrl-J or a trailing \\ adds a line · ↑/↓ history · Tab completes a command",

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { completeSlash, loadCustomCommands } from "../../../../src/cli/custom-commands.ts";
+import { completeSlash, loadCustomCommands } from "../../../../src/skills/commands.ts";
 import { BUILTINS, runsWhileBusy } from "../../../../src/cli/term/slash.ts";
 
 const dirs: string[] = [];
@@ -15,7 +15,7 @@ describe("/quit, the other name of /exit", () => {
     const project = mkdtempSync(join(tmpdir(), "rein-slash-"));
     dirs.push(project);
     for (const name of ["quit", "exit"]) writeFileSync(join(project, `${name}.md`), "bye");
-    const { commands, problems } = loadCustomCommands({ project }, BUILTINS.map((b) => b.name));
+    const { commands, problems } = loadCustomCommands([{ dir: project, source: "project" }], BUILTINS.map((b) => b.name));
     expect(commands).toEqual([]);
     expect(problems.map((p) => p.slice(project.length + 1))).toEqual([
       "exit.md: /exit is a built-in command and cannot be replaced; rename the file.",

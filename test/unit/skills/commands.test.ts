@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { commandDirs, completeSlash, expandCommand, loadCustomCommands, type CustomCommand } from "../../../src/cli/custom-commands.ts";
+import { commandDirs, completeSlash, expandCommand, loadCustomCommands, type CustomCommand } from "../../../src/skills/commands.ts";
 
 const BUILTINS = ["help", "cost", "compact", "serve"];
 let root: string;
@@ -23,6 +23,10 @@ function put(dir: string, rel: string, content: string | Uint8Array): string {
   return file;
 }
 
+const dirsOf = (project: string, user: string) => [
+  { dir: user, source: "user" as const },
+  { dir: project, source: "project" as const },
+];
 const command = (template: string): CustomCommand => ({ name: "t", description: "", source: "user", file: "/t.md", template });
 
 describe("loadCustomCommands", () => {
@@ -30,7 +34,7 @@ describe("loadCustomCommands", () => {
     const review = put(project, "review.md", "---\ndescription: Review the staged changes\n---\n\nReview $ARGUMENTS carefully.\n");
     put(project, "git/commit.md", "\n\n# Write a commit message\nfor the staged diff\n");
     put(user, "fix-bug.md", `Fix ${"this bug ".repeat(12)}`);
-    const { commands, problems } = loadCustomCommands({ project, user }, BUILTINS);
+    const { commands, problems } = loadCustomCommands(dirsOf(project, user), BUILTINS);
     expect(problems).toEqual([]);
     expect(commands.map((c) => [c.name, c.source])).toEqual([
       ["fix-bug", "user"],
@@ -45,7 +49,7 @@ describe("loadCustomCommands", () => {
 
   test("a quoted description, CRLF line endings and a BOM are handled", () => {
     put(user, "a.md", "\uFEFF---\r\ndescription: \"Say: hi\"\r\nmodel: x\r\n---\r\nHello\r\n");
-    const [a] = loadCustomCommands({ user }, BUILTINS).commands;
+    const [a] = loadCustomCommands([{ dir: user, source: "user" }], BUILTINS).commands;
     expect(a).toMatchObject({ description: "Say: hi", template: "Hello\n" });
   });
 
@@ -53,7 +57,7 @@ describe("loadCustomCommands", () => {
     put(user, "review.md", "user version");
     put(project, "review.md", "project version");
     put(user, "only-user.md", "mine");
-    const { commands, problems } = loadCustomCommands({ project, user }, BUILTINS);
+    const { commands, problems } = loadCustomCommands(dirsOf(project, user), BUILTINS);
     expect(problems).toEqual([]);
     expect(commands.map((c) => `${c.name}=${c.template}`)).toEqual(["only-user=mine", "review=project version"]);
   });
@@ -61,7 +65,7 @@ describe("loadCustomCommands", () => {
   test("built-in names are never overridden: such files are reported", () => {
     const file = put(project, "help.md", "my help");
     put(user, "cost.md", "my cost");
-    const { commands, problems } = loadCustomCommands({ project, user }, ["/help", "cost"]);
+    const { commands, problems } = loadCustomCommands(dirsOf(project, user), ["/help", "cost"]);
     expect(commands).toEqual([]);
     expect(problems).toHaveLength(2);
     expect(problems.find((p) => p.startsWith(file))).toContain("/help is a built-in command");
@@ -74,7 +78,7 @@ describe("loadCustomCommands", () => {
     put(user, "notes.txt", "x");
     put(user, ".#draft.md", "x");
     put(user, "ok.md", "fine");
-    const { commands, problems } = loadCustomCommands({ user }, BUILTINS);
+    const { commands, problems } = loadCustomCommands([{ dir: user, source: "user" }], BUILTINS);
     expect(commands.map((c) => c.name)).toEqual(["ok"]);
     expect(problems.sort()).toEqual(
       [
@@ -88,7 +92,7 @@ describe("loadCustomCommands", () => {
   test.skipIf(process.getuid?.() === 0)("an unreadable file is reported", () => {
     const file = put(user, "secret.md", "x");
     chmodSync(file, 0o000);
-    const { commands, problems } = loadCustomCommands({ user }, BUILTINS);
+    const { commands, problems } = loadCustomCommands([{ dir: user, source: "user" }], BUILTINS);
     expect(commands).toEqual([]);
     expect(problems).toEqual([`${file}: cannot read it (EACCES).`]);
   });
@@ -97,19 +101,36 @@ describe("loadCustomCommands", () => {
     mkdirSync(user, { recursive: true });
     const file = join(user, "gone.md");
     symlinkSync(join(root, "nowhere.md"), file);
-    const { commands, problems } = loadCustomCommands({ user }, BUILTINS);
+    const { commands, problems } = loadCustomCommands([{ dir: user, source: "user" }], BUILTINS);
     expect(commands).toEqual([]);
     expect(problems).toEqual([`${file}: cannot read it (ENOENT).`]);
   });
 
   test("missing folders are not a problem", () => {
-    expect(loadCustomCommands({ project, user }, BUILTINS)).toEqual({ commands: [], problems: [] });
-    expect(loadCustomCommands({}, BUILTINS)).toEqual({ commands: [], problems: [] });
+    expect(loadCustomCommands(dirsOf(project, user), BUILTINS)).toEqual({ commands: [], problems: [] });
+    expect(loadCustomCommands([], BUILTINS)).toEqual({ commands: [], problems: [] });
   });
 
-  test("commandDirs: .rein/commands in the project, commands/ in the user config folder", () => {
-    expect(commandDirs("/repo", { REIN_CONFIG_DIR: "/cfg" })).toEqual({ project: "/repo/.rein/commands", user: "/cfg/commands" });
-    expect(commandDirs("/repo", { HOME: "/home/u" }).user).toBe("/home/u/.config/rein/commands");
+  test("commandDirs: OpenCode's, Claude Code's, then rein's folders, the user's before the project's (the later wins)", () => {
+    expect(commandDirs({ projectRoot: "/repo", home: "/home/u", configDir: "/cfg" }).map((d) => `${d.source} ${d.dir}`)).toEqual([
+      "user /home/u/.config/opencode/command",
+      "user /home/u/.config/opencode/commands",
+      "user /home/u/.claude/commands",
+      "user /cfg/commands",
+      "project /repo/.opencode/command",
+      "project /repo/.opencode/commands",
+      "project /repo/.claude/commands",
+      "project /repo/.rein/commands",
+    ]);
+  });
+
+  test("front matter gives argument-hint, model and allowed-tools; a broken block is reported and the file skipped", () => {
+    put(user, "ship.md", "---\ndescription: Ship it\nargument-hint: [branch]\nmodel: claude-haiku-4-5\nallowed-tools: Bash(git push:*), Read\n---\nShip $1\n");
+    const broken = put(user, "bad.md", '---\ndescription: "unterminated\n---\nbody\n');
+    const { commands, problems } = loadCustomCommands([{ dir: user, source: "user" }], BUILTINS);
+    expect(commands.map((c) => [c.name, c.argumentHint, c.model, c.allowedTools])).toEqual([["ship", "[branch]", "claude-haiku-4-5", ["Bash(git push:*)", "Read"]]]);
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toStartWith(`${broken}: the front matter is not valid YAML`);
   });
 });
 

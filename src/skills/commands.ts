@@ -1,31 +1,45 @@
 // Custom slash commands: Markdown prompt templates in `.rein/commands/` (project) and the user
-// config folder's `commands/`. `git/commit.md` is `/git:commit`. Problems are data, one line each.
-import { readdirSync, readFileSync, statSync } from "node:fs";
+// config folder's `commands/`, and Claude Code's and OpenCode's command folders. `git/commit.md` is
+// `/git:commit`. Front matter: description, argument-hint, model, allowed-tools. Problems are data.
+import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { reinPaths } from "../config/paths.ts";
+import { expandTemplate } from "./expand.ts";
+import { hint, parseFrontMatter, text, toolList } from "./front-matter.ts";
+import { readSmall } from "./skill.ts";
 
-export type CustomCommand = { name: string; description: string; source: "project" | "user"; file: string; template: string };
+export type CommandSource = "project" | "user";
+export type CustomCommand = {
+  name: string;
+  description: string;
+  source: CommandSource;
+  file: string;
+  template: string;
+  argumentHint?: string;
+  model?: string;
+  allowedTools?: string[];
+};
 export type CommandLoad = { commands: CustomCommand[]; problems: string[] };
+export type CommandDir = { dir: string; source: CommandSource };
 
 const MAX_DESCRIPTION = 60;
 /** Folders nest this deep at most (a symlink loop stops here). */
 const MAX_DEPTH = 4;
 const SEGMENT = /^[a-z0-9_-]+$/;
-const utf8 = new TextDecoder("utf-8", { fatal: true });
 
-/** The two folders commands are read from, for a project root and the environment. */
-export function commandDirs(projectRoot: string, env: Record<string, string | undefined>): { project: string; user: string } {
-  return { project: join(projectRoot, ".rein", "commands"), user: join(reinPaths(env).configDir, "commands") };
+/** The folders commands are read from, the weakest first: OpenCode's, Claude Code's, then rein's; the user's before the project's. */
+export function commandDirs(places: { projectRoot: string; home: string; configDir: string }): CommandDir[] {
+  const { projectRoot, home, configDir } = places;
+  const user = [join(home, ".config", "opencode", "command"), join(home, ".config", "opencode", "commands"), join(home, ".claude", "commands"), join(configDir, "commands")];
+  const project = [".opencode/command", ".opencode/commands", ".claude/commands", ".rein/commands"].map((dir) => join(projectRoot, dir));
+  return [...user.map((dir) => ({ dir, source: "user" as const })), ...project.map((dir) => ({ dir, source: "project" as const }))];
 }
 
-/** Reads both folders; project commands override user ones of the same name, built-in names are never overridden. */
-export function loadCustomCommands(dirs: { project?: string; user?: string }, builtins: readonly string[]): CommandLoad {
+/** Reads the folders in order; a later folder's command replaces an earlier one of the same name, built-in names are never replaced. */
+export function loadCustomCommands(dirs: readonly CommandDir[], builtins: readonly string[]): CommandLoad {
   const problems: string[] = [];
   const reserved = new Set(builtins.map((name) => name.replace(/^\//, "")));
   const byName = new Map<string, CustomCommand>();
-  for (const source of ["user", "project"] as const) {
-    const dir = dirs[source];
-    if (dir === undefined) continue;
+  for (const { dir, source } of dirs) {
     for (const found of markdownFiles(dir, "", 0, problems)) {
       const command = readCommand(found, source, problems);
       if (!command) continue;
@@ -40,13 +54,9 @@ export function loadCustomCommands(dirs: { project?: string; user?: string }, bu
   return { commands, problems };
 }
 
-/** The prompt a command sends: `$ARGUMENTS` is all of `args`, `$1`, `$2`… its words; with no placeholder, arguments follow after a blank line. */
-export function expandCommand(command: CustomCommand, args: string): string {
-  const all = args.trim();
-  const words = all === "" ? [] : all.split(/\s+/);
-  // A template that places its arguments itself ($ARGUMENTS or $1…) gets nothing appended.
-  if (!/\$ARGUMENTS\b|\$\d/.test(command.template)) return all === "" ? command.template : `${command.template.trimEnd()}\n\n${all}`;
-  return command.template.replace(/\$ARGUMENTS\b|\$(\d+)/g, (_match, index: string | undefined) => (index === undefined ? all : (words[Number(index) - 1] ?? "")));
+/** The prompt a command sends (see expandTemplate). */
+export function expandCommand(command: Pick<CustomCommand, "template">, args: string): string {
+  return expandTemplate(command.template, args);
 }
 
 /** Tab completion for the command word: "/co" gives ["/compact", "/cost"]; nothing once the line has a space. */
@@ -96,31 +106,30 @@ function readCommand({ file, name }: Found, source: CustomCommand["source"], pro
     problems.push(`${file}: "${name}" is not a valid command name; use only a-z, 0-9, "_" and "-" in file and folder names.`);
     return undefined;
   }
-  let bytes: Uint8Array;
-  try {
-    bytes = readFileSync(file);
-  } catch (error) {
-    problems.push(`${file}: cannot read it (${(error as NodeJS.ErrnoException).code ?? String(error)}).`);
+  const read = readSmall(file);
+  if ("error" in read) {
+    problems.push(`${file}: ${read.error}.`);
     return undefined;
   }
-  let text: string;
-  try {
-    text = utf8.decode(bytes);
-  } catch {
-    problems.push(`${file}: not UTF-8 text; save it as UTF-8.`);
+  const parsed = parseFrontMatter(read.text);
+  if ("error" in parsed) {
+    problems.push(`${file}: ${parsed.error}.`);
     return undefined;
   }
-  const { description, body } = parse(text.replace(/^\uFEFF/, "").replaceAll("\r\n", "\n"));
-  return { name, description: description ?? describe(body), source, file, template: body };
-}
-
-/** An optional `---` frontmatter block at the top; only `description:` is read from it. */
-function parse(text: string): { description: string | undefined; body: string } {
-  const match = /^---\n([\s\S]*?)\n---(?:\n|$)/.exec(text);
-  if (!match) return { description: undefined, body: text };
-  const line = match[1]!.split("\n").find((l) => /^description\s*:/.test(l));
-  const value = line?.replace(/^description\s*:\s*/, "").trim().replace(/^(["'])(.*)\1$/, "$2");
-  return { description: value || undefined, body: text.slice(match[0].length).replace(/^\n+/, "") };
+  const { data, body } = parsed;
+  const argumentHint = hint(data["argument-hint"]);
+  const model = text(data.model);
+  const allowedTools = toolList(data["allowed-tools"]);
+  return {
+    name,
+    description: text(data.description) ?? describe(body),
+    source,
+    file,
+    template: body,
+    ...(argumentHint ? { argumentHint } : {}),
+    ...(model ? { model } : {}),
+    ...(allowedTools.length ? { allowedTools } : {}),
+  };
 }
 
 /** The first non-empty line, without a Markdown heading mark, cut to 60 characters. */

@@ -1,0 +1,50 @@
+// The skills and commands of a session: the catalog for the system prompt, the skill tool, and the
+// planner that turns a prompt starting with `/name` into the command's text, for every front end.
+import type { Tool } from "../sdk.ts";
+import type { Rule } from "../permission/evaluate.ts";
+import { catalogBudget, skillCatalog } from "../skills/catalog.ts";
+import type { SkillPlaces } from "../skills/discover.ts";
+import { grantRules } from "../skills/grants.ts";
+import { skillTool } from "../skills/skill-tool.ts";
+import { loadSkillsAndCommands, planSlash, type SkillsAndCommands, type SlashPlan } from "../skills/slash-commands.ts";
+
+export type { SkillsAndCommands, SlashCommand, SlashPlan } from "../skills/slash-commands.ts";
+export { completeSlash } from "../skills/commands.ts";
+export { loadSkillsAndCommands } from "../skills/slash-commands.ts";
+
+export type SessionSkills = {
+  loaded: SkillsAndCommands;
+  /** the catalog, to end the system prompt ("" without skills for the model) */
+  catalog: string;
+  tool?: Tool;
+  /** rules granted by the commands and skills used in the run under way; emptied when it ends */
+  grants: Rule[];
+  plan(text: string): SlashPlan | { type: "error"; error: string };
+};
+
+export function sessionSkills(places: SkillPlaces, contextWindow: number, modelProblem?: (model: string) => string | undefined, builtins?: readonly string[]): SessionSkills {
+  const loaded = loadSkillsAndCommands(places, builtins);
+  const grants: Rule[] = [];
+  const forModel = loaded.skills.skills.filter((s) => s.modelInvocable);
+  const tool = forModel.length
+    ? skillTool(forModel, (skill) => grants.push(...grantRules(skill.scope === "project" && !places.trusted ? [] : skill.allowedTools, `allowed-tools of skill ${skill.name}`)))
+    : undefined;
+  return {
+    loaded,
+    catalog: skillCatalog(forModel, catalogBudget(contextWindow)),
+    ...(tool ? { tool } : {}),
+    grants,
+    plan: (text) => {
+      const plan = planSlash(text, loaded.commands, places.trusted);
+      if (plan.type !== "command" || !plan.model) return plan;
+      const problem = modelProblem?.(plan.model);
+      return problem ? { type: "error", error: `/${plan.name} asks for the model ${plan.model} (its front matter), which cannot run: ${problem}` } : plan;
+    },
+  };
+}
+
+/** Every line a front end should show about the skills and commands that loaded: errors, warnings, skipped folders. */
+export function skillProblems(loaded: SkillsAndCommands): string[] {
+  const untrusted = loaded.skills.untrusted.map((dir) => `project skills in ${dir} were not loaded: this workspace is not trusted (run with --trust to load them)`);
+  return [...loaded.problems, ...loaded.skills.warnings, ...untrusted];
+}

@@ -1,0 +1,94 @@
+// Finds the skills of a run: `.rein/skills`, `.agents/skills` and `.claude/skills` from the working
+// directory up to the project root (a trusted workspace only), then the user's folders. The first
+// found of a name wins, so the nearer one does; problems are data, one line each.
+import { readdirSync, statSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { readSkill, type Skill, type SkillScope } from "./skill.ts";
+
+export type SkillPlaces = { cwd: string; projectRoot: string; home: string; configDir: string; trusted: boolean };
+export type SkillLoad = { skills: Skill[]; problems: string[]; warnings: string[]; untrusted: string[] };
+export type SkillRoot = { dir: string; scope: SkillScope };
+
+const PROJECT_FOLDERS = [".rein/skills", ".agents/skills", ".claude/skills"];
+
+/** The folders skills are read from, nearest first. */
+export function skillRoots(places: Omit<SkillPlaces, "trusted">): SkillRoot[] {
+  const roots: SkillRoot[] = [];
+  for (const dir of upTo(places.cwd, places.projectRoot)) for (const folder of PROJECT_FOLDERS) roots.push({ dir: join(dir, folder), scope: "project" });
+  for (const dir of [join(places.configDir, "skills"), join(places.home, ".agents", "skills"), join(places.home, ".claude", "skills")]) roots.push({ dir, scope: "user" });
+  return roots;
+}
+
+export function loadSkills(places: SkillPlaces): SkillLoad {
+  const load: SkillLoad = { skills: [], problems: [], warnings: [], untrusted: [] };
+  const byName = new Map<string, Skill>();
+  for (const root of skillRoots(places)) {
+    const files = skillFiles(root.dir, load.problems);
+    if (root.scope === "project" && !places.trusted) {
+      if (files.length) load.untrusted.push(root.dir);
+      continue;
+    }
+    for (const file of files) {
+      const skill = readSkill(file, root.scope, root.dir, load.warnings);
+      if (typeof skill === "string") {
+        load.problems.push(skill);
+        continue;
+      }
+      const first = byName.get(skill.name);
+      if (first) load.warnings.push(`${skill.file}: skill "${skill.name}" is also in ${first.file}, which wins (it is nearer)`);
+      else byName.set(skill.name, skill);
+    }
+  }
+  load.skills = [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return load;
+}
+
+/** The `*\/SKILL.md` files of a folder; symlinked folders are followed, a loop or broken link is a problem. */
+function skillFiles(root: string, problems: string[]): string[] {
+  let entries: string[];
+  try {
+    entries = readdirSync(root).sort();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== "ENOENT" && code !== "ENOTDIR") problems.push(`${root}: cannot read this skills folder (${code ?? String(error)})`);
+    return [];
+  }
+  const files: string[] = [];
+  for (const entry of entries) {
+    if (entry.startsWith(".")) continue;
+    const dir = join(root, entry);
+    const kind = statKind(dir);
+    if (kind === "other" || kind === "file") continue;
+    if (kind !== "dir") {
+      problems.push(`${dir}: cannot read it (${kind.error}); fix or remove the link`);
+      continue;
+    }
+    const file = join(dir, "SKILL.md");
+    const inner = statKind(file);
+    if (inner === "file") files.push(file);
+    else if (typeof inner === "object" && inner.error !== "ENOENT") problems.push(`${file}: cannot read it (${inner.error})`);
+  }
+  return files;
+}
+
+function statKind(path: string): "file" | "dir" | "other" | { error: string } {
+  try {
+    const info = statSync(path);
+    return info.isDirectory() ? "dir" : info.isFile() ? "file" : "other";
+  } catch (error) {
+    return { error: (error as NodeJS.ErrnoException).code ?? String(error) };
+  }
+}
+
+/** `from`, its parents up to `top` (both included); only `from` when it is not inside `top`. */
+export function upTo(from: string, top: string): string[] {
+  const dirs: string[] = [];
+  let dir = resolve(from);
+  const end = resolve(top);
+  if (relative(end, dir).startsWith("..")) return [dir];
+  for (;;) {
+    dirs.push(dir);
+    if (dir === end || dirname(dir) === dir) return dirs;
+    dir = dirname(dir);
+  }
+}

@@ -1,0 +1,65 @@
+// Everything a `/name args` prompt can be, for every front end: custom commands and the skills a
+// user may invoke. A skill wins over a command of the same name, as in Claude Code.
+import type { Rule } from "../permission/evaluate.ts";
+import { commandDirs, loadCustomCommands, type CustomCommand } from "./commands.ts";
+import { loadSkills, type SkillLoad, type SkillPlaces } from "./discover.ts";
+import { expandTemplate, slashWord } from "./expand.ts";
+import { grantRules } from "./grants.ts";
+import { skillText } from "./skill-tool.ts";
+import type { Skill } from "./skill.ts";
+
+export type SlashCommand = CustomCommand & { kind: "command" } | (CustomCommand & { kind: "skill"; skill: Skill });
+export type SkillsAndCommands = { skills: SkillLoad; commands: SlashCommand[]; problems: string[]; trusted: boolean };
+
+/** What a prompt's text turns into: itself, a command's expansion, or an unknown command. */
+export type SlashPlan =
+  | { type: "text" }
+  | { type: "unknown"; name: string; known: string[] }
+  | { type: "command"; name: string; text: string; model?: string; grants: Rule[] };
+
+export function loadSkillsAndCommands(places: SkillPlaces, builtins: readonly string[] = []): SkillsAndCommands {
+  const skills = loadSkills(places);
+  const custom = loadCustomCommands(commandDirs(places), builtins);
+  const byName = new Map<string, SlashCommand>(custom.commands.map((c) => [c.name, { ...c, kind: "command" as const }]));
+  const reserved = new Set(builtins);
+  const problems = [...skills.problems, ...custom.problems];
+  for (const skill of skills.skills) {
+    if (!skill.userInvocable) continue;
+    if (reserved.has(skill.name)) problems.push(`${skill.file}: /${skill.name} is a built-in command; the skill is not a command here (the model can still load it)`);
+    else byName.set(skill.name, asCommand(skill));
+  }
+  const commands = [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return { skills, commands, problems, trusted: places.trusted };
+}
+
+export function planSlash(text: string, commands: readonly SlashCommand[], trusted: boolean): SlashPlan {
+  const word = slashWord(text);
+  if (!word) return { type: "text" };
+  const command = commands.find((c) => c.name === word.name);
+  if (!command) return { type: "unknown", name: word.name, known: commands.map((c) => c.name) };
+  // A repository's command may not loosen the rules of an untrusted workspace.
+  const tools = command.source === "project" && !trusted ? [] : (command.allowedTools ?? []);
+  return {
+    type: "command",
+    name: command.name,
+    text: command.kind === "skill" ? skillText(command.skill, word.args) : expandTemplate(command.template, word.args),
+    ...(command.model ? { model: command.model } : {}),
+    grants: grantRules(tools, `allowed-tools of /${command.name}`),
+  };
+}
+
+/** A skill as a command: the prompt is the loaded skill, as the skill tool would give it. */
+function asCommand(skill: Skill): SlashCommand {
+  return {
+    kind: "skill",
+    skill,
+    name: skill.name,
+    description: skill.description,
+    source: skill.scope,
+    file: skill.file,
+    template: skill.body,
+    ...(skill.argumentHint ? { argumentHint: skill.argumentHint } : {}),
+    ...(skill.model ? { model: skill.model } : {}),
+    ...(skill.allowedTools.length ? { allowedTools: skill.allowedTools } : {}),
+  };
+}
