@@ -10,6 +10,7 @@ import { UsageError } from "./args.ts";
 import { openSession } from "./open-session.ts";
 import { startupWarnings, openStore, runSettings, untrustedToolsWarning, type Context } from "./context.ts";
 import { budgetWarning, instructionSources, instructionWarnings, sessionOptions, toolRegistry } from "../session/factory.ts";
+import { commandProblem, skillProblems } from "../session/skills.ts";
 import { formatLoadError } from "./tools-command.ts";
 import { readStdin } from "./stdin.ts";
 import { stderrRenderer } from "./stderr-renderer.ts";
@@ -36,7 +37,11 @@ export async function printMode(ctx: Context): Promise<number> {
     const untrusted = untrustedToolsWarning(ctx);
     if (untrusted) warn(untrusted);
     const registry = toolRegistry(settings.toolDirs, (errors) => warn(`tools not loaded:\n${errors.map(formatLoadError).join("\n")}`));
-    session = openSession(ctx, store, sessionOptions(settings, store, registry));
+    const options = sessionOptions(settings, store, registry);
+    for (const problem of options.skills ? skillProblems(options.skills.loaded) : []) warn(problem);
+    const unrunnable = args.compact ? undefined : commandProblem(prompt, options.skills);
+    if (unrunnable) throw new UsageError(unrunnable);
+    session = openSession(ctx, store, options);
     const format = args.outputFormat;
     // The stderr renderer would repeat, for --compact, the line the text format prints on stdout.
     if (format === "stream-json") session.subscribe((e) => writeLine(JSON.stringify(e)));

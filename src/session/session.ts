@@ -157,7 +157,7 @@ export class Session {
       rules: () => this.options.rules,
       ...(options.expand ? { expand: (requests: PermissionRequest[]) => options.expand!(requests, row.cwd) } : {}),
       newId: () => newId("ask"),
-      granted: () => this.options.skills?.grants ?? [],
+      granted: () => this.options.skills?.approvals() ?? [],
       policy: options.askPolicy,
       // The note on a cut output sends the model to read its saved file; in print mode nobody could grant that.
       // Both spellings: the engine resolves symlinks in the paths it checks (a linked /tmp or home).

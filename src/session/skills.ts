@@ -12,6 +12,8 @@ export type { SkillsAndCommands, SlashCommand, SlashPlan } from "../skills/slash
 export { completeSlash } from "../skills/commands.ts";
 export { loadSkillsAndCommands } from "../skills/slash-commands.ts";
 
+const LOAD_ANY_SKILL: Rule = { permission: "skill", pattern: "*", action: "allow", source: "skills" };
+
 export type SessionSkills = {
   loaded: SkillsAndCommands;
   /** the catalog, to end the system prompt ("" without skills for the model) */
@@ -19,6 +21,8 @@ export type SessionSkills = {
   tool?: Tool;
   /** rules granted by the commands and skills used in the run under way; emptied when it ends */
   grants: Rule[];
+  /** what the broker counts as approved: loading any skill, and the run's grants (a configured deny still wins) */
+  approvals(): readonly Rule[];
   plan(text: string): SlashPlan | { type: "error"; error: string };
 };
 
@@ -34,6 +38,7 @@ export function sessionSkills(places: SkillPlaces, contextWindow: number, modelP
     catalog: skillCatalog(forModel, catalogBudget(contextWindow)),
     ...(tool ? { tool } : {}),
     grants,
+    approvals: () => [LOAD_ANY_SKILL, ...grants],
     plan: (text) => {
       const plan = planSlash(text, loaded.commands, places.trusted);
       if (plan.type !== "command" || !plan.model) return plan;
@@ -47,4 +52,13 @@ export function sessionSkills(places: SkillPlaces, contextWindow: number, modelP
 export function skillProblems(loaded: SkillsAndCommands): string[] {
   const untrusted = loaded.skills.untrusted.map((dir) => `project skills in ${dir} were not loaded: this workspace is not trusted (run with --trust to load them)`);
   return [...loaded.problems, ...loaded.skills.warnings, ...untrusted];
+}
+
+/** Why a `/name` prompt cannot run (an unknown command, listing the known ones, or a model that cannot run), or undefined. */
+export function commandProblem(prompt: string, skills: SessionSkills | undefined): string | undefined {
+  const plan = skills?.plan(prompt);
+  if (plan?.type === "error") return plan.error;
+  if (plan?.type !== "unknown") return undefined;
+  const known = plan.known.length ? `the commands here are ${plan.known.map((n) => `/${n}`).join(", ")}` : "there are no commands or skills here";
+  return `unknown command /${plan.name}: ${known} (rein skills list shows where they come from; start the prompt with a space to send it as text)`;
 }

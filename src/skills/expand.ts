@@ -16,7 +16,7 @@ export function expandTemplate(template: string, args: string): string {
 
 /** `/name rest` split; undefined when the text is no command (a path such as `/usr/bin/x` is none). */
 export function slashWord(text: string): { name: string; args: string } | undefined {
-  const match = /^\/([\w][\w:.-]*)(?=\s|$)/.exec(text.trimStart());
+  const match = /^\/([\w][\w:.-]*)(?=\s|$)/.exec(text);
   if (!match) return undefined;
-  return { name: match[1]!, args: text.trimStart().slice(match[0].length).trim() };
+  return { name: match[1]!, args: text.slice(match[0].length).trim() };
 }

@@ -22,6 +22,8 @@ export function skillTool(skills: readonly Skill[], onUse: (skill: Skill) => voi
       args: v.optional(v.pipe(v.string(), v.description("Arguments for the skill, if it takes any"))),
     }),
     readOnly: true,
+    // `--deny 'skill(name)'` keeps a skill from the model; the session allows the rest.
+    permissions: ({ name }) => [{ permission: "skill", pattern: name, always: [name] }],
     run: ({ name, args }) => {
       const skill = byName.get(name.replace(/^\//, ""));
       if (!skill) return { output: `No skill named "${name}". The skills are: ${[...byName.keys()].join(", ") || "none"}.`, isError: true };

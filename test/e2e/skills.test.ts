@@ -1,0 +1,40 @@
+// Commands and skills through the compiled binary in print mode: `/cmd args` expanded before the
+// model sees it, a skill loaded by the model's skill tool, an unknown command refused with exit 2.
+import { expect, test } from "bun:test";
+import { mkdir, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { lastUserText, text, toolResultsOf, resultText, world } from "./harness.ts";
+
+async function put(file: string, content: string): Promise<void> {
+  await mkdir(dirname(file), { recursive: true });
+  await writeFile(file, content);
+}
+
+test.concurrent("print mode runs /cmd args as the command's prompt and the model loads a skill with the skill tool", async () => {
+  await using w = await world();
+  await put(join(w.cwd, ".claude/commands/review.md"), "---\ndescription: Review a path\n---\nReview $1 and report on $ARGUMENTS.\n");
+  await put(join(w.home, ".claude/skills/house-style/SKILL.md"), "---\nname: house-style\ndescription: How this team writes code. Use when: editing code\n---\nUse tabs for $ARGUMENTS.\n");
+  w.fake.script({ reply: [{ type: "tool_use", id: "toolu_01Skill", name: "skill", input: { name: "house-style", args: "go" } }] }, { reply: [text("Reviewed.")] });
+
+  const r = await w.run(["-p", "/review src/ carefully"]);
+
+  expect(r.code).toBe(0);
+  expect(r.stdout).toBe("Reviewed.\n");
+  expect(lastUserText(w.fake.requests[0])).toBe("Review src/ and report on src/ carefully.\n");
+  expect(JSON.stringify(w.fake.requests[0]!.body.system)).toContain("<name>house-style</name>");
+  const [result] = toolResultsOf(w.fake.requests[1]);
+  expect(result?.is_error).toBeFalsy();
+  expect(resultText(result)).toContain("Use tabs for go.");
+});
+
+test.concurrent("an unknown /name in print mode is a usage error listing the known commands; nothing is sent", async () => {
+  await using w = await world();
+  await put(join(w.home, ".claude/skills/house-style/SKILL.md"), "---\nname: house-style\ndescription: How this team writes code\n---\nbody\n");
+
+  const r = await w.run(["-p", "/revew src/"]);
+
+  expect(r.code).toBe(2);
+  expect(r.stdout).toBe("");
+  expect(r.stderr).toContain("unknown command /revew: the commands here are /house-style");
+  expect(w.fake.requests).toHaveLength(0);
+});
