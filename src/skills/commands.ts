@@ -1,8 +1,9 @@
 // Custom slash commands: Markdown prompt templates in `.rein/commands/` (project) and the user
 // config folder's `commands/`, and Claude Code's and OpenCode's command folders. `git/commit.md` is
 // `/git:commit`. Front matter: description, argument-hint, model, allowed-tools. Problems are data.
-import { readdirSync, statSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
+import { pathKind } from "./path-kind.ts";
 import { expandTemplate } from "./expand.ts";
 import { hint, parseFrontMatter, text, toolList } from "./front-matter.ts";
 import { readSmall } from "./skill.ts";
@@ -82,23 +83,13 @@ function markdownFiles(dir: string, prefix: string, depth: number, problems: str
     // Dotfiles are editor and system leftovers (.#x.md, .DS_Store), not commands.
     if (entry.startsWith(".")) continue;
     const file = join(dir, entry);
-    const kind = kindOf(file);
+    const kind = pathKind(file);
     if (kind === "dir" && depth < MAX_DEPTH) found.push(...markdownFiles(file, `${prefix}${entry}:`, depth + 1, problems));
     if (!entry.endsWith(".md")) continue;
     if (kind === "file") found.push({ file, name: `${prefix}${entry.slice(0, -3)}` });
     else if (typeof kind === "object") problems.push(`${file}: cannot read it (${kind.error}).`);
   }
   return found;
-}
-
-/** What a folder entry is, following symlinks; a broken link or a failed stat carries its error code. */
-function kindOf(path: string): "file" | "dir" | "other" | { error: string } {
-  try {
-    const info = statSync(path);
-    return info.isDirectory() ? "dir" : info.isFile() ? "file" : "other";
-  } catch (error) {
-    return { error: (error as NodeJS.ErrnoException).code ?? String(error) };
-  }
 }
 
 function readCommand({ file, name }: Found, source: CustomCommand["source"], problems: string[]): CustomCommand | undefined {

@@ -1,8 +1,9 @@
 // Finds the skills of a run: `.rein/skills`, `.agents/skills` and `.claude/skills` from the working
 // directory up to the project root (a trusted workspace only), then the user's folders. The first
 // found of a name wins, so the nearer one does; problems are data, one line each.
-import { readdirSync, statSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
+import { pathKind } from "./path-kind.ts";
 import { readSkill, type Skill, type SkillScope } from "./skill.ts";
 
 export type SkillPlaces = { cwd: string; projectRoot: string; home: string; configDir: string; trusted: boolean };
@@ -57,27 +58,18 @@ function skillFiles(root: string, problems: string[]): string[] {
   for (const entry of entries) {
     if (entry.startsWith(".")) continue;
     const dir = join(root, entry);
-    const kind = statKind(dir);
+    const kind = pathKind(dir);
     if (kind === "other" || kind === "file") continue;
     if (kind !== "dir") {
       problems.push(`${dir}: cannot read it (${kind.error}); fix or remove the link`);
       continue;
     }
     const file = join(dir, "SKILL.md");
-    const inner = statKind(file);
+    const inner = pathKind(file);
     if (inner === "file") files.push(file);
     else if (typeof inner === "object" && inner.error !== "ENOENT") problems.push(`${file}: cannot read it (${inner.error})`);
   }
   return files;
-}
-
-function statKind(path: string): "file" | "dir" | "other" | { error: string } {
-  try {
-    const info = statSync(path);
-    return info.isDirectory() ? "dir" : info.isFile() ? "file" : "other";
-  } catch (error) {
-    return { error: (error as NodeJS.ErrnoException).code ?? String(error) };
-  }
 }
 
 /** `from`, its parents up to `top` (both included); only `from` when it is not inside `top`. */
