@@ -247,6 +247,8 @@ export class Session {
     this.inRun = true;
     const startedAt = (this.options.now ?? Date.now)();
     const { store } = this.options;
+    // Grants made during this run end with it; a subagent's run shares the list and drops only its own.
+    const grantsBefore = this.options.skills?.grants.length ?? 0;
     try {
       const busy = text.trim() ? await this.claim(controller.signal) : "the prompt is empty (or only whitespace): nothing was sent";
       this.announce();
@@ -325,7 +327,7 @@ export class Session {
       this.saveError = undefined;
       this.runUsage = emptyUsage();
       this.childSpend = { usage: emptyUsage(), cost: 0 };
-      this.options.skills?.grants.splice(0);
+      this.options.skills?.grants.splice(grantsBefore);
     }
   }
 
