@@ -16,6 +16,7 @@ Usage:
   rein doctor
   rein models                           the providers and models you can use (-m provider/model)
   rein --serve [--port N] [--hostname H]   the same sessions over HTTP + SSE (token required)
+  rein acp [flags]                      an Agent Client Protocol agent on stdio (editors)
   rein --version
 
 Flags:

@@ -193,3 +193,96 @@ describe("rein acp", () => {
     expect(replayed.at(-1)).toEqual({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: "Wrote notes.txt twice." } });
   });
 });
+
+describe("rein acp: bad input", () => {
+  test("a line that is not JSON gets a parse error and the agent goes on; an unknown method gets method-not-found", async () => {
+    const w = await newWorld();
+    const agent = startAgent(w);
+    agent.send("{this is not json\n");
+    const parseError = await agent.line((m) => (m.error as { code?: number } | undefined)?.code === -32700);
+    expect(parseError.id).toBeNull();
+    const init = await agent.conn.agent.request(acp.methods.agent.initialize, INIT);
+    expect(init.protocolVersion).toBe(acp.PROTOCOL_VERSION);
+    const unknown = await agent.conn.agent.request("rein/no_such_method", {}).then(
+      () => undefined,
+      (error: acp.RequestError) => error,
+    );
+    expect(unknown?.code).toBe(-32601);
+    // still answering
+    const listed = await agent.conn.agent.request(acp.methods.agent.session.list, {});
+    expect(listed.sessions).toEqual([]);
+  });
+
+  test("a prompt for a session that does not exist is a session-not-found error", async () => {
+    const w = await newWorld();
+    const agent = startAgent(w);
+    await agent.conn.agent.request(acp.methods.agent.initialize, INIT);
+    const error = await agent.conn.agent.request(acp.methods.agent.session.prompt, { sessionId: "nope", prompt: [{ type: "text", text: "hi" }] }).then(
+      () => undefined,
+      (e: acp.RequestError) => e,
+    );
+    expect(error?.code).toBe(-32002);
+    expect(error?.data).toEqual({ sessionId: "nope" });
+    const load = await agent.conn.agent.request(acp.methods.agent.session.load, { sessionId: "nope", cwd: w.cwd, mcpServers: [] }).then(
+      () => undefined,
+      (e: acp.RequestError) => e,
+    );
+    expect(load?.code).toBe(-32002);
+    expect(w.fake.requests).toHaveLength(0);
+  });
+
+  test("without a key, session/new and authenticate answer auth_required naming what to set", async () => {
+    const w = await newWorld();
+    const agent = startAgent(w, undefined, { ANTHROPIC_API_KEY: undefined });
+    const init = await agent.conn.agent.request(acp.methods.agent.initialize, INIT);
+    expect(init.authMethods?.map((m) => m.id)).toEqual(["environment"]);
+    const created = await agent.conn.agent.request(acp.methods.agent.session.new, { cwd: w.cwd, mcpServers: [] }).then(
+      () => undefined,
+      (e: acp.RequestError) => e,
+    );
+    expect(created?.code).toBe(-32000);
+    expect(created?.message).toContain("ANTHROPIC_API_KEY");
+    const auth = await agent.conn.agent.request(acp.methods.agent.authenticate, { methodId: "environment" }).then(
+      () => undefined,
+      (e: acp.RequestError) => e,
+    );
+    expect(auth?.code).toBe(-32000);
+  });
+
+  test("the client closing stdin mid-turn aborts the turn; the session stays and a new agent resumes it", async () => {
+    const w = await newWorld();
+    w.fake.script({ hang: true, afterText: "Working on it" }, { reply: [{ type: "text", text: "Resumed." }] });
+    const agent = startAgent(w);
+    await agent.conn.agent.request(acp.methods.agent.initialize, INIT);
+    const { sessionId } = await agent.conn.agent.request(acp.methods.agent.session.new, { cwd: w.cwd, mcpServers: [] });
+    void agent.conn.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: "start the work" }] }).catch(() => {});
+    await agent.update((u) => u.sessionUpdate === "agent_message_chunk");
+    agent.closeStdin();
+    expect(await agent.exited).toBe(0);
+
+    const second = startAgent(w);
+    await second.conn.agent.request(acp.methods.agent.initialize, INIT);
+    await second.conn.agent.request(acp.methods.agent.session.load, { sessionId, cwd: w.cwd, mcpServers: [] });
+    expect(second.updates[0]?.update).toEqual({ sessionUpdate: "user_message_chunk", content: { type: "text", text: "start the work" } });
+    const resumed = await second.conn.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: "go on" }] });
+    expect(resumed.stopReason).toBe("end_turn");
+    const sent = w.fake.requests.at(-1)!.body.messages as { role: string }[];
+    expect(sent[0]).toMatchObject({ role: "user" });
+    expect(JSON.stringify(sent)).toContain("start the work");
+  });
+
+  test("session/cancel mid-tool stops the command and the prompt ends cancelled", async () => {
+    const w = await newWorld();
+    w.fake.script({ reply: [{ type: "tool_use", id: "toolu_b1", name: "bash", input: { command: "echo started; sleep 30" } }] });
+    const agent = startAgent(w, () => ({ outcome: { outcome: "selected", optionId: "allow_once" } }));
+    await agent.conn.agent.request(acp.methods.agent.initialize, INIT);
+    const { sessionId } = await agent.conn.agent.request(acp.methods.agent.session.new, { cwd: w.cwd, mcpServers: [] });
+    const prompt = agent.conn.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: "run it" }] });
+    await agent.update((u) => u.sessionUpdate === "tool_call_update" && u.toolCallId === "toolu_b1" && u.status === "in_progress");
+    await agent.conn.agent.notify(acp.methods.agent.session.cancel, { sessionId });
+    expect((await prompt).stopReason).toBe("cancelled");
+    const end = agent.updates.map((n) => n.update).find((u) => u.sessionUpdate === "tool_call_update" && u.toolCallId === "toolu_b1" && u.status !== "in_progress");
+    expect(end).toMatchObject({ status: "failed" });
+    expect(agent.updates.find((n) => n.update.sessionUpdate === "tool_call")?.update).toMatchObject({ kind: "execute", title: "bash: echo started; sleep 30" });
+  });
+});
