@@ -31,7 +31,8 @@ export async function connect(entry: ServerEntry, opts: ConnectOptions): Promise
     return await open(new StreamableHTTPClientTransport(new URL(entry.url), { requestInit: { headers } }), opts);
   } catch (error) {
     // A server that only speaks the 2024-11-05 transport answers the POST with a 4xx.
-    if (!/\b4\d\d\b|HTTP 4/.test(messageOf(error))) throw error;
+    const status = (error as { status?: unknown }).status;
+    if (!(typeof status === "number" && status >= 400 && status < 500)) throw error;
     return open(sseTransport(entry, headers), opts);
   }
 }
@@ -72,7 +73,7 @@ async function open(transport: SdkTransport, opts: ConnectOptions): Promise<Clie
     await Promise.race([client.connect(transport, { timeout: opts.timeoutMs }), timeout]);
   } catch (error) {
     await client.close().catch(() => {});
-    throw new Error(startError(error));
+    throw Object.assign(new Error(startError(error)), { status: (error as { code?: unknown }).code });
   } finally {
     clearTimeout(timer);
   }
@@ -81,7 +82,8 @@ async function open(transport: SdkTransport, opts: ConnectOptions): Promise<Clie
 }
 
 function startError(error: unknown): string {
-  const message = messageOf(error);
+  // An HTTP error's message may carry the whole page the server answered with.
+  const message = messageOf(error).replace(/\s+/g, " ").replace(/<!DOCTYPE.*$|<html.*$/is, "(an HTML page)").slice(0, 300);
   const code = (error as { code?: unknown }).code;
   if (code === "ENOENT" || /ENOENT|not found/.test(message)) return `its command could not be started (${message})`;
   if (/Connection closed/i.test(message)) return "it exited before answering the handshake (see its log)";
