@@ -21,15 +21,15 @@ const FLAG_SCOPES: Record<string, readonly Scope[]> = {
   "--allow": RULES,
   "--deny": RULES,
   "--ask": RULES,
-  "--trust": [...RULES, "tools list", "doctor", "models", "hooks list", "hooks test"],
+  "--trust": [...RULES, "tools list", "doctor", "models", "hooks list", "hooks test", "mcp list", "mcp get"],
   "--sandbox": [...SESSIONS, "doctor"],
   "--output-format": ["print"],
   "--on-ask": ["print"],
   "--compact": ["print"],
   "--port": ["serve"],
   "--hostname": ["serve"],
-  "--json": ["sessions list", "sessions trash", "sessions export", "sessions prune", "sessions fork", "tools list", "permissions explain", "hooks list", "hooks test"],
-  "--tool": ["hooks test"],
+  "--json": ["sessions list", "sessions trash", "sessions export", "sessions prune", "sessions fork", "tools list", "permissions explain", "hooks list", "hooks test", "mcp list", "mcp get"],
+  "--tool": ["hooks test", "permissions explain"],
   "--input": ["hooks test"],
   "--format": ["sessions export"],
   "--yes": ["sessions prune"],
@@ -51,13 +51,15 @@ const MAX_ARGS: Record<string, number> = {
   "tools init": 1,
   "hooks list": 0,
   "hooks test": 1,
+  "mcp list": 0,
+  "mcp get": 1,
   "permissions explain": Infinity,
   doctor: 0,
   models: 0,
   acp: 0,
 };
 
-const DEFAULT_ACTION: Record<string, string> = { sessions: "list", tools: "list", hooks: "list" };
+const DEFAULT_ACTION: Record<string, string> = { sessions: "list", tools: "list", hooks: "list", mcp: "list" };
 /** Commands without actions: what follows the command's name is its arguments. */
 const NO_ACTIONS = new Set(["doctor", "models", "acp"]);
 

@@ -11,6 +11,7 @@ Usage:
   rein sessions list | show ID | export ID [--format md|json] | rm ID
   rein sessions trash | restore ID | prune [--older-than D] [--yes] | fork ID [--at N]
   rein tools list | init [user|project]
+  rein mcp list | get NAME
   rein hooks list | test EVENT [--tool NAME] [--input JSON]   hooks, their sources, a dry run
   rein permissions explain [--json] [flags] -- 'COMMAND LINE'
   rein doctor

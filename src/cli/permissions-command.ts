@@ -1,5 +1,7 @@
 // rein permissions explain [--json] [--permission-mode M] [--allow R] [--deny R] [--ask R] -- 'LINE'
-import { explainCommand } from "../session/explain.ts";
+import { evaluate } from "../permission/evaluate.ts";
+import { explainCommand, type Explanation } from "../session/explain.ts";
+import { ruleSet } from "../session/factory.ts";
 import { formatRule } from "../session/rules.ts";
 import { UsageError } from "./args.ts";
 import { runSettingsForExplain, type Context } from "./context.ts";
@@ -8,16 +10,18 @@ import { out } from "./output.ts";
 export async function permissionsCommand(rest: string[], ctx: Context): Promise<number> {
   const [action, ...words] = rest;
   if (action !== "explain") throw new UsageError(`unknown action "${action ?? ""}" (rein permissions explain -- 'COMMAND')`);
-  const line = words.join(" ").trim();
+  const tool = ctx.args.tool;
+  if (tool && words.length > 0) throw new UsageError("give either --tool NAME or a command line, not both");
+  const line = tool ?? words.join(" ").trim();
   if (!line) throw new UsageError("rein permissions explain needs a command line: rein permissions explain -- 'git push'");
-  const result = await explainCommand(line, runSettingsForExplain(ctx));
+  const result = tool ? explainTool(tool, ctx) : await explainCommand(line, runSettingsForExplain(ctx));
   if (ctx.args.json) {
     out(`${JSON.stringify(result, null, 2)}\n`);
     return 0;
   }
   const lines = [`${result.decision}: ${line}`];
   if (result.read_only) lines.push("(allowed as read-only by the analysis: where bubblewrap works it runs with nothing writable, credentials hidden, no network)");
-  lines.push("", "commands:");
+  if (result.commands.length > 0) lines.push("", "commands:");
   for (const c of result.commands) {
     const wrapped = c.wrappers ? ` (through ${c.wrappers.join(", ")})` : "";
     lines.push(`  ${[...(c.env ?? []), ...c.argv].join(" ")}${wrapped}${c.opaque ? `  [opaque: ${c.opaque}]` : ""}`);
@@ -31,4 +35,23 @@ export async function permissionsCommand(rest: string[], ctx: Context): Promise<
   }
   out(`${lines.join("\n")}\n`);
   return 0;
+}
+
+/** A call of a tool that asks one permission by its own name (an MCP tool, a user tool without permissions). */
+function explainTool(tool: string, ctx: Context): Explanation {
+  const settings = runSettingsForExplain(ctx);
+  const decision = evaluate([{ permission: tool, pattern: "*", always: ["*"] }], ruleSet(settings.mode, settings.rules));
+  return {
+    decision: decision.action,
+    read_only: false,
+    commands: [],
+    requests: decision.requests.map((r) => ({
+      permission: r.request.permission,
+      pattern: r.request.pattern,
+      decision: r.action,
+      always: r.request.always,
+      rule: r.rule ? { permission: r.rule.permission, pattern: r.rule.pattern, action: r.rule.action, source: r.rule.source ?? "" } : null,
+      reason: r.reason ?? null,
+    })),
+  };
 }

@@ -64,8 +64,10 @@ async function subcommand(command: string, rest: string[], args: ReturnType<type
       return (await import("./doctor.ts")).doctor(await context(args, env));
     case "models":
       return (await import("./models-command.ts")).modelsCommand(await context(args, env));
+    case "mcp":
+      return (await import("./mcp-command.ts")).mcpCommand(rest, await context(args, env));
     default:
-      throw new UsageError(`unknown command "${command}" (commands: sessions, tools, hooks, permissions, doctor, models, acp)`);
+      throw new UsageError(`unknown command "${command}" (commands: sessions, tools, hooks, permissions, doctor, models, acp, mcp)`);
   }
 }
 

@@ -12,12 +12,14 @@ async function configure(w: World, config: Record<string, unknown>): Promise<voi
 }
 
 const everything = { command: "node", args: [EVERYTHING, "stdio"] };
+// The first turn waits for servers this long at most; a loaded machine can take seconds to start node.
+const WAIT = { env: { REIN_MCP_WAIT_MS: "25000" } };
 
 test.concurrent("a print-mode run calls a stdio server's tool allowed by a server rule", async () => {
   await using w = await world();
   await configure(w, { mcpServers: { everything }, permissions: { allow: ["mcp__everything"] } });
   w.fake.script({ reply: [use("mcp__everything__echo", { message: "hi there" })] }, { reply: [text("done")] });
-  const r = await w.run(["-p", "echo"]);
+  const r = await w.run(["-p", "echo"], WAIT);
   expect(r).toMatchObject({ code: 0, stdout: "done\n" });
   const tools = (w.fake.requests[0]!.body as { tools: { name: string; input_schema: { properties?: object } }[] }).tools;
   const echo = tools.find((t) => t.name === "mcp__everything__echo");
@@ -25,27 +27,63 @@ test.concurrent("a print-mode run calls a stdio server's tool allowed by a serve
   const result = toolResultsOf(w.fake.requests[1])[0];
   expect(result?.is_error).toBeUndefined();
   expect(resultText(result)).toBe("Echo: hi there");
-});
+}, 30_000);
 
 test.concurrent("without a rule an MCP call is asked for, and print mode refuses it", async () => {
   await using w = await world();
   await configure(w, { mcpServers: { everything } });
   w.fake.script({ reply: [use("mcp__everything__echo", { message: "x" })] }, { reply: [text("ok")] });
-  const r = await w.run(["-p", "echo"]);
+  const r = await w.run(["-p", "echo"], WAIT);
   const result = toolResultsOf(w.fake.requests[1])[0];
   expect(result?.is_error).toBe(true);
   expect(resultText(result)).not.toContain("Echo: x");
   expect(resultText(result)).toContain("--allow 'mcp__everything__echo'");
   expect(r.stderr).toContain("refused mcp__everything__echo");
-});
+}, 30_000);
 
 test.concurrent("a server whose command does not exist is an error result naming it; the run goes on", async () => {
   await using w = await world();
   await configure(w, { mcpServers: { ghost: { command: "no-such-mcp-server-here" }, everything }, permissions: { allow: ["mcp__*"] } });
   w.fake.script({ reply: [use("mcp__everything__echo", { message: "still" })] }, { reply: [text("done")] });
-  const r = await w.run(["-p", "go"]);
+  const r = await w.run(["-p", "go"], WAIT);
   expect(r).toMatchObject({ code: 0, stdout: "done\n" });
   const names = (w.fake.requests[0]!.body as { tools: { name: string }[] }).tools.map((t) => t.name);
   expect(names.some((n) => n.startsWith("mcp__ghost__"))).toBe(false);
   expect(resultText(toolResultsOf(w.fake.requests[1])[0])).toBe("Echo: still");
-});
+}, 30_000);
+
+test.concurrent("rein mcp list shows each server's source, transport, state, tools and error; get shows one", async () => {
+  await using w = await world();
+  await configure(w, {
+    mcpServers: { everything, ghost: { command: "no-such-mcp-server-here" }, typeless: { url: "http://127.0.0.1:1/mcp" }, socket: { type: "ws", url: "ws://x" }, unset: { command: "srv", args: ["${REIN_TEST_UNSET_DIR}"] } },
+  });
+  await Bun.write(join(w.cwd, ".mcp.json"), JSON.stringify({ mcpServers: { repo: { command: "./from-the-repo" } } }));
+  const r = await w.run(["mcp", "list", "--json"]);
+  expect(r.code).toBe(0);
+  const servers = (JSON.parse(r.stdout) as { servers: { name: string; state: string; error: string | null; source: string; transport: string | null; tools: unknown[] }[] }).servers;
+  const by = Object.fromEntries(servers.map((s) => [s.name, s]));
+  expect(by.everything).toMatchObject({ state: "connected", transport: "stdio", source: join(w.configDir, "config.json"), error: null });
+  expect(by.everything!.tools.length).toBeGreaterThan(5);
+  expect(by.ghost).toMatchObject({ state: "failed" });
+  expect(by.ghost!.error).toContain("could not be started");
+  expect(by.typeless!.error).toContain("url but no type");
+  expect(by.socket!.error).toContain('unknown transport "ws"');
+  expect(by.unset!.error).toContain("${REIN_TEST_UNSET_DIR} in its args is not set");
+  expect(by.repo).toMatchObject({ state: "failed", source: join(w.cwd, ".mcp.json") });
+  expect(by.repo!.error).toContain("not trusted");
+  const get = await w.run(["mcp", "get", "everything"]);
+  expect(get.stdout).toContain("state: connected");
+  expect(get.stdout).toContain("  mcp__everything__echo\n");
+  expect(await w.run(["mcp", "get", "nobody"])).toMatchObject({ code: 1 });
+}, 30_000);
+
+test.concurrent("rein permissions explain --tool explains an MCP tool's call against server rules", async () => {
+  await using w = await world();
+  await configure(w, { permissions: { allow: ["mcp__github"], deny: ["mcp__github__delete_repo"] } });
+  const allowed = await w.run(["permissions", "explain", "--tool", "mcp__github__create_issue"]);
+  expect(allowed.stdout).toContain("allow mcp__github__create_issue(*): rule allow mcp__github from");
+  const denied = await w.run(["permissions", "explain", "--json", "--tool", "mcp__github__delete_repo"]);
+  expect(JSON.parse(denied.stdout)).toMatchObject({ decision: "deny" });
+  const other = await w.run(["permissions", "explain", "--tool", "mcp__gitlab__x"]);
+  expect(other.stdout.split("\n")[0]).toBe("ask: mcp__gitlab__x");
+}, 30_000);

@@ -1,0 +1,76 @@
+// rein mcp list | get NAME: the configured MCP servers, where each came from, its transport, its
+// state after trying to connect (bounded by the startup timeout), its tools and its last error.
+// Values of env and headers are never printed: they are often tokens.
+import { McpHub } from "../mcp/hub.ts";
+import { transportOf } from "../mcp/config.ts";
+import { toolName } from "../mcp/names.ts";
+import type { McpServer } from "../mcp/server.ts";
+import { childEnv } from "../permission/child-env.ts";
+import { VERSION } from "../version.ts";
+import { UsageError } from "./args.ts";
+import { mcpFor, type Context } from "./context.ts";
+import { out, warn } from "./output.ts";
+
+export async function mcpCommand(rest: string[], ctx: Context): Promise<number> {
+  const [action = "list", name] = rest;
+  if (action !== "list" && action !== "get") throw new UsageError(`unknown action "${action}" (rein mcp list | get NAME)`);
+  if (action === "get" && !name) throw new UsageError("rein mcp get needs a server name (see rein mcp list)");
+  const settings = mcpFor(ctx);
+  for (const warning of settings.warnings) warn(warning);
+  const servers = action === "get" ? settings.servers.filter((s) => s.name === name) : settings.servers;
+  if (action === "get" && servers.length === 0) {
+    warn(`no MCP server named "${name}" (configured: ${settings.servers.map((s) => s.name).join(", ") || "none"})`);
+    return 1;
+  }
+  const hub = new McpHub(servers, { ...settings, toolEnv: childEnv(ctx.env, { passthrough: ctx.config.envPassthrough }), cwd: ctx.cwd, version: VERSION });
+  try {
+    await hub.start();
+    const rows = hub.servers.map((s) => describeServer(s, hub));
+    if (ctx.args.json) out(`${JSON.stringify(action === "get" ? rows[0] : { servers: rows }, null, 2)}\n`);
+    else if (action === "get") out(detail(rows[0]!));
+    else out(rows.length ? rows.map(line).join("") : "no MCP servers configured (add \"mcpServers\" to ~/.config/rein/config.json, or a .mcp.json)\n");
+    return 0;
+  } finally {
+    await hub.close();
+  }
+}
+
+type Row = ReturnType<typeof describeServer>;
+
+function describeServer(server: McpServer, hub: McpHub) {
+  const entry = server.config.entry;
+  const { tools, problems } = hub.toolsOf(server);
+  const offered = new Set(tools.map((t) => t.name));
+  return {
+    name: server.name,
+    source: server.config.source,
+    scope: server.config.scope,
+    transport: entry ? transportOf(entry) : null,
+    state: server.state,
+    tools: server.tools.map((t) => ({ name: toolName(server.name, t.name), server_name: t.name, offered: offered.has(toolName(server.name, t.name)) })),
+    problems,
+    error: server.lastError ?? null,
+    ...(entry && "url" in entry ? { url: entry.url, headers: Object.keys(entry.headers ?? {}) } : {}),
+    ...(entry && !("url" in entry) ? { command: [entry.command, ...(entry.args ?? [])], env: Object.keys(entry.env ?? {}), log: server.logFile } : {}),
+  };
+}
+
+function line(row: Row): string {
+  const count = row.state === "connected" ? `${row.tools.filter((t) => t.offered).length} tools` : "";
+  const error = row.error ? `  ${row.error}` : "";
+  return `${row.name}  ${row.transport ?? "-"}  ${row.state}  ${count}  ${row.source}${error}\n`.replace(/ {4,}/g, "  ");
+}
+
+function detail(row: Row): string {
+  const lines = [
+    `${row.name} (${row.scope}, from ${row.source})`,
+    `transport: ${row.transport ?? "-"}`,
+    ...(row.command ? [`command: ${row.command.join(" ")}`, `env: ${row.env?.join(", ") || "(none)"}`, `log: ${row.log}`] : []),
+    ...(row.url ? [`url: ${row.url}`, `headers: ${row.headers?.join(", ") || "(none)"}`] : []),
+    `state: ${row.state}`,
+    ...(row.error ? [`error: ${row.error}`] : []),
+    ...row.tools.map((t) => `  ${t.name}${t.name === `mcp__${row.name}__${t.server_name}` ? "" : `  (${t.server_name})`}${t.offered ? "" : "  not offered"}`),
+    ...row.problems.map((p) => `  ${p.tool}: left out: ${p.reason}`),
+  ];
+  return `${lines.join("\n")}\n`;
+}
