@@ -80,6 +80,7 @@ export function runSettings(ctx: Context, extra: Pick<RunSettings, "askPolicy" |
     envPassthrough: config.envPassthrough,
     foreignPermissions: config.foreignPermissions,
     outputDir: ctx.paths.outputDir,
+    dataDir: ctx.paths.dataDir,
     userInstructions: ctx.paths.userInstructions,
     ...(instructionMaxBytes ? { instructionMaxBytes } : {}),
     version: VERSION,

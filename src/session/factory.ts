@@ -19,6 +19,8 @@ import { attachMcp, namesConfiguredServer, type McpSettings } from "../mcp/sessi
 import type { AskPolicy } from "./broker.ts";
 import { boundOutput } from "./bound-output.ts";
 import type { InstructionSources } from "../memory/instructions.ts";
+import { sessionMemory } from "../memory/session-memory.ts";
+import type { Tool } from "../sdk.ts";
 import { systemPrompt } from "./system-prompt.ts";
 export { instructionWarnings, loadInstructions, INSTRUCTION_CAP_BYTES } from "../memory/instructions.ts";
 import { sessionSkills, type SessionSkills } from "./skills.ts";
@@ -45,6 +47,8 @@ export type RunSettings = {
   permissionMode: PermissionMode;
   rules: { user: Rule[]; project: Rule[]; flags: Rule[] };
   outputDir: string;
+  /** rein's data folder: the memory folders are under it (no memory without it) */
+  dataDir?: string;
   userInstructions: string;
   /** bytes kept of each instruction file (default INSTRUCTION_CAP_BYTES) */
   instructionMaxBytes?: number;
@@ -191,8 +195,9 @@ function baseSessionOptions(settings: RunSettings, store: Store, registry: ToolR
   const setup = runProviders(settings);
   if (typeof setup === "string") throw new Error(setup);
   const agent = settings.agents?.name ? settings.agents.list.find((a) => a.name === settings.agents!.name) : undefined;
-  const rules = ruleSet(settings.permissionMode, settings.rules, agent);
-  const tools = toolsCheckingRules(registry, settings);
+  const memory = settings.dataDir ? sessionMemory(settings.dataDir, settings.projectRoot, settings.warn) : undefined;
+  const rules = afterDefaults(ruleSet(settings.permissionMode, settings.rules, agent), memory?.rules ?? []);
+  const tools = withTool(toolsCheckingRules(registry, settings), memory?.tool);
   const info = setup.models.info(settings.model);
   if (!settings.stream) setup.prepare(settings.model);
   const stream = settings.stream ?? setup.stream;
@@ -204,7 +209,7 @@ function baseSessionOptions(settings: RunSettings, store: Store, registry: ToolR
     stream,
     models: setup.models,
     model: settings.model,
-    system: [systemPrompt(instructionSources(settings)), agent?.prompt, skills?.catalog].filter(Boolean).join("\n\n"),
+    system: [systemPrompt(instructionSources(settings), memory?.prompt), agent?.prompt, skills?.catalog].filter(Boolean).join("\n\n"),
     tools: async () => offeredTools([...(await tools()), ...(skills?.tool ? [skills.tool] : [])], agent, rules),
     rules,
     ...(agent ? { agent: agent.name } : {}),
@@ -243,4 +248,18 @@ function runSkills(settings: RunSettings, contextWindow: number, modelProblem: (
   if (!settings.skills) return undefined;
   const { configDir, trusted, builtins } = settings.skills;
   return sessionSkills({ cwd: settings.cwd, projectRoot: settings.projectRoot, home: settings.home, configDir, trusted }, contextWindow, modelProblem, builtins);
+}
+
+function withTool(tools: () => Promise<Tool[]>, tool: Tool | undefined): () => Promise<Tool[]> {
+  if (!tool) return tools;
+  return async () => {
+    const list = await tools();
+    return list.some((t) => t.name === tool.name) ? list : [...list, tool];
+  };
+}
+
+/** `extra` as built-in defaults: after rein's own, before the mode's and the user's (which may still deny). */
+function afterDefaults(rules: Rule[], extra: readonly Rule[]): Rule[] {
+  const at = rules.findLastIndex((rule) => rule.source === "built-in default") + 1;
+  return [...rules.slice(0, at), ...extra, ...rules.slice(at)];
 }

@@ -1,0 +1,123 @@
+// The memory store: a folder per project under rein's data folder (never in the repository, so
+// nothing is committed by accident) and one for the user, each holding MEMORY.md (one line per
+// memory) and one Markdown file per memory. Writes take the folder's lock, go to a temporary file
+// and are renamed into place, so two processes writing at once lose nothing.
+import { createHash } from "node:crypto";
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { basename, join } from "node:path";
+import { formatMemory, parseMemory, type MemoryMeta, type MemoryType } from "./front-matter.ts";
+import { withLock } from "./lock.ts";
+import { secretIn } from "./secrets.ts";
+
+export type MemoryScope = "project" | "user";
+export type MemoryDirs = Record<MemoryScope, string>;
+export type Memory = MemoryMeta & { scope: MemoryScope; file: string; text: string };
+export type BrokenMemory = { scope: MemoryScope; file: string; problem: string };
+export type MemoryInput = { name: string; description: string; type: MemoryType; text: string };
+
+export const INDEX = "MEMORY.md";
+
+/** The project's folder is named after it and a hash of its path: two checkouts of one name stay apart. */
+export function memoryDirs(dataDir: string, projectRoot: string): MemoryDirs {
+  const hash = createHash("sha1").update(projectRoot).digest("hex").slice(0, 12);
+  return { project: join(dataDir, "memory", "projects", `${basename(projectRoot) || "root"}-${hash}`), user: join(dataDir, "memory", "user") };
+}
+
+export function slug(name: string): string {
+  return name.toLowerCase().normalize("NFKD").replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 60) || "memory";
+}
+
+/** Every memory in both folders, and the files whose front matter cannot be read (listed, never dropped). */
+export function listMemories(dirs: MemoryDirs): { memories: Memory[]; broken: BrokenMemory[] } {
+  const memories: Memory[] = [];
+  const broken: BrokenMemory[] = [];
+  for (const scope of ["project", "user"] as const) {
+    for (const name of memoryFiles(dirs[scope])) {
+      const file = join(dirs[scope], name);
+      const parsed = parseMemory(readFileSync(file, "utf8"));
+      if (typeof parsed === "string") broken.push({ scope, file, problem: parsed });
+      else memories.push({ ...parsed.meta, scope, file, text: parsed.text });
+    }
+  }
+  return { memories, broken };
+}
+
+/** A memory by its name or file name, project ones first. */
+export function findMemory(dirs: MemoryDirs, name: string): Memory | undefined {
+  const wanted = slug(name.replace(/\.md$/, ""));
+  return listMemories(dirs).memories.find((m) => basename(m.file, ".md") === wanted || slug(m.name) === wanted);
+}
+
+/** Writes a memory (a new one, or the one of that name) and its index line; a sentence when it cannot. */
+export async function saveMemory(dirs: MemoryDirs, scope: MemoryScope, input: MemoryInput, now = new Date()): Promise<Memory | string> {
+  const secret = secretIn(`${input.name}\n${input.description}\n${input.text}`);
+  if (secret) return `not saved: the memory holds what looks like a secret (${secret}); memories never keep secrets, so write it without the value`;
+  const dir = dirs[scope];
+  const meta: MemoryMeta = { name: input.name.trim(), description: input.description.trim(), type: input.type, updated: now.toISOString() };
+  const file = join(dir, `${slug(meta.name)}.md`);
+  return writing(dir, async () => {
+    await withLock(dir, () => {
+      atomicWrite(file, formatMemory(meta, input.text));
+      editIndex(dir, basename(file), `- [${meta.name}](${basename(file)}) (${meta.type}): ${meta.description || firstLine(input.text)}`);
+    });
+    return { ...meta, scope, file, text: input.text.trim() };
+  });
+}
+
+export async function removeMemory(dirs: MemoryDirs, memory: Pick<Memory, "scope" | "file">): Promise<string | undefined> {
+  const dir = dirs[memory.scope];
+  return writing(dir, async () => {
+    await withLock(dir, () => {
+      rmSync(memory.file, { force: true });
+      editIndex(dir, basename(memory.file), undefined);
+    });
+    return undefined;
+  });
+}
+
+/** The index as it is on disk ("" when there is none). */
+export function readIndex(dir: string): string {
+  try {
+    return readFileSync(join(dir, INDEX), "utf8");
+  } catch {
+    return "";
+  }
+}
+
+/** Replaces (or removes, or adds at the end) the index line that links to `file`; other lines, written by hand, stay. */
+function editIndex(dir: string, file: string, line: string | undefined): void {
+  const lines = readIndex(dir).split("\n").filter((l, i, all) => l !== "" || i < all.length - 1);
+  const at = lines.findIndex((l) => l.includes(`](${file})`));
+  if (at >= 0) line ? lines.splice(at, 1, line) : lines.splice(at, 1);
+  else if (line) lines.push(line);
+  atomicWrite(join(dir, INDEX), lines.length ? `${lines.join("\n")}\n` : "");
+}
+
+function atomicWrite(path: string, text: string): void {
+  const temp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  writeFileSync(temp, text);
+  renameSync(temp, path);
+}
+
+async function writing<T>(dir: string, work: () => Promise<T>): Promise<T | string> {
+  try {
+    mkdirSync(dir, { recursive: true });
+    return await work();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "EROFS" || code === "EACCES" || code === "EPERM") return `not saved: the memory folder ${dir} cannot be written (${code}); make it writable, or set REIN_DATA_DIR to a folder that is`;
+    return `not saved: ${error instanceof Error ? error.message : String(error)}`;
+  }
+}
+
+function memoryFiles(dir: string): string[] {
+  try {
+    return readdirSync(dir).filter((name) => name.endsWith(".md") && name !== INDEX && !name.startsWith(".")).sort();
+  } catch {
+    return [];
+  }
+}
+
+function firstLine(text: string): string {
+  return text.trim().split("\n")[0]!.slice(0, 120);
+}
