@@ -125,6 +125,19 @@ export type AgentEvent =
       error?: string;
       tool_use_id?: string;
     }
+  /**
+   * a turn that changed the workspace is over: checkpoint `n` holds the workspace as it was before;
+   * `changed` what the turn changed, `uncovered` files left out (too big), `side_effects` what an
+   * undo cannot take back, `incomplete` why the checkpoint is not whole
+   */
+  | {
+      type: "checkpoint";
+      n: number;
+      changed: { status: string; path: string; from?: string }[];
+      uncovered: string[];
+      side_effects: string[];
+      incomplete?: string;
+    }
   | {
       type: "result";
       status: ResultStatus;

@@ -1,5 +1,6 @@
 // Assembles what a Session runs on from settings the front end resolved: the provider, the tools,
 // the rule set (defaults, mode, user, project, flags: last match wins) and the system prompt.
+import { dirname, join } from "node:path";
 import type { StreamFn } from "../agent/types.ts";
 import { agentLayer, agentTail, offeredTools } from "../agents/rules.ts";
 import type { AgentDefinition } from "../agents/types.ts";
@@ -225,6 +226,7 @@ function baseSessionOptions(settings: RunSettings, store: Store, registry: ToolR
     maxTokens: settings.maxTokens ?? Math.min(info.maxOutput, 32_000),
     bound: (sessionId) => boundOutput(settings.outputDir, sessionId, outputBound(info.contextWindow)),
     outputDir: settings.outputDir,
+    checkpoints: { dir: join(dirname(settings.outputDir), "checkpoints") },
     version: settings.version,
     ...(settings.askPolicy ? { askPolicy: settings.askPolicy } : {}),
     ...(settings.leaseWaitMs !== undefined ? { lease: { waitMs: settings.leaseWaitMs } } : {}),

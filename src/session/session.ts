@@ -9,6 +9,8 @@ import {
   addUsage,
   emptyUsage,
   type AgentEvent,
+  type Authorization,
+  type AuthorizeInput,
   type Compacted,
   type ContentBlock,
   type CompactInput,
@@ -39,6 +41,7 @@ import { openView } from "./open-view.ts";
 import { sendable } from "./sendable.ts";
 import { sessionHooks, type SessionHooks, type SessionHookSettings } from "./session-hooks.ts";
 import { storedHistory } from "./stored-history.ts";
+import { TurnCheckpoints, type CheckpointSettings } from "../checkpoint/turn.ts";
 import type { SessionRow, Store } from "./store.ts";
 import type { SessionSkills } from "./skills.ts";
 
@@ -84,6 +87,8 @@ export type SessionOptions = {
   inherited?: () => readonly Rule[];
   /** skills and commands: `/name args` prompts are expanded, allowed-tools granted for the run */
   skills?: SessionSkills;
+  /** where the workspace is recorded before a turn changes it (no checkpoints when absent) */
+  checkpoints?: CheckpointSettings;
 };
 
 /**
@@ -129,6 +134,9 @@ export class Session {
   /** the running children's reply functions: an ask forwarded from a child is answered here */
   private readonly answerers = new Set<(askId: string, reply: PermissionReply, message?: string) => boolean>();
   private readonly taskTools: Tool[];
+  private readonly checkpoints: TurnCheckpoints | undefined;
+  /** the read-only flags of the tools the loop was last given */
+  private readOnlyTools = new Map<string, boolean>();
 
   private constructor(
     readonly row: SessionRow,
@@ -146,6 +154,7 @@ export class Session {
       env: this.toolEnv,
       emit: (event) => void this.emit(event),
     });
+    this.checkpoints = options.checkpoints ? new TurnCheckpoints(options.checkpoints, row.cwd, row.id) : undefined;
     this.lease = new RunLease(options.store.db, row.id, { ...options.lease, ...(options.now ? { now: options.now } : {}) });
     const outputs = [join(options.outputDir, row.id), resolveForCheck(join(options.outputDir, row.id), "/", "/")].map((dir) => ({
       permission: "external_directory",
@@ -195,10 +204,12 @@ export class Session {
       }) ?? [];
   }
 
-  /** The tools for a turn: the session's, then the task tool when it has subagents. */
+  /** The tools for a turn: the session's, then the task tool when it has subagents (their read-only flags kept for the checkpoints). */
   private async turnTools(): Promise<Tool[]> {
-    const tools = await (typeof this.options.tools === "function" ? this.options.tools() : this.options.tools);
-    return this.taskTools.length ? [...tools, ...this.taskTools] : tools;
+    const own = await (typeof this.options.tools === "function" ? this.options.tools() : this.options.tools);
+    const tools = this.taskTools.length ? [...own, ...this.taskTools] : own;
+    if (this.checkpoints) this.readOnlyTools = new Map(tools.map((tool) => [tool.name, tool.readOnly === true]));
+    return tools;
   }
 
   /** `settings` is kept with the session (JSON) so a front end can open it again the same way. */
@@ -263,6 +274,7 @@ export class Session {
       if (this.messages.length === 0 && !this.row.title) store.updateSession(this.id, { title: titleOf(text) });
       const user = this.emit({ type: "user", text: sent });
       const userMessage: Message = { role: "user", content: [{ type: "text", text: sent }, ...attachments, ...heard.context.map((note) => ({ type: "text" as const, text: note }))] };
+      this.checkpoints?.begin(user.seq, this.messages.length);
       this.messages.push(userMessage);
       store.appendMessage(this.id, userMessage, user.seq);
 
@@ -281,7 +293,7 @@ export class Session {
         },
         {
           stream: this.options.stream,
-          authorize: (call) => this.broker.authorize(call),
+          authorize: (call) => this.authorize(call),
           emit: (event) => void this.emit(event),
           bound: this.options.bound(this.id),
           prepare: () => {
@@ -310,6 +322,7 @@ export class Session {
         },
         controller.signal,
       );
+      await this.checkpointEnd();
       this.storedSize = undefined; // the messages may have been compacted; later runs estimate
       this.saving(() => store.updateSession(this.id, {}));
       const failure = this.saveError ?? this.lease.lost();
@@ -318,6 +331,7 @@ export class Session {
       const cost = result.cost === null || this.childSpend.cost === null ? null : Math.round((result.cost + this.childSpend.cost) * 1e6) / 1e6;
       return this.result(startedAt, failure ? "error" : result.status, { text: answer, usage, cost, turns, error: failure ?? result.error });
     } catch (error) {
+      await this.checkpointEnd().catch(() => undefined);
       const status = controller.signal.aborted && !this.saveError ? "interrupted" : "error";
       return this.result(startedAt, status, { usage: this.runUsage, error: this.saveError ?? internalError(error) });
     } finally {
@@ -390,6 +404,23 @@ export class Session {
       this.storedSize = undefined;
     }
     return outcome;
+  }
+
+  /** The broker decides; an allowed call that may change the workspace first gets the turn's checkpoint. */
+  private async authorize(call: AuthorizeInput): Promise<Authorization> {
+    const auth = await this.broker.authorize(call);
+    if (!auth.allow || !this.checkpoints) return auth;
+    const readOnly = auth.readOnly === true || this.readOnlyTools.get(call.tool) === true;
+    if (readOnly) return auth;
+    const requests = this.options.expand ? await this.options.expand(call.requests, this.row.cwd).catch(() => call.requests) : call.requests;
+    await this.checkpoints.before({ readOnly, requests });
+    return auth;
+  }
+
+  /** The turn's checkpoint event, when the turn changed something through a tool. */
+  private async checkpointEnd(): Promise<void> {
+    const report = await this.checkpoints?.end();
+    if (report) this.emit({ type: "checkpoint", ...report });
   }
 
   private get toolEnv(): Readonly<Record<string, string>> {

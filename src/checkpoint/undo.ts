@@ -1,0 +1,117 @@
+// Undo and redo of a session's turns on the workspace. An undo puts back the files the turns
+// changed as they were before the first of them, unless someone changed one of those files since
+// the last turn left it (then it refuses and names the files, unless forced).
+import { journalPath, readJournal, writeJournal, type Checkpoint } from "./journal.ts";
+import { ShadowStore } from "./shadow.ts";
+import type { CheckpointSettings } from "./turn.ts";
+
+export type UndoRequest = { settings: CheckpointSettings; workspace: string; sessionId: string; turns: number; force?: boolean };
+
+export type UndoOutcome =
+  | { type: "nothing"; reason: string }
+  | { type: "refused"; reason: string; files: string[] }
+  | {
+      type: "done";
+      /** the checkpoints undone (or redone), newest first */
+      checkpoints: number[];
+      files: string[];
+      uncovered: string[];
+      side_effects: string[];
+      /** the conversation's length before the first turn undone */
+      messages_before: number;
+    };
+
+type Opened = { shadow: ShadowStore; journal: string; all: Checkpoint[] };
+
+function open(request: Pick<UndoRequest, "settings" | "workspace" | "sessionId">): Opened {
+  const shadow = new ShadowStore({ dataDir: request.settings.dir, workspace: request.workspace, sessionId: request.sessionId, ...(request.settings.maxFileBytes ? { maxFileBytes: request.settings.maxFileBytes } : {}) });
+  const journal = journalPath(shadow.dir, request.sessionId);
+  return { shadow, journal, all: readJournal(journal) };
+}
+
+/** The session's checkpoints, oldest first. */
+export function listCheckpoints(request: Pick<UndoRequest, "settings" | "workspace" | "sessionId">): Checkpoint[] {
+  return open(request).all;
+}
+
+/** Undoes the last `turns` turns (that are not undone already) of the session's code. */
+export async function undoCode(request: UndoRequest): Promise<UndoOutcome> {
+  const opened = open(request);
+  const live = opened.all.filter((c) => !c.undone);
+  if (!live.length) return { type: "nothing", reason: "this session has no checkpoint left to undo (no turn of it changed the workspace)" };
+  const group = live.slice(-request.turns).reverse();
+  const oldest = group.at(-1)!;
+  const newest = group[0]!;
+  const broken = group.find((c) => c.incomplete || !c.before || !c.after);
+  if (broken && (!broken.before || !request.force)) {
+    const why = broken.incomplete ?? "its turn did not finish (rein was stopped)";
+    return { type: "refused", reason: `checkpoint ${broken.n} is incomplete: ${why}; ${broken.before ? "run again with --force to restore what it holds" : "it cannot be restored"}`, files: [] };
+  }
+  const moved = await move(opened.shadow, oldest.before, newest.after ?? "", skipped(group), request.force === true, [newest.after_dirs ?? [], oldest.before_dirs]);
+  if (moved.type === "refused") return moved;
+  const at = Date.now();
+  for (const checkpoint of group) checkpoint.undone = { at, code: moved.current };
+  writeJournal(opened.journal, opened.all);
+  return done(group, moved.files, oldest.messages_before);
+}
+
+/** Redoes the last undo of the session's code. */
+export async function redoCode(request: Omit<UndoRequest, "turns">): Promise<UndoOutcome> {
+  const opened = open(request);
+  const undone = opened.all.filter((c) => c.undone);
+  if (!undone.length) return { type: "nothing", reason: "nothing of this session was undone: there is nothing to redo" };
+  const last = Math.max(...undone.map((c) => c.undone!.at));
+  const group = undone.filter((c) => c.undone!.at === last).reverse();
+  const oldest = group.at(-1)!;
+  const state = oldest.undone!.code;
+  if (!state) return { type: "nothing", reason: "the last undo did not change the code: there is no code to redo" };
+  const moved = await move(opened.shadow, state, oldest.before, skipped(group), request.force === true, [oldest.before_dirs, group[0]!.after_dirs ?? []]);
+  if (moved.type === "refused") return moved;
+  for (const checkpoint of group) delete checkpoint.undone;
+  writeJournal(opened.journal, opened.all);
+  return done(group, moved.files, oldest.messages_before);
+}
+
+/** A unified diff of what checkpoint `n`'s turn changed. */
+export async function checkpointPatch(request: Pick<UndoRequest, "settings" | "workspace" | "sessionId">, n: number): Promise<string | undefined> {
+  const opened = open(request);
+  const checkpoint = opened.all.find((c) => c.n === n);
+  if (!checkpoint?.before || !checkpoint.after) return undefined;
+  return opened.shadow.patch(checkpoint.before, checkpoint.after);
+}
+
+type Moved = { type: "moved"; files: string[]; current: string } | { type: "refused"; reason: string; files: string[] };
+
+/**
+ * Brings the workspace from state `from` (what the turns left) to state `to`, for the files that
+ * differ between them. `dirs`: the empty folders of `from` and of `to`.
+ */
+async function move(shadow: ShadowStore, to: string, from: string, skip: ReadonlySet<string>, force: boolean, dirs: [string[], string[]]): Promise<Moved> {
+  const current = await shadow.snapshot();
+  const base = from || current.tree;
+  const files = (await shadow.diff(to, base)).map((c) => c.path).filter((p) => !skip.has(p));
+  const touched = new Set((await shadow.diff(base, current.tree)).map((c) => c.path));
+  const conflicts = files.filter((p) => touched.has(p));
+  if (conflicts.length && !force) {
+    return { type: "refused", reason: `${conflicts.length === 1 ? "a file was" : `${conflicts.length} files were`} changed after the turn left ${conflicts.length === 1 ? "it" : "them"}; undo would overwrite that (run again with --force to overwrite)`, files: conflicts };
+  }
+  await shadow.restore(to, files);
+  const keep = await shadow.dirsOf(to, dirs[1]);
+  shadow.pruneDirs([...files, ...dirs[0].map((d) => `${d}/.`)], keep);
+  return { type: "moved", files, current: current.tree };
+}
+
+function skipped(group: readonly Checkpoint[]): Set<string> {
+  return new Set(group.flatMap((c) => c.uncovered));
+}
+
+function done(group: readonly Checkpoint[], files: string[], messagesBefore: number): UndoOutcome {
+  return {
+    type: "done",
+    checkpoints: group.map((c) => c.n),
+    files,
+    uncovered: [...new Set(group.flatMap((c) => c.uncovered))],
+    side_effects: [...new Set(group.flatMap((c) => c.side_effects))],
+    messages_before: messagesBefore,
+  };
+}
