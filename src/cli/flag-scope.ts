@@ -21,14 +21,14 @@ const FLAG_SCOPES: Record<string, readonly Scope[]> = {
   "--allow": RULES,
   "--deny": RULES,
   "--ask": RULES,
-  "--trust": [...RULES, "tools list", "doctor", "models", "hooks list", "hooks test", "mcp list", "mcp get"],
+  "--trust": [...RULES, "tools list", "skills list", "doctor", "models", "hooks list", "hooks test", "mcp list", "mcp get"],
   "--sandbox": [...SESSIONS, "doctor"],
   "--output-format": ["print"],
   "--on-ask": ["print"],
   "--compact": ["print"],
   "--port": ["serve"],
   "--hostname": ["serve"],
-  "--json": ["sessions list", "sessions trash", "sessions export", "sessions prune", "sessions fork", "tools list", "permissions explain", "hooks list", "hooks test", "mcp list", "mcp get"],
+  "--json": ["sessions list", "sessions trash", "sessions export", "sessions prune", "sessions fork", "tools list", "skills list", "permissions explain", "hooks list", "hooks test", "mcp list", "mcp get"],
   "--tool": ["hooks test", "permissions explain"],
   "--input": ["hooks test"],
   "--format": ["sessions export"],
@@ -49,6 +49,7 @@ const MAX_ARGS: Record<string, number> = {
   "sessions fork": 1,
   "tools list": 0,
   "tools init": 1,
+  "skills list": 0,
   "hooks list": 0,
   "hooks test": 1,
   "mcp list": 0,
@@ -59,7 +60,7 @@ const MAX_ARGS: Record<string, number> = {
   acp: 0,
 };
 
-const DEFAULT_ACTION: Record<string, string> = { sessions: "list", tools: "list", hooks: "list", mcp: "list" };
+const DEFAULT_ACTION: Record<string, string> = { sessions: "list", tools: "list", skills: "list", hooks: "list", mcp: "list" };
 /** Commands without actions: what follows the command's name is its arguments. */
 const NO_ACTIONS = new Set(["doctor", "models", "acp"]);
 

@@ -12,6 +12,7 @@ Usage:
   rein sessions trash | restore ID | prune [--older-than D] [--yes] | fork ID [--at N]
   rein tools list | init [user|project]
   rein mcp list | get NAME
+  rein skills list [--json]             skills and commands, where each came from, load errors
   rein hooks list | test EVENT [--tool NAME] [--input JSON]   hooks, their sources, a dry run
   rein permissions explain [--json] [flags] -- 'COMMAND LINE'
   rein doctor

@@ -58,6 +58,8 @@ async function subcommand(command: string, rest: string[], args: ReturnType<type
       return (await import("./tools-command.ts")).toolsCommand(rest, await context(args, env));
     case "permissions":
       return (await import("./permissions-command.ts")).permissionsCommand(rest, await context(args, env));
+    case "skills":
+      return (await import("./skills-command.ts")).skillsCommand(rest, await context(args, env));
     case "hooks":
       return (await import("./hooks-command.ts")).hooksCommand(rest, await context(args, env));
     case "doctor":
@@ -67,7 +69,7 @@ async function subcommand(command: string, rest: string[], args: ReturnType<type
     case "mcp":
       return (await import("./mcp-command.ts")).mcpCommand(rest, await context(args, env));
     default:
-      throw new UsageError(`unknown command "${command}" (commands: sessions, tools, hooks, permissions, doctor, models, acp, mcp)`);
+      throw new UsageError(`unknown command "${command}" (commands: sessions, tools, skills, hooks, permissions, doctor, models, acp, mcp)`);
   }
 }
 

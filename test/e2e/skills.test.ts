@@ -38,3 +38,25 @@ test.concurrent("an unknown /name in print mode is a usage error listing the kno
   expect(r.stderr).toContain("unknown command /revew: the commands here are /house-style");
   expect(w.fake.requests).toHaveLength(0);
 });
+
+test.concurrent("rein skills list names each skill and command with its file, and the ones that failed to load", async () => {
+  await using w = await world();
+  await put(join(w.home, ".claude/skills/house-style/SKILL.md"), "---\nname: house-style\ndescription: How this team writes code\ndisable-model-invocation: true\n---\nbody\n");
+  await put(join(w.home, ".agents/skills/broken/SKILL.md"), "no front matter here\n");
+  await put(join(w.cwd, ".claude/commands/review.md"), "Review $ARGUMENTS\n");
+  await put(join(w.cwd, ".claude/skills/repo-skill/SKILL.md"), "---\nname: repo-skill\ndescription: From the repository\n---\nbody\n");
+
+  const r = await w.run(["skills", "list"]);
+
+  expect(r.code).toBe(0);
+  const lines = r.stdout.split("\n");
+  expect(lines).toContain(`  house-style  user     ${join(w.home, ".claude/skills/house-style/SKILL.md")}  (not for the model)`);
+  expect(lines).toContain(`  /review  project  ${join(w.cwd, ".claude/commands/review.md")}`);
+  expect(r.stdout).toContain(`  ${join(w.home, ".agents/skills/broken/SKILL.md")}: no front matter`);
+  expect(r.stdout).toContain(`project skills in ${join(w.cwd, ".claude/skills")} were not loaded: this workspace is not trusted`);
+
+  const trusted = await w.run(["skills", "list", "--json", "--trust"]);
+  const parsed = JSON.parse(trusted.stdout);
+  expect(parsed.skills.map((s: { name: string; scope: string }) => `${s.name} ${s.scope}`)).toEqual(["house-style user", "repo-skill project"]);
+  expect(parsed.commands.map((c: { name: string; kind: string }) => `${c.name} ${c.kind}`)).toEqual(["/house-style skill", "/repo-skill skill", "/review command"]);
+});

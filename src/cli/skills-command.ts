@@ -1,0 +1,48 @@
+// rein skills list: every skill and command, where it came from, and what failed to load.
+import { homedir } from "node:os";
+import { loadSkillsAndCommands, skillProblems, type SkillsAndCommands } from "../session/skills.ts";
+import { UsageError } from "./args.ts";
+import type { Context } from "./context.ts";
+import { out } from "./output.ts";
+
+export function skillsCommand(rest: string[], ctx: Context): number {
+  const [action = "list"] = rest;
+  if (action !== "list") throw new UsageError(`unknown action "${action}" (rein skills list [--json])`);
+  const loaded = loadSkillsAndCommands({ cwd: ctx.cwd, projectRoot: ctx.projectRoot, home: ctx.env.HOME || homedir(), configDir: ctx.paths.configDir, trusted: ctx.trusted });
+  out(ctx.args.json ? `${JSON.stringify(asJson(loaded), null, 2)}\n` : listing(loaded));
+  return 0;
+}
+
+function asJson(loaded: SkillsAndCommands) {
+  const skills = loaded.skills.skills.map((s) => ({
+    name: s.name,
+    scope: s.scope,
+    file: s.file,
+    description: s.description,
+    model_invocable: s.modelInvocable,
+    user_invocable: s.userInvocable,
+    ...(s.allowedTools.length ? { allowed_tools: s.allowedTools } : {}),
+  }));
+  const commands = loaded.commands.map((c) => ({ name: `/${c.name}`, kind: c.kind, scope: c.source, file: c.file, description: c.description }));
+  return { skills, commands, problems: loaded.problems, warnings: loaded.skills.warnings, untrusted: loaded.skills.untrusted };
+}
+
+function listing(loaded: SkillsAndCommands): string {
+  const lines: string[] = [];
+  const { skills } = loaded.skills;
+  lines.push(skills.length ? "skills:" : "no skills");
+  const width = Math.max(0, ...skills.map((s) => s.name.length)) + 2;
+  for (const s of skills) {
+    const how = [s.modelInvocable ? "" : "not for the model", s.userInvocable ? "" : "no /command"].filter(Boolean).join(", ");
+    lines.push(`  ${s.name.padEnd(width)}${s.scope.padEnd(9)}${s.file}${how ? `  (${how})` : ""}`);
+  }
+  const commands = loaded.commands.filter((c) => c.kind === "command");
+  if (commands.length) {
+    lines.push("commands:");
+    const w = Math.max(...commands.map((c) => c.name.length)) + 3;
+    for (const c of commands) lines.push(`  ${`/${c.name}`.padEnd(w)}${c.source.padEnd(9)}${c.file}`);
+  }
+  const problems = skillProblems(loaded);
+  if (problems.length) lines.push("problems:", ...problems.map((p) => `  ${p}`));
+  return `${lines.join("\n")}\n`;
+}
