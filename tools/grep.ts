@@ -2,7 +2,7 @@
 // otherwise, the same output either way (see tools/lib/grep-search.ts).
 import { basename, dirname } from "node:path";
 import * as v from "valibot";
-import { defineTool } from "rein/tool";
+import { defineTool, envFile } from "rein/tool";
 import description from "../prompts/tools/grep.txt" with { type: "text" };
 import { compile, searchBuiltin, searchRipgrep, type GrepFound, type GrepQuery } from "./lib/grep-search.ts";
 import { pathRequests } from "./lib/path-requests.ts";
@@ -38,7 +38,7 @@ export default defineTool({
       pattern: input.pattern,
       ignoreCase,
       content,
-      ...(input.glob ? { filter: fileFilter(input.glob) } : {}),
+      ...filterFor(where.isFile, input.glob),
       limit: content ? LINE_LIMIT : FILE_LIMIT,
       signal: ctx.signal,
       env: ctx.env,
@@ -71,6 +71,16 @@ function regexProblem(pattern: string, ignoreCase: boolean): string | undefined 
     const why = error instanceof Error ? error.message : String(error);
     return `The regex is invalid: ${why}. Fix the pattern and call grep again; to match ( ) [ ] { } . * + ? | \\ literally, put a backslash before them.`;
   }
+}
+
+/**
+ * A folder search leaves `.env`-family files out: they hold secrets, and reading one asks (name it as
+ * the path to search it). A file named as the path is searched whatever its name.
+ */
+function filterFor(isFile: boolean, glob: string | undefined): Pick<GrepQuery, "filter"> {
+  const byGlob = glob ? fileFilter(glob) : undefined;
+  if (isFile) return byGlob ? { filter: byGlob } : {};
+  return { filter: (rel) => !envFile(rel.slice(rel.lastIndexOf("/") + 1)) && (byGlob === undefined || byGlob(rel)) };
 }
 
 /** A glob without a slash matches file names at any depth; one with a slash, paths from the root. */

@@ -13,7 +13,7 @@ import type { PermissionRequest } from "./evaluate.ts";
 import { analyzeGit } from "./git/analyze.ts";
 import { programInWorkspace } from "./path-lookup.ts";
 import { isInside, resolveForCheck } from "./paths.ts";
-import { followsLinks, readsTrees } from "./recursive-reads.ts";
+import { followsLinks, readsHiddenContents, readsTrees } from "./recursive-reads.ts";
 import { sensitivePath, sensitiveWithin } from "./sensitive.ts";
 import { linkLeaving } from "./symlinks-out.ts";
 import type { ShellCommand } from "./shell/types.ts";
@@ -52,7 +52,7 @@ export async function expandRequests(requests: readonly PermissionRequest[], ctx
       commands.push(...expanded.commands);
     } else if (request.permission === "read" || request.permission === "edit") {
       // A tool given a folder (grep, glob, list) reads it as a tree.
-      out.push(...pathRequests(request.permission, request.pattern, ctx, { tree: true, follows: false }));
+      out.push(...pathRequests(request.permission, request.pattern, ctx, { tree: true, follows: false, contents: false }));
     } else if (request.permission !== "external_directory") {
       out.push(request); // external_directory is recomputed from the resolved paths
     }
@@ -109,7 +109,7 @@ async function expandShell(line: string, ctx: EngineContext): Promise<Expanded> 
       const local = /^file:\/\/(?:localhost)?(\/[^?#]*)/i.exec(word)?.[1];
       if (local) requests.push(...pathRequests("read", decodeURIComponent(local), at));
     }
-    const tree = !git && readsTrees(command) ? { tree: true, follows: followsLinks(command) } : undefined;
+    const tree = !git && readsTrees(command) ? { tree: true, follows: followsLinks(command), contents: readsHiddenContents(command) } : undefined;
     for (const path of paths.reads) requests.push(...pathRequests("read", path, at, tree));
     for (const path of paths.writes) requests.push(...pathRequests("edit", path, at));
   }
@@ -138,7 +138,7 @@ async function expandShell(line: string, ctx: EngineContext): Promise<Expanded> 
 }
 
 /** How a folder among a command's reads is read: as a whole tree, following the symlinks in it or not. */
-type TreeRead = { tree: boolean; follows: boolean };
+type TreeRead = { tree: boolean; follows: boolean; contents: boolean };
 
 // Builtins that only change this shell's own state, which the analysis follows (an assignment that
 // changes how later commands run makes them opaque; see shell/state.ts).
@@ -172,6 +172,7 @@ function treeRisk(dir: string, ctx: EngineContext, read: TreeRead): { action: "d
   }
   const scan = linkLeaving(dir, ctx.workspace, ctx.home, ctx.reinDirs);
   if (scan.link) return { action: "ask", reason: `the folder holds a symlink (${scan.link.path}) to ${scan.link.target}, which a recursive read can follow` };
+  if (scan.env && read.contents) return { action: "ask", reason: `the folder holds an environment file (${scan.env}), which often holds secrets and a recursive read reads` };
   if (!scan.complete && read.follows) return { action: "ask", reason: "the folder is too large to check for symlinks leading out, and the command follows them" };
   return undefined;
 }

@@ -54,6 +54,22 @@ export function readsTrees(command: ShellCommand): boolean {
   return flags === undefined || has(command.argv.slice(1), flags);
 }
 
+// Tree readers that read the files' contents, hidden ones included (rg and ag skip hidden files
+// unless told: `--hidden`, `-.`, `-uu`). Listers (find, tree, du, ls -R) show only names.
+const CONTENT: Record<string, Flags | true> = {
+  grep: true, egrep: true, fgrep: true, cp: true, tar: true, zip: true, rsync: true, scp: true, diff: true,
+  rg: { long: ["--hidden", "--no-ignore-hidden"], words: ["-.", "-uu", "-uuu"] },
+  ag: { long: ["--hidden", "--unrestricted"], words: ["-u"] },
+  ack: true,
+};
+
+/** Whether a recursive reader reads the contents of the hidden files it meets (a `.env` among them). */
+export function readsHiddenContents(command: ShellCommand): boolean {
+  const flags = CONTENT[basename(command.argv[0] ?? "")];
+  if (flags === undefined) return false;
+  return flags === true || has(command.argv.slice(1), flags);
+}
+
 /** Whether a recursive reader follows the symlinks inside the trees it reads. */
 export function followsLinks(command: ShellCommand): boolean {
   const name = basename(command.argv[0] ?? "");

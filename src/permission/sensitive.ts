@@ -3,6 +3,7 @@
 // symlinks resolved); `home` and `reinDirs` must be resolved the same way, or a symlinked home
 // would hide ~/.ssh. Matching is case-sensitive.
 import { basename, normalize } from "node:path";
+import { envFile } from "../sdk/env-file.ts";
 
 export type SensitiveMatch = { action: "deny" | "ask"; reason: string };
 
@@ -68,10 +69,6 @@ export const SYSTEM_DENIED: ReadonlyArray<readonly [string, string]> = [
 // AGENTS.md, the output folder the agent is told to read) follow the ordinary rules.
 const REIN_SECRET = /^(config\.json|trust\.json|rein\.db)($|[.-])|token/;
 
-// The .env family: `.env`, `.env.local`, `.env-prod`, `.env_test`, `prod.env`, `.envrc`, and editor
-// backups of them (`.env~`, `#.env#`, `.env.swp`, `.env.bak`); templates are not secrets.
-const ENV_FILE = /^(?:\.?#)?(?:\.env(?:rc)?(?:[._~#-].*)?|.*\.env(?:rc)?(?:[~#]|\.(?:bak|old|orig|save|swp|swo|tmp))?)$/i;
-const ENV_TEMPLATE = /^\.env[._-](?:example|sample|template)$/i;
 // Inside a repository's git folder: its config can run programs (core.fsmonitor, core.pager,
 // aliases) and often holds a checkout token; hooks run on the next commit.
 const GIT_CONFIG = /\/\.git(?:\/(?:modules|worktrees)\/[^/]+)*\/(?:config|config\.worktree)$/;
@@ -111,10 +108,7 @@ export function sensitivePath(
   return gitInternal(path, permission);
 }
 
-/** `.env`, `.env.local`, `.envrc`, `.env~`...; not `.env.example`, `.env.sample`, `.env.template`. */
-export function envFile(name: string): boolean {
-  return ENV_FILE.test(name) && !ENV_TEMPLATE.test(name);
-}
+export { envFile };
 
 function gitInternal(path: string, permission: "read" | "edit"): SensitiveMatch | undefined {
   if (GIT_CONFIG.test(path)) {

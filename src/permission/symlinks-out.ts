@@ -3,7 +3,7 @@
 import { lstatSync, readdirSync, type Dirent } from "node:fs";
 import { join } from "node:path";
 import { isInside, resolveForCheck } from "./paths.ts";
-import { sensitivePath } from "./sensitive.ts";
+import { envFile, sensitivePath } from "./sensitive.ts";
 
 const MAX_ENTRIES = 10_000;
 // git's own folder holds no links a search follows into. node_modules is the package manager's:
@@ -13,13 +13,15 @@ const SKIP = new Set([".git", "node_modules"]);
 // Links into the system's program folders (a virtualenv's python) lead nowhere private.
 const SYSTEM = /^\/(?:usr|bin|sbin|lib|lib32|lib64|nix\/store|System|opt\/homebrew\/Cellar)(?:\/|$)/;
 
-export type LinkScan = { link?: { path: string; target: string }; complete: boolean };
+/** The first symlink leading out, and the first `.env`-family file met on the way (a read of the tree reads it). */
+export type LinkScan = { link?: { path: string; target: string }; env?: string; complete: boolean };
 
 export function linkLeaving(dir: string, workspace: string, home: string, reinDirs: readonly string[]): LinkScan {
   const stat = lstatOrUndefined(dir);
   if (!stat?.isDirectory()) return { complete: true };
   const pending = [dir];
   let seen = 0;
+  let env: string | undefined;
   while (pending.length > 0) {
     const current = pending.pop()!;
     let entries: Dirent[];
@@ -29,7 +31,7 @@ export function linkLeaving(dir: string, workspace: string, home: string, reinDi
       continue;
     }
     for (const entry of entries) {
-      if (++seen > MAX_ENTRIES) return { complete: false };
+      if (++seen > MAX_ENTRIES) return { ...(env ? { env } : {}), complete: false };
       const path = join(current, entry.name);
       if (entry.isDirectory()) {
         if (!SKIP.has(entry.name)) pending.push(path);
@@ -37,10 +39,12 @@ export function linkLeaving(dir: string, workspace: string, home: string, reinDi
         const target = resolveForCheck(path, "/", home);
         const sensitive = sensitivePath(target, home, reinDirs)?.action === "deny";
         if (sensitive || (!isInside(target, workspace) && !SYSTEM.test(target))) return { link: { path, target }, complete: true };
+      } else if (env === undefined && entry.isFile() && envFile(entry.name)) {
+        env = path;
       }
     }
   }
-  return { complete: true };
+  return { ...(env ? { env } : {}), complete: true };
 }
 
 function lstatOrUndefined(path: string) {

@@ -182,6 +182,19 @@ describe("grep: both engines", () => {
   });
 });
 
+describe("grep: environment files", () => {
+  for (const engine of ["builtin", "rg"] as const) {
+    test.skipIf(engine === "rg" && !hasRg)(`${engine}: a folder search leaves .env-family files out; a template and a .env named as the path are searched`, async () => {
+      plant({ ".env": "API_KEY=sk-1\n", "app/.env.local": "API_KEY=sk-2\n", "app/.envrc": "export API_KEY=sk-3\n", "app/.env.example": "API_KEY=\n", "app/main.ts": "const API_KEY = process.env.API_KEY;\n" });
+      const all = (await run(engine, { pattern: "API_KEY", output_mode: "content" })).output;
+      expect(all).not.toContain("sk-");
+      expect(all).toContain("app/.env.example:1:API_KEY=");
+      expect(all).toContain("app/main.ts:1:");
+      expect((await run(engine, { pattern: "API_KEY", path: ".env", output_mode: "content" })).output).toContain("sk-1");
+    });
+  }
+});
+
 describe("grep: the environment rg runs with", () => {
   test("rg runs with the environment it is given (the grep tool gives its context's), so a credential in rein's never reaches it", async () => {
     // A stand-in rg that writes the environment it got and fails, so the search falls back.
