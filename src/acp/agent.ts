@@ -40,9 +40,10 @@ export async function serveAcp(deps: AcpDeps, stream: acp.Stream): Promise<void>
     const translate = translator(cwd, () => session.contextWindow);
     const inputs = new Map<string, unknown>();
     entry.unsubscribe = session.subscribe((event) => {
-      if (event.type === "assistant") entry.stop = event.stop_reason;
+      if (event.type === "assistant" && !event.parent_tool_use_id) entry.stop = event.stop_reason;
       if (event.type === "tool_start") inputs.set(event.id, event.input);
-      for (const update of translate(event)) notify(session.id, update);
+      // A subagent's own text and calls stay inside its task call; its permission asks still reach the client.
+      if (!event.parent_tool_use_id) for (const update of translate(event)) notify(session.id, update);
       if (event.type === "permission_ask" && client) void askPermission(client, session, event, inputs.get(event.tool_use_id), cwd);
       if (event.type === "tool_end") inputs.delete(event.id);
     });

@@ -3,7 +3,7 @@
 import { PERMISSION_MODES, type PermissionMode } from "../config/schema.ts";
 import { arityProblem, flagProblem, scopeOf } from "./flag-scope.ts";
 
-export type OutputFormat = "text" | "json" | "stream-json";
+export type OutputFormat = "text" | "json" | "stream-json" | "claude-stream-json" | "claude-json";
 export type OnAsk = "deny" | "fail";
 export type Mode = PermissionMode;
 
@@ -90,7 +90,7 @@ const FLAGS: Record<string, Spec> = {
   "--allow": { key: "allow", kind: "list" },
   "--deny": { key: "deny", kind: "list" },
   "--ask": { key: "ask", kind: "list" },
-  "--output-format": { key: "outputFormat", kind: "string", check: oneOf(["text", "json", "stream-json"]) },
+  "--output-format": { key: "outputFormat", kind: "string", check: oneOf(["text", "json", "stream-json", "claude-stream-json", "claude-json"]) },
   "--on-ask": { key: "onAsk", kind: "string", check: oneOf(["deny", "fail"]) },
   "--serve": { key: "serve", kind: "bool" },
   "--port": { key: "port", kind: "string", check: port },

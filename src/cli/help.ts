@@ -38,7 +38,7 @@ Flags:
       --trust                 accept the project's own tools and config that loosens permissions
       --sandbox               run every bash command in the kernel sandbox (bubblewrap)
   print mode:
-      --output-format FMT     text | json | stream-json
+      --output-format FMT     text | json | stream-json | claude-stream-json | claude-json
       --on-ask POLICY         deny (default: refuse and tell the model) | fail (exit 3)
       --compact               with -c or -r: summarise the whole session now, keeping
                               FOCUS (the argument, instead of a prompt) above all; runs no

@@ -18,6 +18,7 @@ import { out, stdinIsPiped, warn } from "./output.ts";
 import { sessionlessResult } from "./sessionless-result.ts";
 import type { Session } from "../session/session.ts";
 import { stopBackgroundCommands } from "./stop-background.ts";
+import { claudeRenderer, claudeSessionlessResult, isClaudeFormat } from "./claude-stream.ts";
 
 export const EXIT_CODES: Record<ResultStatus, number> = { success: 0, error: 1, permission: 3, max_turns: 4, interrupted: 130 };
 
@@ -45,7 +46,10 @@ export async function printMode(ctx: Context): Promise<number> {
     const format = args.outputFormat;
     // The stderr renderer would repeat, for --compact, the line the text format prints on stdout.
     if (format === "stream-json") session.subscribe((e) => writeLine(JSON.stringify(e)));
-    else if (!args.compact) session.subscribe(stderrRenderer(warn, ctx.cwd));
+    else if (isClaudeFormat(format)) {
+      const init = { tools: (await registry.tools()).map((t) => t.name), permissionMode: settings.permissionMode, version: settings.version, mcpServers: (settings.mcp?.servers ?? []).map((s) => s.name) };
+      session.subscribe(claudeRenderer(init, writeLine, format === "claude-stream-json"));
+    } else if (!args.compact) session.subscribe(stderrRenderer(warn, ctx.cwd));
     const result = args.compact ? await session.compactRun(args.focus) : await session.prompt(prompt);
     signals.stop();
     if (format === "json") writeLine(JSON.stringify(result));
@@ -69,7 +73,7 @@ export async function printMode(ctx: Context): Promise<number> {
 function stopBeforeSession(format: Context["args"]["outputFormat"], signal: StopSignal): never {
   const message = `interrupted by ${signal} before the run started; nothing was stored`;
   if (format === "text") warn(message);
-  else out(sessionlessResult("interrupted", message));
+  else out(isClaudeFormat(format) ? claudeSessionlessResult("interrupted", message) : sessionlessResult("interrupted", message));
   process.exit(SIGNAL_EXIT_CODES[signal]);
 }
 

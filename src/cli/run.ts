@@ -7,6 +7,7 @@ import { HELP } from "./help.ts";
 import type { InteractiveHooks } from "./interactive.ts";
 import { bothTerminals, err, out } from "./output.ts";
 import { sessionlessResult } from "./sessionless-result.ts";
+import { claudeSessionlessResult } from "./claude-stream.ts";
 
 const context = async (args: ReturnType<typeof parseArgs>, env: Record<string, string | undefined>): Promise<Context> =>
   (await import("./context.ts")).resolveContext(args, env);
@@ -46,8 +47,10 @@ function earlyResult(argv: readonly string[], error: unknown): void {
   const print = argv.includes("-p") || argv.includes("--print");
   const at = argv.indexOf("--output-format");
   const format = at >= 0 ? argv[at + 1] : argv.find((a) => a.startsWith("--output-format="))?.slice(16);
+  const message = error instanceof Error ? error.message : String(error);
+  if (print && (format === "claude-json" || format === "claude-stream-json")) return out(claudeSessionlessResult("error", message));
   if (!print || (format !== "json" && format !== "stream-json")) return;
-  out(sessionlessResult("error", error instanceof Error ? error.message : String(error)));
+  out(sessionlessResult("error", message));
 }
 
 async function subcommand(command: string, rest: string[], args: ReturnType<typeof parseArgs>, env: Record<string, string | undefined>): Promise<number> {

@@ -47,7 +47,7 @@ describe("parseArgs", () => {
     expect(parseArgs(["-p", "x", "--max-cost=2"]).maxCost).toBe(2);
     expect(usage(["-p", "x", "--max-cost", "abc"])).toBe('--max-cost expects a positive number (US dollars), got "abc"');
     expect(usage(["-p", "x", "--max-cost", "0"])).toContain("positive number");
-    expect(usage(["-p", "x", "--output-format", "xml"])).toBe('--output-format expects one of text, json, stream-json, got "xml"');
+    expect(usage(["-p", "x", "--output-format", "xml"])).toBe('--output-format expects one of text, json, stream-json, claude-stream-json, claude-json, got "xml"');
     expect(usage(["--permission-mode", "yolo"])).toContain("default, plan, accept-edits, auto");
     expect(usage(["--port", "70000"])).toContain("0-65535");
   });

@@ -1,0 +1,109 @@
+// `--output-format claude-stream-json` and `claude-json`: Claude Code's headless shapes, checked
+// line by line against COMPAT.md section 9 and with the jq filters scripts written for it use.
+import { expect, test } from "bun:test";
+import { world } from "./harness.ts";
+
+type Line = Record<string, any>;
+const parse = (stdout: string): Line[] => stdout.trim().split("\n").map((l) => JSON.parse(l) as Line);
+
+async function jq(filter: string, input: string): Promise<string> {
+  const proc = Bun.spawn(["jq", "-r", filter], { stdin: new TextEncoder().encode(input), stdout: "pipe", stderr: "pipe" });
+  const [out, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
+  expect(code).toBe(0);
+  return out.trim();
+}
+
+test("claude-stream-json: init, assistant, the tool result as a user line, assistant, result", async () => {
+  await using w = await world();
+  await Bun.write(w.path("a.txt"), "hello\n");
+  w.fake.script(
+    { reply: [{ type: "tool_use", id: "toolu_r1", name: "read", input: { path: "a.txt" } }], usage: { input_tokens: 100, output_tokens: 10 } },
+    { reply: [{ type: "text", text: "It says hello." }], usage: { input_tokens: 120, output_tokens: 5 } },
+  );
+  const { stdout, code } = await w.run(["-p", "what does a.txt say", "--output-format", "claude-stream-json"]);
+  expect(code).toBe(0);
+  const lines = parse(stdout);
+  expect(lines.map((l) => `${l.type}${l.subtype ? `/${l.subtype}` : ""}`)).toEqual(["system/init", "assistant", "user", "assistant", "result/success"]);
+  const [init, first, user, second, result] = lines as [Line, Line, Line, Line, Line];
+  const sessionId = init.session_id;
+  expect(sessionId).toMatch(/\S/);
+  for (const line of lines) {
+    expect(line.session_id).toBe(sessionId);
+    expect(line.uuid).toMatch(/^[0-9a-f-]{36}$/);
+  }
+  expect(init).toMatchObject({ cwd: w.cwd, permissionMode: "default", slash_commands: [], mcp_servers: [] });
+  expect(init.model).toMatch(/\S/);
+  expect(init.tools).toContain("read");
+  expect(init.tools).toContain("bash");
+  expect(first.parent_tool_use_id).toBeNull();
+  expect(first.message).toMatchObject({ type: "message", role: "assistant", stop_reason: "tool_use", usage: { input_tokens: 100, output_tokens: 10 } });
+  expect(first.message.content).toEqual([{ type: "tool_use", id: "toolu_r1", name: "read", input: { path: "a.txt" } }]);
+  expect(user.message.role).toBe("user");
+  expect(user.message.content[0]).toMatchObject({ type: "tool_result", tool_use_id: "toolu_r1", is_error: false });
+  expect(user.message.content[0].content).toContain("hello");
+  expect(second.message.content).toEqual([{ type: "text", text: "It says hello." }]);
+  expect(result).toMatchObject({ is_error: false, num_turns: 2, result: "It says hello.", stop_reason: "end_turn", permission_denials: [] });
+  expect(result.usage).toMatchObject({ input_tokens: 220, output_tokens: 15 });
+  expect(typeof result.total_cost_usd).toBe("number");
+  expect(result.total_cost_usd).toBeGreaterThan(0);
+  expect(typeof result.duration_ms).toBe("number");
+  expect(typeof result.duration_api_ms).toBe("number");
+
+  // What scripts written for Claude Code run over it.
+  expect(Number(await jq('select(.type=="result") | .total_cost_usd', stdout))).toBe(result.total_cost_usd);
+  expect(await jq('select(.type=="result") | .result', stdout)).toBe("It says hello.");
+  expect(await jq('select(.type=="result") | .session_id', stdout)).toBe(sessionId);
+  expect(await jq('select(.type=="result") | .is_error', stdout)).toBe("false");
+  expect(await jq('select(.type=="system" and .subtype=="init") | .session_id', stdout)).toBe(sessionId);
+});
+
+test("claude-json prints the result alone; --max-turns ends as error_max_turns", async () => {
+  await using w = await world();
+  w.fake.script({ reply: [{ type: "tool_use", name: "glob", input: { pattern: "*" } }] });
+  const { stdout, code } = await w.run(["-p", "look around", "--max-turns", "1", "--output-format", "claude-json"]);
+  expect(code).toBe(4);
+  const lines = parse(stdout);
+  expect(lines).toHaveLength(1);
+  expect(lines[0]).toMatchObject({ type: "result", subtype: "error_max_turns", is_error: true, num_turns: 1 });
+  expect(lines[0]!.errors[0]).toContain("--max-turns");
+  expect(lines[0]!.result).toBeUndefined();
+});
+
+test("a call refused by --on-ask deny is a permission denial in the result", async () => {
+  await using w = await world();
+  w.fake.script(
+    { reply: [{ type: "tool_use", id: "toolu_w1", name: "write", input: { path: "x.txt", content: "x" } }] },
+    { reply: [{ type: "text", text: "I could not write it." }] },
+  );
+  const { stdout } = await w.run(["-p", "write x", "--output-format", "claude-json"]);
+  const [result] = parse(stdout) as [Line];
+  expect(result.subtype).toBe("success");
+  expect(result.permission_denials).toEqual([{ tool_name: "write", tool_use_id: "toolu_w1", tool_input: { path: "x.txt", content: "x" } }]);
+});
+
+test("a run that fails before it has a session still ends with a claude result line", async () => {
+  await using w = await world();
+  const { stdout, code } = await w.run(["-p", "hi", "--output-format", "claude-stream-json"], { env: { ANTHROPIC_API_KEY: undefined } });
+  expect(code).toBe(2);
+  const [result] = parse(stdout) as [Line];
+  expect(result).toMatchObject({ type: "result", subtype: "error_during_execution", is_error: true, session_id: null, num_turns: 0 });
+  expect(await jq(".is_error", stdout)).toBe("true");
+});
+
+test("a subagent's messages carry the task call's id; only the parent's result closes the stream", async () => {
+  await using w = await world();
+  w.fake.script(
+    { reply: [{ type: "tool_use", name: "task", id: "toolu_task", input: { description: "find", prompt: "find main", subagent_type: "explore" } }] },
+    { reply: [{ type: "text", text: "main is src/main.ts" }] },
+    { reply: [{ type: "text", text: "Found it." }] },
+  );
+  const { stdout, code } = await w.run(["-p", "where is main?", "--output-format", "claude-stream-json"]);
+  expect(code).toBe(0);
+  const lines = parse(stdout);
+  expect(lines.filter((l) => l.type === "result")).toHaveLength(1);
+  expect(lines.filter((l) => l.type === "system")).toHaveLength(1);
+  const child = lines.filter((l) => l.parent_tool_use_id === "toolu_task");
+  expect(child.map((l) => l.type)).toContain("assistant");
+  expect(child.find((l) => l.type === "assistant")!.message.content).toEqual([{ type: "text", text: "main is src/main.ts" }]);
+  expect(lines.at(-1)).toMatchObject({ type: "result", result: "Found it.", session_id: lines[0]!.session_id });
+});
