@@ -17,6 +17,7 @@ import { reportTable, type Floor, type Row } from "./bench-report.ts";
 import { terminalFigures, type TerminalFigures } from "./bench-terminal.ts";
 import { serverClientFigures } from "./bench-server-clients.ts";
 import { providerFigures } from "./bench-providers.ts";
+import { skillCatalogFigures, skillCatalogRows } from "./bench-skills.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
 
@@ -387,6 +388,7 @@ async function main() {
     if (terminal) console.error(`terminal: ${JSON.stringify(terminal)}`);
     fake.reset();
     const providers = await providerFigures(BIN, env, fake, Math.max(5, Math.floor(RUNS / 2)), TURNS);
+    const skillCatalog = await skillCatalogFigures(BIN, fake);
     console.error(`providers: ${JSON.stringify(providers)}`);
     const compaction = await compactionFigures();
     console.error(`compaction: ${JSON.stringify(compaction)}`);
@@ -500,6 +502,7 @@ async function main() {
         target: { ratio: TARGET.stalledClients },
       },
       ...providerRows(providers),
+      ...skillCatalogRows(skillCatalog),
       ...terminalRows(terminal, floors.printerRss),
     ];
     const cpu = cpus()[0]?.model ?? "unknown CPU";

@@ -15,12 +15,12 @@ export function skillCatalog(skills: readonly Skill[], budget: number): string {
   const listed = skills.filter((s) => s.modelInvocable);
   if (listed.length === 0) return "";
   const head =
-    "Skills: instructions for particular tasks, loaded on demand. When a task matches a skill's description, call the skill tool with its name before you start, then follow what it says.";
+    "Skills (instructions for particular tasks): when a task matches one below, call the skill tool with its name first, then follow it.";
   const entries: string[] = [];
   const dropped: string[] = [];
   let used = head.length;
   for (const skill of listed) {
-    const entry = `<skill><name>${skill.name}</name><description>${escape(skill.description)}</description></skill>`;
+    const entry = `- ${skill.name}: ${oneLine(skill.description)}`;
     if (used + entry.length + 1 > budget) {
       dropped.push(skill.name);
       continue;
@@ -29,9 +29,9 @@ export function skillCatalog(skills: readonly Skill[], budget: number): string {
     used += entry.length + 1;
   }
   const more = dropped.length ? [`More skills (descriptions left out for space; load one by name to read it): ${dropped.join(", ")}`] : [];
-  return [head, "<available_skills>", ...entries, "</available_skills>", ...more].join("\n");
+  return [head, ...entries, ...more].join("\n");
 }
 
-function escape(text: string): string {
-  return text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replace(/\s+/g, " ");
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, " ");
 }

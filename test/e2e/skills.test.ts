@@ -21,7 +21,7 @@ test.concurrent("print mode runs /cmd args as the command's prompt and the model
   expect(r.code).toBe(0);
   expect(r.stdout).toBe("Reviewed.\n");
   expect(lastUserText(w.fake.requests[0])).toBe("Review src/ and report on src/ carefully.\n");
-  expect(JSON.stringify(w.fake.requests[0]!.body.system)).toContain("<name>house-style</name>");
+  expect(JSON.stringify(w.fake.requests[0]!.body.system)).toContain("- house-style: How this team writes code. Use when: editing code");
   const [result] = toolResultsOf(w.fake.requests[1]);
   expect(result?.is_error).toBeFalsy();
   expect(resultText(result)).toContain("Use tabs for go.");

@@ -80,7 +80,7 @@ test("the catalog names the model's skills in the system prompt, byte for byte t
   fake.script({ reply: [{ type: "tool_use", id: "toolu_01Look", name: "skill", input: { name: "touch-files", args: "a b" } }] }, { reply: [text("done")] });
   expect((await session.prompt("make markers a and b")).status).toBe("success");
   const system = systemOf(0);
-  expect(system).toContain("<skill><name>touch-files</name><description>Create empty marker files. Use when: the user wants markers</description></skill>");
+  expect(system).toContain("- touch-files: Create empty marker files. Use when: the user wants markers");
   expect(system).not.toContain("hidden");
   expect(systemOf(1)).toBe(system);
   expect(fake.requests[0]!.body.tools.map((t: { name: string }) => t.name)).toContain("skill");
