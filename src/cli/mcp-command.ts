@@ -1,11 +1,7 @@
 // rein mcp list | get NAME: the configured MCP servers, where each came from, its transport, its
 // state after trying to connect (bounded by the startup timeout), its tools and its last error.
 // Values of env and headers are never printed: they are often tokens.
-import { McpHub } from "../mcp/hub.ts";
-import { transportOf } from "../mcp/config.ts";
-import { toolName } from "../mcp/names.ts";
-import type { McpServer } from "../mcp/server.ts";
-import { childEnv } from "../permission/child-env.ts";
+import { listingHub, toolName, transportOf, type McpHub, type McpServer } from "../session/mcp.ts";
 import { VERSION } from "../version.ts";
 import { UsageError } from "./args.ts";
 import { mcpFor, type Context } from "./context.ts";
@@ -22,7 +18,7 @@ export async function mcpCommand(rest: string[], ctx: Context): Promise<number> 
     warn(`no MCP server named "${name}" (configured: ${settings.servers.map((s) => s.name).join(", ") || "none"})`);
     return 1;
   }
-  const hub = new McpHub(servers, { ...settings, toolEnv: childEnv(ctx.env, { passthrough: ctx.config.envPassthrough }), cwd: ctx.cwd, version: VERSION });
+  const hub = await listingHub(settings, servers, { env: ctx.env, passthrough: ctx.config.envPassthrough, cwd: ctx.cwd, version: VERSION });
   try {
     await hub.start();
     const rows = hub.servers.map((s) => describeServer(s, hub));

@@ -1,7 +1,6 @@
 // rein permissions explain [--json] [--permission-mode M] [--allow R] [--deny R] [--ask R] -- 'LINE'
-import { evaluate } from "../permission/evaluate.ts";
-import { explainCommand, type Explanation } from "../session/explain.ts";
-import { ruleSet } from "../session/factory.ts";
+import { explainCommand } from "../session/explain.ts";
+import { explainTool } from "../session/explain-tool.ts";
 import { formatRule } from "../session/rules.ts";
 import { UsageError } from "./args.ts";
 import { runSettingsForExplain, type Context } from "./context.ts";
@@ -14,7 +13,7 @@ export async function permissionsCommand(rest: string[], ctx: Context): Promise<
   if (tool && words.length > 0) throw new UsageError("give either --tool NAME or a command line, not both");
   const line = tool ?? words.join(" ").trim();
   if (!line) throw new UsageError("rein permissions explain needs a command line: rein permissions explain -- 'git push'");
-  const result = tool ? explainTool(tool, ctx) : await explainCommand(line, runSettingsForExplain(ctx));
+  const result = tool ? explainTool(tool, runSettingsForExplain(ctx)) : await explainCommand(line, runSettingsForExplain(ctx));
   if (ctx.args.json) {
     out(`${JSON.stringify(result, null, 2)}\n`);
     return 0;
@@ -37,21 +36,3 @@ export async function permissionsCommand(rest: string[], ctx: Context): Promise<
   return 0;
 }
 
-/** A call of a tool that asks one permission by its own name (an MCP tool, a user tool without permissions). */
-function explainTool(tool: string, ctx: Context): Explanation {
-  const settings = runSettingsForExplain(ctx);
-  const decision = evaluate([{ permission: tool, pattern: "*", always: ["*"] }], ruleSet(settings.mode, settings.rules));
-  return {
-    decision: decision.action,
-    read_only: false,
-    commands: [],
-    requests: decision.requests.map((r) => ({
-      permission: r.request.permission,
-      pattern: r.request.pattern,
-      decision: r.action,
-      always: r.request.always,
-      rule: r.rule ? { permission: r.rule.permission, pattern: r.rule.pattern, action: r.rule.action, source: r.rule.source ?? "" } : null,
-      reason: r.reason ?? null,
-    })),
-  };
-}

@@ -2,12 +2,9 @@
 // made; the first turn waits for them at most `waitMs` (a server that takes longer joins at a later
 // turn), later turns never wait. Each turn offers the tools of the servers connected by then.
 import type { Tool } from "../sdk.ts";
-import type { ToolProvider } from "../registry/registry.ts";
 import { McpServer, type ServerEnv } from "./server.ts";
 import type { ServerConfig } from "./sources.ts";
 import { serverTools, type ToolProblem } from "./tools.ts";
-
-export const DEFAULT_WAIT_MS = 3_000;
 
 export type HubOptions = ServerEnv & { waitMs: number };
 
@@ -27,10 +24,6 @@ export class McpHub {
   /** Starts every usable server (does not wait). */
   start(): Promise<void> {
     return (this.started ??= Promise.all(this.servers.map((s) => s.start())).then(() => {}));
-  }
-
-  provider(): ToolProvider {
-    return { source: "mcp", tools: () => this.tools() };
   }
 
   async tools(): Promise<Tool[]> {

@@ -22,9 +22,6 @@ export type ServerEnv = {
   callTimeoutMs: number;
 };
 
-export const DEFAULT_STARTUP_TIMEOUT_MS = 30_000;
-export const DEFAULT_CALL_TIMEOUT_MS = 120_000;
-
 export class McpServer {
   state: ServerState;
   lastError: string | undefined;

@@ -1,11 +1,14 @@
 // What a session needs of MCP: the configured servers (read when the run's settings are made) and
-// a hub that connects them in the background and adds their tools to the session's registry.
+// a hub that connects them in the background and adds their tools to the session's registry. The
+// SDK (and the hub that uses it) loads only in a session that has servers.
 import { join } from "node:path";
 import type { ToolRegistry } from "../registry/registry.ts";
-import { DEFAULT_WAIT_MS, McpHub } from "./hub.ts";
 import { cleanName } from "./names.ts";
-import { DEFAULT_CALL_TIMEOUT_MS, DEFAULT_STARTUP_TIMEOUT_MS } from "./server.ts";
 import { serverConfigs, type ServerConfig, type SourceOptions } from "./sources.ts";
+
+const DEFAULT_WAIT_MS = 3_000;
+const DEFAULT_STARTUP_TIMEOUT_MS = 30_000;
+const DEFAULT_CALL_TIMEOUT_MS = 120_000;
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -42,12 +45,14 @@ export function mcpSettings(opts: SourceOptions & { dataDir: string }): McpSetti
 export type RunPart = { toolEnv: Readonly<Record<string, string>>; cwd: string; version: string };
 
 /** Starts the servers in the background and offers their tools through `registry`; they end with the process. */
-export function attachMcp(registry: ToolRegistry, settings: McpSettings, run: RunPart): McpHub {
-  const hub = new McpHub(settings.servers, { ...settings, ...run });
-  registry.addSource(hub.provider());
-  void hub.start();
-  process.once("exit", () => hub.kill());
-  return hub;
+export function attachMcp(registry: ToolRegistry, settings: McpSettings, run: RunPart): void {
+  const hub = import("./hub.ts").then(({ McpHub }) => {
+    const made = new McpHub(settings.servers, { ...settings, ...run });
+    void made.start();
+    process.once("exit", () => made.kill());
+    return made;
+  });
+  registry.addSource({ source: "mcp", tools: async () => (await hub).tools() });
 }
 
 /** Whether a rule's permission names a configured server or one of its tools (loaded yet or not). */

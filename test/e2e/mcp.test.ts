@@ -87,3 +87,13 @@ test.concurrent("rein permissions explain --tool explains an MCP tool's call aga
   const other = await w.run(["permissions", "explain", "--tool", "mcp__gitlab__x"]);
   expect(other.stdout.split("\n")[0]).toBe("ask: mcp__gitlab__x");
 }, 30_000);
+
+test.concurrent("a rule for a configured server's tool does not warn as unknown; one for no server does", async () => {
+  await using w = await world();
+  await configure(w, { mcpServers: { slow: { command: "no-such-mcp-server-here" } }, permissions: { allow: ["mcp__slow__read", "mcp__absent__x"] } });
+  w.fake.script({ reply: [text("ok")] });
+  const r = await w.run(["-p", "hi"], WAIT);
+  expect(r.code).toBe(0);
+  expect(r.stderr).not.toContain('"mcp__slow__read"');
+  expect(r.stderr).toContain('"mcp__absent__x" is none of rein\'s permissions');
+}, 30_000);

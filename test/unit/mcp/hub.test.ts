@@ -1,7 +1,8 @@
 // The hub against real server processes: server-everything from npm and a misbehaving server of
 // our own. None of the failures stops anything: each is a state, a last error and an error result.
 import { expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { toolDefinition } from "../../../src/agent/tool-schema.ts";
 import { childEnv } from "../../../src/permission/child-env.ts";
@@ -102,4 +103,15 @@ test.concurrent("a tool with an invalid schema is left out; list_changed adds to
 test.concurrent("tools.allow and tools.deny pick a server's tools", async () => {
   await using h = hub({ rogue: rogue("serve", { tools: { allow: ["o*", "f*"], deny: ["fail"] } }) });
   expect((await h.tools()).map((t) => t.name)).toEqual(["mcp__rogue__ok"]);
+}, 20_000);
+
+test.concurrent("server-memory keeps what one call stored for the next", async () => {
+  const memory = join(import.meta.dir, "../../../node_modules/@modelcontextprotocol/server-memory/dist/index.js");
+  const file = join(mkdtempSync(join(tmpdir(), "rein-memory-")), "memory.jsonl");
+  await using h = hub({ memory: { command: "node", args: [memory], env: { MEMORY_FILE_PATH: file } } });
+  const tools = await h.tools();
+  const created = await call(tools, "mcp__memory__create_entities", { entities: [{ name: "rein", entityType: "project", observations: ["speaks MCP"] }] });
+  expect(created.isError).toBeUndefined();
+  const graph = await call(tools, "mcp__memory__read_graph");
+  expect(graph.output).toContain("speaks MCP");
 }, 20_000);

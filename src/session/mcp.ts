@@ -1,0 +1,22 @@
+// The MCP part of a session as the front ends see it: the configured servers, and a hub to connect
+// them for `rein mcp list` (the session itself attaches its hub in factory.ts). The hub, and the
+// SDK under it, load only when asked for.
+import { childEnv } from "../permission/child-env.ts";
+import type { McpHub } from "../mcp/hub.ts";
+import type { McpSettings } from "../mcp/session.ts";
+
+export { transportOf } from "../mcp/config.ts";
+export { toolName } from "../mcp/names.ts";
+export type { McpServer } from "../mcp/server.ts";
+export { mcpSettings, type McpSettings } from "../mcp/session.ts";
+export type { McpHub };
+
+/** A hub over the given settings' servers with the tool environment, for listing them. */
+export async function listingHub(
+  settings: McpSettings,
+  servers: McpSettings["servers"],
+  run: { env: Readonly<Record<string, string | undefined>>; passthrough: readonly string[]; cwd: string; version: string },
+): Promise<McpHub> {
+  const { McpHub } = await import("../mcp/hub.ts");
+  return new McpHub(servers, { ...settings, toolEnv: childEnv(run.env, { passthrough: run.passthrough }), cwd: run.cwd, version: run.version });
+}
