@@ -180,7 +180,7 @@ export function parseArgs(argv: readonly string[]): Args {
   return args;
 }
 
-const COMMANDS = ["sessions", "tools", "skills", "permissions", "doctor", "models", "hooks", "acp", "mcp"];
+const COMMANDS = ["sessions", "tools", "skills", "permissions", "doctor", "models", "hooks", "acp", "mcp", "memory"];
 
 /**
  * `rein "fix the test"` starts the terminal with that prompt. One word near a command's name is a

@@ -54,13 +54,17 @@ const MAX_ARGS: Record<string, number> = {
   "hooks test": 1,
   "mcp list": 0,
   "mcp get": 1,
+  "memory list": 0,
+  "memory show": 1,
+  "memory edit": 1,
+  "memory rm": 1,
   "permissions explain": Infinity,
   doctor: 0,
   models: 0,
   acp: 0,
 };
 
-const DEFAULT_ACTION: Record<string, string> = { sessions: "list", tools: "list", skills: "list", hooks: "list", mcp: "list" };
+const DEFAULT_ACTION: Record<string, string> = { sessions: "list", tools: "list", skills: "list", hooks: "list", mcp: "list", memory: "list" };
 /** Commands without actions: what follows the command's name is its arguments. */
 const NO_ACTIONS = new Set(["doctor", "models", "acp"]);
 

@@ -13,6 +13,7 @@ Usage:
   rein tools list | init [user|project]
   rein mcp list | get NAME
   rein skills list [--json]             skills and commands, where each came from, load errors
+  rein memory list | show NAME | edit NAME | rm NAME   the memories sessions read (docs/memory.md)
   rein hooks list | test EVENT [--tool NAME] [--input JSON]   hooks, their sources, a dry run
   rein permissions explain [--json] [flags] -- 'COMMAND LINE'
   rein doctor

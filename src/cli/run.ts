@@ -71,8 +71,10 @@ async function subcommand(command: string, rest: string[], args: ReturnType<type
       return (await import("./models-command.ts")).modelsCommand(await context(args, env));
     case "mcp":
       return (await import("./mcp-command.ts")).mcpCommand(rest, await context(args, env));
+    case "memory":
+      return (await import("./memory-command.ts")).memoryCommand(rest, await context(args, env));
     default:
-      throw new UsageError(`unknown command "${command}" (commands: sessions, tools, skills, hooks, permissions, doctor, models, acp, mcp)`);
+      throw new UsageError(`unknown command "${command}" (commands: sessions, tools, skills, hooks, permissions, doctor, models, acp, mcp, memory)`);
   }
 }
 

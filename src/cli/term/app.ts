@@ -9,6 +9,7 @@ import { answer, choiceFor, dialogRows, targetFile, type AskEvent, type TargetFi
 import { editKey, visible, type LineEditor } from "./editor.ts";
 import type { Key } from "./keys.ts";
 import type { Screen } from "./screen.ts";
+import { quickMemoryLine } from "./quick-memory.ts";
 import { BUILTINS, runSlash, runsWhileBusy, type SlashHost } from "./slash.ts";
 import type { Transcript } from "./transcript.ts";
 import type { Context } from "../context.ts";
@@ -301,6 +302,8 @@ export class App {
   private async run(text: string): Promise<void> {
     try {
       if (await runSlash(text, this.slashHost())) return;
+      const remembered = await quickMemoryLine(text, this.loaded!.ctx);
+      if (remembered) return this.screen.print(remembered);
       await this.prompt(text);
     } catch (error) {
       this.screen.print(chalk.red(`rein: ${visible((error as Error).message)}`));

@@ -1,0 +1,61 @@
+// rein memory list | show NAME | edit NAME | rm NAME: the memories the model reads, by hand.
+import { spawnSync } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import { findMemory, listMemories, memoryDirs, parseMemory, removeMemory, saveMemory, type MemoryDirs } from "../session/memory.ts";
+import { UsageError } from "./args.ts";
+import type { Context } from "./context.ts";
+import { out } from "./output.ts";
+
+export async function memoryCommand(rest: readonly string[], ctx: Context): Promise<number> {
+  const [action = "list", name] = rest;
+  const dirs = memoryDirs(ctx.paths.dataDir, ctx.projectRoot);
+  if (action === "list") return list(dirs);
+  if (!["show", "edit", "rm"].includes(action)) throw new UsageError(`unknown action "${action}": rein memory list | show NAME | edit NAME | rm NAME`);
+  if (!name) throw new UsageError(`rein memory ${action} needs the memory's name (rein memory list names them)`);
+  const memory = findMemory(dirs, name);
+  if (!memory) {
+    out(`no memory named "${name}" in ${dirs.project} or ${dirs.user}; rein memory list names them\n`);
+    return 1;
+  }
+  if (action === "show") {
+    out(`${memory.file}\n\n${readFileSync(memory.file, "utf8")}`);
+    return 0;
+  }
+  if (action === "rm") {
+    const failed = await removeMemory(dirs, memory);
+    out(failed ? `${failed}\n` : `removed ${memory.name} (${memory.file})\n`);
+    return failed ? 1 : 0;
+  }
+  return edit(dirs, memory.file, ctx.env);
+}
+
+function list(dirs: MemoryDirs): number {
+  const { memories, broken } = listMemories(dirs);
+  out(`project memories: ${dirs.project}\nuser memories: ${dirs.user}\n`);
+  if (!memories.length && !broken.length) out("\nno memories yet\n");
+  for (const m of memories) out(`\n${m.name}  (${m.type}, ${m.scope}, updated ${m.updated.slice(0, 10) || "?"})\n  ${m.description}\n`);
+  for (const b of broken) out(`\n${b.file}  (${b.scope}): unreadable, ${b.problem}; fix it with rein memory edit or remove it\n`);
+  return 0;
+}
+
+/** Opens $VISUAL or $EDITOR on the file, then saves it again (index line, `updated`, the secret check); a bad edit is undone. */
+async function edit(dirs: MemoryDirs, file: string, env: Readonly<Record<string, string | undefined>>): Promise<number> {
+  const before = readFileSync(file, "utf8");
+  const editor = env.VISUAL || env.EDITOR || "vi";
+  const run = spawnSync("sh", ["-c", `${editor} "$1"`, "sh", file], { stdio: "inherit", env: { ...process.env, ...env } });
+  if (run.status !== 0) {
+    out(`the editor (${editor}) exited with ${run.status ?? run.signal}; the memory is as it was\n`);
+    writeFileSync(file, before);
+    return 1;
+  }
+  const parsed = parseMemory(readFileSync(file, "utf8"));
+  const scope = file.startsWith(dirs.user) ? "user" : "project";
+  const saved = typeof parsed === "string" ? `not saved: ${parsed}` : await saveMemory(dirs, scope, { ...parsed.meta, text: parsed.text });
+  if (typeof saved === "string") {
+    writeFileSync(file, before);
+    out(`${saved}; the memory is as it was\n`);
+    return 1;
+  }
+  out(`saved ${saved.name} (${saved.file})\n`);
+  return 0;
+}
