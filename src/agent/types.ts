@@ -138,6 +138,11 @@ export type AgentEvent =
       side_effects: string[];
       incomplete?: string;
     }
+  /**
+   * an undo (or, with `redo`, a redo) of the last turns, outside any run: `files` put back, and
+   * `messages` taken out of (or put back into) the conversation
+   */
+  | { type: "undo"; redo: boolean; files: string[]; messages: number; side_effects: string[] }
   | {
       type: "result";
       status: ResultStatus;

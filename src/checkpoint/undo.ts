@@ -5,7 +5,11 @@ import { journalPath, readJournal, writeJournal, type Checkpoint } from "./journ
 import { ShadowStore } from "./shadow.ts";
 import type { CheckpointSettings } from "./turn.ts";
 
-export type UndoRequest = { settings: CheckpointSettings; workspace: string; sessionId: string; turns: number; force?: boolean };
+/**
+ * Which checkpoints to undo: the last `turns` not undone yet, or those from the turn whose `user`
+ * event has seq `fromSeq` on, or those numbered `fromN` and later.
+ */
+export type UndoRequest = { settings: CheckpointSettings; workspace: string; sessionId: string; turns?: number; fromSeq?: number; fromN?: number; force?: boolean };
 
 export type UndoOutcome =
   | { type: "nothing"; reason: string }
@@ -39,7 +43,9 @@ export async function undoCode(request: UndoRequest): Promise<UndoOutcome> {
   const opened = open(request);
   const live = opened.all.filter((c) => !c.undone);
   if (!live.length) return { type: "nothing", reason: "this session has no checkpoint left to undo (no turn of it changed the workspace)" };
-  const group = live.slice(-request.turns).reverse();
+  const chosen = request.fromSeq !== undefined ? live.filter((c) => c.seq >= request.fromSeq!) : request.fromN !== undefined ? live.filter((c) => c.n >= request.fromN!) : live.slice(-(request.turns ?? 1));
+  if (!chosen.length) return { type: "nothing", reason: "those turns changed no file: there is no code to undo" };
+  const group = chosen.reverse();
   const oldest = group.at(-1)!;
   const newest = group[0]!;
   const broken = group.find((c) => c.incomplete || !c.before || !c.after);

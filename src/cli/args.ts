@@ -45,6 +45,11 @@ export type Args = {
   /** rein hooks test: the tool and its input (JSON) of the made-up call */
   tool?: string;
   input?: string;
+  /** rein undo: how many turns */
+  turns?: number;
+  code: boolean;
+  conversation: boolean;
+  force: boolean;
 };
 
 export class UsageError extends Error {}
@@ -105,6 +110,10 @@ const FLAGS: Record<string, Spec> = {
   "--older-than": { key: "olderThan", kind: "string", check: duration },
   "--at": { key: "at", kind: "string", check: positiveInt },
   "--tool": { key: "tool", kind: "string" },
+  "--turns": { key: "turns", kind: "string", check: positiveInt },
+  "--code": { key: "code", kind: "bool" },
+  "--conversation": { key: "conversation", kind: "bool" },
+  "--force": { key: "force", kind: "bool" },
   "--input": { key: "input", kind: "string" },
 };
 
@@ -128,6 +137,9 @@ export function parseArgs(argv: readonly string[]): Args {
     version: false,
     json: false,
     yes: false,
+    code: false,
+    conversation: false,
+    force: false,
   };
   const record = args as unknown as Record<string, unknown>;
   const positionals: string[] = [];
@@ -180,7 +192,7 @@ export function parseArgs(argv: readonly string[]): Args {
   return args;
 }
 
-const COMMANDS = ["sessions", "tools", "skills", "permissions", "doctor", "models", "hooks", "acp", "mcp", "memory"];
+const COMMANDS = ["sessions", "tools", "skills", "permissions", "doctor", "models", "hooks", "acp", "mcp", "memory", "undo", "redo", "checkpoints"];
 
 /**
  * `rein "fix the test"` starts the terminal with that prompt. One word near a command's name is a

@@ -8,11 +8,17 @@ const RUN = ["print", "interactive", "serve"];
 /** the flags of a run that also shape `rein acp`'s sessions */
 const SESSIONS = [...RUN, "acp"];
 const RULES = [...SESSIONS, "permissions explain"];
+/** the commands that work on a stored session's checkpoints */
+const UNDO = ["undo", "redo", "checkpoints list", "checkpoints diff", "checkpoints restore"];
 
 /** Where each flag applies; a flag not listed applies everywhere. */
 const FLAG_SCOPES: Record<string, readonly Scope[]> = {
-  "--continue": RUN,
-  "--resume": RUN,
+  "--continue": [...RUN, ...UNDO],
+  "--resume": [...RUN, ...UNDO],
+  "--turns": ["undo"],
+  "--code": ["undo"],
+  "--conversation": ["undo"],
+  "--force": ["undo", "redo", "checkpoints restore"],
   "--model": [...SESSIONS, "doctor", "models"],
   "--max-turns": SESSIONS,
   "--max-cost": SESSIONS,
@@ -28,7 +34,7 @@ const FLAG_SCOPES: Record<string, readonly Scope[]> = {
   "--compact": ["print"],
   "--port": ["serve"],
   "--hostname": ["serve"],
-  "--json": ["sessions list", "sessions trash", "sessions export", "sessions prune", "sessions fork", "tools list", "skills list", "permissions explain", "hooks list", "hooks test", "mcp list", "mcp get"],
+  "--json": [...UNDO.filter((s) => s !== "checkpoints diff"), "sessions list", "sessions trash", "sessions export", "sessions prune", "sessions fork", "tools list", "skills list", "permissions explain", "hooks list", "hooks test", "mcp list", "mcp get"],
   "--tool": ["hooks test", "permissions explain"],
   "--input": ["hooks test"],
   "--format": ["sessions export"],
@@ -62,11 +68,16 @@ const MAX_ARGS: Record<string, number> = {
   doctor: 0,
   models: 0,
   acp: 0,
+  undo: 0,
+  redo: 0,
+  "checkpoints list": 0,
+  "checkpoints diff": 1,
+  "checkpoints restore": 1,
 };
 
-const DEFAULT_ACTION: Record<string, string> = { sessions: "list", tools: "list", skills: "list", hooks: "list", mcp: "list", memory: "list" };
+const DEFAULT_ACTION: Record<string, string> = { checkpoints: "list", sessions: "list", tools: "list", skills: "list", hooks: "list", mcp: "list", memory: "list" };
 /** Commands without actions: what follows the command's name is its arguments. */
-const NO_ACTIONS = new Set(["doctor", "models", "acp"]);
+const NO_ACTIONS = new Set(["doctor", "models", "acp", "undo", "redo"]);
 
 /** The scope of a command line from its mode flags and positionals. */
 export function scopeOf(print: boolean, serve: boolean, command: readonly string[]): Scope {

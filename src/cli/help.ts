@@ -14,6 +14,8 @@ Usage:
   rein mcp list | get NAME
   rein skills list [--json]             skills and commands, where each came from, load errors
   rein memory list | show NAME | edit NAME | rm NAME   the memories sessions read (docs/memory.md)
+  rein undo [-r ID | -c] [--turns N] [--code | --conversation] [--force]   undo the last turn(s); rein redo
+  rein checkpoints list | diff N | restore N [--force]   the workspace as it was before each turn
   rein hooks list | test EVENT [--tool NAME] [--input JSON]   hooks, their sources, a dry run
   rein permissions explain [--json] [flags] -- 'COMMAND LINE'
   rein doctor

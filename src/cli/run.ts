@@ -69,12 +69,17 @@ async function subcommand(command: string, rest: string[], args: ReturnType<type
       return (await import("./doctor.ts")).doctor(await context(args, env));
     case "models":
       return (await import("./models-command.ts")).modelsCommand(await context(args, env));
+    case "undo":
+    case "redo":
+      return (await import("./undo-command.ts")).undoCommand(await context(args, env), command === "redo");
+    case "checkpoints":
+      return (await import("./checkpoints-command.ts")).checkpointsCommand(rest, await context(args, env));
     case "mcp":
       return (await import("./mcp-command.ts")).mcpCommand(rest, await context(args, env));
     case "memory":
       return (await import("./memory-command.ts")).memoryCommand(rest, await context(args, env));
     default:
-      throw new UsageError(`unknown command "${command}" (commands: sessions, tools, skills, hooks, permissions, doctor, models, acp, mcp, memory)`);
+      throw new UsageError(`unknown command "${command}" (commands: sessions, tools, skills, hooks, permissions, doctor, models, acp, mcp, memory, undo, redo, checkpoints)`);
   }
 }
 

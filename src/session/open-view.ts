@@ -19,7 +19,8 @@ export type OpenedView = {
  */
 export function openView(row: SessionRow, store: Store, persist = true): OpenedView {
   const last = store.lastMessage(row.id);
-  const repairs = repairMessages(last ? [last] : [], store.events(row.id, last?.seq ?? 0));
+  // An undo took messages out: the events of the turns it undid are not replies to repair.
+  const repairs = repairMessages(last ? [last] : [], store.events(row.id, Math.max(last?.seq ?? 0, store.lastUndo(row.id))));
   if (!persist) {
     const latest = store.lastCompaction(row.id);
     const compaction = latest ? stateOf(latest) : NO_COMPACTION;

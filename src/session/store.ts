@@ -374,6 +374,12 @@ export class Store {
     return { messages, roleLength, contentLength };
   }
 
+  /** The seq of the session's last `undo` event (0 when none). */
+  lastUndo(sessionId: string): number {
+    const row = this.db.query(`SELECT MAX(seq) AS seq FROM events WHERE session_id = ? AND type = 'undo'`).get(sessionId) as { seq: number | null };
+    return row.seq ?? 0;
+  }
+
   lastMessage(sessionId: string): StoredMessage | undefined {
     const row = this.db
       .query(`SELECT idx, role, content, seq, status FROM messages WHERE session_id = ? ORDER BY idx DESC LIMIT 1`)
