@@ -1,12 +1,14 @@
-// The MCP servers of one session. They start connecting in the background when the session is
-// made; the first turn waits for them at most `waitMs` (a server that takes longer joins at a later
-// turn), later turns never wait. Each turn offers the tools of the servers connected by then.
+// The MCP servers of one session. A server whose tool list a previous session cached (for the same
+// configuration) is offered from the cache at once and connects on its first call (`lazy`); the
+// others start connecting in the background when the session is made; the first turn waits for
+// them at most `waitMs` (a server that takes longer joins at a later turn), later turns never
+// wait. Each turn offers the tools of the servers connected (or cached) by then.
 import type { Tool } from "../sdk.ts";
 import { McpServer, type ServerEnv } from "./server.ts";
 import type { ServerConfig } from "./sources.ts";
 import { serverTools, type ToolProblem } from "./tools.ts";
 
-export type HubOptions = ServerEnv & { waitMs: number };
+export type HubOptions = ServerEnv & { waitMs: number; lazy?: boolean };
 
 export class McpHub {
   readonly servers: McpServer[];
@@ -23,7 +25,8 @@ export class McpHub {
 
   /** Starts every usable server (does not wait). */
   start(): Promise<void> {
-    return (this.started ??= Promise.all(this.servers.map((s) => s.start())).then(() => {}));
+    this.started ??= Promise.all(this.servers.filter((s) => !(this.options.lazy && s.loadCachedTools())).map((s) => s.start())).then(() => {});
+    return this.started;
   }
 
   async tools(): Promise<Tool[]> {

@@ -2,6 +2,8 @@
 // refreshes it on notifications/tools/list_changed), calls tools with a timeout, and remembers
 // its state and last error for `rein mcp list` and for the model's error results. A server that
 // exited is connected again on the next call.
+import { createHash } from "node:crypto";
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult, Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
@@ -17,6 +19,8 @@ export type ServerEnv = {
   cwd: string;
   /** per-server stderr logs go here */
   logDir: string;
+  /** each server's last tool list, by its configuration, so a later session can offer it before connecting */
+  cacheDir?: string;
   version: string;
   startupTimeoutMs: number;
   callTimeoutMs: number;
@@ -50,6 +54,39 @@ export class McpServer {
     return join(this.env.logDir, `${cleanName(this.name)}.log`);
   }
 
+  /** The tool list cache of this exact configuration (a changed entry starts a new one). */
+  private get cacheFile(): string | undefined {
+    if (!this.env.cacheDir || !this.config.entry) return undefined;
+    const hash = createHash("sha256").update(JSON.stringify(this.config.entry)).digest("hex").slice(0, 16);
+    return join(this.env.cacheDir, `${cleanName(this.name)}-${hash}.json`);
+  }
+
+  /** Takes the tool list a previous session saved for this configuration; false when there is none. */
+  loadCachedTools(): boolean {
+    const file = this.cacheFile;
+    if (!file || this.state !== "closed") return false;
+    try {
+      const tools: unknown = JSON.parse(readFileSync(file, "utf8"));
+      if (!Array.isArray(tools)) return false;
+      this.setTools(tools.filter((t): t is McpTool => !!t && typeof t === "object" && typeof (t as { name?: unknown }).name === "string"));
+      return true;
+    } catch {
+      return false; // none yet, or unreadable: the server is connected instead
+    }
+  }
+
+  private saveTools(): void {
+    const file = this.cacheFile;
+    if (!file) return;
+    try {
+      mkdirSync(this.env.cacheDir!, { recursive: true });
+      writeFileSync(`${file}.tmp`, JSON.stringify(this.tools), { mode: 0o600 });
+      renameSync(`${file}.tmp`, file);
+    } catch {
+      // a cache that cannot be written only costs the next start its head start
+    }
+  }
+
   /** Connects unless connected, disabled or unusable; never throws (a failure is the state). */
   start(): Promise<void> {
     const entry = this.config.entry;
@@ -78,6 +115,7 @@ export class McpServer {
       this.state = "connecting";
       this.pid = (client.transport as { pid?: number | null } | undefined)?.pid ?? undefined;
       this.setTools(await listAll(client, this.env.startupTimeoutMs));
+      this.saveTools();
       this.state = "connected";
       this.lastError = undefined;
     } catch (error) {
@@ -95,6 +133,7 @@ export class McpServer {
     if (!client) return;
     try {
       this.setTools(await listAll(client, this.env.startupTimeoutMs));
+      this.saveTools();
     } catch (error) {
       this.lastError = `its changed tool list could not be read: ${messageOf(error)}`;
     }

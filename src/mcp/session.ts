@@ -18,6 +18,8 @@ export type McpSettings = {
   warnings: string[];
   /** where each stdio server's stderr is logged (`NAME.log`) */
   logDir: string;
+  /** where each server's tool list is cached by configuration */
+  cacheDir: string;
   startupTimeoutMs: number;
   callTimeoutMs: number;
   waitMs: number;
@@ -36,6 +38,7 @@ export function mcpSettings(opts: SourceOptions & { dataDir: string }): McpSetti
     servers,
     warnings,
     logDir: join(opts.dataDir, "mcp", "logs"),
+    cacheDir: join(opts.dataDir, "mcp", "tools"),
     startupTimeoutMs: ms(["REIN_MCP_STARTUP_TIMEOUT_MS", "MCP_TIMEOUT"], DEFAULT_STARTUP_TIMEOUT_MS),
     callTimeoutMs: ms(["REIN_MCP_TOOL_TIMEOUT_MS", "MCP_TOOL_TIMEOUT"], DEFAULT_CALL_TIMEOUT_MS),
     waitMs: ms(["REIN_MCP_WAIT_MS"], DEFAULT_WAIT_MS),
@@ -47,7 +50,7 @@ export type RunPart = { toolEnv: Readonly<Record<string, string>>; cwd: string; 
 /** Starts the servers in the background and offers their tools through `registry`; they end with the process. */
 export function attachMcp(registry: ToolRegistry, settings: McpSettings, run: RunPart): void {
   const hub = import("./hub.ts").then(({ McpHub }) => {
-    const made = new McpHub(settings.servers, { ...settings, ...run });
+    const made = new McpHub(settings.servers, { ...settings, ...run, lazy: true });
     void made.start();
     process.once("exit", () => made.kill());
     return made;

@@ -115,3 +115,22 @@ test.concurrent("server-memory keeps what one call stored for the next", async (
   const graph = await call(tools, "mcp__memory__read_graph");
   expect(graph.output).toContain("speaks MCP");
 }, 20_000);
+
+test.concurrent("a cached tool list is offered at once next time; the server starts on its first call", async () => {
+  const cacheDir = mkdtempSync(join(tmpdir(), "rein-mcp-cache-"));
+  {
+    await using first = hub({ rogue: rogue() }, { cacheDir, lazy: true });
+    expect((await first.tools()).map((t) => t.name)).toContain("mcp__rogue__ok");
+  }
+  // The same configuration: offered from the cache without waiting for anything, not started.
+  await using second = hub({ rogue: rogue() }, { cacheDir, lazy: true, waitMs: 1 });
+  const tools = await second.tools();
+  expect(tools.map((t) => t.name)).toContain("mcp__rogue__ok");
+  expect(second.servers[0]!.state).toBe("closed");
+  expect((await call(tools, "mcp__rogue__ok", { text: "lazy" })).output).toBe('ok {"text":"lazy"}');
+  expect(second.servers[0]!.state).toBe("connected");
+  // Another configuration of the same name has no cache yet: it connects as usual.
+  await using third = hub({ rogue: rogue("serve", { env: { X: "1" } }) }, { cacheDir, lazy: true });
+  await third.tools();
+  expect(third.servers[0]!.state).toBe("connected");
+}, 20_000);
