@@ -1,6 +1,7 @@
 // The conversation the model is sent, rebuilt from the full history (which the store keeps whole)
 // and the latest compaction: an optional leading user message (the summary), the messages from
 // `firstKept` on, and the tool results of the pruned messages replaced by a marker. Pure.
+import { isSkillResult } from "../skills/loaded-skills.ts";
 import type { ContentBlock, EventOf, Message } from "../agent/types.ts";
 
 export type CompactionState = {
@@ -53,7 +54,8 @@ export function hasResults(message: Message): boolean {
 
 /** The message with each tool result's content replaced by the marker (errors stay errors). */
 export function pruneResults(message: Message): Message {
-  return { ...message, content: message.content.map((b) => (b.type === "tool_result" ? { ...b, content: PRUNED_MARKER } : b)) as ContentBlock[] };
+  // A loaded skill stays: the model follows it for the rest of the conversation.
+  return { ...message, content: message.content.map((b) => (b.type === "tool_result" && !isSkillResult(b) ? { ...b, content: PRUNED_MARKER } : b)) as ContentBlock[] };
 }
 
 /**

@@ -6,6 +6,7 @@
 // reported, and the view comes back unchanged with the summary call's usage when one was made.
 import { estimateTokens } from "../agent/context-size.ts";
 import { textOf, type Compacted, type CompactInput, type CompactionMethod, type ContentBlock, type EventOf, type Message, type StreamFn, type Usage } from "../agent/types.ts";
+import { skillsToAttach } from "../skills/loaded-skills.ts";
 import { headCount, headMessage, hasResults, PRUNED_MARKER, pruneResults, type CompactionState } from "./compacted-view.ts";
 
 export type CompactorDeps = {
@@ -86,7 +87,8 @@ export async function compactConversation(input: CompactInput, deps: CompactorDe
   usage = call.usage;
   if (summary) {
     const request = latestRequest(view, head, keepFrom, deps.state.head, Math.floor(deps.usable * 0.15) * 4);
-    const text = `${SUMMARY_PREFIX}\n${summary}${request ? `\n\n${REQUEST_MARK}\n${request}` : ""}`;
+    const skills = skillsToAttach(view.slice(0, keepFrom));
+    const text = `${SUMMARY_PREFIX}\n${summary}${skills ? `\n\n${skills}` : ""}${request ? `\n\n${REQUEST_MARK}\n${request}` : ""}`;
     const messages = [headMessage(text), ...tail];
     const after = size(messages);
     if (after <= input.target || (input.reason === "manual" && after >= input.tokens)) {
