@@ -20,6 +20,7 @@ import { attachMcp, namesConfiguredServer, type McpSettings } from "../mcp/sessi
 import type { AskPolicy } from "./broker.ts";
 import { boundOutput } from "./bound-output.ts";
 import type { InstructionSources } from "../memory/instructions.ts";
+import { folderInstructions } from "../memory/folder-instructions.ts";
 import { sessionMemory } from "../memory/session-memory.ts";
 import type { Tool } from "../sdk.ts";
 import { systemPrompt } from "./system-prompt.ts";
@@ -232,6 +233,7 @@ function baseSessionOptions(settings: RunSettings, store: Store, registry: ToolR
     ...(settings.leaseWaitMs !== undefined ? { lease: { waitMs: settings.leaseWaitMs } } : {}),
     toolEnv,
     ...(settings.hooks ? { hooks: settings.hooks } : {}),
+    afterToolCall: folderInstructions(instructionSources(settings)),
     sandbox: { ...settings.sandbox, masked: maskSource({ home: settings.home, reinDirs: settings.reinDirs, workspace: settings.projectRoot }) },
     ...(skills ? { skills } : {}),
   };

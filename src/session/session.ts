@@ -11,6 +11,7 @@ import {
   type AgentEvent,
   type Authorization,
   type AuthorizeInput,
+  type CallChain,
   type Compacted,
   type ContentBlock,
   type CompactInput,
@@ -40,6 +41,7 @@ import { compactManually, type CompactOutcome } from "./manual-compaction.ts";
 import { openView } from "./open-view.ts";
 import { sendable } from "./sendable.ts";
 import { sessionHooks, type SessionHooks, type SessionHookSettings } from "./session-hooks.ts";
+import { withAfterCall } from "./with-after-call.ts";
 import { storedHistory } from "./stored-history.ts";
 import { TurnCheckpoints, type CheckpointSettings } from "../checkpoint/turn.ts";
 import type { SessionRow, Store } from "./store.ts";
@@ -79,6 +81,8 @@ export type SessionOptions = {
   sandbox?: SessionSandbox;
   /** the hooks this session runs (none when absent) */
   hooks?: SessionHookSettings;
+  /** rein's own after-call handler (instruction files of the folder a call touched), after the hooks' */
+  afterToolCall?: CallChain["afterToolCall"];
   /** the task tool and the child sessions it runs (agents/host.ts) */
   subagents?: SubagentSource;
   /** the agent the session runs as, named by the `session` event */
@@ -312,7 +316,7 @@ export class Session {
           },
           costOf: costFunction(model, this.options.models),
           compact: (input, signal) => this.compactWith(input, signal),
-          ...(this.hooks ? { chain: this.hooks.points.chain } : {}),
+          ...(this.hooks || this.options.afterToolCall ? { chain: withAfterCall(this.hooks?.points.chain ?? {}, this.options.afterToolCall) } : {}),
           commit: (message) => {
             const kept = sendable(message);
             const interrupted = controller.signal.aborted && message.role === "assistant";

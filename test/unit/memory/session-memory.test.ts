@@ -120,3 +120,25 @@ test("user memories reach every project; a secret is never written; a broken MEM
   expect(system).toContain("- [Layout](layout.md): src holds the code");
   expect(warnings).toEqual([`${index}: its front matter is never closed (no second line ---); the whole file is read as the index`]);
 });
+
+test("a subfolder's instruction file arrives with the first read of a file below it, once, and never in the system prompt", async () => {
+  const project = join(dir.path, "proj-c");
+  const data = join(dir.path, "data-c");
+  mkdirSync(join(project, "pkg", "deep"), { recursive: true });
+  writeFileSync(join(project, "AGENTS.md"), "ROOT RULES");
+  writeFileSync(join(project, "pkg", "AGENTS.md"), "PKG RULES: use tabs");
+  writeFileSync(join(project, "pkg", "deep", "x.ts"), "export const x = 1;\n");
+  writeFileSync(join(project, "pkg", "y.ts"), "export const y = 2;\n");
+  fake.reset();
+  const session = Session.create(project, sessionOptions(settings(project, data), store));
+  const read = (path: string) => ({ reply: [{ type: "tool_use" as const, name: "read", input: { path } }] });
+  fake.script(read("pkg/deep/x.ts"), read(join(project, "pkg", "y.ts")), say("done"));
+  await session.prompt("look at pkg");
+  const sent = (i: number) => JSON.stringify(fake.requests[i]!.body.messages.at(-1));
+  expect(sent(1)).toContain("PKG RULES: use tabs");
+  expect(sent(1)).toContain(`Instructions from the project (${join(project, "pkg", "AGENTS.md")})`);
+  expect(sent(1)).not.toContain("ROOT RULES");
+  expect(sent(2)).not.toContain("PKG RULES");
+  expect(systemOf(fake.requests[0])).toContain("ROOT RULES");
+  expect(systemOf(fake.requests[2])).not.toContain("PKG RULES");
+});

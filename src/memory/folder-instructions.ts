@@ -1,0 +1,26 @@
+// Instruction files in folders below the working directory are read when the model first reads or
+// edits a file below them; their text goes beside that call's result (an after-call handler), so
+// the system prompt, and the cached prefix, never change mid-session.
+import { isAbsolute, resolve } from "node:path";
+import type { CallChain } from "../agent/types.ts";
+import { INSTRUCTION_CAP_BYTES, instructionBlock, loadFolderInstructions, loadInstructions, type InstructionSources, type SeenFiles } from "./instructions.ts";
+
+const FILE_TOOLS = new Set(["read", "edit", "write"]);
+
+export function folderInstructions(sources: InstructionSources): NonNullable<CallChain["afterToolCall"]> {
+  let seen: SeenFiles | undefined;
+  return async (call) => {
+    const path = FILE_TOOLS.has(call.name) ? (call.input as { path?: unknown } | null)?.path : undefined;
+    if (typeof path !== "string" || !path) return undefined;
+    if (!seen) {
+      seen = { real: new Set(), texts: new Set() };
+      loadInstructions(sources, seen); // what the system prompt already carries
+    }
+    const file = isAbsolute(path) ? path : resolve(sources.cwd, path);
+    const { files, warnings } = loadFolderInstructions(file, sources, seen);
+    if (!files.length && !warnings.length) return undefined;
+    const cap = sources.maxBytes ?? INSTRUCTION_CAP_BYTES;
+    const lead = "rein: this file is in a folder with its own instruction files; they apply to work in that folder:";
+    return { context: [lead, ...files.map((f) => instructionBlock(f, cap)), ...warnings.map((w) => `rein: ${w}`)].join("\n\n") };
+  };
+}
