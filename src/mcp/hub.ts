@@ -7,13 +7,17 @@ import type { Tool } from "../sdk.ts";
 import { McpServer, type ServerEnv } from "./server.ts";
 import type { ServerConfig } from "./sources.ts";
 import { serverTools, type ToolProblem } from "./tools.ts";
+import { definitionsSize, searchTool } from "./search-tool.ts";
 
-export type HubOptions = ServerEnv & { waitMs: number; lazy?: boolean };
+/** `toolBudget`: the most characters the MCP tools' definitions may take before the search tool stands in for them */
+export type HubOptions = ServerEnv & { waitMs: number; lazy?: boolean; toolBudget?: number };
 
 export class McpHub {
   readonly servers: McpServer[];
   private started: Promise<void> | undefined;
   private waited = false;
+  /** tools the model loaded through the search tool: sent in full for the rest of the session */
+  private readonly loaded = new Set<string>();
   private readonly built = new Map<McpServer, { version: number; tools: Tool[]; problems: ToolProblem[] }>();
 
   constructor(
@@ -35,7 +39,13 @@ export class McpHub {
       this.waited = true;
       await bounded(started, this.options.waitMs);
     }
-    return this.servers.filter((s) => s.state === "connected" || s.state === "closed").flatMap((s) => this.toolsOf(s).tools);
+    const ready = this.servers.filter((s) => s.state === "connected" || s.state === "closed");
+    const all = ready.flatMap((s) => this.toolsOf(s).tools);
+    const budget = this.options.toolBudget;
+    if (budget === undefined || definitionsSize(all) <= budget) return all;
+    const counts = ready.map((s) => ({ name: s.name, count: this.toolsOf(s).tools.length })).filter((s) => s.count > 0);
+    const search = searchTool(counts, () => all, (names) => names.forEach((n) => this.loaded.add(n)));
+    return [search, ...all.filter((t) => this.loaded.has(t.name))];
   }
 
   /** The server's rein tools, rebuilt only when its list changed (a tool keeps its identity otherwise). */

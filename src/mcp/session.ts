@@ -9,6 +9,7 @@ import { serverConfigs, type ServerConfig, type SourceOptions } from "./sources.
 const DEFAULT_WAIT_MS = 3_000;
 const DEFAULT_STARTUP_TIMEOUT_MS = 30_000;
 const DEFAULT_CALL_TIMEOUT_MS = 120_000;
+const DEFAULT_TOOL_BUDGET = 6_000;
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -23,6 +24,8 @@ export type McpSettings = {
   startupTimeoutMs: number;
   callTimeoutMs: number;
   waitMs: number;
+  /** characters of MCP tool definitions sent before the search tool stands in for them */
+  toolBudget: number;
 };
 
 export function mcpSettings(opts: SourceOptions & { dataDir: string }): McpSettings {
@@ -42,6 +45,7 @@ export function mcpSettings(opts: SourceOptions & { dataDir: string }): McpSetti
     startupTimeoutMs: ms(["REIN_MCP_STARTUP_TIMEOUT_MS", "MCP_TIMEOUT"], DEFAULT_STARTUP_TIMEOUT_MS),
     callTimeoutMs: ms(["REIN_MCP_TOOL_TIMEOUT_MS", "MCP_TOOL_TIMEOUT"], DEFAULT_CALL_TIMEOUT_MS),
     waitMs: ms(["REIN_MCP_WAIT_MS"], DEFAULT_WAIT_MS),
+    toolBudget: ms(["REIN_MCP_TOOL_BUDGET"], DEFAULT_TOOL_BUDGET),
   };
 }
 

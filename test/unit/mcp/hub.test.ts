@@ -134,3 +134,17 @@ test.concurrent("a cached tool list is offered at once next time; the server sta
   await third.tools();
   expect(third.servers[0]!.state).toBe("connected");
 }, 20_000);
+
+test.concurrent("over the budget, one search tool stands in for the MCP tools; what it finds is sent from then on", async () => {
+  await using h = hub({ rogue: rogue(), everything: everything() }, { toolBudget: 500 });
+  const first = await h.tools();
+  expect(first.map((t) => t.name)).toEqual(["mcp_tool_search"]);
+  expect(first[0]!.description).toContain("rogue (6 tools)");
+  expect(first[0]!.permissions?.({}, { cwd: "/" })).toEqual([]);
+  const found = await call(first, "mcp_tool_search", { query: "echo" });
+  expect(found.output).toContain("- mcp__everything__echo: ");
+  expect((await call(first, "mcp_tool_search", { query: "zzz-nothing" })).output).toContain('No MCP tool matches "zzz-nothing"');
+  const next = await h.tools();
+  expect(next.map((t) => t.name)).toEqual(["mcp_tool_search", "mcp__everything__echo"]);
+  expect((await call(next, "mcp__everything__echo", { message: "found" })).output).toBe("Echo: found");
+}, 20_000);
