@@ -18,6 +18,7 @@ import { terminalFigures, type TerminalFigures } from "./bench-terminal.ts";
 import { serverClientFigures } from "./bench-server-clients.ts";
 import { providerFigures } from "./bench-providers.ts";
 import { skillCatalogFigures, skillCatalogRows } from "./bench-skills.ts";
+import { instructionStartup, instructionStartupRows } from "./bench-memory.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
 
@@ -389,6 +390,7 @@ async function main() {
     fake.reset();
     const providers = await providerFigures(BIN, env, fake, Math.max(5, Math.floor(RUNS / 2)), TURNS);
     const skillCatalog = await skillCatalogFigures(BIN, fake);
+    const instructions = instructionStartup();
     console.error(`providers: ${JSON.stringify(providers)}`);
     const compaction = await compactionFigures();
     console.error(`compaction: ${JSON.stringify(compaction)}`);
@@ -503,6 +505,7 @@ async function main() {
       },
       ...providerRows(providers),
       ...skillCatalogRows(skillCatalog),
+      ...instructionStartupRows(instructions),
       ...terminalRows(terminal, floors.printerRss),
     ];
     const cpu = cpus()[0]?.model ?? "unknown CPU";
