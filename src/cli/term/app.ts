@@ -9,7 +9,7 @@ import { answer, choiceFor, dialogRows, targetFile, type AskEvent, type TargetFi
 import { editKey, visible, type LineEditor } from "./editor.ts";
 import type { Key } from "./keys.ts";
 import type { Screen } from "./screen.ts";
-import { quickMemoryLine } from "./quick-memory.ts";
+import { memoryReport, quickMemoryLine } from "./quick-memory.ts";
 import { BUILTINS, runSlash, runsWhileBusy, type SlashHost } from "./slash.ts";
 import type { Transcript } from "./transcript.ts";
 import type { Context } from "../context.ts";
@@ -325,6 +325,7 @@ export class App {
       print: (text) => this.screen.print(text),
       exit: () => this.exit(0),
       prompt: (text) => this.prompt(text),
+      memory: () => memoryReport(loaded.ctx),
     };
   }
 

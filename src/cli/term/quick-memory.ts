@@ -1,8 +1,11 @@
 // `# note` typed in the terminal saves the note as a project memory, `#~ note` as a user one
 // (every project); it is not sent to the model. `##` and `#word` stay prompts (a heading, a tag).
+// /memory lists what the session read and remembers.
 import chalk from "chalk";
-import { memoryDirs, quickMemory } from "../../session/memory.ts";
-import type { Context } from "../context.ts";
+import { homedir } from "node:os";
+import { instructionSources, loadInstructions } from "../../session/factory.ts";
+import { listMemories, memoryDirs, quickMemory } from "../../session/memory.ts";
+import { instructionCap, type Context } from "../context.ts";
 
 /** What to print when the line was a memory, or undefined when it is a prompt. */
 export async function quickMemoryLine(line: string, ctx: Pick<Context, "paths" | "projectRoot">): Promise<string | undefined> {
@@ -12,4 +15,20 @@ export async function quickMemoryLine(line: string, ctx: Pick<Context, "paths" |
   const saved = await quickMemory(memoryDirs(ctx.paths.dataDir, ctx.projectRoot), scope, match[2]!);
   if (typeof saved === "string") return chalk.red(saved);
   return chalk.dim(`remembered for ${scope === "user" ? "every project" : "this project"}: ${saved.name} (${saved.file}); sessions read it from the next one`);
+}
+
+/** What /memory shows: the instruction files this session read (and what was cut), and the memories. */
+export function memoryReport(ctx: Context): string {
+  const max = instructionCap(ctx.env);
+  const home = ctx.env.HOME || homedir();
+  const sources = instructionSources({ projectRoot: ctx.projectRoot, userInstructions: ctx.paths.userInstructions, cwd: ctx.cwd, home, ...(max ? { instructionMaxBytes: max } : {}) });
+  const { files, warnings } = loadInstructions(sources);
+  const dirs = memoryDirs(ctx.paths.dataDir, ctx.projectRoot);
+  const { memories, broken } = listMemories(dirs);
+  const lines = ["instruction files:", ...(files.length ? files.map((f) => `  ${f.path} (${f.scope}${f.cut ? ", cut" : ""}${f.imports.length ? `, ${f.imports.length} import${f.imports.length === 1 ? "" : "s"}` : ""})`) : ["  none"])];
+  lines.push(...warnings.map((w) => `  ! ${w}`));
+  lines.push(`memories (${dirs.project}, ${dirs.user}):`, ...(memories.length ? memories.map((m) => `  ${m.name} (${m.type}, ${m.scope}): ${m.description}`) : ["  none yet (# NOTE saves one)"]));
+  lines.push(...broken.map((b) => `  ! ${b.file}: ${b.problem}`));
+  lines.push("edit with: rein memory edit NAME; changes count from the next session");
+  return chalk.dim(lines.join("\n"));
 }

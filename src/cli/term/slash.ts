@@ -19,6 +19,7 @@ export const BUILTINS: readonly { name: string; args?: string; about: string; wh
   { name: "cost", about: "tokens, cache hits and money spent in this session", whileRunning: true },
   { name: "permissions", args: "[revoke N]", about: "rules in force and this session's approvals", whileRunning: true },
   { name: "tools", about: "the tools the model has", whileRunning: true },
+  { name: "memory", about: "the instruction files read and the memories kept (# NOTE saves one)", whileRunning: true },
   { name: "serve", about: "serve this session over HTTP", whileRunning: true },
   { name: "exit", about: "leave rein", whileRunning: true },
   { name: "quit", about: "the same as /exit", whileRunning: true },
@@ -35,6 +36,8 @@ export type SlashHost = {
   compact(focus: string | undefined): Promise<void>;
   serve(): Promise<void>;
   exit(): void;
+  /** what /memory shows */
+  memory?(): string;
   /** sends a prompt to the model, as typed */
   prompt(text: string): Promise<void>;
 };
@@ -92,6 +95,9 @@ export async function runSlash(line: string, host: SlashHost): Promise<boolean> 
       say(tools.map((t) => visible(`${t.name.padEnd(width)}${t.source.padEnd(9)}${t.description.split("\n")[0]!.slice(0, 60)}`)).join("\n"));
       return true;
     }
+    case "memory":
+      host.print(host.memory?.() ?? "no memory in this session");
+      return true;
     case "serve":
       await host.serve();
       return true;

@@ -62,3 +62,13 @@ test("rein memory list, show, edit (a bad edit is undone) and rm", async () => {
   expect(usage.code).toBe(2);
   expect(usage.stderr).toContain("rein memory show needs the memory's name");
 }, 60_000);
+
+test("/memory lists the instruction files read, with imports and what was cut, and the memories", async () => {
+  const { memoryReport } = await import("../../../src/cli/term/quick-memory.ts");
+  writeFileSync(join(project, "AGENTS.md"), "Read @missing.md and @notes.md");
+  writeFileSync(join(project, "notes.md"), "notes");
+  const report = memoryReport({ paths: { dataDir: data, userInstructions: join(dir.path, "config", "AGENTS.md") }, projectRoot: project, cwd: project, env: {} } as never);
+  expect(report).toContain(`${join(project, "AGENTS.md")} (project, 1 import)`);
+  expect(report).toContain(`! ${join(project, "AGENTS.md")}: the import @missing.md names ${join(project, "missing.md")}, which does not exist`);
+  expect(report).toContain("I like terse answers (user, user)");
+});
