@@ -109,6 +109,12 @@ export class ShadowStore {
     return changes;
   }
 
+  /** Points refs (under refs/rein/) at trees, so that git prune keeps them. */
+  async keep(refs: readonly (readonly [string, string])[]): Promise<void> {
+    const lines = refs.filter(([, tree]) => tree).map(([name, tree]) => `update refs/rein/${name} ${tree}\n`);
+    if (lines.length) await git(this.place, ["update-ref", "--stdin"], lines.join(""));
+  }
+
   /** A unified diff between two trees (for `rein checkpoints diff`). */
   async patch(a: string, b: string): Promise<string> {
     return git(this.place, ["diff-tree", "-r", "-p", "--no-color", "-M", a, b]);

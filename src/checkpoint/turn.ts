@@ -3,12 +3,15 @@
 // the turn: the checkpoint is marked incomplete and undo says so.
 import { sideEffects, type Request } from "./side-effects.ts";
 import { journalPath, readJournal, writeJournal, type Checkpoint } from "./journal.ts";
+import { capCheckpoints } from "./prune.ts";
 import { ShadowStore, type Snapshot } from "./shadow.ts";
 
 export type CheckpointSettings = {
   /** the checkpoints folder in rein's data folder */
   dir: string;
   maxFileBytes?: number;
+  /** the most bytes one workspace's store may hold before the oldest sessions' checkpoints go (0: no cap) */
+  capBytes?: number;
 };
 
 /** What the session says about a turn's checkpoint once the turn is over. */
@@ -31,7 +34,11 @@ export class TurnCheckpoints {
   private current: Checkpoint | undefined;
   private taking: Promise<void> | undefined;
 
-  constructor(settings: CheckpointSettings, workspace: string, sessionId: string) {
+  constructor(
+    private readonly settings: CheckpointSettings,
+    workspace: string,
+    sessionId: string,
+  ) {
     this.shadow = new ShadowStore({ dataDir: settings.dir, workspace, sessionId, ...(settings.maxFileBytes ? { maxFileBytes: settings.maxFileBytes } : {}) });
     this.journal = journalPath(this.shadow.dir, sessionId);
   }
@@ -69,7 +76,10 @@ export class TurnCheckpoints {
         checkpoint.incomplete = `the workspace could not be recorded after the turn (${message(error)})`;
       }
     }
+    await this.keep(checkpoint);
     this.save(checkpoint);
+    // Measuring the store costs a git call: every tenth checkpoint of a session is often enough.
+    if (this.settings.capBytes !== 0 && checkpoint.n % 10 === 1) capCheckpoints(this.shadow.dir, this.settings.capBytes);
     const { n, uncovered, side_effects, incomplete } = checkpoint;
     return { n, changed: checkpoint.changed ?? [], uncovered, side_effects, ...(incomplete ? { incomplete } : {}) };
   }
@@ -97,6 +107,16 @@ export class TurnCheckpoints {
       ...(incomplete ? { incomplete } : {}),
     };
     this.save(this.current);
+  }
+
+  /** Refs on the checkpoint's trees: what git prune keeps. */
+  private async keep(checkpoint: Checkpoint): Promise<void> {
+    const at = `${checkpoint.session_id}/${checkpoint.n}`;
+    try {
+      await this.shadow.keep([[`${at}/before`, checkpoint.before], [`${at}/after`, checkpoint.after ?? ""]]);
+    } catch (error) {
+      checkpoint.incomplete ??= `the checkpoint could not be kept (${message(error)})`;
+    }
   }
 
   private save(checkpoint: Checkpoint): void {

@@ -1,5 +1,7 @@
 // rein sessions rm ID | trash | restore ID | prune [--older-than D] [--yes]. rm only moves to the
 // trash; only prune removes, and only with --yes (without it, it says what it would remove).
+import { join } from "node:path";
+import { forgetCheckpoints } from "../session/undo.ts";
 import { TRASH_KEEP_MS, type SessionRow, type Store } from "../session/store.ts";
 import { UsageError } from "./args.ts";
 import type { Context } from "./context.ts";
@@ -33,6 +35,7 @@ export function restoreOne(store: Store, idOrPrefix: string): number {
 export function prune(store: Store, ctx: Context, now = Date.now()): number {
   const { olderThan, yes, json } = ctx.args;
   const rows = yes ? store.pruneSessions(olderThan, now) : store.prunable(olderThan, now);
+  if (yes) forgetCheckpoints(join(ctx.paths.dataDir, "checkpoints"), rows);
   if (json) return write(`${JSON.stringify({ dry_run: !yes, sessions: rows })}\n`);
   if (rows.length === 0) return write(`nothing to prune: ${scope(olderThan)}\n`);
   const lines = rows.map((r) => `${sessionLine(r, r.deleted_at == null ? "updated" : "trashed")}  (${reason(r, olderThan)})`);

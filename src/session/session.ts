@@ -241,6 +241,11 @@ export class Session {
     return this.row.id;
   }
 
+  /** where this session's checkpoints are kept (undefined when it takes none) */
+  get checkpointsDir(): string | undefined {
+    return this.options.checkpoints?.dir;
+  }
+
   get running(): boolean {
     return this.controller !== undefined;
   }

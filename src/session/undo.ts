@@ -7,6 +7,7 @@ import { ifFree } from "./lease.ts";
 import type { SessionRow, Store } from "./store.ts";
 
 export type { Checkpoint } from "../checkpoint/journal.ts";
+export { forgetCheckpoints } from "../checkpoint/prune.ts";
 
 export type UndoSettings = {
   /** the checkpoints folder in the data folder */

@@ -8,6 +8,7 @@ import { cachedPercent, costLine, sessionSpend } from "../cost-line.ts";
 import type { SlashCommand } from "../../session/skills.ts";
 import { sessionLine } from "../sessions-format.ts";
 import { visible } from "./editor.ts";
+import { undoSlash } from "./undo-slash.ts";
 
 export const BUILTINS: readonly { name: string; args?: string; about: string; whileRunning?: boolean }[] = [
   { name: "help", about: "this list", whileRunning: true },
@@ -16,6 +17,8 @@ export const BUILTINS: readonly { name: string; args?: string; about: string; wh
   { name: "sessions", about: "recent sessions in this directory", whileRunning: true },
   { name: "resume", args: "ID", about: "continue another session" },
   { name: "compact", args: "[FOCUS]", about: "summarise the conversation now" },
+  { name: "undo", args: "[code|conversation] [N]", about: "undo the last turn (or N): code and conversation, or only one" },
+  { name: "redo", about: "reverse the last /undo" },
   { name: "cost", about: "tokens, cache hits and money spent in this session", whileRunning: true },
   { name: "permissions", args: "[revoke N]", about: "rules in force and this session's approvals", whileRunning: true },
   { name: "tools", about: "the tools the model has", whileRunning: true },
@@ -79,6 +82,10 @@ export async function runSlash(line: string, host: SlashHost): Promise<boolean> 
     }
     case "compact":
       await host.compact(rest || undefined);
+      return true;
+    case "undo":
+    case "redo":
+      host.print(await undoSlash(host.store(), host.session(), name === "redo", rest));
       return true;
     case "cost": {
       const spend = sessionSpend(host.store().spendEvents(host.session().id));
