@@ -27,14 +27,14 @@ const FLAG_SCOPES: Record<string, readonly Scope[]> = {
   "--allow": RULES,
   "--deny": RULES,
   "--ask": RULES,
-  "--trust": [...RULES, "tools list", "skills list", "doctor", "models", "hooks list", "hooks test", "mcp list", "mcp get"],
+  "--trust": [...RULES, "tools list", "skills list", "plugin list", "doctor", "models", "hooks list", "hooks test", "mcp list", "mcp get"],
   "--sandbox": [...SESSIONS, "doctor"],
   "--output-format": ["print"],
   "--on-ask": ["print"],
   "--compact": ["print"],
   "--port": ["serve"],
   "--hostname": ["serve"],
-  "--json": [...UNDO.filter((s) => s !== "checkpoints diff"), "sessions list", "sessions trash", "sessions export", "sessions prune", "sessions fork", "tools list", "skills list", "permissions explain", "hooks list", "hooks test", "mcp list", "mcp get"],
+  "--json": [...UNDO.filter((s) => s !== "checkpoints diff"), "sessions list", "sessions trash", "sessions export", "sessions prune", "sessions fork", "tools list", "skills list", "plugin list", "permissions explain", "hooks list", "hooks test", "mcp list", "mcp get"],
   "--tool": ["hooks test", "permissions explain"],
   "--input": ["hooks test"],
   "--format": ["sessions export"],
@@ -56,6 +56,7 @@ const MAX_ARGS: Record<string, number> = {
   "tools list": 0,
   "tools init": 1,
   "skills list": 0,
+  "plugin list": 0,
   "hooks list": 0,
   "hooks test": 1,
   "mcp list": 0,
@@ -75,7 +76,7 @@ const MAX_ARGS: Record<string, number> = {
   "checkpoints restore": 1,
 };
 
-const DEFAULT_ACTION: Record<string, string> = { checkpoints: "list", sessions: "list", tools: "list", skills: "list", hooks: "list", mcp: "list", memory: "list" };
+const DEFAULT_ACTION: Record<string, string> = { checkpoints: "list", sessions: "list", tools: "list", skills: "list", plugin: "list", hooks: "list", mcp: "list", memory: "list" };
 /** Commands without actions: what follows the command's name is its arguments. */
 const NO_ACTIONS = new Set(["doctor", "models", "acp", "undo", "redo"]);
 

@@ -13,6 +13,7 @@ Usage:
   rein tools list | init [user|project]
   rein mcp list | get NAME
   rein skills list [--json]             skills and commands, where each came from, load errors
+  rein plugin list [--json]             plugins in ~/.config/rein/plugins/ and what each brings
   rein memory list | show NAME | edit NAME | rm NAME   the memories sessions read (docs/memory.md)
   rein undo [-r ID | -c] [--turns N] [--code | --conversation] [--force]   undo the last turn(s); rein redo
   rein checkpoints list | diff N | restore N [--force]   the workspace as it was before each turn

@@ -61,6 +61,8 @@ async function subcommand(command: string, rest: string[], args: ReturnType<type
       return (await import("./tools-command.ts")).toolsCommand(rest, await context(args, env));
     case "permissions":
       return (await import("./permissions-command.ts")).permissionsCommand(rest, await context(args, env));
+    case "plugin":
+      return (await import("./plugin-command.ts")).pluginCommand(rest, await context(args, env));
     case "skills":
       return (await import("./skills-command.ts")).skillsCommand(rest, await context(args, env));
     case "hooks":
@@ -79,7 +81,7 @@ async function subcommand(command: string, rest: string[], args: ReturnType<type
     case "memory":
       return (await import("./memory-command.ts")).memoryCommand(rest, await context(args, env));
     default:
-      throw new UsageError(`unknown command "${command}" (commands: sessions, tools, skills, hooks, permissions, doctor, models, acp, mcp, memory, undo, redo, checkpoints)`);
+      throw new UsageError(`unknown command "${command}" (commands: sessions, tools, skills, plugin, hooks, permissions, doctor, models, acp, mcp, memory, undo, redo, checkpoints)`);
   }
 }
 

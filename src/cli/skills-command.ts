@@ -1,6 +1,6 @@
 // rein skills list: every skill and command, where it came from, and what failed to load.
 import { homedir } from "node:os";
-import { loadSkillsAndCommands, skillProblems, type SkillsAndCommands } from "../session/skills.ts";
+import { loadExtensions, skillProblems, type SkillsAndCommands } from "../session/skills.ts";
 import { UsageError } from "./args.ts";
 import type { Context } from "./context.ts";
 import { out } from "./output.ts";
@@ -8,7 +8,7 @@ import { out } from "./output.ts";
 export function skillsCommand(rest: string[], ctx: Context): number {
   const [action = "list"] = rest;
   if (action !== "list") throw new UsageError(`unknown action "${action}" (rein skills list [--json])`);
-  const loaded = loadSkillsAndCommands({ cwd: ctx.cwd, projectRoot: ctx.projectRoot, home: ctx.env.HOME || homedir(), configDir: ctx.paths.configDir, trusted: ctx.trusted });
+  const loaded = loadExtensions({ cwd: ctx.cwd, projectRoot: ctx.projectRoot, home: ctx.env.HOME || homedir(), configDir: ctx.paths.configDir, trusted: ctx.trusted });
   out(ctx.args.json ? `${JSON.stringify(asJson(loaded), null, 2)}\n` : listing(loaded));
   return 0;
 }

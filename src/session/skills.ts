@@ -7,15 +7,28 @@ import type { SkillPlaces } from "../skills/discover.ts";
 import { grantRules } from "../skills/grants.ts";
 import { skillTool } from "../skills/skill-tool.ts";
 import { loadSkillsAndCommands, planSlash, type SkillsAndCommands, type SlashPlan } from "../skills/slash-commands.ts";
+import { join } from "node:path";
+import { loadPlugins, type Plugin } from "../plugins/plugins.ts";
 
 export type { SkillsAndCommands, SlashCommand, SlashPlan } from "../skills/slash-commands.ts";
 export { completeSlash } from "../skills/commands.ts";
-export { loadSkillsAndCommands } from "../skills/slash-commands.ts";
+
+export type Extensions = SkillsAndCommands & { plugins: Plugin[] };
+
+/** The skills and commands of a workspace, with those of the plugins in `<configDir>/plugins/`. */
+export function loadExtensions(places: SkillPlaces, builtins?: readonly string[]): Extensions {
+  const { plugins, problems } = loadPlugins(join(places.configDir, "plugins"));
+  const extra = plugins.flatMap((p) => p.skills.map((dir) => ({ dir, prefix: `${p.name}:` })));
+  const commands = plugins.flatMap((p) => p.commands.map((dir) => ({ dir, source: "user" as const, prefix: `${p.name}:` })));
+  const loaded = loadSkillsAndCommands({ ...places, extra }, builtins, commands);
+  const unused = plugins.filter((p) => p.unused.length).map((p) => `plugin ${p.name}: its ${p.unused.join(", ")} are not loaded (rein reads only commands and skills from plugins so far)`);
+  return { ...loaded, plugins, problems: [...problems, ...loaded.problems, ...unused] };
+}
 
 const LOAD_ANY_SKILL: Rule = { permission: "skill", pattern: "*", action: "allow", source: "skills" };
 
 export type SessionSkills = {
-  loaded: SkillsAndCommands;
+  loaded: Extensions;
   /** the catalog, to end the system prompt ("" without skills for the model) */
   catalog: string;
   tool?: Tool;
@@ -27,7 +40,7 @@ export type SessionSkills = {
 };
 
 export function sessionSkills(places: SkillPlaces, contextWindow: number, modelProblem?: (model: string) => string | undefined, builtins?: readonly string[]): SessionSkills {
-  const loaded = loadSkillsAndCommands(places, builtins);
+  const loaded = loadExtensions(places, builtins);
   const grants: Rule[] = [];
   const forModel = loaded.skills.skills.filter((s) => s.modelInvocable);
   const tool = forModel.length

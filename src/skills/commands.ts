@@ -20,7 +20,7 @@ export type CustomCommand = {
   allowedTools?: string[];
 };
 export type CommandLoad = { commands: CustomCommand[]; problems: string[] };
-export type CommandDir = { dir: string; source: CommandSource };
+export type CommandDir = { dir: string; source: CommandSource; prefix?: string };
 
 const MAX_DESCRIPTION = 60;
 /** Folders nest this deep at most (a symlink loop stops here). */
@@ -40,8 +40,8 @@ export function loadCustomCommands(dirs: readonly CommandDir[], builtins: readon
   const problems: string[] = [];
   const reserved = new Set(builtins.map((name) => name.replace(/^\//, "")));
   const byName = new Map<string, CustomCommand>();
-  for (const { dir, source } of dirs) {
-    for (const found of markdownFiles(dir, "", 0, problems)) {
+  for (const { dir, source, prefix } of dirs) {
+    for (const found of markdownFiles(dir, prefix ?? "", 0, problems)) {
       const command = readCommand(found, source, problems);
       if (!command) continue;
       if (reserved.has(command.name)) {

@@ -6,9 +6,17 @@ import { dirname, join, relative, resolve } from "node:path";
 import { pathKind } from "./path-kind.ts";
 import { readSkill, type Skill, type SkillScope } from "./skill.ts";
 
-export type SkillPlaces = { cwd: string; projectRoot: string; home: string; configDir: string; trusted: boolean };
+export type SkillPlaces = {
+  cwd: string;
+  projectRoot: string;
+  home: string;
+  configDir: string;
+  trusted: boolean;
+  /** skills folders of plugins, their skills named `prefix` + folder (`plugin:skill`) */
+  extra?: readonly { dir: string; prefix: string }[];
+};
 export type SkillLoad = { skills: Skill[]; problems: string[]; warnings: string[]; untrusted: string[] };
-export type SkillRoot = { dir: string; scope: SkillScope };
+export type SkillRoot = { dir: string; scope: SkillScope; prefix?: string };
 
 const PROJECT_FOLDERS = [".rein/skills", ".agents/skills", ".claude/skills"];
 
@@ -17,6 +25,7 @@ export function skillRoots(places: Omit<SkillPlaces, "trusted">): SkillRoot[] {
   const roots: SkillRoot[] = [];
   for (const dir of upTo(places.cwd, places.projectRoot)) for (const folder of PROJECT_FOLDERS) roots.push({ dir: join(dir, folder), scope: "project" });
   for (const dir of [join(places.configDir, "skills"), join(places.home, ".agents", "skills"), join(places.home, ".claude", "skills")]) roots.push({ dir, scope: "user" });
+  for (const { dir, prefix } of places.extra ?? []) roots.push({ dir, scope: "user", prefix });
   return roots;
 }
 
@@ -30,7 +39,7 @@ export function loadSkills(places: SkillPlaces): SkillLoad {
       continue;
     }
     for (const file of files) {
-      const skill = readSkill(file, root.scope, root.dir, load.warnings);
+      const skill = readSkill(file, root.scope, root.dir, load.warnings, root.prefix);
       if (typeof skill === "string") {
         load.problems.push(skill);
         continue;

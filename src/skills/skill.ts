@@ -31,7 +31,7 @@ const NAME = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
 /** Reads one SKILL.md; `warnings` hears what is off but tolerated, a string return says why it was skipped. */
-export function readSkill(file: string, scope: SkillScope, root: string, warnings: string[]): Skill | string {
+export function readSkill(file: string, scope: SkillScope, root: string, warnings: string[], prefix = ""): Skill | string {
   const read = readSmall(file);
   if ("error" in read) return `${file}: ${read.error}`;
   const parsed = parseFrontMatter(read.text);
@@ -48,7 +48,7 @@ export function readSkill(file: string, scope: SkillScope, root: string, warning
   const argumentHint = hint(parsed.data["argument-hint"]);
   const model = text(parsed.data.model);
   return {
-    name,
+    name: `${prefix}${name}`,
     description: description.length > MAX_DESCRIPTION ? `${description.slice(0, MAX_DESCRIPTION - 1)}…` : description,
     file,
     dir,

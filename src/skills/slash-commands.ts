@@ -1,7 +1,7 @@
 // Everything a `/name args` prompt can be, for every front end: custom commands and the skills a
 // user may invoke. A skill wins over a command of the same name, as in Claude Code.
 import type { Rule } from "../permission/evaluate.ts";
-import { commandDirs, loadCustomCommands, type CustomCommand } from "./commands.ts";
+import { commandDirs, loadCustomCommands, type CommandDir, type CustomCommand } from "./commands.ts";
 import { loadSkills, type SkillLoad, type SkillPlaces } from "./discover.ts";
 import { expandTemplate, slashWord } from "./expand.ts";
 import { grantRules } from "./grants.ts";
@@ -17,9 +17,10 @@ export type SlashPlan =
   | { type: "unknown"; name: string; known: string[] }
   | { type: "command"; name: string; text: string; model?: string; grants: Rule[] };
 
-export function loadSkillsAndCommands(places: SkillPlaces, builtins: readonly string[] = []): SkillsAndCommands {
+/** `extraCommands` (plugins' folders, names prefixed) are the weakest: any other command of the same name wins. */
+export function loadSkillsAndCommands(places: SkillPlaces, builtins: readonly string[] = [], extraCommands?: readonly CommandDir[]): SkillsAndCommands {
   const skills = loadSkills(places);
-  const custom = loadCustomCommands(commandDirs(places), builtins);
+  const custom = loadCustomCommands([...(extraCommands ?? []), ...commandDirs(places)], builtins);
   const byName = new Map<string, SlashCommand>(custom.commands.map((c) => [c.name, { ...c, kind: "command" as const }]));
   const reserved = new Set(builtins);
   const problems = [...skills.problems, ...custom.problems];

@@ -60,3 +60,24 @@ test.concurrent("rein skills list names each skill and command with its file, an
   expect(parsed.skills.map((s: { name: string; scope: string }) => `${s.name} ${s.scope}`)).toEqual(["house-style user", "repo-skill project"]);
   expect(parsed.commands.map((c: { name: string; kind: string }) => `${c.name} ${c.kind}`)).toEqual(["/house-style skill", "/repo-skill skill", "/review command"]);
 });
+
+test.concurrent("a plugin in the plugins folder: rein plugin list shows it, and print mode runs its namespaced command", async () => {
+  await using w = await world();
+  const root = join(w.configDir, "plugins", "tidy");
+  await put(join(root, ".claude-plugin/plugin.json"), JSON.stringify({ name: "tidy", version: "0.3.0" }));
+  await put(join(root, "commands/fmt.md"), "---\ndescription: Format files\n---\nFormat $ARGUMENTS with the house rules.\n");
+  await put(join(root, "skills/lint/SKILL.md"), "---\nname: lint\ndescription: Lint the code\n---\nRun the linter.\n");
+  await put(join(root, ".mcp.json"), "{}");
+
+  const list = await w.run(["plugin", "list"]);
+  expect(list.code).toBe(0);
+  expect(list.stdout).toBe(
+    `tidy 0.3.0  ${root}\n  commands: /tidy:fmt\n  skills: tidy:lint\n  not loaded yet: MCP servers\nproblems:\n  plugin tidy: its MCP servers are not loaded (rein reads only commands and skills from plugins so far)\n`,
+  );
+
+  w.fake.script({ reply: [text("Formatted.")] });
+  const r = await w.run(["-p", "/tidy:fmt src/a.ts"]);
+  expect(r.code).toBe(0);
+  expect(lastUserText(w.fake.requests[0])).toBe("Format src/a.ts with the house rules.\n");
+  expect(JSON.stringify(w.fake.requests[0]!.body.system)).toContain("- tidy:lint: Lint the code");
+});
