@@ -2,7 +2,11 @@
 // directory, opens the store, and serves ACP on stdio. stdout carries nothing but JSON-RPC lines;
 // everything rein has to say goes to stderr.
 import * as acp from "@agentclientprotocol/sdk";
+import { homedir } from "node:os";
 import { serveAcp } from "./acp/agent.ts";
+import { MODE_TEXT, type ModeChoice } from "./acp/modes.ts";
+import { loadAgents } from "./agents/sources.ts";
+import { PERMISSION_MODES, type PermissionMode } from "./config/schema.ts";
 import type { Args } from "./cli/args.ts";
 import { MissingKeyError, openStore, resolveContext, runSettings, startupWarnings, type Env } from "./cli/context.ts";
 import { out, warn } from "./cli/output.ts";
@@ -16,8 +20,9 @@ export async function acpMain(args: Args, env: Env): Promise<number> {
   const ctx = resolveContext(args, env);
   startupWarnings(ctx, warn);
   const store = openStore(ctx, warn);
-  const optionsFor = (cwd: string, row?: SessionRow) => {
-    const run = resolveContext({ ...args, cwd, ...(row ? { model: row.model } : {}) }, env);
+  const optionsFor = (cwd: string, row?: SessionRow, mode?: ModeChoice) => {
+    const chosen = mode && "agent" in mode ? { agent: mode.agent } : mode ? { permissionMode: mode.permissionMode as PermissionMode, agent: undefined } : {};
+    const run = resolveContext({ ...args, cwd, ...(row ? { model: row.model } : {}), ...chosen }, env);
     try {
       const settings = runSettings(run, { warn });
       const registry = toolRegistry(settings.toolDirs, (errors) => warn(`tools not loaded:\n${errors.map(formatLoadError).join("\n")}`));
@@ -28,12 +33,26 @@ export async function acpMain(args: Args, env: Env): Promise<number> {
     }
   };
   try {
-    await serveAcp({ store, version: VERSION, optionsFor, warn }, acp.ndJsonStream(stdoutStream(), Bun.stdin.stream()));
+    await serveAcp({ store, version: VERSION, optionsFor, modes: (cwd) => modesFor(args, env, cwd), warn }, acp.ndJsonStream(stdoutStream(), Bun.stdin.stream()));
     await stopBackgroundCommands(warn);
   } finally {
     store.close();
   }
   return 0;
+}
+
+/** rein's permission modes, then the workspace's primary agents; the current one is what the flags and config choose. */
+function modesFor(args: Args, env: Env, cwd: string) {
+  const ctx = resolveContext({ ...args, cwd }, env);
+  const { agents } = loadAgents({ cwd: ctx.cwd, projectRoot: ctx.projectRoot, home: env.HOME || homedir(), configDir: ctx.paths.configDir, trusted: ctx.trusted });
+  const primary = agents.filter((a) => a.mode !== "subagent");
+  return {
+    currentModeId: ctx.config.agent ? `agent:${ctx.config.agent}` : ctx.config.permissionMode,
+    availableModes: [
+      ...PERMISSION_MODES.map((mode) => ({ id: mode, name: `${mode} permissions`, description: MODE_TEXT[mode] ?? null })),
+      ...primary.map((agent) => ({ id: `agent:${agent.name}`, name: `${agent.name} agent`, description: agent.description })),
+    ],
+  };
 }
 
 /** Synchronous writes to fd 1: each JSON-RPC line is out before the next event is handled. */

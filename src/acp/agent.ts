@@ -4,6 +4,7 @@
 import * as acp from "@agentclientprotocol/sdk";
 import { Session, type ResultEvent, type SessionOptions } from "../session/session.ts";
 import type { SessionRow, Store } from "../session/store.ts";
+import { modeChoice, type ModeChoice } from "./modes.ts";
 import { askPermission } from "./permission.ts";
 import { promptOf } from "./prompt.ts";
 import { replay } from "./replay.ts";
@@ -13,11 +14,13 @@ export type AcpDeps = {
   store: Store;
   version: string;
   /** What a session in `cwd` runs on, or the sentence saying why it cannot run (no key for its model). */
-  optionsFor: (cwd: string, row?: SessionRow) => SessionOptions | { problem: string };
+  optionsFor: (cwd: string, row?: SessionRow, mode?: ModeChoice) => SessionOptions | { problem: string };
+  /** the modes a session in `cwd` can switch between, and the one it starts in */
+  modes: (cwd: string) => acp.SessionModeState;
   warn: (message: string) => void;
 };
 
-type Live = { session: Session; run?: Promise<ResultEvent>; stop: string | null; unsubscribe: () => void };
+type Live = { session: Session; cwd: string; run?: Promise<ResultEvent>; stop: string | null; unsubscribe: () => void };
 
 export const AUTH_METHODS: acp.AuthMethod[] = [
   {
@@ -36,7 +39,7 @@ export async function serveAcp(deps: AcpDeps, stream: acp.Stream): Promise<void>
   };
 
   const attach = (session: Session, cwd: string): Live => {
-    const entry: Live = { session, stop: null, unsubscribe: () => {} };
+    const entry: Live = { session, cwd, stop: null, unsubscribe: () => {} };
     const translate = translator(cwd, () => session.contextWindow);
     const inputs = new Map<string, unknown>();
     entry.unsubscribe = session.subscribe((event) => {
@@ -51,8 +54,8 @@ export async function serveAcp(deps: AcpDeps, stream: acp.Stream): Promise<void>
     return entry;
   };
 
-  const options = (cwd: string, row?: SessionRow): SessionOptions => {
-    const found = deps.optionsFor(cwd, row);
+  const options = (cwd: string, row?: SessionRow, mode?: ModeChoice): SessionOptions => {
+    const found = deps.optionsFor(cwd, row, mode);
     if ("problem" in found) throw acp.RequestError.authRequired(undefined, found.problem);
     return found;
   };
@@ -84,14 +87,14 @@ export async function serveAcp(deps: AcpDeps, stream: acp.Stream): Promise<void>
     .onRequest(acp.methods.agent.session.new, ({ params }) => {
       const session = Session.create(params.cwd, options(params.cwd));
       attach(session, params.cwd);
-      return { sessionId: session.id };
+      return { sessionId: session.id, modes: deps.modes(params.cwd) };
     })
     .onRequest(acp.methods.agent.session.load, async ({ params }) => {
       const row = deps.store.getSession(params.sessionId);
       if (!row || row.deleted_at != null) throw acp.RequestError.sessionNotFound(params.sessionId);
       const entry = live.get(row.id) ?? attach(Session.open(row, options(row.cwd, row)), row.cwd);
       for (const update of replay(entry.session.history(), row.cwd)) notify(row.id, update);
-      return {};
+      return { modes: deps.modes(row.cwd) };
     })
     .onRequest(acp.methods.agent.session.list, ({ params }) => ({
       sessions: deps.store.listSessions({ ...(params.cwd ? { cwd: params.cwd } : {}), limit: 200 }).map((row) => ({
@@ -113,6 +116,19 @@ export async function serveAcp(deps: AcpDeps, stream: acp.Stream): Promise<void>
       } finally {
         entry.run = undefined;
       }
+    })
+    .onRequest(acp.methods.agent.session.setMode, ({ params }) => {
+      const entry = find(params.sessionId);
+      const choice = modeChoice(params.modeId, deps.modes(entry.cwd).availableModes);
+      if (!choice) throw acp.RequestError.invalidParams({ modeId: params.modeId }, `no mode "${params.modeId}": choose one of ${deps.modes(entry.cwd).availableModes.map((m) => m.id).join(", ")}`);
+      if (entry.run) throw acp.RequestError.invalidRequest(undefined, "a prompt is running in this session; switch modes when it has finished");
+      const row = deps.store.getSession(params.sessionId)!;
+      // The session is opened again with the mode's rules (and agent); its conversation is the stored one.
+      const reopened = Session.open(row, options(entry.cwd, row, choice));
+      entry.unsubscribe();
+      attach(reopened, entry.cwd);
+      notify(params.sessionId, { sessionUpdate: "current_mode_update", currentModeId: params.modeId });
+      return {};
     })
     .onNotification(acp.methods.agent.session.cancel, ({ params }) => {
       live.get(params.sessionId)?.session.abort();

@@ -286,3 +286,33 @@ describe("rein acp: bad input", () => {
     expect(agent.updates.find((n) => n.update.sessionUpdate === "tool_call")?.update).toMatchObject({ kind: "execute", title: "bash: echo started; sleep 30" });
   });
 });
+
+describe("rein acp: modes", () => {
+  test("the permission modes and primary agents are offered; plan mode refuses an edit without asking; an unknown mode is invalid params", async () => {
+    const w = await newWorld();
+    w.fake.script(
+      { reply: [{ type: "tool_use", id: "toolu_p1", name: "write", input: { path: "plan.txt", content: "x" } }] },
+      { reply: [{ type: "text", text: "Planned only." }] },
+    );
+    const agent = startAgent(w, () => ({ outcome: { outcome: "selected", optionId: "allow_once" } }));
+    await agent.conn.agent.request(acp.methods.agent.initialize, INIT);
+    const created = await agent.conn.agent.request(acp.methods.agent.session.new, { cwd: w.cwd, mcpServers: [] });
+    const ids = created.modes?.availableModes.map((m) => m.id) ?? [];
+    expect(created.modes?.currentModeId).toBe("default");
+    expect(ids).toEqual(expect.arrayContaining(["default", "plan", "accept-edits", "auto", "agent:build"]));
+    const bad = await agent.conn.agent.request(acp.methods.agent.session.setMode, { sessionId: created.sessionId, modeId: "yolo" }).then(
+      () => undefined,
+      (e: acp.RequestError) => e,
+    );
+    expect(bad?.code).toBe(-32602);
+    expect(bad?.message).toContain("plan");
+
+    await agent.conn.agent.request(acp.methods.agent.session.setMode, { sessionId: created.sessionId, modeId: "plan" });
+    expect(await agent.update((u) => u.sessionUpdate === "current_mode_update")).toEqual({ sessionUpdate: "current_mode_update", currentModeId: "plan" });
+    const done = await agent.conn.agent.request(acp.methods.agent.session.prompt, { sessionId: created.sessionId, prompt: [{ type: "text", text: "make a plan" }] });
+    expect(done.stopReason).toBe("end_turn");
+    expect(agent.asks).toHaveLength(0);
+    expect(await Bun.file(join(w.cwd, "plan.txt")).exists()).toBe(false);
+    expect(agent.updates.map((n) => n.update).find((u) => u.sessionUpdate === "tool_call_update" && u.toolCallId === "toolu_p1")).toMatchObject({ status: "failed" });
+  });
+});
