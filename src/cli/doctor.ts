@@ -6,6 +6,7 @@ import { API_CHECK_TIMEOUT_MS, checkAnthropicApi, providerReport } from "../sess
 import type { Health } from "../session/store.ts";
 import { instructionCap, openStoreForReading, toolDirs, type Context } from "./context.ts";
 import { out } from "./output.ts";
+import { listMemories, memoryDirs } from "../session/memory.ts";
 
 type Check = [name: string, ok: boolean, detail: string];
 
@@ -35,6 +36,7 @@ export async function doctor(ctx: Context): Promise<number> {
   checks.push(sandboxCheck(config.sandbox));
   checks.push(["model", true, config.model]);
   checks.push(instructionsCheck(ctx));
+  checks.push(memoryCheck(ctx));
   for (const [name, ok, detail] of checks) out(`${ok ? "ok  " : "FAIL"} ${name.padEnd(13)} ${detail}\n`);
   return checks.every(([, ok]) => ok) ? 0 : 1;
 }
@@ -98,6 +100,15 @@ function instructionsCheck(ctx: Context): Check {
   const loaded = files.map((f) => `${f.path} (${f.scope}${f.cut ? ", cut" : ""}${f.imports.length ? `, imports ${f.imports.map((i) => i.path).join(", ")}` : ""})`);
   const read = loaded.length ? `read: ${loaded.join("; ")}` : "no instruction file found (AGENTS.md, CLAUDE.md, CLAUDE.local.md)";
   return ["instructions", true, [read, cap, ...warnings].join("; ")];
+}
+
+/** Where this project's memories are, how many, and any file whose front matter cannot be read. */
+function memoryCheck(ctx: Context): Check {
+  const dirs = memoryDirs(ctx.paths.dataDir, ctx.projectRoot);
+  const { memories, broken } = listMemories(dirs);
+  const count = (scope: string) => memories.filter((m) => m.scope === scope).length;
+  const bad = broken.map((b) => `${b.file}: ${b.problem} (rein memory edit or rm it)`);
+  return ["memory", broken.length === 0, [`${count("project")} in ${dirs.project}, ${count("user")} in ${dirs.user}`, ...bad].join("; ")];
 }
 
 /** Opens the database (a corrupt one is moved aside), then PRAGMA quick_check, sizes and counts. */
