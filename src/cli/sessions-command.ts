@@ -1,6 +1,7 @@
 // rein sessions list | show ID | export ID [--format md|json] | rm ID | trash | restore ID
 //   | prune [--older-than D] [--yes] | fork ID [--at N]
-import type { ContentBlock, ToolResultBlock } from "../session/events.ts";
+import type { ContentBlock, StampedEvent, ToolResultBlock } from "../session/events.ts";
+import { checkpointLine } from "./checkpoint-line.ts";
 import { toolResultText } from "../session/stored-history.ts";
 import type { SessionRow, Store } from "../session/store.ts";
 import { costLine, sessionSpend, type SessionSpend } from "./cost-line.ts";
@@ -51,6 +52,12 @@ function spendCounts({ runs, unfinished, compactions }: SessionSpend): string {
   return `${plural(runs, "run")}${ended}${compactions > 0 ? `, ${plural(compactions, "compaction")}` : ""}`;
 }
 
+function changeText(event: StampedEvent): string {
+  if (event.type === "checkpoint") return checkpointLine(event);
+  if (event.type !== "undo") return "";
+  return `${event.redo ? "redone" : "undone"}: ${event.files.length} file${event.files.length === 1 ? "" : "s"}, ${event.messages} message${event.messages === 1 ? "" : "s"}`;
+}
+
 function exportJson(row: SessionRow, store: Store): string {
   return `${JSON.stringify({ session: row, messages: store.messages(row.id), events: store.events(row.id) }, null, 2)}\n`;
 }
@@ -59,11 +66,17 @@ function markdown(row: SessionRow, store: Store): string {
   const spend = sessionSpend(store.spendEvents(row.id));
   const cost = spend.runs + spend.compactions > 0 ? `\n${spendCounts(spend)} · ${costLine(spend)}\n` : "";
   const parts = [`# ${row.title ?? "Session"}\n\n${row.id} · ${row.model} · ${row.cwd} · ${new Date(row.created_at).toISOString()}\n${cost}`];
+  const changes = store.events(row.id).filter((e) => e.type === "checkpoint" || e.type === "undo");
+  const changesBefore = (seq: number) => {
+    while (changes[0] && changes[0].seq < seq) parts.push(`> ${changeText(changes.shift()!)}\n`);
+  };
   for (const m of store.messages(row.id)) {
+    changesBefore(m.seq);
     const status = m.status === "complete" ? "" : ` (${m.status})`;
     const body = m.content.map(blockText).filter(Boolean).join("\n\n");
     if (body) parts.push(`## ${m.role}${status}\n\n${body}\n`);
   }
+  changesBefore(Infinity);
   return `${parts.join("\n")}`;
 }
 

@@ -21,6 +21,9 @@ test.concurrent("undo -c --code restores what a print-mode run's bash changed, a
     ]),
   );
 
+  const shown = await w.run(["sessions", "show", checkpoint!.session_id]);
+  expect(shown.stdout).toContain("> changed 3 files: a.txt, gone.txt, new.txt (checkpoint 1; /undo or rein undo puts them back) · not undoable: reached the network: curl -s http://127.0.0.1:9/\n");
+
   const listed = await w.run(["checkpoints", "list"]);
   expect(listed.code).toBe(0);
   expect(listed.stdout).toContain("3 files changed");

@@ -1,6 +1,7 @@
 // Session events as the terminal shows them: the answer rendered as Markdown line by line (the
 // unfinished line stays live), one line per tool call with a coloured diff for edits, and a spinner
 // while the model thinks or a tool runs. The spinner's timer only runs while something is running.
+import { checkpointLine } from "../checkpoint-line.ts";
 import chalk from "chalk";
 import type { StampedEvent } from "../../session/events.ts";
 import { diffRows } from "../diff-view.ts";
@@ -100,6 +101,9 @@ export class Transcript {
         break;
       case "compaction":
         this.print([chalk.dim(compactionLine(event))]);
+        break;
+      case "checkpoint":
+        if (event.changed.length || event.incomplete) this.print([chalk.dim(visible(checkpointLine(event)))]);
         break;
       case "hook_end": {
         const line = hookLine(event);
