@@ -19,6 +19,7 @@ import { serverClientFigures } from "./bench-server-clients.ts";
 import { providerFigures } from "./bench-providers.ts";
 import { skillCatalogFigures, skillCatalogRows } from "./bench-skills.ts";
 import { instructionStartup, instructionStartupRows } from "./bench-memory.ts";
+import { agentFigures, type AgentFigures } from "./bench-agents.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
 
@@ -388,6 +389,7 @@ async function main() {
     const terminal: TerminalFigures | undefined = hasTmux ? await terminalFigures(BIN, home, env) : undefined;
     if (terminal) console.error(`terminal: ${JSON.stringify(terminal)}`);
     fake.reset();
+    const agents = await agentFigures(Math.max(5, Math.floor(RUNS / 2)));
     const providers = await providerFigures(BIN, env, fake, Math.max(5, Math.floor(RUNS / 2)), TURNS);
     const skillCatalog = await skillCatalogFigures(BIN, fake);
     const instructions = instructionStartup();
@@ -506,6 +508,7 @@ async function main() {
       ...providerRows(providers),
       ...skillCatalogRows(skillCatalog),
       ...instructionStartupRows(instructions),
+      ...agentRows(agents),
       ...terminalRows(terminal, floors.printerRss),
     ];
     const cpu = cpus()[0]?.model ?? "unknown CPU";
@@ -527,6 +530,24 @@ async function main() {
     await fake.close();
     rmSync(home, { recursive: true, force: true });
   }
+}
+
+/** A task call's harness time, and four subagents in parallel against one (in process). */
+function agentRows(a: AgentFigures): Row[] {
+  return [
+    {
+      figure: "a task call whose child answers in one turn: harness time over the child's own one-shot run (in process)",
+      shown: `${a.overheadMs.toFixed(2)} ms`,
+      value: a.overheadMs,
+      target: { max: 10, text: "at most 10 ms" },
+    },
+    {
+      figure: "four subagents of five tool turns each in parallel, against one alone (wall time, in process, ~30 ms a model reply)",
+      shown: `${a.fourChildrenMs.toFixed(0)} ms / ${a.oneChildMs.toFixed(0)} ms = ${(a.fourChildrenMs / a.oneChildMs).toFixed(2)}x`,
+      value: a.fourChildrenMs / a.oneChildMs,
+      target: { max: 1.5, text: "at most 1.5x" },
+    },
+  ];
 }
 
 /** The OpenAI-compatible path as a ratio to the Anthropic path, both measured interleaved in this run. */
