@@ -12,7 +12,9 @@ import { MissingKeyError, openStore, resolveContext, runSettings, startupWarning
 import { out, warn } from "./cli/output.ts";
 import { stopBackgroundCommands } from "./cli/stop-background.ts";
 import { formatLoadError } from "./cli/tools-command.ts";
-import { sessionOptions, toolRegistry } from "./session/factory.ts";
+import { parseEntry } from "./mcp/config.ts";
+import type { ServerConfig } from "./mcp/sources.ts";
+import { sessionOptions, toolRegistry, type RunSettings } from "./session/factory.ts";
 import type { SessionRow } from "./session/store.ts";
 import { VERSION } from "./version.ts";
 
@@ -20,11 +22,11 @@ export async function acpMain(args: Args, env: Env): Promise<number> {
   const ctx = resolveContext(args, env);
   startupWarnings(ctx, warn);
   const store = openStore(ctx, warn);
-  const optionsFor = (cwd: string, row?: SessionRow, mode?: ModeChoice) => {
+  const optionsFor = (cwd: string, row?: SessionRow, mode?: ModeChoice, clientServers: Record<string, unknown> = {}) => {
     const chosen = mode && "agent" in mode ? { agent: mode.agent } : mode ? { permissionMode: mode.permissionMode as PermissionMode, agent: undefined } : {};
     const run = resolveContext({ ...args, cwd, ...(row ? { model: row.model } : {}), ...chosen }, env);
     try {
-      const settings = runSettings(run, { warn });
+      const settings = withClientServers(runSettings(run, { warn }), clientServers, env);
       const registry = toolRegistry(settings.toolDirs, (errors) => warn(`tools not loaded:\n${errors.map(formatLoadError).join("\n")}`));
       return sessionOptions(settings, store, registry);
     } catch (error) {
@@ -39,6 +41,18 @@ export async function acpMain(args: Args, env: Env): Promise<number> {
     store.close();
   }
   return 0;
+}
+
+/** The client's MCP servers join the configured ones (a client's server replaces a configured one of the same name). */
+function withClientServers(settings: RunSettings, raw: Record<string, unknown>, env: Env): RunSettings {
+  const names = Object.keys(raw);
+  if (names.length === 0 || !settings.mcp) return settings;
+  const client = names.map((name): ServerConfig => {
+    const parsed = parseEntry(raw[name], env);
+    if ("problem" in parsed) warn(`the ACP client's MCP server ${name}: ${parsed.problem}`);
+    return { name, source: "the ACP client (session/new)", scope: "local", ...("problem" in parsed ? { problem: parsed.problem } : { entry: parsed }) };
+  });
+  return { ...settings, mcp: { ...settings.mcp, servers: [...settings.mcp.servers.filter((s) => !names.includes(s.name)), ...client] } };
 }
 
 /** rein's permission modes, then the workspace's primary agents; the current one is what the flags and config choose. */

@@ -4,6 +4,7 @@
 import * as acp from "@agentclientprotocol/sdk";
 import { Session, type ResultEvent, type SessionOptions } from "../session/session.ts";
 import type { SessionRow, Store } from "../session/store.ts";
+import { mcpEntries } from "./mcp-servers.ts";
 import { modeChoice, type ModeChoice } from "./modes.ts";
 import { askPermission } from "./permission.ts";
 import { promptOf } from "./prompt.ts";
@@ -14,13 +15,13 @@ export type AcpDeps = {
   store: Store;
   version: string;
   /** What a session in `cwd` runs on, or the sentence saying why it cannot run (no key for its model). */
-  optionsFor: (cwd: string, row?: SessionRow, mode?: ModeChoice) => SessionOptions | { problem: string };
+  optionsFor: (cwd: string, row?: SessionRow, mode?: ModeChoice, mcpServers?: Record<string, unknown>) => SessionOptions | { problem: string };
   /** the modes a session in `cwd` can switch between, and the one it starts in */
   modes: (cwd: string) => acp.SessionModeState;
   warn: (message: string) => void;
 };
 
-type Live = { session: Session; cwd: string; run?: Promise<ResultEvent>; stop: string | null; unsubscribe: () => void };
+type Live = { session: Session; cwd: string; mcp: Record<string, unknown>; run?: Promise<ResultEvent>; stop: string | null; unsubscribe: () => void };
 
 export const AUTH_METHODS: acp.AuthMethod[] = [
   {
@@ -38,8 +39,8 @@ export async function serveAcp(deps: AcpDeps, stream: acp.Stream): Promise<void>
     void client?.notify(acp.methods.client.session.update, { sessionId, update }).catch(() => {});
   };
 
-  const attach = (session: Session, cwd: string): Live => {
-    const entry: Live = { session, cwd, stop: null, unsubscribe: () => {} };
+  const attach = (session: Session, cwd: string, mcp: Record<string, unknown>): Live => {
+    const entry: Live = { session, cwd, mcp, stop: null, unsubscribe: () => {} };
     const translate = translator(cwd, () => session.contextWindow);
     const inputs = new Map<string, unknown>();
     entry.unsubscribe = session.subscribe((event) => {
@@ -54,8 +55,8 @@ export async function serveAcp(deps: AcpDeps, stream: acp.Stream): Promise<void>
     return entry;
   };
 
-  const options = (cwd: string, row?: SessionRow, mode?: ModeChoice): SessionOptions => {
-    const found = deps.optionsFor(cwd, row, mode);
+  const options = (cwd: string, row?: SessionRow, mode?: ModeChoice, mcp?: Record<string, unknown>): SessionOptions => {
+    const found = deps.optionsFor(cwd, row, mode, mcp);
     if ("problem" in found) throw acp.RequestError.authRequired(undefined, found.problem);
     return found;
   };
@@ -73,7 +74,7 @@ export async function serveAcp(deps: AcpDeps, stream: acp.Stream): Promise<void>
       agentCapabilities: {
         loadSession: true,
         promptCapabilities: { image: true, audio: false, embeddedContext: true },
-        mcpCapabilities: { http: false, sse: false },
+        mcpCapabilities: { http: true, sse: true },
         sessionCapabilities: { list: {} },
       },
       authMethods: AUTH_METHODS,
@@ -85,14 +86,16 @@ export async function serveAcp(deps: AcpDeps, stream: acp.Stream): Promise<void>
       return {};
     })
     .onRequest(acp.methods.agent.session.new, ({ params }) => {
-      const session = Session.create(params.cwd, options(params.cwd));
-      attach(session, params.cwd);
+      const mcp = mcpEntries(params.mcpServers);
+      const session = Session.create(params.cwd, options(params.cwd, undefined, undefined, mcp));
+      attach(session, params.cwd, mcp);
       return { sessionId: session.id, modes: deps.modes(params.cwd) };
     })
     .onRequest(acp.methods.agent.session.load, async ({ params }) => {
       const row = deps.store.getSession(params.sessionId);
       if (!row || row.deleted_at != null) throw acp.RequestError.sessionNotFound(params.sessionId);
-      const entry = live.get(row.id) ?? attach(Session.open(row, options(row.cwd, row)), row.cwd);
+      const mcp = mcpEntries(params.mcpServers);
+      const entry = live.get(row.id) ?? attach(Session.open(row, options(row.cwd, row, undefined, mcp)), row.cwd, mcp);
       for (const update of replay(entry.session.history(), row.cwd)) notify(row.id, update);
       return { modes: deps.modes(row.cwd) };
     })
@@ -124,9 +127,9 @@ export async function serveAcp(deps: AcpDeps, stream: acp.Stream): Promise<void>
       if (entry.run) throw acp.RequestError.invalidRequest(undefined, "a prompt is running in this session; switch modes when it has finished");
       const row = deps.store.getSession(params.sessionId)!;
       // The session is opened again with the mode's rules (and agent); its conversation is the stored one.
-      const reopened = Session.open(row, options(entry.cwd, row, choice));
+      const reopened = Session.open(row, options(entry.cwd, row, choice, entry.mcp));
       entry.unsubscribe();
-      attach(reopened, entry.cwd);
+      attach(reopened, entry.cwd, entry.mcp);
       notify(params.sessionId, { sessionUpdate: "current_mode_update", currentModeId: params.modeId });
       return {};
     })

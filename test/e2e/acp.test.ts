@@ -316,3 +316,27 @@ describe("rein acp: modes", () => {
     expect(agent.updates.map((n) => n.update).find((u) => u.sessionUpdate === "tool_call_update" && u.toolCallId === "toolu_p1")).toMatchObject({ status: "failed" });
   });
 });
+
+describe("rein acp: the client's MCP servers", () => {
+  test("a stdio server from session/new joins the session: its tool is offered, asked for and run", async () => {
+    const w = await newWorld();
+    const everything = join(import.meta.dir, "../../node_modules/@modelcontextprotocol/server-everything/dist/index.js");
+    w.fake.script(
+      { reply: [{ type: "tool_use", id: "toolu_m1", name: "mcp__everything__echo", input: { message: "hi from the editor" } }] },
+      { reply: [{ type: "text", text: "Echoed." }] },
+    );
+    const agent = startAgent(w, () => ({ outcome: { outcome: "selected", optionId: "allow_once" } }));
+    const init = await agent.conn.agent.request(acp.methods.agent.initialize, INIT);
+    expect(init.agentCapabilities?.mcpCapabilities).toEqual({ http: true, sse: true });
+    const { sessionId } = await agent.conn.agent.request(acp.methods.agent.session.new, {
+      cwd: w.cwd,
+      mcpServers: [{ name: "everything", command: "node", args: [everything, "stdio"], env: [] }],
+    });
+    const done = await agent.conn.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: "echo" }] });
+    expect(done.stopReason).toBe("end_turn");
+    expect(w.fake.requests[0]!.body.tools.map((t: { name: string }) => t.name)).toContain("mcp__everything__echo");
+    expect(agent.asks.map((a) => a.toolCall.toolCallId)).toEqual(["toolu_m1"]);
+    const end = agent.updates.map((n) => n.update).find((u) => u.sessionUpdate === "tool_call_update" && u.toolCallId === "toolu_m1" && u.status === "completed");
+    expect(JSON.stringify(end)).toContain("hi from the editor");
+  });
+});
