@@ -1,5 +1,6 @@
 // `bun run bench`: measures the figures the issues name against the fake server (which answers at
 // once) and writes BENCHMARKS.md with medians, the machine and the date.
+import { hookFigures, hookRows } from "./bench-hooks.ts";
 import { cpus, totalmem } from "node:os";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -394,6 +395,8 @@ async function main() {
     const skillCatalog = await skillCatalogFigures(BIN, fake);
     const instructions = instructionStartup();
     console.error(`providers: ${JSON.stringify(providers)}`);
+    const hooks = await hookFigures(BIN, env, fake, home, Math.max(5, Math.floor(RUNS / 2)), TURNS);
+    console.error(`hooks: ${JSON.stringify(hooks)}`);
     const compaction = await compactionFigures();
     console.error(`compaction: ${JSON.stringify(compaction)}`);
 
@@ -509,6 +512,7 @@ async function main() {
       ...skillCatalogRows(skillCatalog),
       ...instructionStartupRows(instructions),
       ...agentRows(agents),
+      ...hookRows(hooks),
       ...terminalRows(terminal, floors.printerRss),
     ];
     const cpu = cpus()[0]?.model ?? "unknown CPU";

@@ -1,0 +1,85 @@
+// What hooks add to a tool call, measured in the same run and interleaved: a session of shell tool
+// turns with no hooks, and the same with one PreToolUse and one PostToolUse command hook running
+// `true` on every call; the floor is spawning `sh -c true` twice from Bun.
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { FakeServer } from "../test/fake/server.ts";
+import type { Row } from "./bench-report.ts";
+
+export type HookFigures = { perTurnPlainMs: number; perCallAddedMs: number; spawnTwiceMs: number; turns: number };
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+};
+
+async function timed(command: string[], env: Record<string, string>): Promise<number> {
+  const start = performance.now();
+  const proc = Bun.spawn(command, { env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  if (code !== 0) throw new Error(`${command.join(" ")} exited ${code}: ${err}${out}`);
+  return performance.now() - start;
+}
+
+const echoTurns = (n: number) => [
+  ...Array.from({ length: n }, (_, i) => ({ reply: [{ type: "tool_use" as const, name: "bash", input: { command: `echo ${i + 1}` } }] })),
+  { reply: [{ type: "text" as const, text: "done" }] },
+];
+
+export async function hookFigures(bin: string, env: Record<string, string>, fake: FakeServer, home: string, runs: number, turns: number): Promise<HookFigures> {
+  const hooked = join(home, "hooked-config");
+  mkdirSync(hooked, { recursive: true });
+  const always = [{ matcher: "*", hooks: [{ type: "command", command: "true" }] }];
+  writeFileSync(join(hooked, "config.json"), JSON.stringify({ hooks: { PreToolUse: always, PostToolUse: always } }));
+  const variants = { plain: env, hooked: { ...env, REIN_CONFIG_DIR: hooked } };
+  const samples = { plain: [] as number[], hooked: [] as number[], one: [] as number[], spawn: [] as number[] };
+  for (let i = -1; i < runs; i++) {
+    fake.script({ reply: [{ type: "text", text: "ok" }] });
+    const one = await timed([bin, "-p", "say ok"], env);
+    const session: Record<string, number> = {};
+    for (const name of ["plain", "hooked"] as const) {
+      fake.script(...echoTurns(turns));
+      session[name] = await timed([bin, "-p", "run the echoes"], variants[name]);
+    }
+    const spawn = (await timed(["sh", "-c", "true"], env)) + (await timed(["sh", "-c", "true"], env));
+    // The first round warms the page cache and is not counted.
+    if (i < 0) continue;
+    samples.one.push(one), samples.plain.push(session.plain!), samples.hooked.push(session.hooked!), samples.spawn.push(spawn);
+  }
+  return {
+    perTurnPlainMs: (median(samples.plain) - median(samples.one)) / turns,
+    perCallAddedMs: (median(samples.hooked) - median(samples.plain)) / turns,
+    spawnTwiceMs: median(samples.spawn),
+    turns,
+  };
+}
+
+export function hookRows(h: HookFigures): Row[] {
+  return [
+    { figure: `per-turn harness time with no hooks configured (${h.turns} \`echo N\` turns, interleaved with the hooked runs)`, shown: `${h.perTurnPlainMs.toFixed(2)} ms` },
+    {
+      figure: "time one PreToolUse and one PostToolUse command hook (`true`) add to a tool call",
+      shown: `${h.perCallAddedMs.toFixed(2)} ms`,
+      value: h.perCallAddedMs,
+      floor: { name: "spawning `sh -c true` twice from Bun", value: h.spawnTwiceMs, unit: "ms" },
+      target: { ratio: 1.5 },
+    },
+  ];
+}
+
+// Run alone (`bun scripts/bench-hooks.ts`) against an already built dist/rein.
+if (import.meta.main) {
+  const { mkdtempSync } = await import("node:fs");
+  const { tmpdir } = await import("node:os");
+  const { startFakeAnthropic } = await import("../test/fake/server.ts");
+  const { benchEnv } = await import("./bench-proc.ts");
+  const home = mkdtempSync(join(tmpdir(), "rein-bench-hooks-"));
+  const fake = await startFakeAnthropic();
+  try {
+    const figures = await hookFigures(join(import.meta.dir, "../dist/rein"), benchEnv(home, fake.url), fake, home, Number(process.env.BENCH_RUNS ?? 11), 20);
+    console.log(JSON.stringify(figures));
+  } finally {
+    await fake.close();
+  }
+}
