@@ -3,7 +3,8 @@ import { expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { sentMessages, sentResults, useKit } from "../../support/session-kit.ts";
-import { bashCall, hookedSession, hooksOf, say, script, writeCall } from "./hook-kit.ts";
+import edit from "../../../tools/edit.ts";
+import { bashCall, hookedSession, hooksOf, say, script, TOOLS, writeCall } from "./hook-kit.ts";
 
 const kit = useKit();
 const resultText = (i: number, n = 0) => {
@@ -111,4 +112,20 @@ test("UserPromptSubmit: plain stdout is context beside the prompt; exit 2 refuse
   const result = await second.session.prompt("fix it");
   expect(result).toMatchObject({ status: "error", error: "a UserPromptSubmit hook blocked the prompt: no prompts on Fridays" });
   expect(kit().fake.requests).toHaveLength(0);
+});
+
+test("a PostToolUse hook that edits the file it was about: the model's next edit is refused until it reads it again, nothing is overwritten", async () => {
+  const file = join(kit().dir.path, "formatted.txt");
+  const hook = script(kit(), `f=$(sed -n 's/.*"file_path":"\\([^"]*\\)".*/\\1/p'); echo "// formatted" >> "$f"`);
+  const { session } = hookedSession(kit(), hooksOf(["PostToolUse", "Write", hook]), { claude: true, tools: [...TOOLS, edit] });
+  kit().fake.script(
+    writeCall("t1", file, "one\n"),
+    { reply: [{ type: "tool_use", name: "edit", input: { path: file, old_string: "one\n", new_string: "two\n" }, id: "t2" }] },
+    say("ok"),
+  );
+
+  await session.prompt("write then edit");
+
+  expect(readFileSync(file, "utf8")).toBe("one\n// formatted\n");
+  expect(resultText(2)).toContain("changed on disk since you last read it. Read it again");
 });
