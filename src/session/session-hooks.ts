@@ -2,7 +2,9 @@
 // transcript hooks read (`transcript_path`: the session's events as JSONL, appended as they happen).
 import { appendFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
-import type { AgentEvent, StampedEvent } from "../agent/types.ts";
+import type { AgentEvent, StampedEvent, StreamFn } from "../agent/types.ts";
+import { runHttp } from "../hooks/http.ts";
+import { runPrompt } from "../hooks/prompt.ts";
 import { hookEntries, type HookEntry, type HookSourcesInput } from "../hooks/sources.ts";
 import { hookPoints, type HookPoints } from "../hooks/points.ts";
 import { PROVIDER_KEY_ENV } from "../llm/provider-keys.ts";
@@ -24,6 +26,13 @@ export function loadHooks(input: HookSourcesInput): { entries: HookEntry[]; warn
   return hookEntries(input);
 }
 
+/** What `allowedEnvVars` may put in an http hook's headers: rein's environment, never the providers' keys. */
+function headerEnv(): Record<string, string | undefined> {
+  const env: Record<string, string | undefined> = { ...process.env };
+  for (const name of PROVIDER_KEY_ENV) delete env[name];
+  return env;
+}
+
 /** The hooks a session runs: the entries from every source, and what the payload says of the session. */
 export type SessionHookSettings = { entries: readonly HookEntry[]; projectDir: string; permissionMode: string };
 
@@ -31,7 +40,15 @@ export type SessionHooks = { points: HookPoints; record: (event: StampedEvent) =
 
 export function sessionHooks(
   settings: SessionHookSettings | undefined,
-  session: { id: string; cwd: string; outputDir: string; env: Readonly<Record<string, string>>; emit: (event: AgentEvent) => void },
+  session: {
+    id: string;
+    cwd: string;
+    outputDir: string;
+    env: Readonly<Record<string, string>>;
+    emit: (event: AgentEvent) => void;
+    /** the model prompt hooks ask */
+    model: () => { stream: StreamFn; model: string };
+  },
 ): SessionHooks | undefined {
   if (!settings || !settings.entries.some((entry) => entry.active)) return undefined;
   const dir = join(session.outputDir, session.id);
@@ -46,6 +63,10 @@ export function sessionHooks(
     env: session.env,
     emit: session.emit,
     newId: () => newId("hook"),
+    runOther: (handler, payload, timeoutMs, signal) =>
+      handler.type === "http"
+        ? runHttp(handler, payload, headerEnv(), timeoutMs, signal)
+        : runPrompt(handler, payload, session.model(), timeoutMs, signal),
   });
   return {
     points,

@@ -157,6 +157,7 @@ export class Session {
       outputDir: options.outputDir,
       env: this.toolEnv,
       emit: (event) => void this.emit(event),
+      model: () => ({ stream: this.options.stream, model: this.options.model }),
     });
     this.checkpoints = options.checkpoints ? new TurnCheckpoints(options.checkpoints, row.cwd, row.id) : undefined;
     this.lease = new RunLease(options.store.db, row.id, { ...options.lease, ...(options.now ? { now: options.now } : {}) });
