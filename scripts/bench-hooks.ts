@@ -5,6 +5,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { FakeServer } from "../test/fake/server.ts";
 import type { Row } from "./bench-report.ts";
+import { timed } from "./bench-providers.ts";
 
 export type HookFigures = { perTurnPlainMs: number; perCallAddedMs: number; spawnTwiceMs: number; turns: number };
 
@@ -13,14 +14,6 @@ const median = (xs: number[]) => {
   const mid = Math.floor(s.length / 2);
   return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
 };
-
-async function timed(command: string[], env: Record<string, string>): Promise<number> {
-  const start = performance.now();
-  const proc = Bun.spawn(command, { env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
-  const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
-  if (code !== 0) throw new Error(`${command.join(" ")} exited ${code}: ${err}${out}`);
-  return performance.now() - start;
-}
 
 const echoTurns = (n: number) => [
   ...Array.from({ length: n }, (_, i) => ({ reply: [{ type: "tool_use" as const, name: "bash", input: { command: `echo ${i + 1}` } }] })),
@@ -36,13 +29,13 @@ export async function hookFigures(bin: string, env: Record<string, string>, fake
   const samples = { plain: [] as number[], hooked: [] as number[], one: [] as number[], spawn: [] as number[] };
   for (let i = -1; i < runs; i++) {
     fake.script({ reply: [{ type: "text", text: "ok" }] });
-    const one = await timed([bin, "-p", "say ok"], env);
+    const one = await timed(bin, ["-p", "say ok"], env);
     const session: Record<string, number> = {};
     for (const name of ["plain", "hooked"] as const) {
       fake.script(...echoTurns(turns));
-      session[name] = await timed([bin, "-p", "run the echoes"], variants[name]);
+      session[name] = await timed(bin, ["-p", "run the echoes"], variants[name]);
     }
-    const spawn = (await timed(["sh", "-c", "true"], env)) + (await timed(["sh", "-c", "true"], env));
+    const spawn = (await timed("sh", ["-c", "true"], env)) + (await timed("sh", ["-c", "true"], env));
     // The first round warms the page cache and is not counted.
     if (i < 0) continue;
     samples.one.push(one), samples.plain.push(session.plain!), samples.hooked.push(session.hooked!), samples.spawn.push(spawn);

@@ -13,7 +13,7 @@ const median = (xs: number[]) => {
   return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
 };
 
-async function timed(bin: string, args: string[], env: Record<string, string>): Promise<number> {
+export async function timed(bin: string, args: string[], env: Record<string, string>): Promise<number> {
   const start = performance.now();
   const proc = Bun.spawn([bin, ...args], { env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
   const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);

@@ -45,10 +45,11 @@ export async function printMode(ctx: Context): Promise<number> {
     session = openSession(ctx, store, options);
     const format = args.outputFormat;
     // The stderr renderer would repeat, for --compact, the line the text format prints on stdout.
-    if (format === "stream-json") session.subscribe((e) => writeLine(JSON.stringify(e)));
+    let streaming: (() => void) | undefined;
+    if (format === "stream-json") streaming = session.subscribe((e) => writeLine(JSON.stringify(e)));
     else if (isClaudeFormat(format)) {
       const init = { tools: (await registry.tools()).map((t) => t.name), permissionMode: settings.permissionMode, version: settings.version, mcpServers: (settings.mcp?.servers ?? []).map((s) => s.name) };
-      session.subscribe(claudeRenderer(init, writeLine, format === "claude-stream-json"));
+      streaming = session.subscribe(claudeRenderer(init, writeLine, format === "claude-stream-json"));
     } else if (!args.compact) session.subscribe(stderrRenderer(warn, ctx.cwd));
     const result = args.compact ? await session.compactRun(args.focus) : await session.prompt(prompt);
     signals.stop();
@@ -61,6 +62,9 @@ export async function printMode(ctx: Context): Promise<number> {
     }
     // Commands the model started in the background end with rein, and it says so.
     await stopBackgroundCommands(warn);
+    // `result` stays the last event on stdout: SessionEnd hooks run after it, reported in the store only.
+    streaming?.();
+    if (!signals.received()) await session.end("other");
     const signal = signals.received();
     return result.status === "interrupted" && signal ? SIGNAL_EXIT_CODES[signal] : EXIT_CODES[result.status];
   } finally {

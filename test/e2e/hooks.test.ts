@@ -2,8 +2,8 @@
 // hooks need --trust, a malformed hooks value is a usage error, and `rein hooks` lists and tries them.
 import { expect, test } from "bun:test";
 import { chmod, mkdir, writeFile } from "node:fs/promises";
-import { existsSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, readFileSync, watch } from "node:fs";
+import { dirname, join } from "node:path";
 import { bash, text, toolResultsOf, resultText, world, type World } from "./harness.ts";
 
 async function projectHook(w: World, body: string): Promise<string> {
@@ -70,3 +70,45 @@ test.concurrent("rein hooks test runs the matching hooks on a made-up call and p
   expect(bad.code).toBe(2);
   expect(bad.stderr).toContain("PreToolUse is about a tool call: give one with --tool NAME");
 });
+
+test.concurrent("print mode ends the session for its hooks: SessionStart at the first prompt, SessionEnd after the result", async () => {
+  await using w = await world();
+  const log = w.path("lifecycle.log");
+  const record = (event: string) => [{ hooks: [{ type: "command", command: `printf '%s ' ${event} >> ${log}` }] }];
+  await writeFile(join(w.configDir, "config.json"), JSON.stringify({ hooks: { SessionStart: record("start"), UserPromptSubmit: record("prompt"), Stop: record("stop"), SessionEnd: record("end") } }));
+  w.fake.script({ reply: [text("hello")] });
+
+  const r = await w.runStream(["-p", "hi"]);
+
+  expect(r.code).toBe(0);
+  expect(r.events.at(-1)!.type).toBe("result");
+  expect(await Bun.file(log).text()).toBe("start prompt stop end ");
+});
+
+test.concurrent("SIGINT while a hook runs ends the hook and the run (exit 130); the tool does not run", async () => {
+  await using w = await world();
+  const pidFile = w.path("hook.pid");
+  await writeFile(join(w.configDir, "config.json"), JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ type: "command", command: `echo $$ > ${pidFile}; exec sleep 30` }] }] } }));
+  w.fake.script({ reply: [bash(`touch ${w.path("touched")}`, "t1")] });
+
+  const running = w.start(["-p", "touch it", "--output-format", "stream-json"]);
+  await running.waitForEvent("hook_start");
+  await waitForFile(pidFile);
+  running.kill("SIGINT");
+  const r = await running.exited;
+
+  expect(r.code).toBe(130);
+  expect(existsSync(w.path("touched"))).toBe(false);
+  const events = r.stdout.trim().split("\n").map((line) => JSON.parse(line));
+  expect(events.find((e) => e.type === "hook_end")).toMatchObject({ error: "stopped: the run was interrupted" });
+  expect(events.at(-1)).toMatchObject({ type: "result", status: "interrupted" });
+});
+
+/** Resolves once `path` holds something (the hook writes its pid as its first act). */
+function waitForFile(path: string): Promise<void> {
+  const ready = () => existsSync(path) && readFileSync(path, "utf8").trim() !== "";
+  return new Promise((resolve) => {
+    const watcher = watch(dirname(path), () => ready() && (watcher.close(), resolve()));
+    if (ready()) (watcher.close(), resolve());
+  });
+}
