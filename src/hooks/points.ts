@@ -14,6 +14,11 @@ export type HookPoints = {
   beforeCompact: (trigger: "manual" | "auto", instructions: string, signal: AbortSignal) => Promise<{ block?: string }>;
   afterCompact: (trigger: "manual" | "auto", summary: string, signal: AbortSignal) => Promise<void>;
   notify: (type: "permission_prompt" | "idle_prompt", message: string) => Promise<void>;
+  /**
+   * Before a person is asked: PermissionRequest hooks may answer for them. An allow is refused
+   * when the ask holds a request fixed before any rule (a sensitive path): only a person grants that.
+   */
+  permissionRequest: (ask: { tool: string; input: unknown; fixed: boolean }, signal: AbortSignal) => Promise<{ allow: boolean; message?: string } | undefined>;
 };
 
 export function hookPoints(entries: readonly HookEntry[], ctx: HookContext): HookPoints {
@@ -82,6 +87,13 @@ export function hookPoints(entries: readonly HookEntry[], ctx: HookContext): Hoo
     },
     async afterCompact(trigger, summary, signal) {
       await fire(entries, { event: "PostCompact", match: trigger, fields: { trigger, compact_summary: summary } }, ctx, signal);
+    },
+    async permissionRequest(ask, signal) {
+      if (!has("PermissionRequest")) return undefined;
+      const merged = await fire(entries, { event: "PermissionRequest", tool: ask.tool, input: ask.input }, ctx, signal);
+      if (merged?.decision === "deny") return { allow: false, message: `a PermissionRequest hook configured by the user denied it: ${merged.reason ?? "no reason given"}` };
+      if (merged?.decision === "allow" && !ask.fixed) return { allow: true };
+      return undefined;
     },
     async notify(type, message) {
       await fire(entries, { event: "Notification", match: type, fields: { notification_type: type, message } }, ctx, new AbortController().signal);

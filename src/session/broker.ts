@@ -26,6 +26,8 @@ export type BrokerIO = {
   standing?: readonly Rule[];
   /** approvals for the run under way only (a command's or skill's allowed-tools); a configured deny still wins */
   granted?: () => readonly Rule[];
+  /** asked before a person is (PermissionRequest hooks): an answer settles the ask without one */
+  beforeAsk?: (ask: Ask, input: unknown) => Promise<Answer | undefined>;
 };
 
 export class PermissionBroker {
@@ -56,7 +58,7 @@ export class PermissionBroker {
       requests: pending.length > 0 ? pending : requests,
       ...(call.reason ? { reason: call.reason } : {}),
     };
-    const answer = await this.ask(ask);
+    const answer = (await this.io.beforeAsk?.(ask, call.input)) ?? (await this.ask(ask));
     if (answer.reply !== "reject") return { allow: true };
     const because = answer.message ? ` The user said: ${answer.message}` : "";
     return {

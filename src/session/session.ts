@@ -179,6 +179,15 @@ export class Session {
       get standing() {
         return [...outputs, ...(options.inherited?.() ?? [])];
       },
+      beforeAsk: async (ask, input) => {
+        const hooks = this.hooks?.points;
+        if (!hooks) return undefined;
+        const fixed = ask.requests.some((r) => r.fixed !== undefined);
+        const heard = await hooks.permissionRequest({ tool: ask.tool, input, fixed }, this.controller?.signal ?? new AbortController().signal);
+        if (heard) return heard.allow ? { reply: "once", message: "allowed by a PermissionRequest hook" } : { reply: "reject", explain: `${heard.message}. The call did not run.` };
+        void hooks.notify("permission_prompt", `rein needs your permission to use ${ask.tool}`);
+        return undefined;
+      },
       emitAsk: (ask: Ask) =>
         this.emit({
           type: "permission_ask",

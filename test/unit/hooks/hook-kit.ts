@@ -10,7 +10,7 @@ import type { Tool } from "../../../src/sdk.ts";
 import bash from "../../../tools/bash.ts";
 import write from "../../../tools/write.ts";
 import { eventLog } from "../../support/event-log.ts";
-import type { Kit } from "../../support/session-kit.ts";
+import type { Kit, SessionSetup } from "../../support/session-kit.ts";
 
 export const TOOLS: Tool[] = [bash, write];
 let scripts = 0;
@@ -34,7 +34,7 @@ export function hooksOf(...groups: [keyof HooksConfig, string | undefined, strin
 }
 
 /** A session running `hooks` from rein's user config, or from a Claude Code project file (`claude`). */
-export function hookedSession(kit: Kit, hooks: HooksConfig, opts: { claude?: boolean; tools?: Tool[] } = {}) {
+export function hookedSession(kit: Kit, hooks: HooksConfig, opts: { claude?: boolean; tools?: Tool[]; setup?: SessionSetup } = {}) {
   const home = join(kit.dir.path, "home");
   let rein: { file: string; scope: "user"; hooks: HooksConfig }[] = [{ file: join(home, "config.json"), scope: "user", hooks }];
   if (opts.claude) {
@@ -44,7 +44,7 @@ export function hookedSession(kit: Kit, hooks: HooksConfig, opts: { claude?: boo
   }
   const loaded = loadHooks({ rein, home, projectRoot: kit.dir.path, trusted: true });
   const session = Session.create(kit.dir.path, {
-    ...kit.options({ tools: opts.tools ?? TOOLS }),
+    ...kit.options({ tools: opts.tools ?? TOOLS, ...opts.setup }),
     hooks: { entries: loaded.entries, projectDir: kit.dir.path, permissionMode: "default" },
   });
   return { session, log: eventLog(session), warnings: loaded.warnings };
