@@ -58,7 +58,9 @@ export class PermissionBroker {
       requests: pending.length > 0 ? pending : requests,
       ...(call.reason ? { reason: call.reason } : {}),
     };
-    const answer = (await this.io.beforeAsk?.(ask, call.input)) ?? (await this.ask(ask));
+    // No hook: the ask is made in the same tick (a reply given at once to another ask depends on it).
+    const early = this.io.beforeAsk ? await this.io.beforeAsk(ask, call.input) : undefined;
+    const answer = early ?? (await this.ask(ask));
     if (answer.reply !== "reject") return { allow: true };
     const because = answer.message ? ` The user said: ${answer.message}` : "";
     return {
