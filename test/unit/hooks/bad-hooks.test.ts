@@ -83,8 +83,9 @@ test("an identical handler defined twice runs once", async () => {
 test("an interrupt while a hook runs stops the hook and the run; the tool does not run", async () => {
   const marker = join(kit().dir.path, "after-abort");
   const pidFile = join(kit().dir.path, "hook.pid");
-  const hook = script(kit(), `echo $$ > ${pidFile}; sleep 30`);
-  const { session, log } = hookedSession(kit(), hooksOf(["PreToolUse", "bash", hook]));
+  // exec form, and the shell execs sleep: the pid written is the process rein started and waits for
+  const hooks = { PreToolUse: [{ matcher: "bash", hooks: [{ type: "command" as const, command: "sh", args: ["-c", `echo $$ > ${pidFile}; exec sleep 30`] }] }] };
+  const { session, log } = hookedSession(kit(), hooks);
   kit().fake.script(bashCall("t1", `touch ${marker}`));
   const running = session.prompt("go");
   await log.waitFor("hook_start");
