@@ -270,3 +270,17 @@ test.concurrent("a session that print mode is running in another process answers
   server.rein.kill("SIGTERM");
   expect((await server.rein.exited).code).toBe(0);
 });
+
+test.concurrent("a prompt whose text starts with a command runs the command's expansion through the server", async () => {
+  await using w = await world();
+  await mkdir(join(w.cwd, ".claude/commands"), { recursive: true });
+  await writeFile(join(w.cwd, ".claude/commands/review.md"), "Review $1 for bugs.\n");
+  w.fake.script({ reply: [text("Reviewed.")] });
+  const server = await serve(w);
+  const id = await newSession(server);
+  const res = await server.call("POST", `/sessions/${id}/prompt?wait=1`, { text: "/review src/app.ts" });
+  expect(res.status).toBe(200);
+  expect(await res.json()).toMatchObject({ type: "result", status: "success", text: "Reviewed." });
+  const sent = blocksOf(messagesOf(w.fake.requests[0]).at(-1));
+  expect(sent[0]).toMatchObject({ type: "text", text: "Review src/app.ts for bugs.\n" });
+});

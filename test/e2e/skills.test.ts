@@ -81,3 +81,14 @@ test.concurrent("a plugin in the plugins folder: rein plugin list shows it, and 
   expect(lastUserText(w.fake.requests[0])).toBe("Format src/a.ts with the house rules.\n");
   expect(JSON.stringify(w.fake.requests[0]!.body.system)).toContain("- tidy:lint: Lint the code");
 });
+
+test.concurrent("a command whose front matter names a model that cannot run is a usage error in print mode; nothing is sent", async () => {
+  await using w = await world();
+  await put(join(w.cwd, ".rein/commands/cheap.md"), "---\nmodel: nosuch/tiny\n---\nSay hi\n");
+
+  const r = await w.run(["-p", "/cheap"]);
+
+  expect(r.code).toBe(2);
+  expect(r.stderr).toContain("/cheap asks for the model nosuch/tiny (its front matter), which cannot run:");
+  expect(w.fake.requests).toHaveLength(0);
+});
