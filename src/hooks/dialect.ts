@@ -15,6 +15,7 @@ const CLAUDE_NAMES: Readonly<Record<string, readonly string[]>> = {
   list: ["LS"],
   webfetch: ["WebFetch"],
   todo: ["TodoWrite"],
+  task: ["Task", "Agent"],
 };
 
 /** Both names of a tool: a matcher written in either vocabulary matches it. */

@@ -89,6 +89,7 @@ export async function loadSession(args: Args, env: Env, hooks: InteractiveHooks,
       session: () => session,
       store: () => store,
       custom: () => commands,
+      agents: () => (settings.agents?.list ?? []).map((a) => ({ name: a.name, mode: a.mode, description: a.description, source: a.source, current: a.name === (settings.agents?.name ?? "build") })),
       tools: async () => (await registry.list()).tools.map(({ tool, source }) => ({ name: tool.name, source, description: tool.description })),
       newSession: () => {
         const next = Session.create(ctx.cwd, { ...options, model: session.model });

@@ -22,6 +22,7 @@ export const BUILTINS: readonly { name: string; args?: string; about: string; wh
   { name: "cost", about: "tokens, cache hits and money spent in this session", whileRunning: true },
   { name: "permissions", args: "[revoke N]", about: "rules in force and this session's approvals", whileRunning: true },
   { name: "tools", about: "the tools the model has", whileRunning: true },
+  { name: "agents", about: "the agents: primary ones to run as (--agent), subagents for the task tool", whileRunning: true },
   { name: "memory", about: "the instruction files read and the memories kept (# NOTE saves one)", whileRunning: true },
   { name: "serve", about: "serve this session over HTTP", whileRunning: true },
   { name: "exit", about: "leave rein", whileRunning: true },
@@ -34,6 +35,8 @@ export type SlashHost = {
   store(): Store;
   custom(): readonly SlashCommand[];
   tools(): Promise<{ name: string; source: string; description: string }[]>;
+  /** what /agents lists: the workspace's agents, the one this session runs as marked */
+  agents?(): { name: string; mode: string; description: string; source: string; current: boolean }[];
   newSession(): void;
   resume(id: string): string | undefined;
   compact(focus: string | undefined): Promise<void>;
@@ -100,6 +103,13 @@ export async function runSlash(line: string, host: SlashHost): Promise<boolean> 
       const tools = await host.tools();
       const width = Math.max(...tools.map((t) => t.name.length)) + 2;
       say(tools.map((t) => visible(`${t.name.padEnd(width)}${t.source.padEnd(9)}${t.description.split("\n")[0]!.slice(0, 60)}`)).join("\n"));
+      return true;
+    }
+    case "agents": {
+      const agents = host.agents?.() ?? [];
+      const width = Math.max(0, ...agents.map((a) => a.name.length)) + 2;
+      const line = (a: (typeof agents)[number]) => `${a.current ? "* " : "  "}${a.name.padEnd(width)}${a.mode.padEnd(10)}${a.description.split("\n")[0]!.slice(0, 60)}  ${a.source}`;
+      say(agents.length ? visible(agents.map(line).join("\n")) : "no agents");
       return true;
     }
     case "memory":
