@@ -20,7 +20,7 @@ export function loadExtensions(places: SkillPlaces, builtins?: readonly string[]
   const { plugins, problems } = loadPlugins(join(places.configDir, "plugins"));
   const extra = plugins.flatMap((p) => p.skills.map((dir) => ({ dir, prefix: `${p.name}:` })));
   const commands = plugins.flatMap((p) => p.commands.map((dir) => ({ dir, source: "user" as const, prefix: `${p.name}:` })));
-  const loaded = loadSkillsAndCommands({ ...places, extra }, builtins, commands);
+  const loaded = withPluginRoots(loadSkillsAndCommands({ ...places, extra }, builtins, commands), plugins);
   const unused = plugins.filter((p) => p.unused.length).map((p) => `plugin ${p.name}: its ${p.unused.join(", ")} are not loaded (rein reads only commands and skills from plugins so far)`);
   return { ...loaded, plugins, problems: [...problems, ...loaded.problems, ...unused] };
 }
@@ -59,6 +59,20 @@ export function sessionSkills(places: SkillPlaces, contextWindow: number, modelP
       return problem ? { type: "error", error: `/${plan.name} asks for the model ${plan.model} (its front matter), which cannot run: ${problem}` } : plan;
     },
   };
+}
+
+/** `${CLAUDE_PLUGIN_ROOT}` in a plugin's commands and skills is its folder, as in Claude Code. */
+function withPluginRoots(loaded: SkillsAndCommands, plugins: readonly Plugin[]): SkillsAndCommands {
+  const rootOf = (name: string) => plugins.find((p) => name.startsWith(`${p.name}:`))?.root;
+  const fill = (text: string, name: string) => {
+    const root = rootOf(name);
+    return root ? text.replaceAll("${CLAUDE_PLUGIN_ROOT}", root) : text;
+  };
+  const skills = loaded.skills.skills.map((s) => ({ ...s, body: fill(s.body, s.name) }));
+  const commands = loaded.commands.map((c) =>
+    c.kind === "skill" ? { ...c, skill: skills.find((s) => s.name === c.name) ?? c.skill } : { ...c, template: fill(c.template, c.name) },
+  );
+  return { ...loaded, skills: { ...loaded.skills, skills }, commands };
 }
 
 /** Every line a front end should show about the skills and commands that loaded: errors, warnings, skipped folders. */

@@ -61,6 +61,17 @@ describe("loadPlugins", () => {
     expect(problems[2]).toStartWith(`${broken}: not valid JSON`);
   });
 
+  test("${CLAUDE_PLUGIN_ROOT} in a plugin's command and skill is the plugin's folder", () => {
+    put(join(plugins, "kit/commands/run.md"), "Run ${CLAUDE_PLUGIN_ROOT}/bin/check $1\n");
+    put(join(plugins, "kit/skills/use/SKILL.md"), "---\nname: use\ndescription: Use the kit\n---\nScripts are in ${CLAUDE_PLUGIN_ROOT}/scripts.\n");
+    const loaded = loadExtensions(places());
+    const root = join(plugins, "kit");
+    expect(loaded.commands.find((c) => c.name === "kit:run")?.template).toBe(`Run ${root}/bin/check $1\n`);
+    expect(loaded.skills.skills[0]!.body).toBe(`Scripts are in ${root}/scripts.\n`);
+    const command = loaded.commands.find((c) => c.name === "kit:use");
+    expect(command?.kind === "skill" && command.skill.body).toBe(`Scripts are in ${root}/scripts.\n`);
+  });
+
   test("a plugin's command is weaker than the user's own command of the same full name", () => {
     put(join(plugins, "kit/commands/go.md"), "from the plugin\n");
     put(join(configDir, "commands/kit/go.md"), "from the user\n");
