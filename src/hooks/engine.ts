@@ -4,6 +4,7 @@ import type { EventOf } from "../agent/types.ts";
 import type { HookEvent, HookHandler } from "../config/hooks-schema.ts";
 import { runCommand, type RawRun } from "./command.ts";
 import { inputFor, inputFrom, toolNameFor, toolNames, type Dialect } from "./dialect.ts";
+import { ifAllows } from "./if-rule.ts";
 import { matches } from "./matcher.ts";
 import { mergeVerdicts, type Merged } from "./merge.ts";
 import { verdictOf, type Verdict } from "./outcome.ts";
@@ -30,12 +31,13 @@ export type HookContext = {
 /** An event's own fields; `tool` and `input` are in rein's vocabulary and converted per hook. */
 export type Fired = { event: HookEvent; match?: string; tool?: string; input?: unknown; toolUseId?: string; fields?: Record<string, unknown> };
 
-export function matching(entries: readonly HookEntry[], fired: Pick<Fired, "event" | "match" | "tool">): HookEntry[] {
+export function matching(entries: readonly HookEntry[], fired: Pick<Fired, "event" | "match" | "tool" | "input">): HookEntry[] {
   const values = fired.tool ? toolNames(fired.tool) : fired.match !== undefined ? [fired.match] : undefined;
   const seen = new Set<string>();
   return entries.filter((entry) => {
     if (!entry.active || entry.event !== fired.event) return false;
     if (values && !matches(entry.matcher, values)) return false;
+    if (!ifAllows(entry.handler.if, fired.tool, fired.input)) return false;
     const key = JSON.stringify(entry.handler);
     if (seen.has(key)) return false;
     seen.add(key);

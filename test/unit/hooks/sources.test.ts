@@ -74,3 +74,25 @@ test("matchers as Claude Code evaluates them, in both tool vocabularies", () => 
   expect(matching(entries, { event: "PreToolUse", tool: "bash" }).map((e) => e.matcher)).toEqual(["Bash"]);
   expect(matching(entries, { event: "PreToolUse", tool: "read" }).map((e) => e.matcher)).toEqual(["read"]);
 });
+
+test("a handler's `if` rule narrows it to the calls it names; on an event without a call it never runs", () => {
+  const entries = hookEntries({
+    rein: [{
+      file: "/c.json",
+      scope: "user",
+      hooks: {
+        PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "git-only", if: "Bash(git *)" }] }, { hooks: [{ type: "command", command: "ts-only", if: "Edit(*.ts)" }] }],
+        Stop: [{ hooks: [{ type: "command", command: "never", if: "Bash(*)" }] }],
+      },
+    }],
+    home: join(dir.path, "none"),
+    projectRoot: join(dir.path, "none"),
+    trusted: true,
+  }).entries;
+  const names = (tool: string, input: unknown) => matching(entries, { event: "PreToolUse", tool, input }).map((e) => e.handler.type === "command" && e.handler.command);
+  expect(names("bash", { command: "git push" })).toEqual(["git-only"]);
+  expect(names("bash", { command: "rm -rf x" })).toEqual([]);
+  expect(names("edit", { path: "src/a.ts", old_string: "a", new_string: "b" })).toEqual(["ts-only"]);
+  expect(names("edit", { path: "README.md", old_string: "a", new_string: "b" })).toEqual([]);
+  expect(matching(entries, { event: "Stop" })).toEqual([]);
+});
