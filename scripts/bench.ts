@@ -18,6 +18,7 @@ import { reportTable, type Floor, type Row } from "./bench-report.ts";
 import { terminalFigures, type TerminalFigures } from "./bench-terminal.ts";
 import { serverClientFigures } from "./bench-server-clients.ts";
 import { providerFigures } from "./bench-providers.ts";
+import { acpFigures, acpRows } from "./bench-acp.ts";
 import { skillCatalogFigures, skillCatalogRows } from "./bench-skills.ts";
 import { instructionStartup, instructionStartupRows } from "./bench-memory.ts";
 import { agentFigures, type AgentFigures } from "./bench-agents.ts";
@@ -392,6 +393,7 @@ async function main() {
     fake.reset();
     const agents = await agentFigures(Math.max(5, Math.floor(RUNS / 2)));
     const providers = await providerFigures(BIN, env, fake, Math.max(5, Math.floor(RUNS / 2)), TURNS);
+    const acpRun = await acpFigures(BIN, env, fake, Math.max(5, Math.floor(RUNS / 2)));
     const skillCatalog = await skillCatalogFigures(BIN, fake);
     const instructions = instructionStartup();
     console.error(`providers: ${JSON.stringify(providers)}`);
@@ -509,6 +511,7 @@ async function main() {
         target: { ratio: TARGET.stalledClients },
       },
       ...providerRows(providers),
+      ...acpRows(acpRun),
       ...skillCatalogRows(skillCatalog),
       ...instructionStartupRows(instructions),
       ...agentRows(agents),
