@@ -68,7 +68,13 @@ export function startServer(args: Args, env: Env, ctx: Context, store: Store, li
     store,
     optionsFor: (params) => {
       const run = contextFor(args, env, params);
-      return { cwd: run.cwd, options: optionsOf(run, store) };
+      try {
+        return { cwd: run.cwd, options: optionsOf(run, store) };
+      } catch (error) {
+        // An unknown `agent` is the request's fault, said as the command line would say it.
+        if (error instanceof UsageError && params.agent) throw new ApiError("bad_request", `"agent": ${error.message}`);
+        throw error;
+      }
     },
     optionsForStored: (row) => optionsOf(contextFor(args, env, { ...storedParams(row.settings), cwd: row.cwd, model: row.model }), store),
     saveAlways: (row, scope, requests) => {
@@ -151,6 +157,7 @@ function contextFor(args: Args, env: Env, params: SessionParams): Context {
       ...(params.cwd ? { cwd: resolve(params.cwd) } : {}),
       ...(params.model ? { model: params.model } : {}),
       ...(params.permission_mode ? { permissionMode: params.permission_mode } : {}),
+      ...(params.agent ? { agent: params.agent } : {}),
       allow: [...args.allow, ...(params.allow ?? [])],
       deny: [...args.deny, ...(params.deny ?? [])],
       ask: [...args.ask, ...(params.ask ?? [])],

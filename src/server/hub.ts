@@ -12,6 +12,8 @@ export type SessionParams = {
   cwd?: string;
   model?: string;
   permission_mode?: PermissionMode;
+  /** the agent the session runs as (--agent) */
+  agent?: string;
   allow?: string[];
   deny?: string[];
   ask?: string[];
@@ -198,8 +200,8 @@ export class SessionHub {
 export function storedParams(settings: string | null | undefined): SessionParams {
   if (!settings) return {};
   try {
-    const { permission_mode, allow, deny, ask } = JSON.parse(settings) as SessionParams;
-    return { ...(permission_mode ? { permission_mode } : {}), ...(allow ? { allow } : {}), ...(deny ? { deny } : {}), ...(ask ? { ask } : {}) };
+    const { permission_mode, agent, allow, deny, ask } = JSON.parse(settings) as SessionParams;
+    return { ...(permission_mode ? { permission_mode } : {}), ...(agent ? { agent } : {}), ...(allow ? { allow } : {}), ...(deny ? { deny } : {}), ...(ask ? { ask } : {}) };
   } catch {
     return {};
   }

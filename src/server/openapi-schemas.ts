@@ -76,7 +76,7 @@ const events = {
 };
 const eventSchemas = Object.fromEntries(Object.entries(events).map(([type, schema]) => [`${pascal(type)}Event`, schema]));
 
-const settings = closed({ permission_mode: { enum: PERMISSION_MODES }, allow: rules, deny: rules, ask: rules }, ["permission_mode", "allow", "deny", "ask"]);
+const settings = closed({ permission_mode: { enum: PERMISSION_MODES }, agent: { type: "string", minLength: 1 }, allow: rules, deny: rules, ask: rules }, ["permission_mode", "agent", "allow", "deny", "ask"]);
 
 export const SCHEMAS = {
   Error: closed({ error: closed({ code: { enum: Object.keys(ERROR_STATUS) }, message: str }) }),
@@ -95,11 +95,12 @@ export const SCHEMAS = {
       cwd: { type: "string", minLength: 1, description: "defaults to the directory rein was started in" },
       model: { type: "string", minLength: 1 },
       permission_mode: { enum: PERMISSION_MODES },
+      agent: { type: "string", minLength: 1, description: "the agent the session runs as (build, plan or an agent file's name; see docs/agents.md)" },
       allow: rules,
       deny: rules,
       ask: rules,
     },
-    ["cwd", "model", "permission_mode", "allow", "deny", "ask"],
+    ["cwd", "model", "permission_mode", "agent", "allow", "deny", "ask"],
   ),
   PermissionRequest: {
     type: "object",

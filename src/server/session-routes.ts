@@ -28,6 +28,7 @@ const NewSession = v.strictObject({
   cwd: v.optional(v.pipe(v.string(), v.minLength(1))),
   model: v.optional(v.pipe(v.string(), v.minLength(1))),
   permission_mode: v.optional(v.picklist(PERMISSION_MODES)),
+  agent: v.optional(v.pipe(v.string(), v.minLength(1))),
   allow: v.optional(v.array(Rule)),
   deny: v.optional(v.array(Rule)),
   ask: v.optional(v.array(Rule)),

@@ -250,9 +250,10 @@ test("SSE: an idle stream gets the heartbeat comment", async () => {
 });
 
 test("a session keeps what it was created with, so it opens the same way after a restart", async () => {
-  const id = await s.newSession({ permission_mode: "plan", deny: ["bash(git push *)"] });
+  const id = await s.newSession({ permission_mode: "plan", agent: "plan", deny: ["bash(git push *)"] });
   const row = s.kit.store.getSession(id)!;
-  expect(JSON.parse(row.settings!)).toEqual({ permission_mode: "plan", deny: ["bash(git push *)"] });
+  expect(JSON.parse(row.settings!)).toEqual({ permission_mode: "plan", agent: "plan", deny: ["bash(git push *)"] });
+  expect(await (await s.call("GET", `/sessions/${id}`)).json()).toMatchObject({ session: { settings: { agent: "plan" } } });
 });
 
 test("a scope goes only with always, and a hub that cannot save keeps always to the session", async () => {
