@@ -13,6 +13,7 @@ import { commandPaths } from "../src/permission/command-paths.ts";
 import { encodeSse, replyEvents } from "../test/fake/reply.ts";
 import { sseReader } from "../test/unit/server/sse-client.ts";
 import { compactionFigures } from "../test/support/long-session.ts";
+import { checkpointFigures } from "./bench-checkpoint.ts";
 import { benchEnv, compileProgram, procCpuTicks, procMemory, servedUrl } from "./bench-proc.ts";
 import { reportTable, type Floor, type Row } from "./bench-report.ts";
 import { terminalFigures, type TerminalFigures } from "./bench-terminal.ts";
@@ -399,6 +400,8 @@ async function main() {
     console.error(`providers: ${JSON.stringify(providers)}`);
     const hooks = await hookFigures(BIN, env, fake, home, Math.max(5, Math.floor(RUNS / 2)), TURNS);
     console.error(`hooks: ${JSON.stringify(hooks)}`);
+    const checkpoints = await checkpointFigures();
+    console.error(`checkpoints: ${JSON.stringify(checkpoints)}`);
     const compaction = await compactionFigures();
     console.error(`compaction: ${JSON.stringify(compaction)}`);
 
@@ -496,6 +499,19 @@ async function main() {
         figure: "... tokens sent over that session (characters / 4, summary calls included) vs the full history every turn",
         shown: `${(compaction.sentTokens / 1e6).toFixed(2)} M vs ${(compaction.uncompactedTokens / 1e6).toFixed(2)} M (${((compaction.sentTokens / compaction.uncompactedTokens) * 100).toFixed(0)}%)`,
       },
+      {
+        figure: `checkpoints on a ${checkpoints.files}-file workspace: a turn that changed 3 files (before and after)`,
+        shown: `${checkpoints.changedTurnMs.toFixed(1)} ms`,
+        value: checkpoints.changedTurnMs,
+        target: { max: 50, text: "at most 50 ms" },
+      },
+      {
+        figure: "... a turn that changed nothing (no call that may change files)",
+        shown: `${checkpoints.idleTurnMs.toFixed(3)} ms`,
+        value: checkpoints.idleTurnMs,
+        target: { max: 1, text: "at most 1 ms" },
+      },
+      { figure: "... undoing a 100-file change", shown: `${checkpoints.undo100Ms.toFixed(1)} ms`, value: checkpoints.undo100Ms, target: { max: 200, text: "under 200 ms" } },
       { figure: "idle server: memory (RSS after start), CPU over 2 s", shown: `${(idle.rssBytes / 2 ** 20).toFixed(1)} MiB, ${idle.cpuMs.toFixed(0)} ms` },
       {
         figure: "500 HEADs on a session's events route: server RSS before / right after / settled",

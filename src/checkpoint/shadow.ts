@@ -60,7 +60,14 @@ export class ShadowStore {
   /** Records the workspace as it is now. */
   async snapshot(): Promise<Snapshot> {
     await this.init();
-    const changed = [...new Set(nulList(await git(this.place, ["ls-files", "-z", "-m", "-o", "-d", "--exclude-standard"])))];
+    // Read-only and independent: changed tracked files, untracked files, and untracked folders
+    // (whose empty ones are the empty folders, once the files are added), side by side.
+    const [modified, untracked, folders] = await Promise.all([
+      git(this.place, ["diff-files", "--name-only", "-z", "--no-renames"]),
+      git(this.place, ["ls-files", "-z", "-o", "--exclude-standard"]),
+      git(this.place, ["ls-files", "-z", "-o", "--directory", "--exclude-standard"]),
+    ]);
+    const changed = [...new Set([...nulList(modified), ...nulList(untracked)])];
     const update: string[] = [];
     const drop: string[] = [];
     const uncovered: string[] = [];
@@ -78,14 +85,7 @@ export class ShadowStore {
     if (update.length) await git(this.place, ["update-index", "-z", "--add", "--remove", "--stdin"], update.map((p) => `${p}\0`).join(""));
     if (drop.length) await git(this.place, ["update-index", "-z", "--force-remove", "--stdin"], drop.map((p) => `${p}\0`).join(""));
     const tree = (await git(this.place, ["write-tree"])).trim();
-    const emptyDirs = await this.emptyDirs();
-    return { tree, uncovered, emptyDirs };
-  }
-
-  /** Untracked folders after a snapshot hold nothing but left-out files; those with no entry at all are empty. */
-  private async emptyDirs(): Promise<string[]> {
-    const listed = nulList(await git(this.place, ["ls-files", "-z", "-o", "--directory", "--exclude-standard"]));
-    return listed.filter((p) => p.endsWith("/") && isEmptyDir(join(this.place.workTree, p))).map((p) => p.slice(0, -1));
+    return { tree, uncovered, emptyDirs: emptyDirs(this.place.workTree, nulList(folders)) };
   }
 
   /** What changed from tree `a` to tree `b`; `renames` pairs deletions with additions for showing. */
@@ -153,6 +153,28 @@ export class ShadowStore {
     const listed = nulList(await git(this.place, ["ls-tree", "-r", "-d", "-z", "--name-only", tree]));
     return new Set([...listed, ...extra]);
   }
+}
+
+/**
+ * The empty folders among the untracked entries: a folder is listed whole when nothing in it is
+ * tracked yet, so the empty ones, and empty folders inside a new folder, are found by looking.
+ */
+function emptyDirs(root: string, listed: readonly string[]): string[] {
+  const found: string[] = [];
+  const visit = (dir: string, depth: number): boolean => {
+    let names: string[];
+    try {
+      if (!lstatSync(join(root, dir)).isDirectory()) return false;
+      names = readdirSync(join(root, dir));
+    } catch {
+      return false;
+    }
+    if (names.length === 0) return found.push(dir), true;
+    if (depth < 8 && names.length < 1000) for (const name of names) visit(`${dir}/${name}`, depth + 1);
+    return false;
+  };
+  for (const entry of listed) if (entry.endsWith("/")) visit(entry.slice(0, -1), 0);
+  return found;
 }
 
 /** A new session's index starts as a copy of the newest one of its workspace: its stat cache spares reading every file. */
