@@ -61,6 +61,14 @@ export async function serveAcp(deps: AcpDeps, stream: acp.Stream): Promise<void>
     return found;
   };
 
+  // After the response that names the session: a client drops updates for a session it does not know yet.
+  const announceCommands = (sessionId: string, opened: SessionOptions) => {
+    const commands = opened.skills?.loaded.commands ?? [];
+    if (commands.length === 0) return;
+    const availableCommands = commands.map((c) => ({ name: c.name, description: c.description, ...(c.argumentHint ? { input: { hint: c.argumentHint } } : {}) }));
+    setImmediate(() => notify(sessionId, { sessionUpdate: "available_commands_update", availableCommands }));
+  };
+
   const find = (sessionId: string): Live => {
     const entry = live.get(sessionId);
     if (!entry) throw acp.RequestError.sessionNotFound(sessionId);
@@ -87,15 +95,22 @@ export async function serveAcp(deps: AcpDeps, stream: acp.Stream): Promise<void>
     })
     .onRequest(acp.methods.agent.session.new, ({ params }) => {
       const mcp = mcpEntries(params.mcpServers);
-      const session = Session.create(params.cwd, options(params.cwd, undefined, undefined, mcp));
+      const opened = options(params.cwd, undefined, undefined, mcp);
+      const session = Session.create(params.cwd, opened);
       attach(session, params.cwd, mcp);
+      announceCommands(session.id, opened);
       return { sessionId: session.id, modes: deps.modes(params.cwd) };
     })
     .onRequest(acp.methods.agent.session.load, async ({ params }) => {
       const row = deps.store.getSession(params.sessionId);
       if (!row || row.deleted_at != null) throw acp.RequestError.sessionNotFound(params.sessionId);
       const mcp = mcpEntries(params.mcpServers);
-      const entry = live.get(row.id) ?? attach(Session.open(row, options(row.cwd, row, undefined, mcp)), row.cwd, mcp);
+      let entry = live.get(row.id);
+      if (!entry) {
+        const opened = options(row.cwd, row, undefined, mcp);
+        entry = attach(Session.open(row, opened), row.cwd, mcp);
+        announceCommands(row.id, opened);
+      }
       for (const update of replay(entry.session.history(), row.cwd)) notify(row.id, update);
       return { modes: deps.modes(row.cwd) };
     })

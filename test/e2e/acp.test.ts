@@ -3,7 +3,7 @@
 // round-trip, an edit whose update carries a diff, cancel, load and replay), and the bad inputs.
 import { afterEach, describe, expect, test } from "bun:test";
 import * as acp from "@agentclientprotocol/sdk";
-import { readFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { BINARY, world, type World } from "./harness.ts";
 
@@ -338,5 +338,21 @@ describe("rein acp: the client's MCP servers", () => {
     expect(agent.asks.map((a) => a.toolCall.toolCallId)).toEqual(["toolu_m1"]);
     const end = agent.updates.map((n) => n.update).find((u) => u.sessionUpdate === "tool_call_update" && u.toolCallId === "toolu_m1" && u.status === "completed");
     expect(JSON.stringify(end)).toContain("hi from the editor");
+  });
+});
+
+describe("rein acp: slash commands", () => {
+  test("the skills a user can invoke are announced; a prompt /name runs the skill", async () => {
+    const w = await newWorld();
+    await mkdir(join(w.home, ".claude/skills/house-style"), { recursive: true });
+    await writeFile(join(w.home, ".claude/skills/house-style/SKILL.md"), "---\nname: house-style\ndescription: How this team writes code\n---\nUse tabs for $ARGUMENTS.\n");
+    w.fake.script({ reply: [{ type: "text", text: "Tabs it is." }] });
+    const agent = startAgent(w);
+    await agent.conn.agent.request(acp.methods.agent.initialize, INIT);
+    const { sessionId } = await agent.conn.agent.request(acp.methods.agent.session.new, { cwd: w.cwd, mcpServers: [] });
+    const announced = await agent.update((u) => u.sessionUpdate === "available_commands_update");
+    expect(announced.sessionUpdate === "available_commands_update" ? announced.availableCommands : []).toContainEqual(expect.objectContaining({ name: "house-style", description: "How this team writes code" }));
+    await agent.conn.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: "/house-style the parser" }] });
+    expect(JSON.stringify(w.fake.requests[0]!.body.messages)).toContain("Use tabs for the parser.");
   });
 });
