@@ -112,6 +112,7 @@ export async function loadSession(args: Args, env: Env, hooks: InteractiveHooks,
     cleanup: async () => {
       unsubscribe();
       await server?.stop();
+      await session.end("prompt_input_exit").catch(() => undefined); // SessionEnd hooks, before the store closes
       const dropped = dropIfEmpty(session.id);
       store.close();
       if (!dropped) err(`session ${session.id} (resume: rein -r ${session.id})\n`);
