@@ -11,6 +11,7 @@ import { err } from "./output.ts";
 import { fork } from "./sessions-fork.ts";
 import { sessionLine, write } from "./sessions-format.ts";
 import { listTrash, prune, restoreOne, trashOne } from "./sessions-trash.ts";
+import { subagentLines } from "./sessions-tree.ts";
 
 const READ_ONLY = new Set(["list", "show", "export", "trash"]);
 const ACTIONS = "rein sessions list | show ID | export ID | rm ID | trash | restore ID | prune [--older-than D] [--yes] | fork ID [--at N]";
@@ -65,7 +66,7 @@ function exportJson(row: SessionRow, store: Store): string {
 function markdown(row: SessionRow, store: Store): string {
   const spend = sessionSpend(store.spendEvents(row.id));
   const cost = spend.runs + spend.compactions > 0 ? `\n${spendCounts(spend)} · ${costLine(spend)}\n` : "";
-  const parts = [`# ${row.title ?? "Session"}\n\n${row.id} · ${row.model} · ${row.cwd} · ${new Date(row.created_at).toISOString()}\n${cost}`];
+  const parts = [`# ${row.title ?? "Session"}\n\n${row.id} · ${row.model} · ${row.cwd} · ${new Date(row.created_at).toISOString()}\n${cost}${subagentLines(row, store)}`];
   const changes = store.events(row.id).filter((e) => e.type === "checkpoint" || e.type === "undo");
   const changesBefore = (seq: number) => {
     while (changes[0] && changes[0].seq < seq) parts.push(`> ${changeText(changes.shift()!)}\n`);

@@ -27,6 +27,13 @@ test.concurrent("--agent runs an agent file's prompt; a task call runs a child w
   expect(forwarded.at(-1)).toMatchObject({ type: "result", status: "success", text: "main is src/main.ts" });
   expect(resultText(toolResultsOf(w.fake.requests[2])[0])).toContain("<task_result>\nmain is src/main.ts\n</task_result>");
   expect(r.events.at(-1)).toMatchObject({ type: "result", status: "success", text: "Found it.", usage: { input_tokens: 117, output_tokens: 17 } });
+
+  // the tree: the parent lists its child, the child names its parent; neither is lost from the store
+  const child = forwarded[0]!.session_id;
+  const shown = await w.run(["sessions", "show", session.session_id]);
+  expect(shown.stdout).toContain(`Subagents:\n- explore ${child}: find main`);
+  expect((await w.run(["sessions", "show", child])).stdout).toContain(`subagent explore of ${session.session_id} (task call toolu_e2e_task)`);
+  expect((await w.run(["sessions", "list"])).stdout).not.toContain(child);
 });
 
 test.concurrent("an unknown --agent is a usage error naming the agents there are", async () => {
