@@ -123,11 +123,13 @@ test.concurrent("a model without prices: json counts the tokens and reports the 
   expect(r.stderr).toContain("the prices of model claude-unpriced-1 are unknown");
 });
 
-test.concurrent("the tools sent are the built-ins' definitions, converted when the binary was built exactly as now", async () => {
+test.concurrent("the tools sent are the built-ins' definitions, converted when the binary was built exactly as now, then the others (memory among them)", async () => {
   await using w = await world();
   w.fake.script({ reply: [text("ok")] });
 
   expect((await w.run(["-p", "say ok"])).code).toBe(0);
   const sent = (w.fake.requests[0]!.body as { tools: Record<string, unknown>[] }).tools.map(({ cache_control: _mark, ...tool }) => tool);
-  expect(sent).toEqual(builtinTools().map(toolDefinition));
+  const builtins = builtinTools().map(toolDefinition);
+  expect(sent.slice(0, builtins.length)).toEqual(builtins);
+  expect(sent.slice(builtins.length).map((tool) => tool.name)).toContain("memory");
 });
