@@ -8,7 +8,6 @@ import { join } from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult, Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
 import { transportOf, type Transport } from "./config.ts";
-import { connect, messageOf } from "./connect.ts";
 import type { ServerConfig } from "./sources.ts";
 import { cleanName } from "./names.ts";
 
@@ -97,6 +96,8 @@ export class McpServer {
   private async open(entry: NonNullable<ServerConfig["entry"]>): Promise<void> {
     this.state = "connecting";
     try {
+      // The SDK loads with the first server that connects (a cached one may never need it).
+      const { connect } = await import("./connect.ts");
       const client = await connect(entry, {
         toolEnv: this.env.toolEnv,
         cwd: this.env.cwd,
@@ -198,4 +199,8 @@ async function listAll(client: Client, timeout: number): Promise<McpTool[]> {
     cursor = typeof page.nextCursor === "string" && page.nextCursor ? page.nextCursor : undefined;
   } while (cursor && tools.length < 10_000);
   return tools;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
