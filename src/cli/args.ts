@@ -29,6 +29,8 @@ export type Args = {
   ask: string[];
   outputFormat: OutputFormat;
   onAsk: OnAsk;
+  /** "stream-json": user turns as NDJSON on stdin (Claude Code's input shape) */
+  inputFormat?: "text" | "stream-json";
   serve: boolean;
   port?: number;
   hostname?: string;
@@ -97,6 +99,7 @@ const FLAGS: Record<string, Spec> = {
   "--ask": { key: "ask", kind: "list" },
   "--output-format": { key: "outputFormat", kind: "string", check: oneOf(["text", "json", "stream-json", "claude-stream-json", "claude-json"]) },
   "--on-ask": { key: "onAsk", kind: "string", check: oneOf(["deny", "fail"]) },
+  "--input-format": { key: "inputFormat", kind: "string", check: oneOf(["text", "stream-json"]) },
   "--serve": { key: "serve", kind: "bool" },
   "--port": { key: "port", kind: "string", check: port },
   "--hostname": { key: "hostname", kind: "string" },

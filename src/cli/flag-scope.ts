@@ -31,6 +31,7 @@ const FLAG_SCOPES: Record<string, readonly Scope[]> = {
   "--sandbox": [...SESSIONS, "doctor"],
   "--output-format": ["print"],
   "--on-ask": ["print"],
+  "--input-format": ["print"],
   "--compact": ["print"],
   "--port": ["serve"],
   "--hostname": ["serve"],

@@ -43,6 +43,7 @@ Flags:
       --sandbox               run every bash command in the kernel sandbox (bubblewrap)
   print mode:
       --output-format FMT     text | json | stream-json | claude-stream-json | claude-json
+      --input-format stream-json   user turns as JSON lines on stdin (Claude Code's shape)
       --on-ask POLICY         deny (default: refuse and tell the model) | fail (exit 3)
       --compact               with -c or -r: summarise the whole session now, keeping
                               FOCUS (the argument, instead of a prompt) above all; runs no

@@ -32,7 +32,8 @@ export async function printMode(ctx: Context): Promise<number> {
   if (unpriced) warn(unpriced);
   for (const cut of instructionWarnings(instructionSources(settings))) warn(cut);
   startupWarnings(ctx, warn);
-  const prompt = args.compact ? "" : await readPrompt(args.prompt, ctx.env);
+  const turns = args.inputFormat === "stream-json" ? turnsInput(args) : undefined;
+  const prompt = args.compact || turns ? "" : await readPrompt(args.prompt, ctx.env);
   const store = openStore(ctx, warn);
   try {
     const untrusted = untrustedToolsWarning(ctx);
@@ -51,7 +52,7 @@ export async function printMode(ctx: Context): Promise<number> {
       const init = { tools: (await registry.tools()).map((t) => t.name), permissionMode: settings.permissionMode, version: settings.version, mcpServers: (settings.mcp?.servers ?? []).map((s) => s.name) };
       streaming = session.subscribe(claudeRenderer(init, writeLine, format === "claude-stream-json"));
     } else if (!args.compact) session.subscribe(stderrRenderer(warn, ctx.cwd));
-    const result = args.compact ? await session.compactRun(args.focus) : await session.prompt(prompt);
+    const result = args.compact ? await session.compactRun(args.focus) : turns ? await turns(session) : await session.prompt(prompt);
     signals.stop();
     if (format === "json") writeLine(JSON.stringify(result));
     // Only a finished answer goes to stdout: `rein -p ... > out.txt` must never keep half an answer.
@@ -71,6 +72,13 @@ export async function printMode(ctx: Context): Promise<number> {
     signals.stop();
     store.close();
   }
+}
+
+/** `--input-format stream-json` takes its turns from stdin and prints a stream of them. */
+function turnsInput(args: Context["args"]) {
+  if (args.prompt !== undefined || args.compact) throw new UsageError("--input-format stream-json reads the prompts from stdin: give no prompt argument (and no --compact)");
+  if (args.outputFormat !== "stream-json" && args.outputFormat !== "claude-stream-json") throw new UsageError("--input-format stream-json needs --output-format stream-json or claude-stream-json");
+  return async (session: Session) => (await import("./claude-input.ts")).runTurns(session, warn);
 }
 
 /** A signal before the session exists: nothing was started or stored, so exit now, saying so. */

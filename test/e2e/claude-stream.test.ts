@@ -107,3 +107,30 @@ test("a subagent's messages carry the task call's id; only the parent's result c
   expect(child.find((l) => l.type === "assistant")!.message.content).toEqual([{ type: "text", text: "main is src/main.ts" }]);
   expect(lines.at(-1)).toMatchObject({ type: "result", result: "Found it.", session_id: lines[0]!.session_id });
 });
+
+test("--input-format stream-json runs each user line on stdin as a turn of one session; a bad line is named and skipped", async () => {
+  await using w = await world();
+  w.fake.script({ reply: [{ type: "text", text: "First answer." }] }, { reply: [{ type: "text", text: "Second answer." }] });
+  const stdin = [
+    JSON.stringify({ type: "user", message: { role: "user", content: "first question" } }),
+    "{not json",
+    JSON.stringify({ type: "user", message: { role: "user", content: [{ type: "text", text: "second question" }] } }),
+    "",
+  ].join("\n");
+  const { stdout, stderr, code } = await w.run(["-p", "--input-format", "stream-json", "--output-format", "claude-stream-json"], { stdin });
+  expect(code).toBe(0);
+  expect(stderr).toContain("stdin line 2: not JSON; skipped");
+  const results = parse(stdout).filter((l) => l.type === "result");
+  expect(results.map((r) => r.result)).toEqual(["First answer.", "Second answer."]);
+  expect(results[0]!.session_id).toBe(results[1]!.session_id);
+  const second = JSON.stringify(w.fake.requests[1]!.body.messages);
+  expect(second).toContain("first question");
+  expect(second).toContain("second question");
+});
+
+test("--input-format stream-json without a stream output format is a usage error", async () => {
+  await using w = await world();
+  const { code, stderr } = await w.run(["-p", "--input-format", "stream-json"], { stdin: "" });
+  expect(code).toBe(2);
+  expect(stderr).toContain("--input-format stream-json needs --output-format stream-json or claude-stream-json");
+});
