@@ -7,6 +7,7 @@ import { agentLayer, offeredTools, tightening } from "../agents/rules.ts";
 import { DEFAULT_TASK_CAP, taskTool } from "../agents/task-tool.ts";
 import type { AgentDefinition } from "../agents/types.ts";
 import { emptyUsage } from "../agent/types.ts";
+import type { Rule } from "../permission/evaluate.ts";
 import { Session, type SessionOptions } from "./session.ts";
 
 /** how deep subagents nest: a session at this depth starts no more */
@@ -26,25 +27,37 @@ export function withSubagents(options: SessionOptions, settings: SubagentSetting
   const cap = settings.cap ?? DEFAULT_TASK_CAP;
   return {
     ...options,
-    subagents: (parent) => [
-      taskTool({
-        agents: settings.agents,
-        cap,
-        run: (request) =>
-          depth >= MAX_TASK_DEPTH
-            ? Promise.reject(new Error(`subagents nest at most ${MAX_TASK_DEPTH} deep and this one is at depth ${depth}; do this part of the task yourself`))
-            : runChild(options, { ...settings, depth }, parent, request),
-      }),
-    ],
+    subagents: (parent) => {
+      // What a person approved with "always" for a subagent holds for that agent's later tasks in this session.
+      const approved = new Map<string, Rule[]>();
+      return [
+        taskTool({
+          agents: settings.agents,
+          cap,
+          run: (request) =>
+            depth >= MAX_TASK_DEPTH
+              ? Promise.reject(new Error(`subagents nest at most ${MAX_TASK_DEPTH} deep and this one is at depth ${depth}; do this part of the task yourself`))
+              : runChild(options, { ...settings, depth }, parent, request, approved),
+        }),
+      ];
+    },
   };
 }
 
-async function runChild(parentOptions: SessionOptions, settings: SubagentSettings, parent: SubagentParent, request: ChildRequest): Promise<ChildOutcome> {
+async function runChild(
+  parentOptions: SessionOptions,
+  settings: SubagentSettings,
+  parent: SubagentParent,
+  request: ChildRequest,
+  approved: Map<string, Rule[]>,
+): Promise<ChildOutcome> {
   const agent = settings.agents.find((a) => a.name === request.agent)!;
   const model = request.model ?? agent.model ?? parentOptions.model;
   const problem = parentOptions.models?.problem?.(model);
   if (problem) throw new Error(problem);
-  const base = childOptions(parentOptions, agent, parent, model);
+  if (!approved.has(agent.name)) approved.set(agent.name, []);
+  const agentApprovals = approved.get(agent.name)!;
+  const base = childOptions(parentOptions, agent, parent, model, agentApprovals);
   const options = mayStartTasks(agent) ? withSubagents(base, { ...settings, depth: (settings.depth ?? 0) + 1 }) : base;
   const { store } = parentOptions;
   let child: Session;
@@ -76,6 +89,7 @@ async function runChild(parentOptions: SessionOptions, settings: SubagentSetting
       model,
     };
   } finally {
+    agentApprovals.push(...child.approvals().filter((rule) => !agentApprovals.includes(rule)));
     request.signal.removeEventListener("abort", abort);
     unanswer();
     unsubscribe();
@@ -87,7 +101,7 @@ export function mayStartTasks(agent: AgentDefinition): boolean {
   return (!agent.tools || agent.tools.includes("task")) && !agent.disallowedTools?.includes("task");
 }
 
-function childOptions(parentOptions: SessionOptions, agent: AgentDefinition, parent: SubagentParent, model: string): SessionOptions {
+function childOptions(parentOptions: SessionOptions, agent: AgentDefinition, parent: SubagentParent, model: string, approvals: readonly Rule[]): SessionOptions {
   const { subagents: _, ...base } = parentOptions;
   const tighten = tightening(agent);
   const own = agentLayer(agent);
@@ -106,7 +120,7 @@ function childOptions(parentOptions: SessionOptions, agent: AgentDefinition, par
     maxTurns: agent.maxTurns ?? parentOptions.maxTurns,
     ...(maxCost !== undefined ? { maxCost } : {}),
     agent: agent.name,
-    inherited: () => [...(parentOptions.inherited?.() ?? []), ...parent.approvals()],
+    inherited: () => [...(parentOptions.inherited?.() ?? []), ...parent.approvals(), ...approvals],
   };
 }
 

@@ -168,3 +168,20 @@ test("a child's ask reaches whoever holds the parent and is answered there", asy
   expect(session.reply(ask.id, "once")).toBe(true);
   expect((await run).text).toContain("child got: poked 3");
 });
+
+test("an \"always\" given to a subagent's ask holds for that agent's later tasks in the session", async () => {
+  const rules = ruleSet("default", { user: [], project: [], flags: [] });
+  const { session, log } = start({ rules });
+  const childPokes = (body: any) => (lastResult(body) ? text(`child got: ${lastResult(body)!.content}`) : { reply: [{ type: "tool_use", name: "poke", input: { n: 4 } }] } as FakeStep);
+  kit.fake.script({ reply: [task({ subagent_type: "general" })] }, ...routed(2, childPokes, () => text("")), text("first done"));
+  const first = session.prompt("go");
+  const ask = (await log.waitFor("permission_ask", (e) => e.parent_tool_use_id !== undefined)) as StampedEvent & { id: string };
+  session.reply(ask.id, "always");
+  expect((await first).text).toBe("first done");
+
+  kit.fake.script({ reply: [task({ subagent_type: "general" })] }, ...routed(2, childPokes, () => text("")), { respond: (body: any) => text(String(lastResult(body)!.content)) });
+  const second = await session.prompt("again");
+  // the second general child ran its poke without asking anyone
+  expect(log.of("permission_ask").filter((e) => e.parent_tool_use_id)).toHaveLength(1);
+  expect(second.text).toContain("child got: poked 4");
+});
