@@ -55,7 +55,8 @@ function importOne(all: string, pre: string, raw: string, file: string, ctx: Imp
   try {
     real = realpathSync(abs);
   } catch {
-    return refuse(`names ${abs}, which does not exist`);
+    // `@types/node`, `@biomejs/biome`: a package, not a file; only a path that looks like one is missed aloud
+    return looksLikeFile(target) ? refuse(`names ${abs}, which does not exist`) : all;
   }
   const sensitive = sensitivePath(abs, ctx.home, ctx.reinDirs) ?? sensitivePath(real, ctx.home, ctx.reinDirs);
   if (sensitive) return refuse(`is denied: ${abs} is ${sensitive.reason}, which never goes to the model`);
@@ -66,6 +67,10 @@ function importOne(all: string, pre: string, raw: string, file: string, ctx: Imp
   ctx.imported.push({ path: abs, from: file, bytes: read.bytes, cut: read.cut });
   if (read.cut) ctx.warnings.push(cutWarning(abs, read.bytes, ctx.cap));
   return `${pre}${expandImports(read.text, real, ctx, [...chain, real])}${trail}`;
+}
+
+function looksLikeFile(target: string): boolean {
+  return /\.[A-Za-z0-9]+$/.test(target) || /^(?:~|\.{1,2})?\//.test(target);
 }
 
 export function cutWarning(path: string, bytes: number, cap: number): string {

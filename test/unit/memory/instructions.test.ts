@@ -132,7 +132,7 @@ describe("@path imports", () => {
     writeFileSync(join(root, "docs", "style.md"), "STYLE: tabs. See @./more.md.");
     writeFileSync(join(root, "docs", "more.md"), "MORE TEXT");
     writeFileSync(join(home, "personal.md"), "PERSONAL");
-    writeFileSync(join(root, "AGENTS.md"), ["Read @docs/style.md", "Mine: @~/personal.md", "Code `@docs/more.md` stays", "```", "@docs/more.md", "```", "Ping @alice about it"].join("\n"));
+    writeFileSync(join(root, "AGENTS.md"), ["Read @docs/style.md", "Mine: @~/personal.md", "Code `@docs/more.md` stays", "```", "@docs/more.md", "```", "Ping @alice about it", "Install @types/node and @biomejs/biome"].join("\n"));
     const { files, warnings } = load(root, home);
     const text = files[0]!.text;
     expect(text).toContain("Read STYLE: tabs. See MORE TEXT.");
@@ -140,6 +140,7 @@ describe("@path imports", () => {
     expect(text).toContain("Code `@docs/more.md` stays");
     expect(text).toContain("```\n@docs/more.md\n```");
     expect(text).toContain("Ping @alice about it");
+    expect(text).toContain("Install @types/node and @biomejs/biome");
     expect(files[0]!.imports.map((i) => i.path)).toEqual([join(root, "docs", "style.md"), join(root, "docs", "more.md"), join(home, "personal.md")]);
     expect(warnings).toEqual([]);
   });
