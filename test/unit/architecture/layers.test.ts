@@ -12,7 +12,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   agent: ["sdk"],
   llm: ["agent", "sdk"],
   registry: ["agent", "sdk", "tools"],
-  permission: [],
+  // sdk imports nothing of ours: its env-file definition is shared by the engine and the tools.
+  permission: ["sdk"],
   config: ["permission"],
   agents: ["agent", "sdk", "config", "permission", "prompts"],
   mcp: ["agent", "sdk", "config", "permission", "registry"],
