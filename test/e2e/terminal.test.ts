@@ -222,7 +222,7 @@ describe.skipIf(!hasTmux)("the interactive terminal", () => {
     const { pane } = await start({ name: "custom", env: { REIN_CONFIG_DIR: config } });
     suite.fake.script({ reply: [{ type: "text", text: "Explained." }] });
     pane.keys("/help", "Enter");
-    await pane.until(/\/explain\s+explain a file \(user\)/);
+    await pane.until(/\/explain\s+explain a file \(user command\)/);
     pane.keys("/explain src/main.ts", "Enter");
     await pane.until("Explained.");
     expect(lastUserText()).toBe("Explain src/main.ts in two sentences.\n");
