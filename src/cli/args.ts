@@ -47,6 +47,9 @@ export type Args = {
   /** rein hooks test: the tool and its input (JSON) of the made-up call */
   tool?: string;
   input?: string;
+  /** rein mcp add/remove: which config file (user or project), and a remote server's URL */
+  scope?: string;
+  url?: string;
   /** rein undo: how many turns */
   turns?: number;
   code: boolean;
@@ -118,6 +121,8 @@ const FLAGS: Record<string, Spec> = {
   "--conversation": { key: "conversation", kind: "bool" },
   "--force": { key: "force", kind: "bool" },
   "--input": { key: "input", kind: "string" },
+  "--scope": { key: "scope", kind: "string", check: oneOf(["user", "project"]) },
+  "--url": { key: "url", kind: "string" },
 };
 
 const SHORT = new Map(Object.entries(FLAGS).flatMap(([long, spec]) => (spec.short ? [[spec.short, long] as const] : [])));

@@ -42,6 +42,8 @@ const FLAG_SCOPES: Record<string, readonly Scope[]> = {
   "--yes": ["sessions prune"],
   "--older-than": ["sessions prune"],
   "--at": ["sessions fork"],
+  "--scope": ["mcp add", "mcp remove"],
+  "--url": ["mcp add"],
 };
 
 /** The most arguments after the action (a missing one is left to the command, which says what it needs). */
@@ -62,6 +64,8 @@ const MAX_ARGS: Record<string, number> = {
   "hooks test": 1,
   "mcp list": 0,
   "mcp get": 1,
+  "mcp add": Infinity,
+  "mcp remove": 1,
   "memory list": 0,
   "memory show": 1,
   "memory edit": 1,

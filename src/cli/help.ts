@@ -11,7 +11,7 @@ Usage:
   rein sessions list | show ID | export ID [--format md|json] | rm ID
   rein sessions trash | restore ID | prune [--older-than D] [--yes] | fork ID [--at N]
   rein tools list | init [user|project]
-  rein mcp list | get NAME
+  rein mcp list | get NAME | add NAME [--scope user|project] (-- COMMAND ARGS... | --url URL) | remove NAME
   rein skills list [--json]             skills and commands, where each came from, load errors
   rein plugin list [--json]             plugins in ~/.config/rein/plugins/ and what each brings
   rein memory list | show NAME | edit NAME | rm NAME   the memories sessions read (docs/memory.md)

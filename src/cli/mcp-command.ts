@@ -1,7 +1,8 @@
 // rein mcp list | get NAME: the configured MCP servers, where each came from, its transport, its
 // state after trying to connect (bounded by the startup timeout), its tools and its last error.
 // Values of env and headers are never printed: they are often tokens.
-import { listingHub, toolName, transportOf, type McpHub, type McpServer } from "../session/mcp.ts";
+import { projectPaths } from "../config/paths.ts";
+import { listingHub, parseEntry, saveServer, toolName, transportOf, type McpHub, type McpServer } from "../session/mcp.ts";
 import { VERSION } from "../version.ts";
 import { UsageError } from "./args.ts";
 import { mcpFor, type Context } from "./context.ts";
@@ -9,7 +10,8 @@ import { out, warn } from "./output.ts";
 
 export async function mcpCommand(rest: string[], ctx: Context): Promise<number> {
   const [action = "list", name] = rest;
-  if (action !== "list" && action !== "get") throw new UsageError(`unknown action "${action}" (rein mcp list | get NAME)`);
+  if (action === "add" || action === "remove") return change(action, rest.slice(1), ctx);
+  if (action !== "list" && action !== "get") throw new UsageError(`unknown action "${action}" (rein mcp list | get NAME | add NAME -- COMMAND... | add NAME --url URL | remove NAME)`);
   if (action === "get" && !name) throw new UsageError("rein mcp get needs a server name (see rein mcp list)");
   const settings = mcpFor(ctx);
   for (const warning of settings.warnings) warn(warning);
@@ -69,4 +71,28 @@ function detail(row: Row): string {
     ...row.problems.map((p) => `  ${p.tool}: left out: ${p.reason}`),
   ];
   return `${lines.join("\n")}\n`;
+}
+
+/** rein mcp add NAME [--scope user|project] (-- COMMAND ARGS... | --url URL), rein mcp remove NAME [--scope ...] */
+function change(action: "add" | "remove", words: string[], ctx: Context): number {
+  const [name, ...command] = words;
+  if (!name || !/^[A-Za-z0-9_.-]+$/.test(name)) throw new UsageError(`rein mcp ${action} needs a server name of letters, digits, _ . or - first`);
+  const file = ctx.args.scope === "project" ? projectPaths(ctx.projectRoot).config : ctx.paths.userConfig;
+  if (action === "remove") {
+    if (!saveServer(file, name, undefined)) {
+      warn(`${file} has no MCP server "${name}" (rein edits only its own config files; see rein mcp list for where each server comes from)`);
+      return 1;
+    }
+    out(`removed MCP server "${name}" from ${file}\n`);
+    return 0;
+  }
+  const url = ctx.args.url;
+  if (url && command.length > 0) throw new UsageError("give either --url URL or -- COMMAND ARGS..., not both");
+  if (!url && command.length === 0) throw new UsageError("rein mcp add NAME -- COMMAND ARGS... (a stdio server) or rein mcp add NAME --url URL (streamable HTTP)");
+  const entry = url ? { type: "http", url } : { command: command[0]!, args: command.slice(1) };
+  const checked = parseEntry(entry, ctx.env);
+  if ("problem" in checked) throw new UsageError(`MCP server "${name}": ${checked.problem}`);
+  saveServer(file, name, entry);
+  out(`added MCP server "${name}" to ${file}\n`);
+  return 0;
 }

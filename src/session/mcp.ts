@@ -20,3 +20,5 @@ export async function listingHub(
   const { McpHub } = await import("../mcp/hub.ts");
   return new McpHub(servers, { ...settings, toolEnv: childEnv(run.env, { passthrough: run.passthrough }), cwd: run.cwd, version: run.version });
 }
+export { saveServer } from "../mcp/save.ts";
+export { parseEntry } from "../mcp/config.ts";

@@ -97,3 +97,19 @@ test.concurrent("a rule for a configured server's tool does not warn as unknown;
   expect(r.stderr).not.toContain('"mcp__slow__read"');
   expect(r.stderr).toContain('"mcp__absent__x" is none of rein\'s permissions');
 }, 30_000);
+
+test.concurrent("rein mcp add writes rein's config (user or project), remove takes it out; bad input changes nothing", async () => {
+  await using w = await world();
+  await configure(w, { model: "claude-sonnet-5-5" });
+  expect(await w.run(["mcp", "add", "everything", "--", "node", EVERYTHING, "stdio"])).toMatchObject({ code: 0 });
+  expect(await w.run(["mcp", "add", "docs", "--scope", "project", "--url", "http://127.0.0.1:9/mcp"])).toMatchObject({ code: 0 });
+  const user = JSON.parse(await Bun.file(join(w.configDir, "config.json")).text());
+  expect(user).toEqual({ model: "claude-sonnet-5-5", mcpServers: { everything: { command: "node", args: [EVERYTHING, "stdio"] } } });
+  expect(JSON.parse(await Bun.file(w.path(".rein", "config.json")).text())).toEqual({ mcpServers: { docs: { type: "http", url: "http://127.0.0.1:9/mcp" } } });
+  const bad = await w.run(["mcp", "add", "x", "--url", "ftp://nope"]);
+  expect(bad.code).toBe(2);
+  expect(bad.stderr).toContain('MCP server "x": url: expected an http(s) URL');
+  expect(await w.run(["mcp", "remove", "everything"])).toMatchObject({ code: 0 });
+  expect(JSON.parse(await Bun.file(join(w.configDir, "config.json")).text())).toEqual({ model: "claude-sonnet-5-5", mcpServers: {} });
+  expect((await w.run(["mcp", "remove", "everything"])).code).toBe(1);
+}, 30_000);
