@@ -1,7 +1,7 @@
 // The hub against real server processes: server-everything from npm and a misbehaving server of
 // our own. None of the failures stops anything: each is a state, a last error and an error result.
 import { expect, test } from "bun:test";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { toolDefinition } from "../../../src/agent/tool-schema.ts";
@@ -30,7 +30,8 @@ test.concurrent("stdio servers get the tool environment plus their own env, and 
   expect(env).not.toHaveProperty("OPENAI_API_KEY");
   await using r = hub({ rogue: rogue() });
   await r.tools();
-  expect(readFileSync(join(r.logDir, "rogue.log"), "utf8")).toContain("rogue started in mode serve");
+  const log = join(r.logDir, "rogue.log");
+  await until(() => existsSync(log) && readFileSync(log, "utf8").includes("rogue started in mode serve"), "the server's stderr in its log");
 }, 20_000);
 
 test.concurrent("a command that does not exist, and one that exits at once, fail with why", async () => {
