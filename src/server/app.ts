@@ -10,6 +10,7 @@ import { requireOrigin, type Guard } from "./guard.ts";
 import type { SessionHub } from "./hub.ts";
 import { loginRoutes } from "./login.ts";
 import { sessionRoutes } from "./session-routes.ts";
+import { undoRoutes } from "./undo-routes.ts";
 import type { StreamLimits } from "./sse.ts";
 
 export type AppDeps = {
@@ -53,6 +54,7 @@ export function createApp(deps: AppDeps): Hono {
   app.get("/", (c) => c.html(deps.page ?? "<!doctype html><title>rein</title><p>rein is running."));
   app.get("/openapi.json", (c) => c.json(deps.openapi ?? {}));
   sessionRoutes(app, { hub: deps.hub, body, stream, keepOpen: deps.keepOpen ?? (() => {}) });
+  undoRoutes(app, deps.hub, body);
   return app;
 }
 

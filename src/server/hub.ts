@@ -119,6 +119,13 @@ export class SessionHub {
     return this.running.has(id);
   }
 
+  /** A session and the store for undo and its checkpoints; with `idle`, refused while a prompt runs. */
+  idle(id: string, idle: boolean): { session: Session; store: Store } {
+    const session = this.get(id);
+    if (idle && (this.running.has(id) || session.running)) throw new ApiError("busy", "a prompt is running in this session; undo when it has finished");
+    return { session, store: this.deps.store };
+  }
+
   /** Starts a prompt; the promise settles with its result event. */
   prompt(id: string, text: string): Promise<ResultEvent> {
     if (this.closing) throw new ApiError("busy", "the server is shutting down");

@@ -134,6 +134,39 @@ const paths = {
       responses: { "200": json("false when nothing was running", closed({ aborted: { type: "boolean" } })), ...locked, "404": errors.not_found },
     },
   },
+  "/sessions/{id}/checkpoints": {
+    parameters: [idParam],
+    get: {
+      summary: "the session's checkpoints, oldest first, as rein checkpoints list --json (docs/undo.md)",
+      responses: { "200": json("the checkpoints", closed({ checkpoints: { type: "array", items: { type: "object" } } })), ...locked, "404": errors.not_found },
+    },
+  },
+  "/sessions/{id}/undo": {
+    parameters: [idParam],
+    post: {
+      summary: "undo the last turns' code, conversation or both, as rein undo --json does; 409 when there is nothing to undo or it would overwrite a later change",
+      requestBody: body(
+        closed(
+          {
+            turns: { type: "integer", minimum: 1, description: "how many turns (default 1)" },
+            part: { enum: ["both", "code", "conversation"], description: "default both" },
+            force: { type: "boolean", description: "overwrite files changed after the turn" },
+          },
+          ["turns", "part", "force"],
+        ),
+        false,
+      ),
+      responses: { "200": json("what was undone", { type: "object" }), ...withBody, "404": errors.not_found, "409": json("refused, or nothing to undo", { type: "object" }) },
+    },
+  },
+  "/sessions/{id}/redo": {
+    parameters: [idParam],
+    post: {
+      summary: "reverse the last undo, as rein redo --json does",
+      requestBody: body(closed({ force: { type: "boolean" } }, ["force"]), false),
+      responses: { "200": json("what was redone", { type: "object" }), ...withBody, "404": errors.not_found, "409": json("refused, or nothing to redo", { type: "object" }) },
+    },
+  },
   "/openapi.json": {
     get: { summary: "this document", responses: { "200": json("OpenAPI 3.1", { type: "object" }), ...locked } },
   },
