@@ -52,11 +52,15 @@ export function mcpSettings(opts: SourceOptions & { dataDir: string }): McpSetti
 export type RunPart = { toolEnv: Readonly<Record<string, string>>; cwd: string; version: string };
 
 /** Starts the servers in the background and offers their tools through `registry`; they end with the process. */
+/** The hubs of this process, whose servers end when it exits (one listener for all of them). */
+const live = new Set<{ kill: () => void }>();
+
 export function attachMcp(registry: ToolRegistry, settings: McpSettings, run: RunPart): void {
   const hub = import("./hub.ts").then(({ McpHub }) => {
     const made = new McpHub(settings.servers, { ...settings, ...run, lazy: true });
     void made.start();
-    process.once("exit", () => made.kill());
+    if (live.size === 0) process.once("exit", () => live.forEach((h) => h.kill()));
+    live.add(made);
     return made;
   });
   registry.addSource({ source: "mcp", tools: async () => (await hub).tools() });
