@@ -60,8 +60,11 @@ describe.skipIf(!available.ok)("a line the analysis allowed as read-only", () =>
 });
 
 describe.skipIf(!available.ok)("the real defaults with the session's masks", () => {
-  test("a recursive grep the defaults allow reads no .env anywhere in the workspace", async () => {
+  test("a recursive grep the analysis could not check whole reads no .env anywhere in the workspace", async () => {
+    // The first line asks for a recursive read of a folder holding a .env file, but its walk stops
+    // after 10,000 entries: past that bound (these files come first), only the mask keeps the secret.
     const cwd = mkdtempSync(join(kit.dir.path, "ws-"));
+    for (let i = 0; i <= 10_000; i++) writeFileSync(join(cwd, `f${i}.txt`), "");
     mkdirSync(join(cwd, "packages", "api"), { recursive: true });
     writeFileSync(join(cwd, "packages", "api", ".env"), "API_SECRET=hunter2\n");
     writeFileSync(join(cwd, "notes.txt"), "API_SECRET is read from the environment\n");
