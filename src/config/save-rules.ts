@@ -1,8 +1,7 @@
 // Writes "always" approvals into a config file's permissions.allow, keeping everything else in the
 // file as it was. The file is replaced atomically; a file that is not valid JSON is left alone.
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { dirname } from "node:path";
 import { ConfigError } from "./config-error.ts";
+import { readConfigObject, writeConfigObject } from "./config-object.ts";
 import { formatRule, parseRule } from "./rule.ts";
 
 export type AllowRule = { permission: string; pattern: string };
@@ -19,25 +18,13 @@ export function ruleText(rule: AllowRule): string {
 
 /** Adds the rules to `permissions.allow` of the file (created if missing); returns the rule texts added. */
 export function saveAllowRules(file: string, rules: readonly AllowRule[]): string[] {
-  const config = existsSync(file) ? parse(file) : {};
+  const config = readConfigObject(file);
+  if (!config) throw new ConfigError(`config error in ${file}: not a JSON object, so the approval was not saved there; fix the file first`, { file });
   const permissions = (config.permissions ??= {}) as Record<string, unknown>;
   const allow = Array.isArray(permissions.allow) ? (permissions.allow as unknown[]) : [];
   const added = rules.map(ruleText).filter((text, i, all) => !allow.includes(text) && all.indexOf(text) === i);
   if (added.length === 0) return [];
   permissions.allow = [...allow, ...added];
-  mkdirSync(dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, `${JSON.stringify(config, null, 2)}\n`, { mode: 0o600 });
-  renameSync(tmp, file);
+  writeConfigObject(file, config);
   return added;
-}
-
-function parse(file: string): Record<string, unknown> {
-  try {
-    const value = JSON.parse(readFileSync(file, "utf8")) as unknown;
-    if (value && typeof value === "object" && !Array.isArray(value)) return value as Record<string, unknown>;
-  } catch {
-    // reported below
-  }
-  throw new ConfigError(`config error in ${file}: not a JSON object, so the approval was not saved there; fix the file first`, { file });
 }

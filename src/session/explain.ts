@@ -47,13 +47,18 @@ export async function explainCommand(line: string, opts: ExplainOptions): Promis
       cwd: c.cwd,
       ...(c.opaque ? { opaque: c.opaque } : {}),
     })),
-    requests: decision.requests.map((d) => ({
-      permission: d.request.permission,
-      pattern: d.request.pattern,
-      decision: d.action,
-      always: d.request.always,
-      rule: d.rule ? { permission: d.rule.permission, pattern: d.rule.pattern, action: d.rule.action, source: d.rule.source ?? "unknown" } : null,
-      reason: d.reason ?? null,
-    })),
+    requests: explainedRequests(decision),
   };
+}
+
+/** Each request of an evaluated call with its decision, the rule that decided and the reason. */
+export function explainedRequests(decision: ReturnType<typeof evaluate>): Explanation["requests"] {
+  return decision.requests.map((d) => ({
+    permission: d.request.permission,
+    pattern: d.request.pattern,
+    decision: d.action,
+    always: d.request.always,
+    rule: d.rule ? { permission: d.rule.permission, pattern: d.rule.pattern, action: d.rule.action, source: d.rule.source ?? "unknown" } : null,
+    reason: d.reason ?? null,
+  }));
 }
