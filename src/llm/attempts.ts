@@ -115,6 +115,7 @@ function seconds(ms: number): string {
   return s >= 60 ? `${Math.floor(s / 60)}m ${s % 60}s` : `${(Math.max(0, ms) / 1000).toFixed(1)}s`;
 }
 
+/** Resolves after `ms`, or at once when `signal` aborts. */
 export function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     if (signal.aborted) return resolve();

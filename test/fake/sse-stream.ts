@@ -1,3 +1,5 @@
+import { abortableSleep } from "../../src/llm/attempts.ts";
+
 /** How a streamed answer ends: cleanly, with the connection dropped, or never. */
 export type StreamEnd = "close" | "cut" | "hang";
 
@@ -41,13 +43,13 @@ export function sseResponse(
     opts.signal.addEventListener("abort", () => gone.abort(), { once: true });
 
     for (const [i, chunk] of chunks.entries()) {
-      if (i > 0 && opts.delayMs) await sleep(opts.delayMs, gone.signal);
+      if (i > 0 && opts.delayMs) await abortableSleep(opts.delayMs, gone.signal);
       if (gone.signal.aborted) return;
       controller.enqueue(encoder.encode(chunk));
     }
     if (opts.end === "hang") return;
     if (opts.end === "cut") {
-      await sleep(Math.max(cutGraceMs, opts.delayMs ?? 0), gone.signal);
+      await abortableSleep(Math.max(cutGraceMs, opts.delayMs ?? 0), gone.signal);
       return drop();
     }
     opts.live.delete(drop);
@@ -55,20 +57,6 @@ export function sseResponse(
   }
 
   return new Response(body, { headers: { ...sseHeaders, ...opts.headers } });
-}
-
-/** Resolves after `ms`, or at once when `signal` aborts. */
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    signal.addEventListener("abort", done, { once: true });
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", done);
-      resolve();
-    }
-  });
 }
 
 /** The stream may already be closed or cancelled by the client; that is fine here. */
