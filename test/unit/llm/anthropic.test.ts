@@ -1,23 +1,13 @@
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import type { ProviderEvent } from "../../../src/agent/types.ts";
-import { startFakeAnthropic, type FakeServer } from "../../fake/server.ts";
+import type { FakeServer } from "../../fake/server.ts";
+import { fakeAnthropicPerFile, fastRetry as fast } from "../../support/fake-anthropic.ts";
 import { anthropicStream } from "../../../src/llm/anthropic.ts";
 import { ofType, runProvider, sampleRequest, TEST_API_KEY } from "../../support/provider-run.ts";
 import { withoutCacheMarks } from "../../support/session-kit.ts";
 
 let fake: FakeServer;
-const fast = { maxAttempts: 3, baseDelayMs: 1, maxDelayMs: 5 };
-
-beforeAll(async () => {
-  fake = await startFakeAnthropic();
-});
-
-afterEach(() => {
-  expect(fake.pending()).toBe(0);
-  fake.reset();
-});
-
-afterAll(() => fake.close());
+fakeAnthropicPerFile((started) => (fake = started));
 
 function done(events: ProviderEvent[]) {
   const all = ofType(events, "done");

@@ -1,21 +1,13 @@
 // Provider faults seen from outside (issue 14): what an error page, a 200 carrying an error, a
 // silent server and an unreadable tool input turn into, through the real provider code.
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import type { ProviderEvent } from "../../../src/agent/types.ts";
-import { startFakeAnthropic, type FakeServer } from "../../fake/server.ts";
+import type { FakeServer } from "../../fake/server.ts";
+import { fakeAnthropicPerFile, fastRetry as fast } from "../../support/fake-anthropic.ts";
 import { ofType, runProvider } from "../../support/provider-run.ts";
 
 let fake: FakeServer;
-const fast = { maxAttempts: 3, baseDelayMs: 1, maxDelayMs: 5 };
-
-beforeAll(async () => {
-  fake = await startFakeAnthropic();
-});
-afterEach(() => {
-  expect(fake.pending()).toBe(0);
-  fake.reset();
-});
-afterAll(() => fake.close());
+fakeAnthropicPerFile((started) => (fake = started));
 
 const errorOf = (events: ProviderEvent[]) => {
   const last = events.at(-1);
