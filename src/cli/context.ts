@@ -136,10 +136,19 @@ export function runSettingsForExplain(ctx: Context) {
   };
 }
 
-/** The run's hooks from every source; project ones are active only in a trusted workspace. */
-export function runHooks(ctx: Context) {
-  return loadHooks({ rein: ctx.config.hooks, home: ctx.env.HOME || homedir(), projectRoot: ctx.projectRoot, trusted: ctx.trusted });
+/**
+ * The run's hooks from every source; project ones are active only in a trusted workspace. Read once
+ * per context: both runSettings and startupWarnings need them, and a fresh run gets a fresh context.
+ */
+export function runHooks(ctx: Context): ReturnType<typeof loadHooks> {
+  let hooks = hooksByContext.get(ctx);
+  if (!hooks) {
+    hooks = loadHooks({ rein: ctx.config.hooks, home: ctx.env.HOME || homedir(), projectRoot: ctx.projectRoot, trusted: ctx.trusted });
+    hooksByContext.set(ctx, hooks);
+  }
+  return hooks;
 }
+const hooksByContext = new WeakMap<Context, ReturnType<typeof loadHooks>>();
 
 function reinDirs(ctx: Context): string[] {
   return [ctx.paths.configDir, ctx.paths.dataDir, join(ctx.projectRoot, ".rein")];
