@@ -77,7 +77,8 @@ async function expandShell(line: string, ctx: EngineContext): Promise<Expanded> 
     // git is checked in the form its harmless global options do not change (`git --no-pager log` as `git log`).
     const checked = git ? { ...command, argv: git.argv } : command;
     const { pattern, alsoCheck } = commandPatterns(checked);
-    if (checked !== command && commandPatterns(command).pattern !== pattern) alsoCheck.push(commandPatterns(command).pattern);
+    const written = checked !== command ? commandPatterns(command).pattern : pattern;
+    if (written !== pattern) alsoCheck.push(written);
     // The analysis finds what a command runs; its option table, what its options and words do.
     // The state builtins name variables, never files (their redirects are checked below).
     const paths = git
