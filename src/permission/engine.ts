@@ -15,7 +15,7 @@ import { programInWorkspace } from "./path-lookup.ts";
 import { isInside, resolveForCheck } from "./paths.ts";
 import { followsLinks, readsHiddenContents, readsTrees } from "./recursive-reads.ts";
 import { sensitivePath, sensitiveWithin } from "./sensitive.ts";
-import { linkLeaving } from "./symlinks-out.ts";
+import { linkLeaving, type LinkScan } from "./symlinks-out.ts";
 import type { ShellCommand } from "./shell/types.ts";
 
 export type EngineContext = {
@@ -72,6 +72,7 @@ async function expandShell(line: string, ctx: EngineContext): Promise<Expanded> 
   }
   const requests: PermissionRequest[] = [];
   let unseen = analysis.redirects.some((r) => r.dynamic);
+  const scans = new Map<string, LinkScan>(); // a folder several commands of the line read as a tree is walked once
   for (const command of analysis.commands) {
     const git = command.argv[0] === "git" ? analyzeGit(command, ctx) : undefined;
     // git is checked in the form its harmless global options do not change (`git --no-pager log` as `git log`).
@@ -110,7 +111,7 @@ async function expandShell(line: string, ctx: EngineContext): Promise<Expanded> 
       const local = /^file:\/\/(?:localhost)?(\/[^?#]*)/i.exec(word)?.[1];
       if (local) requests.push(...pathRequests("read", decodeURIComponent(local), at));
     }
-    const tree = !git && readsTrees(command) ? { tree: true, follows: followsLinks(command), contents: readsHiddenContents(command) } : undefined;
+    const tree = !git && readsTrees(command) ? { tree: true, follows: followsLinks(command), contents: readsHiddenContents(command), scans } : undefined;
     for (const path of paths.reads) requests.push(...pathRequests("read", path, at, tree));
     for (const path of paths.writes) requests.push(...pathRequests("edit", path, at));
   }
@@ -139,7 +140,7 @@ async function expandShell(line: string, ctx: EngineContext): Promise<Expanded> 
 }
 
 /** How a folder among a command's reads is read: as a whole tree, following the symlinks in it or not. */
-type TreeRead = { tree: boolean; follows: boolean; contents: boolean };
+type TreeRead = { tree: boolean; follows: boolean; contents: boolean; scans?: Map<string, LinkScan> };
 
 // Builtins that only change this shell's own state, which the analysis follows (an assignment that
 // changes how later commands run makes them opaque; see shell/state.ts).
@@ -171,7 +172,8 @@ function treeRisk(dir: string, ctx: EngineContext, read: TreeRead): { action: "d
     const listed = `${inside.slice(0, 3).join(", ")}${inside.length > 3 ? ", ..." : ""}`;
     return { action: "deny", reason: `it reads a folder holding credentials (${listed}) as a whole, protected in every permission mode` };
   }
-  const scan = linkLeaving(dir, ctx.workspace, ctx.home, ctx.reinDirs);
+  const scan = read.scans?.get(dir) ?? linkLeaving(dir, ctx.workspace, ctx.home, ctx.reinDirs);
+  read.scans?.set(dir, scan);
   if (scan.link) return { action: "ask", reason: `the folder holds a symlink (${scan.link.path}) to ${scan.link.target}, which a recursive read can follow` };
   if (scan.env && read.contents) return { action: "ask", reason: `the folder holds an environment file (${scan.env}), which often holds secrets and a recursive read reads` };
   if (!scan.complete && read.follows) return { action: "ask", reason: "the folder is too large to check for symlinks leading out, and the command follows them" };
