@@ -54,7 +54,8 @@ function followLinks(absolute: string): string {
   return current;
 }
 
-function lstatOrUndefined(path: string) {
+/** lstat, or undefined where there is no entry or it cannot be read. */
+export function lstatOrUndefined(path: string) {
   try {
     return lstatSync(path, { throwIfNoEntry: false });
   } catch {

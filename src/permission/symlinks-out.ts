@@ -1,8 +1,8 @@
 // For a recursive read of a folder: the first symlink inside it that leads out of the workspace or to
 // a sensitive path. The walk is bounded; `complete` says whether it saw the whole tree.
-import { lstatSync, readdirSync, type Dirent } from "node:fs";
+import { readdirSync, type Dirent } from "node:fs";
 import { join } from "node:path";
-import { isInside, resolveForCheck } from "./paths.ts";
+import { isInside, lstatOrUndefined, resolveForCheck } from "./paths.ts";
 import { envFile, sensitivePath } from "./sensitive.ts";
 
 const MAX_ENTRIES = 10_000;
@@ -45,12 +45,4 @@ export function linkLeaving(dir: string, workspace: string, home: string, reinDi
     }
   }
   return { ...(env ? { env } : {}), complete: true };
-}
-
-function lstatOrUndefined(path: string) {
-  try {
-    return lstatSync(path);
-  } catch {
-    return undefined;
-  }
 }
