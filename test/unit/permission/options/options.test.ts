@@ -150,6 +150,9 @@ describe("commands through the option tables", () => {
   test("xargs words from a name printer are vouched for only where the folder holds nothing misleading", () => {
     const fed = (root: string) => cmd(["wc", "-l"], { wrappers: ["xargs"], dynamic: true, input: cmd(["find", root]) });
     expect(commandPaths(fed("."), home).opaque).toBeDefined(); // odd/--pre=sh and links/keys
+    // git ls-files prints names from its repository: git's path handler names the folder to check.
+    const listed = cmd(["wc", "-l"], { wrappers: ["xargs"], dynamic: true, input: cmd(["git", "ls-files"]) });
+    expect(commandPaths(listed, home).opaque).toContain("xargs reads file names from");
     mkdirSync(join(ws, "clean"), { recursive: true });
     writeFileSync(join(ws, "clean", "x.ts"), "");
     expect(commandPaths(fed("clean"), home).opaque).toBeUndefined();
