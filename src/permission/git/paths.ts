@@ -1,4 +1,6 @@
-// The files a git command touches, for the engine's read and edit requests.
+// The files a git command touches, where commandPaths reads one: the input of xargs or of a
+// substitution (`git ls-files | xargs wc`), whose folder is checked before its names are trusted.
+// The engine checks the git commands of a line with git/analyze.ts instead.
 import { genericPaths } from "../command-path-handlers.ts";
 import type { PathHandler } from "../command-options.ts";
 
