@@ -2,7 +2,8 @@
 // the project root (rein's, Claude Code's, OpenCode's), then the user's. The nearer of two agents
 // with one name wins, with a note; built-in agents come last.
 import { readdirSync, readFileSync, statSync } from "node:fs";
-import { dirname, join, relative, sep } from "node:path";
+import { join, sep } from "node:path";
+import { foldersUpTo } from "../config/find-project-root.ts";
 import { builtinAgents } from "./builtin.ts";
 import { parseAgentFile, type AgentFormat } from "./parse.ts";
 import { trusting } from "./trust.ts";
@@ -30,7 +31,7 @@ const PROJECT_FOLDERS: { path: string[]; format: AgentFormat; recursive: boolean
 ];
 
 export function agentFolders(ctx: AgentSourceContext): Folder[] {
-  const project = ancestors(ctx.cwd, ctx.projectRoot).flatMap((dir) =>
+  const project = foldersUpTo(ctx.cwd, ctx.projectRoot).flatMap((dir) =>
     PROJECT_FOLDERS.map((f) => ({ dir: join(dir, ...f.path), format: f.format, project: true, recursive: f.recursive })),
   );
   const config = ctx.xdgConfig ?? join(ctx.home, ".config");
@@ -70,15 +71,6 @@ export function loadAgents(ctx: AgentSourceContext): { agents: AgentDefinition[]
     add(agent);
   }
   return { agents: [...byName.values()], report };
-}
-
-/** The folders from `cwd` up to `root` (just `root` when cwd is outside it). */
-function ancestors(cwd: string, root: string): string[] {
-  const rel = relative(root, cwd);
-  if (rel.startsWith("..") || rel === "" || rel.startsWith(sep)) return [root];
-  const dirs: string[] = [];
-  for (let dir = cwd; dir !== root && dir !== dirname(dir); dir = dirname(dir)) dirs.push(dir);
-  return [...dirs, root];
 }
 
 function markdownFiles(folder: Folder): { path: string; id: string; text: string }[] {

@@ -6,6 +6,7 @@
 import { realpathSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, relative, sep } from "node:path";
+import { foldersUpTo } from "../config/find-project-root.ts";
 import { cutWarning, expandImports, type ImportContext, type ImportedFile } from "./imports.ts";
 import { readCapped } from "./read-capped.ts";
 
@@ -46,7 +47,7 @@ export function loadInstructions(sources: InstructionSources, seen: SeenFiles = 
   const userDir = dirname(sources.userInstructions);
   const user = [sources.userInstructions, ...INSTRUCTION_NAMES.slice(1).map((name) => join(userDir, name))];
   for (const path of user) pushFile(files, warnings, seen, path, "user", sources);
-  for (const dir of foldersDown(sources.projectRoot, sources.cwd)) {
+  for (const dir of foldersUpTo(sources.cwd, sources.projectRoot).reverse()) {
     for (const name of INSTRUCTION_NAMES) pushFile(files, warnings, seen, join(dir, name), "project", sources);
   }
   return { files, warnings };
@@ -56,7 +57,7 @@ export function loadInstructions(sources: InstructionSources, seen: SeenFiles = 
 export function loadFolderInstructions(file: string, sources: InstructionSources, seen: SeenFiles): LoadedInstructions {
   const warnings: string[] = [];
   const files: InstructionFile[] = [];
-  const dirs = foldersDown(sources.cwd, dirname(file)).slice(1);
+  const dirs = foldersUpTo(dirname(file), sources.cwd).reverse().slice(1);
   if (!within(sources.projectRoot, dirname(file))) return { files, warnings };
   for (const dir of dirs) for (const name of INSTRUCTION_NAMES) pushFile(files, warnings, seen, join(dir, name), "project", sources);
   return { files, warnings };
@@ -94,17 +95,6 @@ function pushFile(files: InstructionFile[], warnings: string[], seen: SeenFiles,
   const ctx: ImportContext = { home: sources.home ?? homedir(), reinDirs: sources.reinDirs ?? [], cap, warnings, imported: [] };
   const text = expandImports(read.text, real, ctx);
   files.push({ path, scope, text, bytes: read.bytes, cut: read.cut, imports: ctx.imported });
-}
-
-/** `top`, then each folder below it down to `bottom`; just `top` when `bottom` is not inside it. */
-function foldersDown(top: string, bottom: string): string[] {
-  if (!within(top, bottom)) return [top];
-  const rel = relative(top, bottom);
-  const dirs = [top];
-  if (!rel) return dirs;
-  let dir = top;
-  for (const part of rel.split(sep)) dirs.push((dir = join(dir, part)));
-  return dirs;
 }
 
 function within(top: string, path: string): boolean {

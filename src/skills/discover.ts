@@ -2,7 +2,8 @@
 // directory up to the project root (a trusted workspace only), then the user's folders. The first
 // found of a name wins, so the nearer one does; problems are data, one line each.
 import { readdirSync } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
+import { join } from "node:path";
+import { foldersUpTo } from "../config/find-project-root.ts";
 import { pathKind } from "./path-kind.ts";
 import { readSkill, type Skill, type SkillScope } from "./skill.ts";
 
@@ -23,7 +24,7 @@ const PROJECT_FOLDERS = [".rein/skills", ".agents/skills", ".claude/skills"];
 /** The folders skills are read from, nearest first. */
 export function skillRoots(places: Omit<SkillPlaces, "trusted">): SkillRoot[] {
   const roots: SkillRoot[] = [];
-  for (const dir of upTo(places.cwd, places.projectRoot)) for (const folder of PROJECT_FOLDERS) roots.push({ dir: join(dir, folder), scope: "project" });
+  for (const dir of foldersUpTo(places.cwd, places.projectRoot)) for (const folder of PROJECT_FOLDERS) roots.push({ dir: join(dir, folder), scope: "project" });
   for (const dir of [join(places.configDir, "skills"), join(places.home, ".agents", "skills"), join(places.home, ".claude", "skills")]) roots.push({ dir, scope: "user" });
   for (const { dir, prefix } of places.extra ?? []) roots.push({ dir, scope: "user", prefix });
   return roots;
@@ -79,17 +80,4 @@ function skillFiles(root: string, problems: string[]): string[] {
     else if (typeof inner === "object" && inner.error !== "ENOENT") problems.push(`${file}: cannot read it (${inner.error})`);
   }
   return files;
-}
-
-/** `from`, its parents up to `top` (both included); only `from` when it is not inside `top`. */
-export function upTo(from: string, top: string): string[] {
-  const dirs: string[] = [];
-  let dir = resolve(from);
-  const end = resolve(top);
-  if (relative(end, dir).startsWith("..")) return [dir];
-  for (;;) {
-    dirs.push(dir);
-    if (dir === end || dirname(dir) === dir) return dirs;
-    dir = dirname(dir);
-  }
 }
