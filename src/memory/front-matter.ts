@@ -28,7 +28,7 @@ export function parseMemory(source: string): { meta: MemoryMeta; text: string } 
   const parsed = v.safeParse(Meta, fields);
   if (!parsed.success) {
     const issue = parsed.issues[0];
-    const key = issue.path?.map((p) => String(p.key)).join(".") ?? "front matter";
+    const key = v.getDotPath(issue) ?? "front matter";
     return `its front matter ${key} is wrong: ${key === "type" ? `one of ${MEMORY_TYPES.join(", ")}` : issue.message}`;
   }
   return { meta: parsed.output, text: lines.slice(end + 1).join("\n").trim() };

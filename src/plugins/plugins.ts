@@ -74,7 +74,7 @@ function readPlugin(root: string): Plugin | string | undefined {
     const parsed = v.safeParse(Manifest, json);
     if (!parsed.success) {
       const issue = parsed.issues[0];
-      const key = issue.path?.map((p) => String(p.key)).join(".") ?? "";
+      const key = v.getDotPath(issue) ?? "";
       return `${manifestFile}: ${key ? `"${key}": ` : ""}${issue.message}; the plugin was not loaded`;
     }
     manifest = parsed.output;
