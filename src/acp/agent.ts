@@ -137,8 +137,9 @@ export async function serveAcp(deps: AcpDeps, stream: acp.Stream): Promise<void>
     })
     .onRequest(acp.methods.agent.session.setMode, ({ params }) => {
       const entry = find(params.sessionId);
-      const choice = modeChoice(params.modeId, deps.modes(entry.cwd).availableModes);
-      if (!choice) throw acp.RequestError.invalidParams({ modeId: params.modeId }, `no mode "${params.modeId}": choose one of ${deps.modes(entry.cwd).availableModes.map((m) => m.id).join(", ")}`);
+      const { availableModes } = deps.modes(entry.cwd);
+      const choice = modeChoice(params.modeId, availableModes);
+      if (!choice) throw acp.RequestError.invalidParams({ modeId: params.modeId }, `no mode "${params.modeId}": choose one of ${availableModes.map((m) => m.id).join(", ")}`);
       if (entry.run) throw acp.RequestError.invalidRequest(undefined, "a prompt is running in this session; switch modes when it has finished");
       const row = deps.store.getSession(params.sessionId)!;
       // The session is opened again with the mode's rules (and agent); its conversation is the stored one.
