@@ -12,7 +12,7 @@ export function cleanName(text: string): string {
 }
 
 export function toolName(server: string, tool: string): string {
-  const full = `mcp__${cleanName(server)}__${cleanName(tool)}`;
+  const full = `${serverPermission(server)}__${cleanName(tool)}`;
   if (full.length <= MAX_TOOL_NAME) return full;
   const hash = createHash("sha256").update(full).digest("hex").slice(0, HASH);
   return `${full.slice(0, MAX_TOOL_NAME - HASH - 1)}_${hash}`;

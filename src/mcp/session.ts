@@ -3,7 +3,7 @@
 // SDK (and the hub that uses it) loads only in a session that has servers.
 import { join } from "node:path";
 import type { ToolRegistry } from "../registry/registry.ts";
-import { cleanName } from "./names.ts";
+import { serverPermission } from "./names.ts";
 import { serverConfigs, type ServerConfig, type SourceOptions } from "./sources.ts";
 
 const DEFAULT_WAIT_MS = 3_000;
@@ -69,7 +69,7 @@ export function attachMcp(registry: ToolRegistry, settings: McpSettings, run: Ru
 /** Whether a rule's permission names a configured server or one of its tools (loaded yet or not). */
 export function namesConfiguredServer(permission: string, servers: readonly ServerConfig[]): boolean {
   return servers.some((s) => {
-    const prefix = `mcp__${cleanName(s.name)}`;
+    const prefix = serverPermission(s.name);
     return permission === prefix || permission.startsWith(`${prefix}__`);
   });
 }
