@@ -51,6 +51,14 @@ const INSTALL: [RegExp, string][] = [
   [/\balpine\b/, "sudo apk add bubblewrap"],
 ];
 
+/** The start of every bwrap line: the host read-only, a fresh /dev and /proc. */
+const HOST_READ_ONLY = ["bwrap", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"];
+
+/** The end of every bwrap line: where it starts, and `command` under the PID1 shell. */
+function startIn(cwd: string, command: string[]): string[] {
+  return ["--chdir", cwd, "--", "sh", "-c", PID1, "rein-sandbox", ...command];
+}
+
 let cached: { path: string | undefined; status: SandboxStatus } | undefined;
 /** Sessions already told that "auto" runs without the sandbox here. */
 const unavailableNoted = new Set<string>();
@@ -70,7 +78,7 @@ export function sandboxArgv(command: string[], opts: SandboxOptions): string[] {
   // A symlinked path is bound at its target: that is where the symlink leads inside the sandbox too.
   const workspace = realpathSync(opts.workspace);
   const roots = [...new Set([workspace, realpathSync(opts.tmp), ...(opts.writable ?? []).flatMap(realOrNone)])].sort();
-  const argv = ["bwrap", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"];
+  const argv = [...HOST_READ_ONLY];
   for (const root of roots) argv.push("--bind", root, root);
   for (const gitDir of gitDirs(workspace)) {
     if (!roots.some((root) => isInside(gitDir, root))) continue; // read-only already
@@ -86,7 +94,7 @@ export function sandboxArgv(command: string[], opts: SandboxOptions): string[] {
   // command out of the process group the caller signals; the command has no terminal to abuse anyway.
   argv.push("--unshare-pid", "--as-pid-1");
   if (!opts.network) argv.push("--unshare-net");
-  argv.push("--chdir", opts.cwd ?? opts.workspace, "--", "sh", "-c", PID1, "rein-sandbox", ...command);
+  argv.push(...startIn(opts.cwd ?? opts.workspace, command));
   return argv;
 }
 
@@ -96,14 +104,14 @@ export function sandboxArgv(command: string[], opts: SandboxOptions): string[] {
  * and has no network. Its temp folder is a private /dev/shm, gone when it ends.
  */
 export function readOnlyArgv(command: string[], opts: ReadOnlyOptions): string[] {
-  const argv = ["bwrap", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"];
+  const argv = [...HOST_READ_ONLY];
   for (const path of opts.masked) {
     const stat = statOrNone(path);
     if (stat?.isDirectory()) argv.push("--tmpfs", path, "--remount-ro", path);
     else if (stat) argv.push("--ro-bind", "/dev/null", path);
   }
   argv.push("--setenv", "TMPDIR", "/dev/shm", "--unshare-pid", "--as-pid-1", "--unshare-net");
-  argv.push("--chdir", opts.cwd ?? opts.workspace, "--", "sh", "-c", PID1, "rein-sandbox", ...command);
+  argv.push(...startIn(opts.cwd ?? opts.workspace, command));
   return argv;
 }
 
