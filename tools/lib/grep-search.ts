@@ -6,8 +6,6 @@ import { join } from "node:path";
 import { DEFAULT_LIMITS, searchFile, type GrepLimits } from "./grep-file.ts";
 import { compare, walk } from "./walk.ts";
 
-export { DEFAULT_LIMITS, type GrepLimits };
-
 export type GrepQuery = {
   /** the folder searched; hit paths are relative to it */
   root: string;
