@@ -7,14 +7,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { FakeServer } from "../test/fake/server.ts";
 import type { Row } from "./bench-report.ts";
+import { median } from "./bench-run.ts";
 
 export type AcpFigures = { acpMs: number; printMs: number; warmPromptMs: number };
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
-};
 
 async function printRun(bin: string, env: Record<string, string>, cwd: string): Promise<number> {
   const start = performance.now();

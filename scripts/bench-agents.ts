@@ -12,11 +12,12 @@ import { withSubagents } from "../src/session/subagents.ts";
 import { startFakeAnthropic, type FakeStep } from "../test/fake/server.ts";
 import { testSessionOptions } from "../test/support/session-kit.ts";
 import { tempDir } from "../test/support/temp-dir.ts";
+import type { Row } from "./bench-report.ts";
+import { median } from "./bench-run.ts";
 
 export type AgentFigures = { overheadMs: number; oneChildMs: number; fourChildrenMs: number };
 
 const noop: Tool = { name: "noop", description: "does nothing", input: v.object({ n: v.optional(v.number()) }), run: () => "ok" };
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 type Body = { system?: unknown; messages: { role: string; content: unknown }[] };
 const isChild = (body: Body) => JSON.stringify(body.system ?? "").includes("You are a subagent");
 const toolTurnsSoFar = (body: Body) => body.messages.filter((m) => m.role === "user" && JSON.stringify(m.content).includes("tool_result")).length;
@@ -61,6 +62,24 @@ export async function agentFigures(runs: number): Promise<AgentFigures> {
     store.close();
     dir.remove();
   }
+}
+
+/** A task call's harness time, and four subagents in parallel against one (in process). */
+export function agentRows(a: AgentFigures): Row[] {
+  return [
+    {
+      figure: "a task call whose child answers in one turn: harness time over the child's own one-shot run (in process)",
+      shown: `${a.overheadMs.toFixed(2)} ms`,
+      value: a.overheadMs,
+      target: { max: 10, text: "at most 10 ms" },
+    },
+    {
+      figure: "four subagents of five tool turns each in parallel, against one alone (wall time, in process, ~30 ms a model reply)",
+      shown: `${a.fourChildrenMs.toFixed(0)} ms / ${a.oneChildMs.toFixed(0)} ms = ${(a.fourChildrenMs / a.oneChildMs).toFixed(2)}x`,
+      value: a.fourChildrenMs / a.oneChildMs,
+      target: { max: 1.5, text: "at most 1.5x" },
+    },
+  ];
 }
 
 if (import.meta.main) console.log(await agentFigures(Number(process.env.BENCH_RUNS ?? 11)));

@@ -7,10 +7,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { TurnCheckpoints } from "../src/checkpoint/turn.ts";
 import { undoCode } from "../src/checkpoint/undo.ts";
+import { median } from "./bench-run.ts";
+import type { Row } from "./bench-report.ts";
 
 export type CheckpointFigures = { files: number; changedTurnMs: number; idleTurnMs: number; undo100Ms: number };
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 export async function checkpointFigures(files = 10_000, runs = 9): Promise<CheckpointFigures> {
   const root = mkdtempSync(join(tmpdir(), "rein-bench-cp-"));
@@ -50,6 +50,24 @@ export async function checkpointFigures(files = 10_000, runs = 9): Promise<Check
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
+}
+
+export function checkpointRows(checkpoints: CheckpointFigures): Row[] {
+  return [
+    {
+      figure: `checkpoints on a ${checkpoints.files}-file workspace: a turn that changed 3 files (before and after)`,
+      shown: `${checkpoints.changedTurnMs.toFixed(1)} ms`,
+      value: checkpoints.changedTurnMs,
+      target: { max: 50, text: "at most 50 ms" },
+    },
+    {
+      figure: "... a turn that changed nothing (no call that may change files)",
+      shown: `${checkpoints.idleTurnMs.toFixed(3)} ms`,
+      value: checkpoints.idleTurnMs,
+      target: { max: 1, text: "at most 1 ms" },
+    },
+    { figure: "... undoing a 100-file change", shown: `${checkpoints.undo100Ms.toFixed(1)} ms`, value: checkpoints.undo100Ms, target: { max: 200, text: "under 200 ms" } },
+  ];
 }
 
 if (import.meta.main) console.log(JSON.stringify(await checkpointFigures()));

@@ -5,20 +5,9 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { FakeServer } from "../test/fake/server.ts";
 import type { Row } from "./bench-report.ts";
-import { timed } from "./bench-providers.ts";
+import { echoTurns, median, timed } from "./bench-run.ts";
 
 export type HookFigures = { perTurnPlainMs: number; perCallAddedMs: number; spawnTwiceMs: number; turns: number };
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
-};
-
-const echoTurns = (n: number) => [
-  ...Array.from({ length: n }, (_, i) => ({ reply: [{ type: "tool_use" as const, name: "bash", input: { command: `echo ${i + 1}` } }] })),
-  { reply: [{ type: "text" as const, text: "done" }] },
-];
 
 export async function hookFigures(bin: string, env: Record<string, string>, fake: FakeServer, home: string, runs: number, turns: number): Promise<HookFigures> {
   const hooked = join(home, "hooked-config");

@@ -3,28 +3,11 @@
 // harness time of a session of shell tool turns, each against its own fake server on 127.0.0.1.
 import { startFakeOpenAI, type ChatStep } from "../test/fake/openai-server.ts";
 import type { FakeServer, FakeStep } from "../test/fake/server.ts";
+import type { Row } from "./bench-report.ts";
+import { echoTurns, median, timed } from "./bench-run.ts";
 
 export type PathFigures = { oneShotMs: number; perTurnMs: number };
 export type ProviderFigures = { anthropic: PathFigures; openai: PathFigures };
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
-};
-
-export async function timed(bin: string, args: string[], env: Record<string, string>): Promise<number> {
-  const start = performance.now();
-  const proc = Bun.spawn([bin, ...args], { env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
-  const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
-  if (code !== 0) throw new Error(`${args.join(" ")} exited ${code}: ${err}${out}`);
-  return performance.now() - start;
-}
-
-const echoTurns = (n: number) => [
-  ...Array.from({ length: n }, (_, i) => ({ reply: [{ type: "tool_use" as const, name: "bash", input: { command: `echo ${i + 1}` } }] })),
-  { reply: [{ type: "text" as const, text: "done" }] },
-];
 
 export async function providerFigures(bin: string, env: Record<string, string>, anthropic: FakeServer, runs: number, turns: number): Promise<ProviderFigures> {
   const openai = await startFakeOpenAI();
@@ -56,4 +39,23 @@ export async function providerFigures(bin: string, env: Record<string, string>, 
     return { oneShotMs, perTurnMs: (median(s.session) - oneShotMs) / turns };
   };
   return { anthropic: figures(samples.anthropic), openai: figures(samples.openai) };
+}
+
+/** The OpenAI-compatible path as a ratio to the Anthropic path, both measured interleaved in this run. */
+export function providerRows(p: ProviderFigures, turns: number): Row[] {
+  const within = { max: 1.1, text: "at most 1.1x the Anthropic path" };
+  return [
+    {
+      figure: "one-shot through the OpenAI-compatible path (`-m openai/...` against the Chat Completions fake) / through the Anthropic path, interleaved",
+      shown: `${p.openai.oneShotMs.toFixed(1)} ms / ${p.anthropic.oneShotMs.toFixed(1)} ms = ${(p.openai.oneShotMs / p.anthropic.oneShotMs).toFixed(2)}x`,
+      value: p.openai.oneShotMs / p.anthropic.oneShotMs,
+      target: within,
+    },
+    {
+      figure: `per-turn harness time through the OpenAI-compatible path / through the Anthropic path (sessions of ${turns} \`echo N\` turns, interleaved)`,
+      shown: `${p.openai.perTurnMs.toFixed(2)} ms / ${p.anthropic.perTurnMs.toFixed(2)} ms = ${(p.openai.perTurnMs / p.anthropic.perTurnMs).toFixed(2)}x`,
+      value: p.openai.perTurnMs / p.anthropic.perTurnMs,
+      target: within,
+    },
+  ];
 }

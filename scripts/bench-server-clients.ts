@@ -9,6 +9,8 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { Store } from "../src/session/store.ts";
 import { procMemory, servedUrl } from "./bench-proc.ts";
+import type { Floor, Row } from "./bench-report.ts";
+import { TARGET } from "./bench-targets.ts";
 
 const TOKEN = "bench-clients-token-of-32-chars!";
 const SESSION = "s_bench_replay";
@@ -111,6 +113,24 @@ async function settled(pid: number, target: number, maxMs = 10_000): Promise<num
 }
 
 const mib = (bytes: number) => (bytes / MiB).toFixed(1);
+
+export function serverClientRows(clients: ClientFigures, printerRss: Floor): Row[] {
+  return [
+    {
+      figure: "500 HEADs on a session's events route: server RSS before / right after / settled",
+      shown: `${(clients.heads.startBytes / 2 ** 20).toFixed(1)} / ${(clients.heads.afterBytes / 2 ** 20).toFixed(1)} / ${(clients.heads.settledBytes / 2 ** 20).toFixed(1)} MiB`,
+      value: clients.heads.settledBytes / clients.heads.startBytes,
+      target: { max: 1.1, text: "settled within 10% of before" },
+    },
+    {
+      figure: `${clients.stalled.clients} clients that open the events of a ${(clients.stalled.replayBytes / 2 ** 20).toFixed(1)} MiB session and never read: server peak memory (VmHWM)`,
+      shown: `${(clients.stalled.peakBytes / 2 ** 20).toFixed(1)} MiB`,
+      value: clients.stalled.peakBytes / 2 ** 20,
+      floor: printerRss,
+      target: { ratio: TARGET.stalledClients },
+    },
+  ];
+}
 
 if (import.meta.main) {
   const bin = resolve(import.meta.dir, "../dist/rein");

@@ -6,19 +6,10 @@ import { join } from "node:path";
 import type { FakeServer } from "../test/fake/server.ts";
 import { benchEnv } from "./bench-proc.ts";
 import type { Row } from "./bench-report.ts";
+import { firstRequestChars } from "./bench-startup.ts";
 
 const SKILLS = 20;
 
-/** Characters of the system prompt and the tools JSON of the first request `rein -p` sends. */
-async function firstRequestChars(bin: string, env: Record<string, string>, fake: FakeServer, cwd: string): Promise<number> {
-  fake.reset();
-  fake.script({ reply: [{ type: "text", text: "ok" }] });
-  const child = Bun.spawn([bin, "-p", "say ok"], { cwd, env, stdout: "ignore", stderr: "ignore", stdin: "ignore" });
-  if ((await child.exited) !== 0) throw new Error("rein -p failed while measuring the skill catalog");
-  const body = fake.requests[0]!.body as { system: string | { text: string }[]; tools: unknown[] };
-  const system = typeof body.system === "string" ? body.system : body.system.map((b) => b.text).join("");
-  return system.length + JSON.stringify(body.tools).length;
-}
 
 export async function skillCatalogFigures(bin: string, fake: FakeServer): Promise<{ base: number; withSkills: number; perSkill: number }> {
   const home = mkdtempSync(join(tmpdir(), "rein-bench-skills-"));

@@ -6,6 +6,9 @@ import { closeSync, constants, mkdirSync, openSync, readSync } from "node:fs";
 import { join } from "node:path";
 import { Store } from "../src/session/store.ts";
 import { benchEnv, compileProgram, procCpuTicks, procMemory } from "./bench-proc.ts";
+import type { Floor, Row } from "./bench-report.ts";
+import { TARGET } from "./bench-targets.ts";
+import { median } from "./bench-run.ts";
 
 export type TerminalFigures = {
   /** start to the prompt, less the same measurement of a shell that prints the prompt character */
@@ -31,8 +34,6 @@ const tmux = (...args: string[]) => {
   if (run.exitCode !== 0) throw new Error(`tmux ${args[0]} failed: ${run.stderr.toString()}`);
   return run.stdout.toString();
 };
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 /** Everything the pane's program writes, read from a FIFO through a non-blocking descriptor. */
 class PaneOutput {
@@ -183,6 +184,43 @@ export async function terminalFigures(bin: string, home: string, env: Record<str
     }
     output.close();
   }
+}
+
+/** The interactive terminal's rows (measured in tmux; without tmux they say so). */
+export function terminalRows(t: TerminalFigures | undefined, memoryFloor: Floor): Row[] {
+  if (!t) return [{ figure: "interactive terminal figures", shown: "not measured: tmux is not installed" }];
+  const startFloor: Floor = { name: "the one-line program in tmux", value: t.startFloorMs, unit: "ms" };
+  const catFloor: Floor = { name: "`cat`", value: t.keystrokeBaselineMs, unit: "ms" };
+  return [
+    {
+      figure: "terminal: start to the input prompt, in tmux (time to the prompt less the same for `sh` printing it)",
+      shown: `${t.startMs.toFixed(1)} ms (${t.startRawMs.toFixed(1)} - ${t.startBaselineMs.toFixed(1)})`,
+      value: t.startMs,
+      floor: startFloor,
+      target: { ratio: TARGET.terminalStart },
+    },
+    { figure: "floor: the same for a compiled Bun program that only prints the prompt (the runtime's start)", shown: `${t.startFloorMs.toFixed(1)} ms` },
+    {
+      figure: `terminal: CPU while idle at the prompt, over ${t.idleSeconds} s once Bun's GC timer has slowed (first 5 s after start)`,
+      shown: `${t.idleCpuPercent.toFixed(1)}% (${t.idleEarlyPercent.toFixed(1)}%)`,
+      value: t.idleCpuPercent,
+      target: { max: 0.05, text: "0%" },
+    },
+    {
+      figure: `terminal: a keystroke to the screen in a resumed session of ${t.messages.toLocaleString("en")} messages (tmux send-keys to the echo; the floor: the same for \`cat\`)`,
+      shown: `${t.keystrokeMs.toFixed(1)} ms`,
+      value: t.keystrokeMs,
+      floor: catFloor,
+      target: { ratio: TARGET.keystroke },
+    },
+    {
+      figure: "terminal: memory in that session (RSS / peak)",
+      shown: `${(t.rssBytes / 2 ** 20).toFixed(1)} MiB / ${(t.peakBytes / 2 ** 20).toFixed(1)} MiB`,
+      value: t.peakBytes / 2 ** 20,
+      floor: memoryFloor,
+      target: { ratio: TARGET.terminalMemory },
+    },
+  ];
 }
 
 if (import.meta.main) {

@@ -1,0 +1,81 @@
+// Shell analysis in process: loading the tree-sitter-bash parser once, then the median cost of
+// analysing typical command lines (parse + walk, and with each command's option tables and paths).
+import { resolve } from "node:path";
+import { commandPaths } from "../src/permission/command-paths.ts";
+import { analyzeWith, loadShellParser } from "../src/permission/shell/analyze.ts";
+import type { Floor, Row } from "./bench-report.ts";
+import { median } from "./bench-run.ts";
+import { TARGET } from "./bench-targets.ts";
+
+const ROOT = resolve(import.meta.dir, "..");
+
+export type AnalysisFigures = { loadMs: number; medianUs: number; lineUs: number };
+
+const TYPICAL = [
+  "ls -la", "git status", "git diff HEAD~1 -- src/", "npm test", "bun test test/unit", "cat package.json | grep version",
+  "cd src && ls -la", "grep -rn TODO src/ | head -20", "rm -rf dist && bun build.ts", "find . -name '*.ts' -exec wc -l {} +",
+  'echo "hello $HOME" > out.txt', "git add -A && git commit -m 'wip: fix'", "mkdir -p build && cd build && cmake .. && make -j4",
+  "python3 -m pytest -x tests/", "sudo apt-get install -y ripgrep", 'for f in *.md; do wc -l "$f"; done',
+  "cat <<EOF > notes.txt\nhello\nEOF", "docker ps --format '{{.Names}}'", "curl -s https://example.com | jq .", "ls ~/.config 2>/dev/null || true",
+];
+
+const WITH_PATHS = [
+  "ls -la src", "git status", "grep -rn --include='*.ts' TODO src | head -20", "wc -l src/*.ts", "npm test -- --watch",
+  "sed -n 1,20p README.md", "awk -F, 'NR>1 {print $2}' data.csv", "find . -name '*.ts' -not -path './node_modules/*'",
+  "sort -t, -k3 -n data.csv | uniq -c", "rg -n --glob '!*.md' main src", "cat package.json | jq -r .version",
+  'echo "$PATH"', 'basename "$(pwd)"', "date -u +%s", "diff -u a.ts b.ts", "du -sh --max-depth=1 .", "head -n 50 README.md",
+  "cd src && ls -1", "node --version", "npm ls --depth=0",
+];
+
+/** Median µs of `work(line)` over the lines, `rounds` times each, the first `warm` rounds uncounted (the JIT). */
+function perLine(lines: readonly string[], rounds: number, warm: number, work: (line: string) => void): number {
+  const samples: number[] = [];
+  for (let round = 0; round < rounds; round++) {
+    for (const line of lines) {
+      const t = performance.now();
+      work(line);
+      if (round >= warm) samples.push((performance.now() - t) * 1000);
+    }
+  }
+  return median(samples);
+}
+
+export async function analysisFigures(): Promise<AnalysisFigures> {
+  const start = performance.now();
+  const parser = await loadShellParser();
+  const loadMs = performance.now() - start;
+  const medianUs = perLine(TYPICAL, 700, 200, (line) => analyzeWith(parser, line, ROOT, "/home/bench"));
+  const lineUs = perLine(WITH_PATHS, 400, 100, (line) => {
+    for (const command of analyzeWith(parser, line, ROOT, "/home/bench").commands) commandPaths(command, "/home/bench");
+  });
+  console.error(`shell analysis: parser load ${loadMs.toFixed(1)} ms, ${medianUs.toFixed(1)} µs median per line, ${lineUs.toFixed(1)} µs with option tables and paths`);
+  return { loadMs, medianUs, lineUs };
+}
+
+export function analysisRows(a: AnalysisFigures, bun: Floor): Row[] {
+  return [
+    {
+      figure: "loading the shell parser (tree-sitter-bash wasm, once per process, in process)",
+      shown: `${a.loadMs.toFixed(1)} ms`,
+      value: a.loadMs,
+      floor: bun,
+      target: { ratio: TARGET.parserLoad },
+    },
+    {
+      figure: `analysing a typical command line (parse + walk, median of ${TYPICAL.length} lines, in process)`,
+      shown: `${a.medianUs.toFixed(1)} µs`,
+      value: a.medianUs / 1000,
+      floor: bun,
+      target: { ratio: TARGET.analysis },
+    },
+    {
+      figure: `analysing a typical line with its option tables, globs and paths (parse + walk + commandPaths, median of ${WITH_PATHS.length} lines)`,
+      shown: `${a.lineUs.toFixed(1)} µs`,
+      value: a.lineUs / 1000,
+      floor: bun,
+      target: { ratio: TARGET.analysis },
+    },
+  ];
+}
+
+if (import.meta.main) console.log(await analysisFigures());
