@@ -7,6 +7,9 @@ import planPrompt from "../../prompts/agents/plan.txt" with { type: "text" };
 import type { Rule } from "../permission/evaluate.ts";
 import type { AgentDefinition } from "./types.ts";
 
+/** the agent a session runs as when none was chosen */
+export const DEFAULT_AGENT = "build";
+
 const READ_ONLY_TOOLS = ["read", "glob", "grep", "list", "bash", "webfetch", "history"];
 
 /** Where plan mode may write: Markdown files under the project's .rein/plans/. */
@@ -17,7 +20,7 @@ export function plansFolder(projectRoot: string): string {
 export function builtinAgents(projectRoot: string): AgentDefinition[] {
   const base = { rules: [] as Rule[], source: "built-in", project: false };
   return [
-    { ...base, name: "build", description: "The default agent: reads, edits and runs commands as your rules allow.", prompt: "", mode: "primary" },
+    { ...base, name: DEFAULT_AGENT, description: "The default agent: reads, edits and runs commands as your rules allow.", prompt: "", mode: "primary" },
     {
       ...base,
       name: "plan",

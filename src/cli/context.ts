@@ -6,7 +6,7 @@ import { dirname, join, resolve } from "node:path";
 import { findProjectRoot, loadConfig, type ResolvedConfig } from "../config/load.ts";
 import { projectPaths, reinPaths, type ReinPaths } from "../config/paths.ts";
 import { workspaceTrust } from "../config/trust.ts";
-import { loadAgents, loadHooks, runProblem, sandboxAvailable, type RunSettings, type ToolDir } from "../session/factory.ts";
+import { DEFAULT_AGENT, loadAgents, loadHooks, runProblem, sandboxAvailable, type RunSettings, type ToolDir } from "../session/factory.ts";
 import { Store } from "../session/store.ts";
 import { mcpSettings } from "../session/mcp-settings.ts";
 import { VERSION } from "../version.ts";
@@ -222,9 +222,11 @@ function writable(dir: string): boolean {
 function agentsFor(ctx: Context, warn?: (message: string) => void): Pick<RunSettings, "agents" | "model" | "maxTurns"> | {} {
   const { agents, report } = loadAgents({ cwd: ctx.cwd, projectRoot: ctx.projectRoot, home: ctx.env.HOME || homedir(), configDir: ctx.paths.configDir, trusted: ctx.trusted });
   for (const line of [...report.warnings, ...report.notes]) warn?.(line);
-  const name = ctx.config.agent ?? (ctx.config.permissionMode === "plan" ? "plan" : undefined);
-  if (!name) return { agents: { list: agents } };
+  const chosen = ctx.config.agent ?? (ctx.config.permissionMode === "plan" ? "plan" : undefined);
+  // Without a choice the session runs as build (whose built-in rules are the mode's), named in the `session` event.
+  const name = chosen ?? DEFAULT_AGENT;
   const agent = agents.find((a) => a.name === name);
+  if (!chosen && (!agent || agent.mode === "subagent")) return { agents: { list: agents } };
   if (!agent || agent.mode === "subagent") {
     const primary = agents.filter((a) => a.mode !== "subagent").map((a) => a.name).join(", ");
     throw new UsageError(`no agent "${name}" to run as${agent ? " (it is a subagent only)" : ""}: choose one of ${primary}`);

@@ -246,6 +246,7 @@ function withAgent(options: SessionOptions, agents: NonNullable<RunSettings["age
   return withSubagents(options, { agents: agents.list, ...(agents.cap ? { cap: agents.cap } : {}) });
 }
 export { loadAgents } from "../agents/sources.ts";
+export { DEFAULT_AGENT } from "../agents/builtin.ts";
 
 /** The run's skills and commands, when the settings say where to look. */
 function runSkills(settings: RunSettings, contextWindow: number, modelProblem: (model: string) => string | undefined): SessionSkills | undefined {

@@ -544,6 +544,11 @@ export class Session {
     return this.broker.approvals;
   }
 
+  /** Takes over the approvals of another Session object of this session (the terminal reopens it to switch agent or reload memory). */
+  keepApprovals(from: readonly Rule[]): void {
+    for (const rule of from) if (!this.broker.approvals.includes(rule)) this.broker.approvals.push(rule);
+  }
+
   /** Withdraws one of this session's approvals; the rule removed, or undefined for a bad index. */
   revoke(index: number): Rule | undefined {
     if (!Number.isInteger(index) || index < 0 || index >= this.broker.approvals.length) return undefined;

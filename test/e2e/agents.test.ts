@@ -43,3 +43,11 @@ test.concurrent("an unknown --agent is a usage error naming the agents there are
   expect(r.stderr).toContain('no agent "nosuch" to run as: choose one of build, plan');
   expect(w.fake.requests).toHaveLength(0);
 });
+
+test.concurrent("without --agent the session event names the build agent", async () => {
+  await using w = await world();
+  w.fake.script({ reply: [text("hi")] });
+  const r = await w.runStream(["-p", "hi"]);
+  expect(r.code).toBe(0);
+  expect(r.events[0]).toMatchObject({ type: "session", agent: "build" });
+});

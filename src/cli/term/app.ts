@@ -89,9 +89,9 @@ export class App {
       rows.push(...dialog);
       return this.screen.setLive({ rows, cursorRow: rows.length - 1, cursorCol: Bun.stringWidth(dialog.at(-1) ?? "") });
     }
-    const label = this.messageFor ? "why? › " : "› ";
+    const label = this.messageFor ? "why? › " : `${this.agentLabel()}› `;
     const prompt = this.working && !this.messageFor ? chalk.dim(label) : chalk.bold(label);
-    const layout = this.editor.layout(prompt, label.length, width, Math.max(3, Math.floor(this.screen.height / 2)));
+    const layout = this.editor.layout(prompt, Bun.stringWidth(label), width, Math.max(3, Math.floor(this.screen.height / 2)));
     const top = rows.length;
     rows.push(...layout.rows);
     if (this.hint) rows.push(chalk.dim(this.hint));
@@ -148,7 +148,7 @@ export class App {
   private key(key: Key): void {
     if (this.loaded?.crashOn && key.name === "enter" && this.editor.text === this.loaded.crashOn) throw new Error("crash test");
     if (key.name !== "ctrl-c") this.interrupts = 0;
-    if (key.name !== "tab") this.hint = "";
+    if (key.name !== "tab" && key.name !== "shift-tab") this.hint = "";
     const ask = this.asks[0];
     if (ask && !this.messageFor) return this.dialogKey(key, ask);
     switch (key.name) {
@@ -161,7 +161,11 @@ export class App {
         if (this.editor.text.endsWith("\\") && this.editor.cursor === this.editor.text.length) return this.lineBreak();
         return this.submit();
       case "tab":
+        // At an empty prompt Tab runs the next primary agent; after a `/` it completes the command.
+        if (this.editor.empty) return this.cycleAgent(1);
         return this.complete();
+      case "shift-tab":
+        return this.cycleAgent(-1);
       case "ctrl-z":
         return this.suspend?.();
       case "ctrl-l":
@@ -246,6 +250,24 @@ export class App {
     return true;
   }
 
+  /** Runs the session as the next (or previous) primary agent, from the next turn on. */
+  private cycleAgent(step: 1 | -1): void {
+    const host = this.loaded?.host;
+    const names = host?.primaryAgents?.() ?? [];
+    const current = host?.agent?.();
+    if (!host?.switchAgent || !current || names.length < 2) return void (this.hint = names.length === 1 ? `${names[0]} is the only agent to run as` : "");
+    if (this.working) return void (this.hint = "the agent changes between turns: press Tab again once this one ends");
+    const at = names.indexOf(current);
+    const next = names[(at + step + names.length) % names.length]!;
+    try {
+      host.switchAgent(next);
+    } catch (error) {
+      return this.screen.print(chalk.red(`rein: ${visible((error as Error).message)}`));
+    }
+    const about = host.agents?.().find((a) => a.name === next)?.description.split("\n")[0] ?? "";
+    this.screen.print(chalk.dim(visible(`agent: ${next}${about ? ` · ${about}` : ""} (Tab: the next one)`)));
+  }
+
   private complete(): void {
     const names = [...BUILTINS.map((b) => b.name), ...(this.loaded?.host.custom().map((c) => c.name) ?? [])];
     const found = completeSlash(this.editor.text, names);
@@ -327,6 +349,12 @@ export class App {
       prompt: (text) => this.prompt(text),
       memory: () => memoryReport(loaded.ctx),
     };
+  }
+
+  /** The prompt names the agent when it is not the default one. */
+  private agentLabel(): string {
+    const agent = this.loaded?.host.agent?.();
+    return agent && agent !== this.loaded?.host.primaryAgents?.()[0] ? `${visible(agent)} ` : "";
   }
 
   /** A turn or command runs: typed here, or a turn sent by a client of the server (/serve). */

@@ -11,6 +11,7 @@ export type NamedKey =
         | "enter"
         | "newline"
         | "tab"
+        | "shift-tab"
         | "backspace"
         | "delete"
         | "escape"
@@ -70,6 +71,7 @@ const SEQUENCES: Record<string, NamedKey> = {
   "\x1b[7~": "home",
   "\x1b[8~": "end",
   "\x1b[3~": "delete",
+  "\x1b[Z": "shift-tab",
   "\x1b[1;5C": "word-right",
   "\x1b[1;5D": "word-left",
   "\x1b[1;3C": "word-right",

@@ -2,7 +2,7 @@
 // session, custom commands, and the server when asked for. Warnings print above the prompt.
 import chalk from "chalk";
 import { promptTokens } from "../../session/model-window.ts";
-import { budgetWarning, instructionSources, instructionWarnings, sessionOptions, toolRegistry } from "../../session/factory.ts";
+import { budgetWarning, DEFAULT_AGENT, instructionSources, type RunSettings, instructionWarnings, sessionOptions, toolRegistry } from "../../session/factory.ts";
 import type { StampedEvent } from "../../session/events.ts";
 import { Session } from "../../session/session.ts";
 import type { SpendEvent } from "../../session/store.ts";
@@ -36,7 +36,8 @@ export async function loadSession(args: Args, env: Env, hooks: InteractiveHooks,
   const untrusted = untrustedToolsWarning(ctx);
   if (untrusted) warn(untrusted);
   const registry = toolRegistry(settings.toolDirs, (errors) => warn(`tools not loaded:\n${errors.map(formatLoadError).join("\n")}`));
-  const options = sessionOptions(settings, store, registry);
+  let options = sessionOptions(settings, store, registry);
+  let agentName = settings.agents?.name;
   const commands = options.skills?.loaded.commands ?? [];
   for (const problem of options.skills ? skillProblems(options.skills.loaded) : []) warn(problem);
 
@@ -48,6 +49,8 @@ export async function loadSession(args: Args, env: Env, hooks: InteractiveHooks,
   let spent: (StampedEvent | SpendEvent)[] = [];
   let lastContext: number | undefined;
   const track = (event: StampedEvent) => {
+    // A subagent's events are its own; its spending arrives rolled up in the parent's result.
+    if (event.parent_tool_use_id) return;
     if (event.type === "result" || event.type === "compaction" || event.type === "assistant" || event.type === "user") spent.push(event);
     if (event.type === "assistant") {
       const u = event.usage;
@@ -55,16 +58,40 @@ export async function loadSession(args: Args, env: Env, hooks: InteractiveHooks,
     }
   };
   let unsubscribe = () => {};
-  const attach = (next: Session, how: string) => {
+  const subscribe = (next: Session) => {
     unsubscribe();
-    if (next.id !== session.id) dropIfEmpty(session.id);
     session = next;
-    spent = store.spendEvents(session.id);
-    lastContext = undefined;
     const off = [session.subscribe(app.onEvent), session.subscribe(track)];
     unsubscribe = () => off.forEach((f) => f());
+  };
+  const attach = (next: Session, how: string) => {
+    if (next.id !== session.id) dropIfEmpty(session.id);
+    subscribe(next);
+    spent = store.spendEvents(session.id);
+    lastContext = undefined;
     screen.print(chalk.dim(`${how} ${session.id} · ${session.model}`));
     showLastExchange(session, screen);
+  };
+  /**
+   * The same session opened again with its options built anew: as another agent, or with the
+   * instruction files and memory index read again. Its approvals carry over; the MCP servers and
+   * skills already running are kept (the registry holds them).
+   */
+  const reopen = (agent: string | undefined) => {
+    const { mcp: _mcp, foreignPermissions: _reported, ...rest } = settings;
+    const agents = settings.agents && agent ? { ...settings.agents, name: agent } : settings.agents;
+    const before = settings.agents?.list.find((a) => a.name === agentName);
+    const after = settings.agents?.list.find((a) => a.name === agent);
+    // An agent's own model applies while it runs; otherwise the model the session had (a /model choice stays).
+    const model = after?.model ?? (before?.model ? settings.model : session.model);
+    const rebuilt = sessionOptions({ ...rest, model, ...(agents ? { agents } : {}) }, store, registry);
+    options = options.skills ? { ...rebuilt, skills: options.skills } : rebuilt;
+    const row = store.getSession(session.id);
+    if (!row) throw new Error(`session ${session.id} is no longer in the store`);
+    const next = Session.open(row, options);
+    next.keepApprovals(session.approvals());
+    agentName = agent;
+    subscribe(next);
   };
   attach(session, args.resume || args.continue ? "resumed session" : "session");
   screen.print(chalk.dim("/help lists commands · Esc or Ctrl-C stops a turn, Ctrl-C twice at the prompt exits, Ctrl-D exits"));
@@ -89,7 +116,11 @@ export async function loadSession(args: Args, env: Env, hooks: InteractiveHooks,
       session: () => session,
       store: () => store,
       custom: () => commands,
-      agents: () => (settings.agents?.list ?? []).map((a) => ({ name: a.name, mode: a.mode, description: a.description, source: a.source, current: a.name === (settings.agents?.name ?? "build") })),
+      agents: () => (settings.agents?.list ?? []).map((a) => ({ name: a.name, mode: a.mode, description: a.description, source: a.source, current: a.name === (agentName ?? DEFAULT_AGENT) })),
+      agent: () => agentName ?? DEFAULT_AGENT,
+      primaryAgents: () => primaryAgents(settings.agents?.list ?? []),
+      switchAgent: (name) => reopen(name),
+      reload: () => reopen(agentName),
       tools: async () => (await registry.list()).tools.map(({ tool, source }) => ({ name: tool.name, source, description: tool.description })),
       newSession: () => {
         const next = Session.create(ctx.cwd, { ...options, model: session.model });
@@ -108,7 +139,7 @@ export async function loadSession(args: Args, env: Env, hooks: InteractiveHooks,
       },
       serve,
     },
-    status: (current) => statusLine(current.model, current.contextWindow, lastContext, sessionSpend(spent)),
+    status: (current) => statusLine(agentName ?? DEFAULT_AGENT, current.model, current.contextWindow, lastContext, sessionSpend(spent)),
     cleanup: async () => {
       unsubscribe();
       await server?.stop();
@@ -120,14 +151,21 @@ export async function loadSession(args: Args, env: Env, hooks: InteractiveHooks,
   };
 }
 
-/** `claude-sonnet-5-5 · context 3% of 1M · session: in 1200 (cache read 1000, write 30) · out 7 · $0.0123`, counted as /cost counts. */
-function statusLine(model: string, window: number, context: number | undefined, spend: ReturnType<typeof sessionSpend>): string {
+/** `build · claude-sonnet-5-5 · context 3% of 1M · session: in 1200 (cache read 1000, write 30) · out 7 · $0.0123`, counted as /cost counts. */
+function statusLine(agent: string, model: string, window: number, context: number | undefined, spend: ReturnType<typeof sessionSpend>): string {
   const used = context === undefined ? "" : ` · context ${Math.max(context > 0 ? 1 : 0, Math.round((context / window) * 100))}% of ${compact(window)}`;
-  return `${model}${used} · ${costLine(spend, "session")}`;
+  return `${agent} · ${model}${used} · ${costLine(spend, "session")}`;
 }
 
 function compact(tokens: number): string {
   return tokens >= 1_000_000 ? `${tokens / 1_000_000}M` : `${Math.round(tokens / 1000)}k`;
+}
+
+/** The agents Tab cycles through: build, plan, then the workspace's and the user's own (a file may replace a built-in one, keeping its place). */
+function primaryAgents(list: NonNullable<RunSettings["agents"]>["list"]): string[] {
+  const primary = list.filter((a) => a.mode !== "subagent").map((a) => a.name);
+  const first = [DEFAULT_AGENT, "plan"].filter((name) => primary.includes(name));
+  return [...first, ...primary.filter((name) => !first.includes(name))];
 }
 
 /** On resume: the last prompt and the end of the last answer, so the user sees where they were. */

@@ -37,6 +37,12 @@ export type SlashHost = {
   tools(): Promise<{ name: string; source: string; description: string }[]>;
   /** what /agents lists: the workspace's agents, the one this session runs as marked */
   agents?(): { name: string; mode: string; description: string; source: string; current: boolean }[];
+  /** the agent the session runs as, the primary agents Tab cycles through, and a switch to one (between turns) */
+  agent?(): string;
+  primaryAgents?(): string[];
+  switchAgent?(name: string): void;
+  /** reads the instruction files and the memory index again into the session's system prompt */
+  reload?(): void;
   newSession(): void;
   resume(id: string): string | undefined;
   compact(focus: string | undefined): Promise<void>;
@@ -149,6 +155,7 @@ function helpText(custom: readonly SlashCommand[]): string {
   const width = Math.max(...rows.map(([left]) => left!.length)) + 2;
   const keys = [
     "Enter sends · Alt-Enter, Ctrl-J or a trailing \\ adds a line · ↑/↓ history · Tab completes a command",
+    "Tab at an empty prompt runs the next primary agent (build, plan, ...), Shift-Tab the previous one",
     "Esc or Ctrl-C stops a turn; Ctrl-C clears the line, twice at an empty prompt exits · Ctrl-D exits",
   ];
   return [...rows.map(([left, right]) => `${chalk.cyan(left!.padEnd(width))}${chalk.dim(right!)}`), ...keys.map((k) => chalk.dim(k))].join("\n");
