@@ -163,6 +163,7 @@ export async function serveAcp(deps: AcpDeps, stream: acp.Stream): Promise<void>
     return entry.run?.catch(() => undefined);
   });
   await Promise.all(runs);
+  await Promise.all([...live.values()].map((entry) => entry.session.end("other").catch(() => undefined))); // SessionEnd hooks
 }
 
 /** How a run ended, in ACP's words; a run that failed is an error response, not a stop reason. */

@@ -1,5 +1,5 @@
 // The agent loop: one `while`. Stream a turn, run its tool calls, feed the results back; stop when
-// the model stops, at the turn limit, on a permission stop, or on abort.
+// the model stops, at the turn limit, on a permission stop, when the call chain halts it, or on abort.
 import type { Tool } from "../sdk.ts";
 import { COMPACT_AT, COMPACT_TO, fixedTokens, promptTokens, requestTokens, usableWindow, type Measured } from "./context-size.ts";
 import { runToolCall, type CallOutcome } from "./tool-call.ts";
@@ -66,8 +66,13 @@ export async function runLoop(messages: Message[], config: LoopConfig, io: LoopR
     return end("error", message);
   };
 
+  /** a chain handler's reason to stop the whole run (a hook's `continue: false`), once it gave one */
+  const halted = () => io.chain?.halted?.();
+
   while (true) {
     if (signal.aborted) return end("interrupted");
+    const halt = halted();
+    if (halt) return end("stopped", halt);
     if (turns >= config.maxTurns) return end("max_turns", `stopped after ${config.maxTurns} turn${config.maxTurns === 1 ? "" : "s"} (--max-turns)`);
     if (overBudget(cost, config.maxCost)) return end("max_turns", budgetReached(config.maxCost, cost));
     turns++;
@@ -99,6 +104,8 @@ export async function runLoop(messages: Message[], config: LoopConfig, io: LoopR
     const tokens = requestTokens(messages, fixed, measured, estimated);
     if (window && tokens > window * COMPACT_AT) compacted = await compact("threshold", tokens, window * COMPACT_TO);
     if (signal.aborted) return end("interrupted");
+    const stopped = halted(); // a PreCompact or PostCompact hook may have stopped the run
+    if (stopped) return end("stopped", stopped);
     let sent = messages.length;
     let turn = await streamTurn(io, io.stream(request, signal));
     if (turn.type === "error" && turn.code === "too_long" && !turn.partial && !compacted && window) {
@@ -129,7 +136,10 @@ export async function runLoop(messages: Message[], config: LoopConfig, io: LoopR
       if (turn.stop_reason === "pause_turn") continue;
       if (!textOf(turn.content).trim()) return emptyReply(turn.stop_reason);
       const more = continued < STOP_CONTINUE_LIMIT && io.chain?.beforeStop ? await io.chain.beforeStop({ text, continued }, signal).catch(() => undefined) : undefined;
-      if (!more || signal.aborted) return end(signal.aborted ? "interrupted" : "success");
+      if (signal.aborted) return end("interrupted");
+      const stop = halted();
+      if (stop) return end("stopped", stop);
+      if (!more) return end("success");
       continued++;
       append({ role: "user", content: [{ type: "text", text: more }] });
       continue;
@@ -141,7 +151,7 @@ export async function runLoop(messages: Message[], config: LoopConfig, io: LoopR
         incomplete: incomplete.has(call.id),
         unreadable: invalid.get(call.id),
         confirmReason: repeats(call),
-      }), tools);
+      }), tools, halted);
     append({ role: "user", content: outcomes.map((o) => o.block) });
     if (outcomes.some((o) => o.stop)) return end("permission", "stopped: a tool call needed a permission (--on-ask fail)");
     if (signal.aborted) return end("interrupted");
@@ -208,6 +218,7 @@ async function runCalls(
   calls: ToolUseBlock[],
   run: (call: ToolUseBlock) => Promise<CallOutcome>,
   tools: ReadonlyMap<string, Tool>,
+  halted: () => string | undefined,
 ): Promise<CallOutcome[]> {
   const outcomes: CallOutcome[] = [];
   let i = 0;
@@ -216,16 +227,16 @@ async function runCalls(
     while (tools.get(group[0]!.name)?.readOnly && i + group.length < calls.length && tools.get(calls[i + group.length]!.name)?.readOnly) {
       group.push(calls[i + group.length]!);
     }
-    const stopped = outcomes.some((o) => o.stop);
-    outcomes.push(...(await Promise.all(group.map((call) => (stopped ? Promise.resolve(notRun(call)) : run(call))))));
+    const stopped = outcomes.some((o) => o.stop) ? "the run stopped for a permission" : halted() ? "a hook stopped the run" : undefined;
+    outcomes.push(...(await Promise.all(group.map((call) => (stopped ? Promise.resolve(notRun(call, stopped)) : run(call))))));
     i += group.length;
   }
   return outcomes;
 }
 
-function notRun(call: ToolUseBlock): CallOutcome {
+function notRun(call: ToolUseBlock, why: string): CallOutcome {
   return {
-    block: { type: "tool_result", tool_use_id: call.id, is_error: true, content: "Not run: the run stopped for a permission." },
+    block: { type: "tool_result", tool_use_id: call.id, is_error: true, content: `Not run: ${why}.` },
   };
 }
 

@@ -49,7 +49,8 @@ export function addUsage(a: Usage, b: Usage): Usage {
   };
 }
 
-export type ResultStatus = "success" | "error" | "max_turns" | "permission" | "interrupted";
+/** `stopped`: a handler of the call chain stopped the whole run (a hook's `continue: false`) */
+export type ResultStatus = "success" | "error" | "max_turns" | "permission" | "interrupted" | "stopped";
 
 /** Events as the loop and the session produce them; the session stamps session_id and seq. */
 export type AgentEvent =
@@ -268,6 +269,11 @@ export type CallChain = {
    * STOP_CONTINUE_LIMIT in a row the loop stops without asking.
    */
   beforeStop?: (stop: { text: string; continued: number }, signal: AbortSignal) => Promise<string | undefined>;
+  /**
+   * Why the whole run must stop now (a hook answered `continue: false` at any point of it), or
+   * undefined. The loop asks after each step and ends the run with status `stopped`.
+   */
+  halted?: () => string | undefined;
 };
 
 export type ToolCallInfo = { id: string; name: string; input: unknown };

@@ -20,7 +20,7 @@ import type { Session } from "../session/session.ts";
 import { stopBackgroundCommands } from "./stop-background.ts";
 import { claudeRenderer, claudeSessionlessResult, isClaudeFormat } from "./claude-stream.ts";
 
-export const EXIT_CODES: Record<ResultStatus, number> = { success: 0, error: 1, permission: 3, max_turns: 4, interrupted: 130 };
+export const EXIT_CODES: Record<ResultStatus, number> = { success: 0, error: 1, permission: 3, max_turns: 4, interrupted: 130, stopped: 5 };
 
 export async function printMode(ctx: Context): Promise<number> {
   const { args } = ctx;
@@ -65,7 +65,7 @@ export async function printMode(ctx: Context): Promise<number> {
     await stopBackgroundCommands(warn);
     // `result` stays the last event on stdout: SessionEnd hooks run after it, reported in the store only.
     streaming?.();
-    if (!signals.received()) await session.end("other");
+    await session.end("other");
     const signal = signals.received();
     return result.status === "interrupted" && signal ? SIGNAL_EXIT_CODES[signal] : EXIT_CODES[result.status];
   } finally {

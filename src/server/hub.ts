@@ -43,6 +43,8 @@ export type AskRequests = ReturnType<Session["pendingAsks"]>[number]["requests"]
 
 export class SessionHub {
   private readonly live = new Map<string, Session>();
+  /** sessions someone else drives (the terminal's): that front end ends them, not the hub */
+  private readonly adopted = new Set<string>();
   private readonly running = new Map<string, Promise<ResultEvent>>();
   private closing = false;
   /** streams to end when their session is deleted */
@@ -53,6 +55,7 @@ export class SessionHub {
   /** Serves a session someone else drives too (the terminal's live session): the same object, the same events. */
   adopt(session: Session): void {
     this.live.set(session.id, session);
+    this.adopted.add(session.id);
   }
 
   create(params: SessionParams): Session {
@@ -179,6 +182,8 @@ export class SessionHub {
       this.live.get(id)?.abort();
       await run.catch(() => {});
     }
+    // SessionEnd hooks, before the session's rows go
+    if (!this.adopted.has(id)) await this.live.get(id)?.end("other").catch(() => undefined);
     this.live.delete(id);
     if (purge) this.deps.store.deleteSession(id);
     else this.deps.store.trashSession(id);
@@ -194,12 +199,17 @@ export class SessionHub {
     return () => set.delete(end);
   }
 
-  /** Stops new prompts, aborts running ones and waits (bounded) until they are persisted. */
+  /**
+   * Stops new prompts, aborts running ones and waits (bounded) until they are persisted; then ends
+   * the sessions it drives for their hooks (SessionEnd, each hook within its own timeout).
+   */
   async shutdown(timeoutMs = 4000): Promise<void> {
     this.closing = true;
     for (const id of this.running.keys()) this.live.get(id)?.abort();
     const all = Promise.allSettled([...this.running.values()]);
     await Promise.race([all, new Promise((resolve) => setTimeout(resolve, timeoutMs))]);
+    const owned = [...this.live].filter(([id]) => !this.adopted.has(id));
+    await Promise.allSettled(owned.map(([, session]) => session.end("other")));
   }
 }
 

@@ -62,7 +62,7 @@ const events = {
   result: event(
     "result",
     {
-      status: { enum: ["success", "error", "max_turns", "permission", "interrupted"] },
+      status: { enum: ["success", "error", "max_turns", "permission", "interrupted", "stopped"] },
       text: str,
       usage,
       cost_usd: nullableNumber,

@@ -85,6 +85,8 @@ export type SessionOptions = {
   afterToolCall?: CallChain["afterToolCall"];
   /** the task tool and the child sessions it runs (agents/host.ts) */
   subagents?: SubagentSource;
+  /** the SessionStart source when this session replaces another (the terminal's /clear) */
+  startSource?: "clear";
   /** the agent the session runs as, named by the `session` event */
   agent?: string;
   /** approvals given elsewhere that hold here too (a subagent's parent's), read at each call */
@@ -288,7 +290,10 @@ export class Session {
       if (plan.type === "command") this.options.skills!.grants.push(...plan.grants);
       const model = (plan.type === "command" && plan.model) || this.options.model;
       const sent = plan.type === "command" ? plan.text : text;
+      this.hooks?.points.newRun();
       const heard = await this.hooksBeforePrompt(sent, controller.signal);
+      const halt = this.hooks?.points.chain.halted?.();
+      if (halt) return this.result(startedAt, "stopped", { error: halt });
       if (heard.block !== undefined) return this.result(startedAt, "error", { error: `a UserPromptSubmit hook blocked the prompt: ${heard.block}` });
       if (this.messages.length === 0 && !this.row.title) store.updateSession(this.id, { title: titleOf(text) });
       const user = this.emit({ type: "user", text: sent });
@@ -452,7 +457,9 @@ export class Session {
     const context: string[] = [];
     if (!this.hooksStarted) {
       this.hooksStarted = true;
-      const start = await this.hooks.points.sessionStart(this.messages.length > 0 ? "resume" : "startup", signal);
+      const source = this.options.startSource ?? (this.messages.length > 0 ? "resume" : "startup");
+      this.options = { ...this.options, startSource: undefined };
+      const start = await this.hooks.points.sessionStart(source, signal);
       if (start.context) context.push(start.context);
     }
     const heard = await this.hooks.points.beforePrompt(text, signal);
@@ -460,9 +467,13 @@ export class Session {
     return { ...(heard.block !== undefined ? { block: heard.block } : {}), context };
   }
 
-  /** Ends the session for its hooks (SessionEnd); a front end calls it once, as it lets the session go. */
+  /**
+   * Ends the session for its hooks (SessionEnd), once for each SessionStart: a front end calls it as
+   * it lets the session go; a second call, or one before any prompt started the session, does nothing.
+   */
   async end(reason: string): Promise<void> {
     if (!this.hooks || !this.hooksStarted) return;
+    this.hooksStarted = false;
     await this.hooks.points.sessionEnd(reason, AbortSignal.timeout(60_000));
   }
 

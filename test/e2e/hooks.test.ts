@@ -85,6 +85,24 @@ test.concurrent("print mode ends the session for its hooks: SessionStart at the 
   expect(await Bun.file(log).text()).toBe("start prompt stop end ");
 });
 
+test.concurrent("a hook's continue:false stops the run: exit 5, the reason on stderr, no further turn", async () => {
+  await using w = await world();
+  const stop = `echo '{"continue":false,"stopReason":"the build is red"}'`;
+  await writeFile(join(w.configDir, "config.json"), JSON.stringify({ hooks: { PostToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: stop }] }] } }));
+  w.fake.script({ reply: [bash("echo hi", "t1")] });
+
+  const r = await w.run(["-p", "go", "--allow", "bash(echo *)"]);
+  expect(r.code).toBe(5);
+  expect(r.stdout).toBe("");
+  expect(r.stderr).toContain("stopped by a PostToolUse hook: the build is red");
+  expect(w.fake.requests).toHaveLength(1);
+
+  w.fake.script({ reply: [bash("echo hi", "t1")] });
+  const json = await w.runStream(["-p", "go", "--allow", "bash(echo *)"]);
+  expect(json.code).toBe(5);
+  expect(json.events.at(-1)).toMatchObject({ type: "result", status: "stopped", error: "stopped by a PostToolUse hook: the build is red" });
+});
+
 test.concurrent("SIGINT while a hook runs ends the hook and the run (exit 130); the tool does not run", async () => {
   await using w = await world();
   const pidFile = w.path("hook.pid");

@@ -122,14 +122,17 @@ export async function loadSession(args: Args, env: Env, hooks: InteractiveHooks,
       switchAgent: (name) => reopen(name),
       reload: () => reopen(agentName),
       tools: async () => (await registry.list()).tools.map(({ tool, source }) => ({ name: tool.name, source, description: tool.description })),
-      newSession: () => {
-        const next = Session.create(ctx.cwd, { ...options, model: session.model });
+      // The session left behind is ended for its hooks (SessionEnd), the new one starts as "clear".
+      newSession: async () => {
+        await session.end("clear").catch(() => undefined);
+        const next = Session.create(ctx.cwd, { ...options, model: session.model, startSource: "clear" });
         fresh.add(next.id);
         attach(next, "new session");
       },
-      resume: (id) => {
+      resume: async (id) => {
         const found = store.findSession(id);
         if (typeof found === "string") return found;
+        await session.end("resume").catch(() => undefined);
         attach(Session.open(found, options), "resumed session");
         return undefined;
       },

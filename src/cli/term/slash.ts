@@ -43,8 +43,9 @@ export type SlashHost = {
   switchAgent?(name: string): void;
   /** reads the instruction files and the memory index again into the session's system prompt */
   reload?(): void;
-  newSession(): void;
-  resume(id: string): string | undefined;
+  newSession(): void | Promise<void>;
+  /** why the session cannot be resumed, or undefined once it is */
+  resume(id: string): string | undefined | Promise<string | undefined>;
   compact(focus: string | undefined): Promise<void>;
   serve(): Promise<void>;
   exit(): void;
@@ -79,13 +80,13 @@ export async function runSlash(line: string, host: SlashHost): Promise<boolean> 
     case "model":
       return model(host, rest), true;
     case "clear":
-      host.newSession();
+      await host.newSession();
       return true;
     case "sessions":
       return listSessions(host), true;
     case "resume": {
       if (!rest) return listSessions(host), true;
-      const problem = host.resume(rest);
+      const problem = await host.resume(rest);
       if (problem) host.print(chalk.red(problem));
       return true;
     }

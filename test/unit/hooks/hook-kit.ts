@@ -4,7 +4,7 @@
 import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { HooksConfig } from "../../../src/config/hooks-schema.ts";
-import { Session } from "../../../src/session/session.ts";
+import { Session, type SessionOptions } from "../../../src/session/session.ts";
 import { loadHooks } from "../../../src/session/session-hooks.ts";
 import type { Tool } from "../../../src/sdk.ts";
 import bash from "../../../tools/bash.ts";
@@ -33,8 +33,10 @@ export function hooksOf(...groups: [keyof HooksConfig, string | undefined, strin
   return out;
 }
 
-/** A session running `hooks` from rein's user config, or from a Claude Code project file (`claude`). */
-export function hookedSession(kit: Kit, hooks: HooksConfig, opts: { claude?: boolean; tools?: Tool[]; setup?: SessionSetup } = {}) {
+type HookedOptions = { claude?: boolean; tools?: Tool[]; setup?: SessionSetup };
+
+/** Session options running `hooks` from rein's user config, or from a Claude Code project file (`claude`). */
+export function hookedOptions(kit: Kit, hooks: HooksConfig, opts: HookedOptions = {}): { options: SessionOptions; warnings: string[] } {
   const home = join(kit.dir.path, "home");
   let rein: { file: string; scope: "user"; hooks: HooksConfig }[] = [{ file: join(home, "config.json"), scope: "user", hooks }];
   if (opts.claude) {
@@ -43,11 +45,25 @@ export function hookedSession(kit: Kit, hooks: HooksConfig, opts: { claude?: boo
     rein = [];
   }
   const loaded = loadHooks({ rein, home, projectRoot: kit.dir.path, trusted: true });
-  const session = Session.create(kit.dir.path, {
-    ...kit.options({ tools: opts.tools ?? TOOLS, ...opts.setup }),
-    hooks: { entries: loaded.entries, projectDir: kit.dir.path, permissionMode: "default" },
-  });
-  return { session, log: eventLog(session), warnings: loaded.warnings };
+  const options = { ...kit.options({ tools: opts.tools ?? TOOLS, ...opts.setup }), hooks: { entries: loaded.entries, projectDir: kit.dir.path, permissionMode: "default" } };
+  return { options, warnings: loaded.warnings };
+}
+
+/** A session running `hooks` (see hookedOptions). */
+export function hookedSession(kit: Kit, hooks: HooksConfig, opts: HookedOptions = {}) {
+  const { options, warnings } = hookedOptions(kit, hooks, opts);
+  const session = Session.create(kit.dir.path, options);
+  return { session, log: eventLog(session), warnings };
+}
+
+/** A hook group per event that appends `EVENT:matched-field ` to `log` (the source, the reason...). */
+export function recorder(log: string, ...events: [keyof HooksConfig, string][]): HooksConfig {
+  const out: HooksConfig = {};
+  for (const [event, field] of events) {
+    const read = field ? `$(sed -n 's/.*"${field}":"\\([^"]*\\)".*/\\1/p')` : "";
+    (out[event] ??= []).push({ hooks: [{ type: "command", command: `printf '%s ' "${event}${field ? ":" : ""}${read}" >> ${log}` }] });
+  }
+  return out;
 }
 
 export const bashCall = (id: string, command: string) => ({ reply: [{ type: "tool_use" as const, name: "bash", input: { command }, id }] });
