@@ -3,6 +3,7 @@
 // rein: it comes back as a sentence, and the server is listed as failed with it.
 import * as v from "valibot";
 import { expandEntry } from "./expand.ts";
+import { OAuthSchema } from "./oauth-config.ts";
 
 const text = (what: string) => v.string(`expected ${what} to be a string`);
 const strings = (what: string) => v.record(v.string(), text(`each ${what} value`), `expected ${what} to be an object of strings`);
@@ -32,6 +33,7 @@ const RemoteSchema = v.object({
   type: v.picklist(["http", "streamable-http", "sse"]),
   url: text("url"),
   headers: v.optional(strings("headers")),
+  oauth: v.optional(OAuthSchema),
   ...Common,
 });
 

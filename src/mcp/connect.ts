@@ -7,7 +7,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { Transport as SdkTransport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { FetchLike, Transport as SdkTransport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { RemoteEntry, ServerEntry, StdioEntry } from "./config.ts";
 
 export type ConnectOptions = {
@@ -17,6 +17,8 @@ export type ConnectOptions = {
   logFile: string;
   timeoutMs: number;
   version: string;
+  /** a remote server's requests go through it (the saved OAuth login, oauth-fetch.ts) */
+  fetch?: FetchLike;
   /** told when the server said its tool list changed */
   onToolsChanged: () => void;
   /** told when the connection ended on its own (the server exited, the stream broke) */
@@ -26,19 +28,19 @@ export type ConnectOptions = {
 export async function connect(entry: ServerEntry, opts: ConnectOptions): Promise<Client> {
   if (!("url" in entry)) return open(stdioTransport(entry, opts), opts);
   const headers = entry.headers ?? {};
-  if (entry.type === "sse") return open(sseTransport(entry, headers), opts);
+  if (entry.type === "sse") return open(sseTransport(entry, headers, opts.fetch), opts);
   try {
-    return await open(new StreamableHTTPClientTransport(new URL(entry.url), { requestInit: { headers } }), opts);
+    return await open(new StreamableHTTPClientTransport(new URL(entry.url), { requestInit: { headers }, fetch: opts.fetch }), opts);
   } catch (error) {
     // A server that only speaks the 2024-11-05 transport answers the POST with a 4xx.
     const status = (error as { status?: unknown }).status;
     if (!(typeof status === "number" && status >= 400 && status < 500)) throw error;
-    return open(sseTransport(entry, headers), opts);
+    return open(sseTransport(entry, headers, opts.fetch), opts);
   }
 }
 
-function sseTransport(entry: RemoteEntry, headers: Record<string, string>): SSEClientTransport {
-  return new SSEClientTransport(new URL(entry.url), { requestInit: { headers }, eventSourceInit: { fetch: (url, init) => fetch(url, { ...init, headers: { ...headers, ...Object.fromEntries(new Headers(init?.headers).entries()) } }) } });
+function sseTransport(entry: RemoteEntry, headers: Record<string, string>, fetchFn: FetchLike = fetch): SSEClientTransport {
+  return new SSEClientTransport(new URL(entry.url), { requestInit: { headers }, fetch: fetchFn, eventSourceInit: { fetch: (url, init) => fetchFn(url, { ...init, headers: { ...headers, ...Object.fromEntries(new Headers(init?.headers).entries()) } }) } });
 }
 
 function stdioTransport(entry: StdioEntry, opts: ConnectOptions): StdioClientTransport {

@@ -10,8 +10,9 @@ import type { CallToolResult, Tool as McpTool } from "@modelcontextprotocol/sdk/
 import { transportOf, type Transport } from "./config.ts";
 import type { ServerConfig } from "./sources.ts";
 import { cleanName } from "./names.ts";
+import type { RemoteAuth } from "./oauth-fetch.ts";
 
-export type ServerState = "disabled" | "failed" | "connecting" | "connected" | "closed";
+export type ServerState = "disabled" | "failed" | "needs login" | "connecting" | "connected" | "closed";
 
 export type ServerEnv = {
   toolEnv: Readonly<Record<string, string>>;
@@ -20,6 +21,8 @@ export type ServerEnv = {
   logDir: string;
   /** each server's last tool list, by its configuration, so a later session can offer it before connecting */
   cacheDir?: string;
+  /** the saved OAuth logins of remote servers */
+  tokenFile?: string;
   version: string;
   startupTimeoutMs: number;
   callTimeoutMs: number;
@@ -95,10 +98,13 @@ export class McpServer {
 
   private async open(entry: NonNullable<ServerConfig["entry"]>): Promise<void> {
     this.state = "connecting";
+    let auth: RemoteAuth | undefined;
     try {
       // The SDK loads with the first server that connects (a cached one may never need it).
-      const { connect } = await import("./connect.ts");
+      const [{ connect }, { remoteAuth }] = await Promise.all([import("./connect.ts"), import("./oauth-fetch.ts")]);
+      auth = remoteAuth(this.name, entry, this.env.tokenFile);
       const client = await connect(entry, {
+        fetch: auth?.fetch,
         toolEnv: this.env.toolEnv,
         cwd: this.env.cwd,
         logFile: this.logFile,
@@ -123,7 +129,7 @@ export class McpServer {
       const client = this.client;
       this.client = undefined;
       await client?.close().catch(() => {});
-      this.state = "failed";
+      this.state = auth?.needsLogin() ? "needs login" : "failed";
       this.lastError = messageOf(error);
     }
   }

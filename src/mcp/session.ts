@@ -21,6 +21,8 @@ export type McpSettings = {
   logDir: string;
   /** where each server's tool list is cached by configuration */
   cacheDir: string;
+  /** the saved OAuth logins of remote servers */
+  tokenFile: string;
   startupTimeoutMs: number;
   callTimeoutMs: number;
   waitMs: number;
@@ -42,6 +44,7 @@ export function mcpSettings(opts: SourceOptions & { dataDir: string }): McpSetti
     warnings,
     logDir: join(opts.dataDir, "mcp", "logs"),
     cacheDir: join(opts.dataDir, "mcp", "tools"),
+    tokenFile: join(opts.dataDir, "mcp-tokens.json"),
     startupTimeoutMs: ms(["REIN_MCP_STARTUP_TIMEOUT_MS", "MCP_TIMEOUT"], DEFAULT_STARTUP_TIMEOUT_MS),
     callTimeoutMs: ms(["REIN_MCP_TOOL_TIMEOUT_MS", "MCP_TOOL_TIMEOUT"], DEFAULT_CALL_TIMEOUT_MS),
     waitMs: ms(["REIN_MCP_WAIT_MS"], DEFAULT_WAIT_MS),
