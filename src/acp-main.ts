@@ -2,13 +2,12 @@
 // directory, opens the store, and serves ACP on stdio. stdout carries nothing but JSON-RPC lines;
 // everything rein has to say goes to stderr.
 import * as acp from "@agentclientprotocol/sdk";
-import { homedir } from "node:os";
 import { serveAcp } from "./acp/agent.ts";
 import { MODE_TEXT, type ModeChoice } from "./acp/modes.ts";
 import { loadAgents } from "./agents/sources.ts";
 import { PERMISSION_MODES, type PermissionMode } from "./config/schema.ts";
 import type { Args } from "./cli/args.ts";
-import { MissingKeyError, openStore, resolveContext, runSettings, startupWarnings, type Env } from "./cli/context.ts";
+import { agentPlaces, MissingKeyError, openStore, resolveContext, runSettings, startupWarnings, type Env } from "./cli/context.ts";
 import { out, warn } from "./cli/output.ts";
 import { stopBackgroundCommands } from "./cli/stop-background.ts";
 import { formatLoadError } from "./cli/tools-command.ts";
@@ -58,7 +57,7 @@ function withClientServers(settings: RunSettings, raw: Record<string, unknown>, 
 /** rein's permission modes, then the workspace's primary agents; the current one is what the flags and config choose. */
 function modesFor(args: Args, env: Env, cwd: string) {
   const ctx = resolveContext({ ...args, cwd }, env);
-  const { agents } = loadAgents({ cwd: ctx.cwd, projectRoot: ctx.projectRoot, home: env.HOME || homedir(), configDir: ctx.paths.configDir, trusted: ctx.trusted });
+  const { agents } = loadAgents(agentPlaces(ctx));
   const primary = agents.filter((a) => a.mode !== "subagent");
   return {
     currentModeId: ctx.config.agent ? `agent:${ctx.config.agent}` : ctx.config.permissionMode,

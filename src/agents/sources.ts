@@ -1,6 +1,7 @@
 // Where agent files are found, nearest first: the project's folders from the working directory up to
 // the project root (rein's, Claude Code's, OpenCode's), then the user's. The nearer of two agents
-// with one name wins, with a note; built-in agents come last.
+// with one name wins, with a note; built-in agents come last. Enabled plugins' agent folders come
+// after the user's, their agents named `plugin:agent`.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, sep } from "node:path";
 import { foldersUpTo } from "../config/find-project-root.ts";
@@ -19,9 +20,11 @@ export type AgentSourceContext = {
   xdgConfig?: string;
   /** an untrusted workspace's agents loosen nothing */
   trusted: boolean;
+  /** enabled plugins' agent folders, each with its names' prefix (`plugin:`) */
+  plugins?: readonly { dir: string; prefix: string }[];
 };
 
-type Folder = { dir: string; format: AgentFormat; project: boolean; recursive: boolean };
+type Folder = { dir: string; format: AgentFormat; project: boolean; recursive: boolean; prefix?: string };
 
 const PROJECT_FOLDERS: { path: string[]; format: AgentFormat; recursive: boolean }[] = [
   { path: [".rein", "agents"], format: "rein", recursive: true },
@@ -41,6 +44,7 @@ export function agentFolders(ctx: AgentSourceContext): Folder[] {
     { dir: join(ctx.home, ".claude", "agents"), format: "claude", project: false, recursive: true },
     { dir: join(config, "opencode", "agents"), format: "opencode", project: false, recursive: true },
     { dir: join(config, "opencode", "agent"), format: "opencode", project: false, recursive: false },
+    ...(ctx.plugins ?? []).map((p) => ({ dir: p.dir, format: "claude" as const, project: false, recursive: true, prefix: p.prefix })),
   ];
 }
 
@@ -59,6 +63,7 @@ export function loadAgents(ctx: AgentSourceContext): { agents: AgentDefinition[]
       if (parsed.warning) report.warnings.push(parsed.warning);
       report.notes.push(...parsed.notes);
       if (!parsed.agent) continue;
+      if (folder.prefix) parsed.agent = pluginAgent(parsed.agent, folder.prefix, report.notes);
       add(ctx.trusted || !parsed.agent.project ? parsed.agent : trusting(parsed.agent, report.notes));
     }
   }
@@ -71,6 +76,13 @@ export function loadAgents(ctx: AgentSourceContext): { agents: AgentDefinition[]
     add(agent);
   }
   return { agents: [...byName.values()], report };
+}
+
+/** A plugin's agent is namespaced, and may not choose its permission mode (as in Claude Code). */
+function pluginAgent(agent: AgentDefinition, prefix: string, notes: string[]): AgentDefinition {
+  const { permissionMode, ...rest } = agent;
+  if (permissionMode) notes.push(`agent file ${agent.source}: permissionMode is ignored in a plugin's agent`);
+  return { ...rest, name: `${prefix}${agent.name}` };
 }
 
 function markdownFiles(folder: Folder): { path: string; id: string; text: string }[] {

@@ -9,6 +9,7 @@ import { workspaceTrust } from "../config/trust.ts";
 import { DEFAULT_AGENT, loadAgents, loadHooks, runProblem, sandboxAvailable, type RunSettings, type ToolDir } from "../session/factory.ts";
 import { Store } from "../session/store.ts";
 import { mcpSettings } from "../session/mcp-settings.ts";
+import { activePlugins, type ActivePlugins } from "../session/plugins.ts";
 import { VERSION } from "../version.ts";
 import { UsageError, type Args } from "./args.ts";
 import { KnownFault, storeFolderFault } from "./known-fault.ts";
@@ -76,7 +77,7 @@ export function runSettings(ctx: Context, extra: Pick<RunSettings, "askPolicy" |
     permissionMode: config.permissionMode,
     rules: config.rules,
     sandbox: { mode: config.sandbox, network: env.REIN_SANDBOX_NETWORK === "1" },
-    env,
+    env: withPluginBins(env, runPlugins(ctx).sources.bin),
     envPassthrough: config.envPassthrough,
     foreignPermissions: config.foreignPermissions,
     outputDir: ctx.paths.outputDir,
@@ -97,7 +98,7 @@ export function runSettings(ctx: Context, extra: Pick<RunSettings, "askPolicy" |
     mcp: mcpFor(ctx),
     hooks: { entries: runHooks(ctx).entries, projectDir: ctx.projectRoot, permissionMode: config.permissionMode },
     ...agentsFor(ctx, extra.warn),
-    skills: { configDir: ctx.paths.configDir, trusted: ctx.trusted },
+    skills: { configDir: ctx.paths.configDir, trusted: ctx.trusted, plugins: runPlugins(ctx) },
     ...extra,
   };
   const problem = runProblem(settings);
@@ -115,7 +116,24 @@ export function mcpFor(ctx: Context) {
     trusted: ctx.trusted,
     env: ctx.env,
     dataDir: ctx.paths.dataDir,
+    plugins: runPlugins(ctx).sources.mcp,
   });
+}
+
+/** The run's plugins (read once per context: settings, hooks, MCP and the listings all need them). */
+export function runPlugins(ctx: Context): ActivePlugins {
+  let plugins = pluginsByContext.get(ctx);
+  if (!plugins) {
+    plugins = activePlugins({ configDir: ctx.paths.configDir, dataDir: ctx.paths.dataDir, trusted: ctx.trusted });
+    pluginsByContext.set(ctx, plugins);
+  }
+  return plugins;
+}
+const pluginsByContext = new WeakMap<Context, ActivePlugins>();
+
+/** Enabled plugins' `bin/` folders go first on the PATH of the processes tools start. */
+function withPluginBins(env: Env, bins: readonly string[]): Env {
+  return bins.length ? { ...env, PATH: [...bins, ...(env.PATH ? [env.PATH] : [])].join(":") } : env;
 }
 
 /** REIN_INSTRUCTIONS_MAX_BYTES: the bytes kept of each instruction file, when it is a positive integer. */
@@ -143,7 +161,7 @@ export function runSettingsForExplain(ctx: Context) {
 export function runHooks(ctx: Context): ReturnType<typeof loadHooks> {
   let hooks = hooksByContext.get(ctx);
   if (!hooks) {
-    hooks = loadHooks({ rein: ctx.config.hooks, home: ctx.env.HOME || homedir(), projectRoot: ctx.projectRoot, trusted: ctx.trusted });
+    hooks = loadHooks({ rein: ctx.config.hooks, home: ctx.env.HOME || homedir(), projectRoot: ctx.projectRoot, trusted: ctx.trusted, plugins: runPlugins(ctx).sources.hooks });
     hooksByContext.set(ctx, hooks);
   }
   return hooks;
@@ -215,12 +233,17 @@ function writable(dir: string): boolean {
   }
 }
 
+/** Where the workspace's agents are found, plugins' included. */
+export function agentPlaces(ctx: Context) {
+  return { cwd: ctx.cwd, projectRoot: ctx.projectRoot, home: ctx.env.HOME || homedir(), configDir: ctx.paths.configDir, trusted: ctx.trusted, plugins: runPlugins(ctx).sources.agents };
+}
+
 /**
  * The workspace's agents and the one chosen (--agent, config `agent`; plan mode is the plan agent);
  * its model and turn limit apply unless a flag set them. An unknown name is a usage error.
  */
 function agentsFor(ctx: Context, warn?: (message: string) => void): Pick<RunSettings, "agents" | "model" | "maxTurns"> | {} {
-  const { agents, report } = loadAgents({ cwd: ctx.cwd, projectRoot: ctx.projectRoot, home: ctx.env.HOME || homedir(), configDir: ctx.paths.configDir, trusted: ctx.trusted });
+  const { agents, report } = loadAgents(agentPlaces(ctx));
   for (const line of [...report.warnings, ...report.notes]) warn?.(line);
   const chosen = ctx.config.agent ?? (ctx.config.permissionMode === "plan" ? "plan" : undefined);
   // Without a choice the session runs as build (whose built-in rules are the mode's), named in the `session` event.

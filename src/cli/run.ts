@@ -62,7 +62,7 @@ async function subcommand(command: string, rest: string[], args: ReturnType<type
     case "permissions":
       return (await import("./permissions-command.ts")).permissionsCommand(rest, await context(args, env));
     case "plugin":
-      return (await import("./plugin-command.ts")).pluginCommand(rest, await context(args, env));
+      return (await import("./plugin/plugin-command.ts")).pluginCommand(rest, await context(args, env));
     case "skills":
       return (await import("./skills-command.ts")).skillsCommand(rest, await context(args, env));
     case "hooks":

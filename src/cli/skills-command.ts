@@ -2,13 +2,13 @@
 import { homedir } from "node:os";
 import { loadExtensions, skillProblems, type SkillsAndCommands } from "../session/skills.ts";
 import { UsageError } from "./args.ts";
-import type { Context } from "./context.ts";
+import { runPlugins, type Context } from "./context.ts";
 import { out } from "./output.ts";
 
 export function skillsCommand(rest: string[], ctx: Context): number {
   const [action = "list"] = rest;
   if (action !== "list") throw new UsageError(`unknown action "${action}" (rein skills list [--json])`);
-  const loaded = loadExtensions({ cwd: ctx.cwd, projectRoot: ctx.projectRoot, home: ctx.env.HOME || homedir(), configDir: ctx.paths.configDir, trusted: ctx.trusted });
+  const loaded = loadExtensions({ cwd: ctx.cwd, projectRoot: ctx.projectRoot, home: ctx.env.HOME || homedir(), configDir: ctx.paths.configDir, trusted: ctx.trusted }, [], runPlugins(ctx));
   out(ctx.args.json ? `${JSON.stringify(asJson(loaded), null, 2)}\n` : listing(loaded));
   return 0;
 }

@@ -61,7 +61,7 @@ async function runOne(entry: HookEntry, fired: Fired, ctx: HookContext, signal: 
   const timeoutMs = (entry.handler.timeout ?? DEFAULT_TIMEOUT_MS / 1000) * 1000;
   const payload = JSON.stringify(payloadFor(entry.dialect, fired, ctx));
   const raw = entry.handler.type === "command"
-    ? await runCommand(entry.handler, { payload, cwd: ctx.cwd, env: hookEnv(ctx), timeoutMs, signal })
+    ? await runCommand(entry.handler, { payload, cwd: ctx.cwd, env: hookEnv(ctx, entry), timeoutMs, signal })
     : ctx.runOther
       ? await ctx.runOther(entry.handler, payload, timeoutMs, signal)
       : { exitCode: 1, stdout: "", stderr: "", timedOut: false, cut: false, error: `${entry.handler.type} hooks cannot run here` };
@@ -78,8 +78,8 @@ async function runOne(entry: HookEntry, fired: Fired, ctx: HookContext, signal: 
   return verdict;
 }
 
-function hookEnv(ctx: HookContext): Record<string, string> {
-  return { ...ctx.env, REIN_PROJECT_DIR: ctx.projectDir, CLAUDE_PROJECT_DIR: ctx.projectDir };
+function hookEnv(ctx: HookContext, entry: HookEntry): Record<string, string> {
+  return { ...ctx.env, ...entry.env, REIN_PROJECT_DIR: ctx.projectDir, CLAUDE_PROJECT_DIR: ctx.projectDir };
 }
 
 /** The stdin payload, in the hook's dialect (Claude Code's tool names and input fields for its files). */

@@ -1,6 +1,7 @@
 // Where hooks come from: the `hooks` of rein's config files (already checked, see
 // config/hooks-schema.ts) and of Claude Code's settings files. Everything is concatenated; project
-// sources run only in a trusted workspace (they are listed, inactive, otherwise).
+// sources run only in a trusted workspace (they are listed, inactive, otherwise). Enabled plugins'
+// hook files are one more source, read like Claude Code's files, with the plugin's variables.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import * as v from "valibot";
@@ -18,6 +19,8 @@ export type HookEntry = {
   dialect: Dialect;
   /** false for a project source in a workspace that is not trusted */
   active: boolean;
+  /** exported to the handler's process besides the session's (a plugin's CLAUDE_PLUGIN_ROOT...) */
+  env?: Readonly<Record<string, string>>;
 };
 
 export type HookSourcesInput = {
@@ -26,18 +29,20 @@ export type HookSourcesInput = {
   home: string;
   projectRoot: string;
   trusted: boolean;
+  /** enabled plugins' hook configurations (event -> matcher groups), with their variables */
+  plugins?: readonly { file: string; hooks: Record<string, unknown>; env: Readonly<Record<string, string>> }[];
 };
 
 export function hookEntries(input: HookSourcesInput): { entries: HookEntry[]; warnings: string[] } {
   const warnings: string[] = [];
   const entries: HookEntry[] = [];
-  const add = (file: string, scope: HookEntry["scope"], dialect: Dialect, hooks: HooksConfig) => {
+  const add = (file: string, scope: HookEntry["scope"], dialect: Dialect, hooks: HooksConfig, env?: HookEntry["env"]) => {
     for (const [event, groups] of Object.entries(hooks) as [HookEvent, HooksConfig[HookEvent]][]) {
       groups?.forEach((group, g) => {
         const problem = matcherProblem(group.matcher);
         if (problem) warnings.push(`${file}: hooks.${event}[${g}]: ${problem}`);
         for (const handler of group.hooks) {
-          entries.push({ event, ...(group.matcher !== undefined ? { matcher: group.matcher } : {}), handler, file, scope, dialect, active: scope === "user" || input.trusted });
+          entries.push({ event, ...(group.matcher !== undefined ? { matcher: group.matcher } : {}), handler, file, scope, dialect, active: scope === "user" || input.trusted, ...(env ? { env } : {}) });
         }
       });
     }
@@ -52,6 +57,7 @@ export function hookEntries(input: HookSourcesInput): { entries: HookEntry[]; wa
     const hooks = readClaudeHooks(file, warnings);
     if (hooks) add(file, scope, "claude", hooks);
   }
+  for (const plugin of input.plugins ?? []) add(plugin.file, "user", "claude", claudeHooks(plugin.hooks, plugin.file, warnings), plugin.env);
   return { entries, warnings };
 }
 
@@ -76,6 +82,10 @@ function readClaudeHooks(file: string, warnings: string[]): HooksConfig | undefi
     warnings.push(`${file}: "hooks" is not an object of events; its hooks were not loaded`);
     return undefined;
   }
+  return claudeHooks(hooks, file, warnings);
+}
+
+function claudeHooks(hooks: Record<string, unknown>, file: string, warnings: string[]): HooksConfig {
   const out: HooksConfig = {};
   for (const [event, groups] of Object.entries(hooks)) {
     // Claude Code has more events than rein runs: those are not an error in its files.

@@ -2,7 +2,8 @@
 // user config, the project's .mcp.json, ~/.claude.json's `projects[<root>].mcpServers` (local, the
 // user's own file), rein's project config. The same name in two sources: the nearer one wins,
 // whole. Other tools' files are only read. A project source (the repository's files) starts its
-// servers only in a trusted workspace, as they run programs.
+// servers only in a trusted workspace, as they run programs. Enabled plugins' servers come first
+// (the farthest), already named `plugin:PLUGIN:SERVER`.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseEntry, type ServerEntry } from "./config.ts";
@@ -29,6 +30,8 @@ export type SourceOptions = {
   projectConfig: string;
   trusted: boolean;
   env: Env;
+  /** enabled plugins' servers, with the file each set came from */
+  plugins?: readonly { file: string; servers: Record<string, unknown> }[];
 };
 
 type Found = { file: string; scope: Scope; servers: Record<string, unknown> | { problem: string } };
@@ -37,6 +40,7 @@ export function serverConfigs(opts: SourceOptions): { servers: ServerConfig[]; w
   const claude = join(opts.home, ".claude.json");
   const claudeFile = readJson(claude);
   const found: Found[] = [
+    ...(opts.plugins ?? []).map((p) => ({ file: p.file, scope: "user" as const, servers: p.servers })),
     { file: claude, scope: "user", servers: section(claudeFile, (j) => j.mcpServers) },
     { file: opts.userConfig, scope: "user", servers: section(readJson(opts.userConfig), (j) => j.mcpServers) },
     { file: join(opts.projectRoot, ".mcp.json"), scope: "project", servers: section(readJson(join(opts.projectRoot, ".mcp.json")), (j) => j.mcpServers) },

@@ -26,6 +26,7 @@ import type { Tool } from "../sdk.ts";
 import { systemPrompt } from "./system-prompt.ts";
 export { instructionWarnings, loadInstructions, INSTRUCTION_CAP_BYTES } from "../memory/instructions.ts";
 import { sessionSkills, type SessionSkills } from "./skills.ts";
+import type { ActivePlugins } from "../plugins/active.ts";
 import { maskSource } from "./sandbox-masks.ts";
 import { mayStartTasks, withSubagents } from "./subagents.ts";
 import type { SessionOptions, SessionSandbox } from "./session.ts";
@@ -81,7 +82,7 @@ export type RunSettings = {
   /** the agents this workspace has, the one the session runs as, and how many subagents run at once */
   agents?: { list: readonly AgentDefinition[]; name?: string; cap?: number };
   /** where skills and commands are found: the user config folder, and whether project ones may load (absent: none) */
-  skills?: { configDir: string; trusted: boolean; builtins?: readonly string[] };
+  skills?: { configDir: string; trusted: boolean; builtins?: readonly string[]; plugins?: ActivePlugins };
 };
 
 /** What the model reads of one tool result, in characters: 15% of the window's characters, within 10k-60k. */
@@ -251,8 +252,8 @@ export { DEFAULT_AGENT } from "../agents/builtin.ts";
 /** The run's skills and commands, when the settings say where to look. */
 function runSkills(settings: RunSettings, contextWindow: number, modelProblem: (model: string) => string | undefined): SessionSkills | undefined {
   if (!settings.skills) return undefined;
-  const { configDir, trusted, builtins } = settings.skills;
-  return sessionSkills({ cwd: settings.cwd, projectRoot: settings.projectRoot, home: settings.home, configDir, trusted }, contextWindow, modelProblem, builtins);
+  const { configDir, trusted, builtins, plugins } = settings.skills;
+  return sessionSkills({ cwd: settings.cwd, projectRoot: settings.projectRoot, home: settings.home, configDir, trusted }, contextWindow, modelProblem, builtins, plugins);
 }
 
 function withTool(tools: () => Promise<Tool[]>, tool: Tool | undefined): () => Promise<Tool[]> {

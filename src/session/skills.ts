@@ -7,22 +7,21 @@ import type { SkillPlaces } from "../skills/discover.ts";
 import { grantRules } from "../skills/grants.ts";
 import { skillTool } from "../skills/skill-tool.ts";
 import { loadSkillsAndCommands, planSlash, type SkillsAndCommands, type SlashPlan } from "../skills/slash-commands.ts";
-import { join } from "node:path";
-import { loadPlugins, type Plugin } from "../plugins/plugins.ts";
+import { NO_PLUGINS, type ActivePlugins } from "../plugins/active.ts";
+import type { Plugin } from "../plugins/plugins.ts";
+import { pluginText } from "../plugins/sources.ts";
 
 export type { SkillsAndCommands, SlashCommand, SlashPlan } from "../skills/slash-commands.ts";
 export { completeSlash } from "../skills/commands.ts";
 
 export type Extensions = SkillsAndCommands & { plugins: Plugin[] };
 
-/** The skills and commands of a workspace, with those of the plugins in `<configDir>/plugins/`. */
-export function loadExtensions(places: SkillPlaces, builtins?: readonly string[]): Extensions {
-  const { plugins, problems } = loadPlugins(join(places.configDir, "plugins"));
-  const extra = plugins.flatMap((p) => p.skills.map((dir) => ({ dir, prefix: `${p.name}:` })));
-  const commands = plugins.flatMap((p) => p.commands.map((dir) => ({ dir, source: "user" as const, prefix: `${p.name}:` })));
-  const loaded = withPluginRoots(loadSkillsAndCommands({ ...places, extra }, builtins, commands), plugins);
-  const unused = plugins.filter((p) => p.unused.length).map((p) => `plugin ${p.name}: its ${p.unused.join(", ")} are not loaded (rein reads only commands and skills from plugins so far)`);
-  return { ...loaded, plugins, problems: [...problems, ...loaded.problems, ...unused] };
+/** The skills and commands of a workspace, with those of the run's plugins (whose load problems are listed with them). */
+export function loadExtensions(places: SkillPlaces, builtins?: readonly string[], active: ActivePlugins = NO_PLUGINS): Extensions {
+  const { plugins, sources } = active;
+  const commands = sources.commands.map((c) => ({ ...c, source: "user" as const }));
+  const loaded = withPluginRoots(loadSkillsAndCommands({ ...places, extra: sources.skills }, builtins, commands), plugins);
+  return { ...loaded, plugins, problems: [...active.problems, ...loaded.problems] };
 }
 
 const LOAD_ANY_SKILL: Rule = { permission: "skill", pattern: "*", action: "allow", source: "skills" };
@@ -39,8 +38,14 @@ export type SessionSkills = {
   plan(text: string): SlashPlan | { type: "error"; error: string };
 };
 
-export function sessionSkills(places: SkillPlaces, contextWindow: number, modelProblem?: (model: string) => string | undefined, builtins?: readonly string[]): SessionSkills {
-  const loaded = loadExtensions(places, builtins);
+export function sessionSkills(
+  places: SkillPlaces,
+  contextWindow: number,
+  modelProblem?: (model: string) => string | undefined,
+  builtins?: readonly string[],
+  plugins?: ActivePlugins,
+): SessionSkills {
+  const loaded = loadExtensions(places, builtins, plugins);
   const grants: Rule[] = [];
   const forModel = loaded.skills.skills.filter((s) => s.modelInvocable);
   const tool = forModel.length
@@ -61,13 +66,9 @@ export function sessionSkills(places: SkillPlaces, contextWindow: number, modelP
   };
 }
 
-/** `${CLAUDE_PLUGIN_ROOT}` in a plugin's commands and skills is its folder, as in Claude Code. */
+/** `${CLAUDE_PLUGIN_ROOT}` and `${CLAUDE_PLUGIN_DATA}` in a plugin's commands and skills, as in Claude Code. */
 function withPluginRoots(loaded: SkillsAndCommands, plugins: readonly Plugin[]): SkillsAndCommands {
-  const rootOf = (name: string) => plugins.find((p) => name.startsWith(`${p.name}:`))?.root;
-  const fill = (text: string, name: string) => {
-    const root = rootOf(name);
-    return root ? text.replaceAll("${CLAUDE_PLUGIN_ROOT}", root) : text;
-  };
+  const fill = (text: string, name: string) => pluginText(text, name, plugins);
   const skills = loaded.skills.skills.map((s) => ({ ...s, body: fill(s.body, s.name) }));
   const commands = loaded.commands.map((c) =>
     c.kind === "skill" ? { ...c, skill: skills.find((s) => s.name === c.name) ?? c.skill } : { ...c, template: fill(c.template, c.name) },

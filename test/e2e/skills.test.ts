@@ -72,7 +72,7 @@ test.concurrent("a plugin in the plugins folder: rein plugin list shows it, and 
   const list = await w.run(["plugin", "list"]);
   expect(list.code).toBe(0);
   expect(list.stdout).toBe(
-    `tidy 0.3.0  ${root}\n  commands: /tidy:fmt\n  skills: tidy:lint\n  not loaded yet: MCP servers\nproblems:\n  plugin tidy: its MCP servers are not loaded (rein reads only commands and skills from plugins so far)\n`,
+    `tidy 0.3.0  ${root}\n  commands: /tidy:fmt\n  skills: tidy:lint\n`,
   );
 
   w.fake.script({ reply: [text("Formatted.")] });

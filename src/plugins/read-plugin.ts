@@ -1,0 +1,127 @@
+// One plugin folder in Claude Code's format: its manifest (optional) and its components, found by
+// folder or named in the manifest. What is wrong with one component (a path leading out of the
+// plugin, a hooks file that is not JSON) costs that component and a line; the rest still loads.
+import { readFileSync, realpathSync } from "node:fs";
+import { basename, join, relative, resolve } from "node:path";
+import { pathKind } from "../skills/path-kind.ts";
+import { manifestFile, readManifest, type Manifest } from "./manifest.ts";
+
+export type Plugin = {
+  name: string;
+  /** the id rein knows it by: `name@marketplace` for a marketplace's plugin, else its name */
+  id: string;
+  root: string;
+  /** ${CLAUDE_PLUGIN_DATA}: kept across updates, in rein's data folder */
+  dataDir: string;
+  version?: string;
+  description?: string;
+  /** folders of `*.md` commands */
+  commands: string[];
+  /** folders of `NAME/SKILL.md` skills */
+  skills: string[];
+  /** folders of `*.md` agents */
+  agents: string[];
+  /** hook configurations (event -> matcher groups), each with the file it came from */
+  hooks: { file: string; hooks: Record<string, unknown> }[];
+  /** MCP server entries by name, each set with the file it came from */
+  mcpServers: { file: string; servers: Record<string, unknown> }[];
+  /** the `bin/` folder, put on the bash tool's PATH */
+  bin?: string;
+  /** what was refused or unreadable; the plugin loads without it */
+  problems: string[];
+};
+
+export type PluginIdentity = { id?: string; dataRoot: string };
+
+/** The plugin at `root`, or one line saying why it cannot load. */
+export function readPlugin(root: string, identity: PluginIdentity): Plugin | string {
+  const manifest = readManifest(root);
+  if (typeof manifest === "string") return manifest;
+  const name = manifest.name ?? basename(root);
+  const id = identity.id ?? name;
+  const problems: string[] = [];
+  const paths = (field: "commands" | "skills" | "agents" | "hooks" | "mcpServers", value: string | string[] | undefined) =>
+    (value === undefined ? [] : Array.isArray(value) ? value : [value]).flatMap((path) => {
+      const full = inside(root, path);
+      if (full) return [full];
+      problems.push(`${manifestFile(root)}: "${field}" names ${path}, which is not a ./ path inside the plugin; that path was not loaded`);
+      return [];
+    });
+  const dirs = (list: string[]) => list.filter((dir) => pathKind(dir) === "dir");
+  const commands = manifest.commands === undefined ? [join(root, "commands")] : paths("commands", manifest.commands);
+  const agents = manifest.agents === undefined ? [join(root, "agents")] : paths("agents", manifest.agents);
+  const bin = join(root, "bin");
+  return {
+    name,
+    id,
+    root,
+    dataDir: join(identity.dataRoot, id.replace(/[^A-Za-z0-9_-]/g, "-")),
+    ...(manifest.version ? { version: manifest.version } : {}),
+    ...(manifest.description ? { description: manifest.description } : {}),
+    commands: dirs(commands),
+    skills: dirs([join(root, "skills"), ...paths("skills", manifest.skills)]),
+    agents: dirs(agents),
+    hooks: configSets("hooks", join(root, "hooks", "hooks.json"), manifest, paths, problems, root).map(({ file, config }) => ({ file, hooks: config })),
+    mcpServers: configSets("mcpServers", join(root, ".mcp.json"), manifest, paths, problems, root).map(({ file, config }) => ({ file, servers: config })),
+    ...(pathKind(bin) === "dir" ? { bin } : {}),
+    problems,
+  };
+}
+
+type PathsOf = (field: "hooks" | "mcpServers", value: string | string[] | undefined) => string[];
+
+/**
+ * `hooks/hooks.json` or `.mcp.json`, then the manifest's field (files, or the configuration itself).
+ * A file may wrap its configuration in `key` (hooks.json has `hooks` beside a `description`).
+ */
+function configSets(field: "hooks" | "mcpServers", defaultFile: string, manifest: Manifest, paths: PathsOf, problems: string[], root: string) {
+  const value = manifest[field];
+  const files = [defaultFile, ...(isInline(value) ? [] : paths(field, value))];
+  const consequence = field === "hooks" ? "its hooks were not loaded" : "its MCP servers were not loaded";
+  const sets = [...new Set(files)].flatMap((file) => {
+    const json = readJsonFile(file, problems, consequence);
+    if (json === undefined) return [];
+    return [{ file, config: isRecord(json[field]) ? json[field] : json }];
+  });
+  return isInline(value) ? [...sets, { file: manifestFile(root), config: value }] : sets;
+}
+
+/** The absolute path of a `./` path that stays inside the plugin (after symlinks), or undefined. */
+function inside(root: string, path: string): string | undefined {
+  if (!path.startsWith("./")) return undefined;
+  const full = resolve(root, path);
+  if (relative(root, full).startsWith("..")) return undefined;
+  try {
+    const real = relative(realpathSync(root), realpathSync(full));
+    return real.startsWith("..") ? undefined : full;
+  } catch {
+    return full; // not there: nothing to read, and nothing outside either
+  }
+}
+
+function readJsonFile(file: string, problems: string[], consequence: string): Record<string, unknown> | undefined {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== "ENOENT") problems.push(`${file}: cannot read it (${code ?? String(error)}); ${consequence}`);
+    return undefined;
+  }
+  try {
+    const json: unknown = JSON.parse(text.replace(/^\uFEFF/, ""));
+    if (isRecord(json)) return json;
+    problems.push(`${file}: not a JSON object; ${consequence}`);
+  } catch (error) {
+    problems.push(`${file}: not valid JSON (${(error as Error).message.split("\n")[0]}); ${consequence}`);
+  }
+  return undefined;
+}
+
+function isInline(value: Manifest["hooks"]): value is Record<string, unknown> {
+  return isRecord(value);
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

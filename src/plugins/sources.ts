@@ -1,0 +1,84 @@
+// What enabled plugins feed the other parts' loaders: skills and commands folders (named
+// `plugin:name`), agent folders (`plugin:agent`), hook configurations, MCP servers
+// (`plugin:PLUGIN:SERVER`) and `bin/` folders. Each loader takes these as one more source.
+import { HOOK_EVENTS } from "../config/hooks-schema.ts";
+import { fillDeep, fillPluginVars, pluginEnv } from "./plugin-env.ts";
+import type { Plugin } from "./read-plugin.ts";
+
+export type PluginHookSource = { file: string; hooks: Record<string, unknown>; env: Record<string, string> };
+export type PluginServerSource = { file: string; servers: Record<string, unknown> };
+export type PluginFolder = { dir: string; prefix: string };
+
+export type PluginSources = {
+  skills: PluginFolder[];
+  commands: PluginFolder[];
+  agents: PluginFolder[];
+  hooks: PluginHookSource[];
+  mcp: PluginServerSource[];
+  /** folders for the front of the bash tool's PATH */
+  bin: string[];
+  warnings: string[];
+};
+
+export function pluginSources(plugins: readonly Plugin[]): PluginSources {
+  const sources: PluginSources = { skills: [], commands: [], agents: [], hooks: [], mcp: [], bin: [], warnings: [] };
+  for (const plugin of plugins) {
+    const prefix = `${plugin.name}:`;
+    sources.skills.push(...plugin.skills.map((dir) => ({ dir, prefix })));
+    sources.commands.push(...plugin.commands.map((dir) => ({ dir, prefix })));
+    sources.agents.push(...plugin.agents.map((dir) => ({ dir, prefix })));
+    for (const set of plugin.hooks) sources.hooks.push(hookSource(plugin, set, sources.warnings));
+    for (const set of plugin.mcpServers) sources.mcp.push(serverSource(plugin, set));
+    if (plugin.bin) sources.bin.push(plugin.bin);
+  }
+  return sources;
+}
+
+/**
+ * The plugin's variables are exported to its hooks; an exec-form handler (`args`) gets them
+ * substituted too, as no shell does it, while a shell-form command is left for the shell to expand
+ * (a root with a space in it stays one word inside quotes).
+ */
+function hookSource(plugin: Plugin, set: Plugin["hooks"][number], warnings: string[]): PluginHookSource {
+  const hooks: Record<string, unknown> = {};
+  for (const [event, groups] of Object.entries(set.hooks)) {
+    if (!(HOOK_EVENTS as readonly string[]).includes(event)) {
+      warnings.push(`plugin ${plugin.name}: ${set.file}: hook event "${event}" is not one rein runs (rein runs ${HOOK_EVENTS.join(", ")}); those hooks are skipped`);
+      continue;
+    }
+    hooks[event] = Array.isArray(groups) ? groups.map((group) => fillGroup(group, plugin)) : groups;
+  }
+  return { file: set.file, hooks, env: pluginEnv(plugin) };
+}
+
+function fillGroup(group: unknown, plugin: Plugin): unknown {
+  if (!isRecord(group) || !Array.isArray(group.hooks)) return group;
+  const handlers = group.hooks.map((handler) => {
+    if (!isRecord(handler)) return handler;
+    const shellForm = handler.type === "command" && handler.args === undefined && typeof handler.command === "string";
+    const filled = fillDeep(handler, plugin) as Record<string, unknown>;
+    return shellForm ? { ...filled, command: handler.command } : filled;
+  });
+  return { ...group, hooks: handlers };
+}
+
+/** Servers named `plugin:PLUGIN:SERVER` (tools `mcp__plugin_PLUGIN_SERVER__TOOL`, as in Claude Code), variables filled and exported. */
+function serverSource(plugin: Plugin, set: Plugin["mcpServers"][number]): PluginServerSource {
+  const servers: Record<string, unknown> = {};
+  for (const [name, raw] of Object.entries(set.servers)) {
+    const entry = fillDeep(raw, plugin);
+    const stdio = isRecord(entry) && entry.url === undefined && (entry.type === undefined || entry.type === "stdio") && (entry.env === undefined || isRecord(entry.env));
+    servers[`plugin:${plugin.name}:${name}`] = stdio ? { ...entry, env: { ...pluginEnv(plugin), ...(isRecord(entry.env) ? entry.env : {}) } } : entry;
+  }
+  return { file: set.file, servers };
+}
+
+/** A plugin's command or skill text: `${CLAUDE_PLUGIN_ROOT}` and `${CLAUDE_PLUGIN_DATA}` filled. */
+export function pluginText(text: string, name: string, plugins: readonly Plugin[]): string {
+  const plugin = plugins.find((p) => name.startsWith(`${p.name}:`));
+  return plugin ? fillPluginVars(text, plugin) : text;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

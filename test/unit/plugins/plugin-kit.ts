@@ -1,0 +1,37 @@
+// Plugin test folders: the fixture plugin (test/fixtures/plugins/kit, Claude Code's layout) or a
+// hand-made one in a temp config folder's plugins/, and the loaders' inputs for them.
+import { cpSync, mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { activePlugins } from "../../../src/plugins/active.ts";
+import { tempDir, type TempDir } from "../../support/temp-dir.ts";
+
+export const KIT = resolve(import.meta.dir, "../../fixtures/plugins/kit");
+
+export type PluginDirs = { dir: TempDir; configDir: string; dataDir: string; plugins: string; work: string; home: string };
+
+export function pluginDirs(): PluginDirs {
+  const dir = tempDir("rein-plugins-");
+  const configDir = join(dir.path, "config");
+  const work = join(dir.path, "work");
+  mkdirSync(work, { recursive: true });
+  return { dir, configDir, dataDir: join(dir.path, "data"), plugins: join(configDir, "plugins"), work, home: join(dir.path, "home") };
+}
+
+/** The fixture plugin copied into the plugins folder as `name`; returns its folder. */
+export function copyKit(d: PluginDirs, name = "kit"): string {
+  const root = join(d.plugins, name);
+  cpSync(KIT, root, { recursive: true });
+  return root;
+}
+
+export function put(file: string, content: string): string {
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, content);
+  return file;
+}
+
+export function active(d: PluginDirs, trusted = false) {
+  return activePlugins({ configDir: d.configDir, dataDir: d.dataDir, trusted });
+}
+
+export const places = (d: PluginDirs) => ({ cwd: d.work, projectRoot: d.work, home: d.home, configDir: d.configDir, trusted: false });
