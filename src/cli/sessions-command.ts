@@ -32,8 +32,8 @@ export function sessionsCommand(rest: string[], ctx: Context): number {
     if (action === "fork") return fork(store, id, ctx);
     const found = store.findSession(id);
     if (typeof found === "string") throw new UsageError(found);
-    if (action === "show") return write(markdown(found, store));
-    return write(ctx.args.format === "json" || ctx.args.json ? exportJson(found, store) : markdown(found, store));
+    if (action === "show") return write(sessionMarkdown(found, store));
+    return write(ctx.args.format === "json" || ctx.args.json ? exportJson(found, store) : sessionMarkdown(found, store));
   } finally {
     store.close();
   }
@@ -63,7 +63,8 @@ function exportJson(row: SessionRow, store: Store): string {
   return `${JSON.stringify({ session: row, messages: store.messages(row.id), events: store.events(row.id) }, null, 2)}\n`;
 }
 
-function markdown(row: SessionRow, store: Store): string {
+/** A session as Markdown: its header, spending, subagents, messages and the changes it made (`sessions show`, `/tasks N`). */
+export function sessionMarkdown(row: SessionRow, store: Store): string {
   const spend = sessionSpend(store.spendEvents(row.id));
   const cost = spend.runs + spend.compactions > 0 ? `\n${spendCounts(spend)} · ${costLine(spend)}\n` : "";
   const parts = [`# ${row.title ?? "Session"}\n\n${row.id} · ${row.model} · ${row.cwd} · ${new Date(row.created_at).toISOString()}\n${cost}${subagentLines(row, store)}`];

@@ -128,6 +128,10 @@ function rawArgument(name: string, input: unknown, cwd: string): string {
     }
     case "webfetch":
       return field("url") ?? fallbackArgument(input);
+    case "task": {
+      const [agent, description] = [field("subagent_type"), field("description")];
+      return agent && description ? `${agent} · ${description}` : fallbackArgument(input);
+    }
     case "todo": {
       const todos = isRecord(input) ? input.todos : undefined;
       return Array.isArray(todos) ? plural(todos.length, "task") : fallbackArgument(input);
@@ -181,6 +185,9 @@ function successSummary(name: string, lines: string[]): string {
       return listSummary(lines);
     case "todo":
       return (lines.at(-1) ?? "no tasks").replace(/^\((.*)\)$/, "$1");
+    case "task":
+      // the usage line the task tool ends with: "(explore on MODEL: 2 turns, ...)"
+      return (lines.at(-1) ?? "done").replace(/^\((.*)\)$/, "$1");
     default:
       return lines[0] ?? "no output";
   }

@@ -41,4 +41,37 @@ describe.skipIf(!hasTmux)("agents in the terminal", () => {
     pane.keys("C-d");
     await pane.until("EXIT=0");
   }, 30_000);
+
+  test("a subagent's calls show indented under its task, its ask names it, and /tasks opens its transcript", async () => {
+    const { pane, work } = await start({ name: "child" });
+    await Bun.write(`${work}/notes.txt`, "alpha\nbeta\n");
+    const task = { description: "check notes", prompt: "read notes.txt and say what it holds", subagent_type: "general" };
+    suite.fake.script(
+      { reply: [{ type: "tool_use", name: "task", id: "toolu_task_1", input: task }] },
+      { reply: [{ type: "tool_use", name: "read", input: { path: "notes.txt" } }] },
+      { reply: [{ type: "tool_use", name: "bash", input: { command: "touch made.txt" } }] },
+      { reply: [{ type: "text", text: "CHILD ANSWER: the notes hold alpha and beta." }] },
+      { reply: [{ type: "text", text: "All done." }] },
+    );
+    pane.keys("look at the notes", "Enter");
+    const ask = await pane.until("[y] yes, once");
+    expect(ask).toContain("? subagent general · check notes: bash wants to:");
+    // the child's finished call is already printed, indented under its task's header
+    expect(ask).toMatch(/^ {2}↳ general · check notes\n {4}✓ read {2}notes\.txt .*→ 2 lines$/m);
+    pane.keys("y");
+    const done = await pane.until("All done.");
+    expect(done).toMatch(/^ {4}✓ bash {2}touch made\.txt/m);
+    expect(done).toMatch(/^✓ task {2}general · check notes .*→ general on claude-sonnet-5-5: 3 turns/m);
+    // the child's own answer is not printed in the parent's transcript
+    expect(done).not.toContain("CHILD ANSWER");
+
+    pane.keys("/tasks", "Enter");
+    const listed = await pane.until("open one's transcript with /tasks N");
+    expect(listed).toMatch(/ 1\. general s_\S+ · finished · \$[\d.]+ · read notes\.txt and say what it holds/);
+    pane.keys("/tasks 1", "Enter");
+    const shown = await pane.until("CHILD ANSWER");
+    expect(shown).toContain("the notes hold alpha and beta.");
+    pane.keys("C-d");
+    await pane.until("EXIT=0");
+  }, 30_000);
 });

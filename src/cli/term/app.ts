@@ -85,7 +85,7 @@ export class App {
       // An edit's diff or a write's content shows before the answer, in at most about half the screen.
       const preview = Math.max(3, Math.min(16, Math.floor(this.screen.height / 2) - 4));
       const input = this.transcript.inputOf(ask.tool_use_id);
-      const dialog = dialogRows(ask, input, this.loaded?.ctx.trusted ?? false, width, preview, this.targetOf(ask, input));
+      const dialog = dialogRows(ask, input, this.loaded?.ctx.trusted ?? false, width, preview, this.targetOf(ask, input), this.transcript.askerOf(ask));
       rows.push(...dialog);
       return this.screen.setLive({ rows, cursorRow: rows.length - 1, cursorCol: Bun.stringWidth(dialog.at(-1) ?? "") });
     }
@@ -345,6 +345,7 @@ export class App {
     return {
       ...loaded.host,
       print: (text) => this.screen.print(text),
+      width: () => this.screen.width,
       exit: () => this.exit(0),
       prompt: (text) => this.prompt(text),
       memory: () => memoryReport(loaded.ctx),

@@ -40,10 +40,13 @@ export function dialogOptions(ask: AskEvent, trusted: boolean): Option[] {
 
 /**
  * The dialog's rows at `width` columns: the call, what an edit or write would change (at most
- * `previewRows` rows), each request and why it asks, the rules "always" saves, the keys.
+ * `previewRows` rows), each request and why it asks, the rules "always" saves, the keys; `asker`
+ * names the subagent that asks, when one does.
  */
-export function dialogRows(ask: AskEvent, input: unknown, trusted: boolean, width: number, previewRows = 12, target?: TargetFile): string[] {
-  const lines: string[] = [chalk.bold.yellow(`? ${ask.tool} wants to:`)];
+export function dialogRows(ask: AskEvent, input: unknown, trusted: boolean, width: number, previewRows = 12, target?: TargetFile, asker?: string): string[] {
+  // A subagent's ask says which one asks: "explore · find the handler" is its task call's agent and description.
+  const who = asker ? `subagent ${visible(asker)}: ` : "";
+  const lines: string[] = [chalk.bold.yellow(`? ${who}${ask.tool} wants to:`)];
   const main = mainInput(input);
   // What the model wrote is drawn, never interpreted: its control characters cannot reach the terminal.
   if (main) lines.push(...main.split("\n").slice(0, 6).map((line) => `  ${visible(line)}`));

@@ -8,6 +8,7 @@ import { cachedPercent, costLine, sessionSpend } from "../cost-line.ts";
 import type { SlashCommand } from "../../session/skills.ts";
 import { sessionLine } from "../sessions-format.ts";
 import { visible } from "./editor.ts";
+import { tasksSlash } from "./tasks-slash.ts";
 import { undoSlash } from "./undo-slash.ts";
 
 export const BUILTINS: readonly { name: string; args?: string; about: string; whileRunning?: boolean }[] = [
@@ -23,6 +24,7 @@ export const BUILTINS: readonly { name: string; args?: string; about: string; wh
   { name: "permissions", args: "[revoke N]", about: "rules in force and this session's approvals", whileRunning: true },
   { name: "tools", about: "the tools the model has", whileRunning: true },
   { name: "agents", about: "the agents: primary ones to run as (--agent), subagents for the task tool", whileRunning: true },
+  { name: "tasks", args: "[N]", about: "the subagents this session ran, running or finished; /tasks N prints one's transcript", whileRunning: true },
   { name: "memory", about: "the instruction files read and the memories kept (# NOTE saves one)", whileRunning: true },
   { name: "serve", about: "serve this session over HTTP", whileRunning: true },
   { name: "exit", about: "leave rein", whileRunning: true },
@@ -51,6 +53,8 @@ export type SlashHost = {
   exit(): void;
   /** what /memory shows */
   memory?(): string;
+  /** the terminal's width in columns */
+  width?(): number;
   /** sends a prompt to the model, as typed */
   prompt(text: string): Promise<void>;
 };
@@ -119,6 +123,9 @@ export async function runSlash(line: string, host: SlashHost): Promise<boolean> 
       say(agents.length ? visible(agents.map(line).join("\n")) : "no agents");
       return true;
     }
+    case "tasks":
+      host.print(tasksSlash(host.store(), host.session().id, rest, host.width?.() ?? 80, chalk.level > 0));
+      return true;
     case "memory":
       host.print(host.memory?.() ?? "no memory in this session");
       return true;

@@ -17,8 +17,14 @@ const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "
 const SHOWN_PROMPT_LINES = 6;
 const DIFF_ROWS = 12;
 
-/** `waited`: the milliseconds a permission dialog kept the call waiting, left out of its duration */
-type Running = { name: string; input: unknown; started: number; last: string; waited: number; askedAt?: number };
+/**
+ * `waited`: the milliseconds a permission dialog kept the call waiting, left out of its duration;
+ * `parent`: the task call whose subagent made this call (`depth` 1 for its child, 2 for a grandchild)
+ */
+type Running = { name: string; input: unknown; started: number; last: string; waited: number; askedAt?: number; parent?: string; depth: number };
+
+/** What of a subagent's events (forwarded with parent_tool_use_id) shows: its calls, its asks, its errors. */
+const CHILD_SHOWN = new Set<StampedEvent["type"]>(["tool_start", "tool_output", "tool_end", "permission_ask", "permission_reply", "error"]);
 
 export class Transcript {
   private md: MarkdownRenderer | undefined;
@@ -34,6 +40,8 @@ export class Transcript {
   private shownTodos: string | undefined;
   /** a person is being asked something: nothing moves until they answer */
   private held = false;
+  /** the task call whose subagent's lines were printed last (its header is not repeated) */
+  private group: string | undefined;
 
   constructor(
     private readonly screen: Screen,
@@ -49,7 +57,15 @@ export class Transcript {
     return this.running.get(toolUseId)?.input;
   }
 
+  /** Which subagent asks, for the permission dialog: "explore · find the handler" (undefined for the session's own asks). */
+  askerOf(ask: { parent_tool_use_id?: string }): string | undefined {
+    return ask.parent_tool_use_id ? taskLabel(this.running.get(ask.parent_tool_use_id)) : undefined;
+  }
+
   handle(event: StampedEvent): void {
+    const parent = event.parent_tool_use_id;
+    // A subagent's prompt, text and result stay in its own session; its task call's line sums it up.
+    if (parent && !CHILD_SHOWN.has(event.type)) return;
     switch (event.type) {
       case "user":
         this.print(userLines(event.text, this.screen.width));
@@ -63,10 +79,12 @@ export class Transcript {
       case "assistant":
         this.endText();
         break;
-      case "tool_start":
-        this.running.set(event.id, { name: event.name, input: event.input, started: this.now(), last: "", waited: 0 });
+      case "tool_start": {
+        const depth = parent ? (this.running.get(parent)?.depth ?? 0) + 1 : 0;
+        this.running.set(event.id, { name: event.name, input: event.input, started: this.now(), last: "", waited: 0, depth, ...(parent ? { parent } : {}) });
         this.wait(false);
         break;
+      }
       case "permission_ask": {
         const call = this.running.get(event.tool_use_id);
         if (call) call.askedAt = this.now();
@@ -87,12 +105,14 @@ export class Transcript {
         break;
       }
       case "tool_end": {
-        const call = this.running.get(event.id) ?? { name: event.name, input: undefined, started: this.now(), last: "", waited: 0 };
+        const call = this.running.get(event.id) ?? { name: event.name, input: undefined, started: this.now(), last: "", waited: 0, depth: 0 };
         this.running.delete(event.id);
-        const width = this.screen.width - 1;
         const styles = { color: this.options.color };
+        const width = this.screen.width - 1 - indentOf(call.depth).length;
         const line = finishedLine(call, event, elapsed(call, this.now()), this.options.cwd, width, styles);
-        this.print([line, ...diffRows(event.name, call.input, event.metadata, width, DIFF_ROWS, styles), ...this.todoChange(event, width)]);
+        const diff = diffRows(event.name, call.input, event.metadata, width, call.parent ? DIFF_ROWS / 2 : DIFF_ROWS, styles);
+        if (call.parent) this.printChild(call.parent, call.depth, [line, ...diff]);
+        else this.print([line, ...diff, ...this.todoChange(event, width)]);
         if (this.running.size === 0) this.wait(true);
         break;
       }
@@ -111,6 +131,10 @@ export class Transcript {
         break;
       }
       case "error":
+        if (parent) {
+          this.printChild(parent, (this.running.get(parent)?.depth ?? 0) + 1, [chalk.red(visible(event.message))]);
+          break;
+        }
         this.print([chalk.red(visible(event.message))]);
         this.shownError = event.message;
         break;
@@ -137,10 +161,12 @@ export class Transcript {
     const pending = printable(this.md?.pending() ?? "");
     if (pending) rows.push(...wrapByWidth(pending, width - 1));
     const spin = chalk.cyan(FRAMES[this.frame % FRAMES.length]);
-    for (const call of this.running.values()) {
+    // A subagent's running calls sit under its task call, indented.
+    for (const call of treeOrder(this.running)) {
       const seconds = Math.floor(elapsed(call, this.now()) / 1000);
       const tail = call.last ? chalk.dim(`  ${visible(call.last.trim())}`) : "";
-      rows.push(`${spin} ${runningLine(call.name, call.input, this.options.cwd, width - 8, { color: this.options.color })}${seconds > 0 ? chalk.dim(`  ${seconds}s`) : ""}${tail}`);
+      const indent = indentOf(call.depth);
+      rows.push(`${indent}${spin} ${runningLine(call.name, call.input, this.options.cwd, width - 8 - indent.length, { color: this.options.color })}${seconds > 0 ? chalk.dim(`  ${seconds}s`) : ""}${tail}`);
     }
     if (this.waitingSince !== undefined && this.running.size === 0 && !pending) {
       const seconds = Math.floor((this.now() - this.waitingSince) / 1000);
@@ -175,7 +201,16 @@ export class Transcript {
   }
 
   private print(lines: string[]): void {
-    if (lines.length > 0) this.screen.print(`${lines.join("\n")}\n`);
+    if (lines.length === 0) return;
+    this.group = undefined;
+    this.screen.print(`${lines.join("\n")}\n`);
+  }
+
+  /** A subagent's lines, indented under a header naming its task (printed again when another task's lines came between). */
+  private printChild(parent: string, depth: number, lines: string[]): void {
+    const header = this.group === parent ? [] : [chalk.dim(`${indentOf(depth - 1)}  ↳ ${visible(taskLabel(this.running.get(parent)) ?? "subagent")}`)];
+    this.screen.print(`${[...header, ...lines.map((line) => indentOf(depth) + line)].join("\n")}\n`);
+    this.group = parent;
   }
 
   /** Stops the spinner while a dialog waits for the user (no timer runs while nobody types). */
@@ -198,6 +233,29 @@ export class Transcript {
       this.timer = undefined;
     }
   }
+}
+
+function indentOf(depth: number): string {
+  return "    ".repeat(depth);
+}
+
+/** "explore · find the handler", from a task call's input. */
+function taskLabel(call: Running | undefined): string | undefined {
+  if (!call || typeof call.input !== "object" || call.input === null) return undefined;
+  const { subagent_type, description } = call.input as Record<string, unknown>;
+  const parts = [subagent_type, description].filter((part): part is string => typeof part === "string" && part !== "");
+  return parts.length ? parts.join(" · ") : undefined;
+}
+
+/** The running calls, each followed by those of the subagent it started (a call whose parent is gone comes first). */
+function treeOrder(running: ReadonlyMap<string, Running>): Running[] {
+  const below = new Map<string | undefined, string[]>();
+  for (const [id, call] of running) {
+    const key = call.parent && running.has(call.parent) ? call.parent : undefined;
+    below.set(key, [...(below.get(key) ?? []), id]);
+  }
+  const walk = (key: string | undefined): Running[] => (below.get(key) ?? []).flatMap((id) => [running.get(id)!, ...walk(id)]);
+  return walk(undefined);
 }
 
 /** How long a call has run, without the time a permission dialog kept it waiting. */

@@ -95,3 +95,61 @@ describe("inputOf", () => {
     transcript.stop();
   });
 });
+
+describe("subagents", () => {
+  const task = (id: string, subagent_type: string, description: string) => ({ type: "tool_start", id, name: "task", input: { description, prompt: "p", subagent_type } });
+  const end = (id: string, name: string, output: string, parent?: string) => ({
+    type: "tool_end",
+    id,
+    name,
+    output,
+    is_error: false,
+    truncated: false,
+    ...(parent ? { parent_tool_use_id: parent } : {}),
+  });
+
+  test("a child's calls print indented under a header naming its task; its text, prompt and result stay out", () => {
+    const { writes, transcript, send, delta } = setup();
+    send({ type: "user", text: "find main" });
+    send(task("toolu_task", "explore", "find main"));
+    send({ type: "user", text: "CHILD PROMPT", parent_tool_use_id: "toolu_task" });
+    send({ type: "text_delta", text: "CHILD TEXT\n", parent_tool_use_id: "toolu_task" });
+    send({ type: "tool_start", id: "toolu_c1", name: "read", input: { path: "/tmp/src/main.ts" }, parent_tool_use_id: "toolu_task" });
+    // while it runs, the child's call is drawn under the task's, indented
+    const live = transcript.liveRows(80);
+    expect(live[0]).toMatch(/^\S+ task  explore · find main/);
+    expect(live[1]).toMatch(/^ {4}\S+ read  src\/main\.ts/);
+    send(end("toolu_c1", "read", "1 x\n2 y", "toolu_task"));
+    send({ type: "tool_start", id: "toolu_c2", name: "grep", input: { pattern: "main" }, parent_tool_use_id: "toolu_task" });
+    send(end("toolu_c2", "grep", "src/main.ts", "toolu_task"));
+    send({ type: "result", status: "success", text: "CHILD TEXT", parent_tool_use_id: "toolu_task", usage: {}, turns: 1 });
+    send(end("toolu_task", "task", "task_id: s_1\n<task_result>\nmain\n</task_result>\n(explore on m: 1 turn, 10 tokens in, 2 out, $0.0010, 0.1 s)"));
+    delta("Found it.\n");
+    const out = writes.join("").replace(/[^\n]*\r/g, "");
+    expect(out).toContain("  ↳ explore · find main\n    ✓ read  src/main.ts  0.0s  → 2 lines\n    ✓ grep  main  0.0s  → 1 file\n✓ task  explore · find main  0.0s  → explore on m: 1 turn");
+    expect(out.match(/↳/g)).toHaveLength(1);
+    expect(out).not.toContain("CHILD");
+    expect(out).toContain("Found it.");
+    transcript.stop();
+  });
+
+  test("two tasks at once: each run of lines gets its task's header; the dialog can name the subagent that asks", () => {
+    const { writes, transcript, send } = setup();
+    send(task("toolu_a", "explore", "look at a"));
+    send(task("toolu_b", "general", "fix b"));
+    send({ type: "tool_start", id: "toolu_a1", name: "read", input: { path: "a.ts" }, parent_tool_use_id: "toolu_a" });
+    send({ type: "tool_start", id: "toolu_b1", name: "bash", input: { command: "make b" }, parent_tool_use_id: "toolu_b" });
+    send({ type: "permission_ask", id: "ask_1", tool_use_id: "toolu_b1", tool: "bash", requests: [], parent_tool_use_id: "toolu_b" });
+    expect(transcript.askerOf({ parent_tool_use_id: "toolu_b" })).toBe("general · fix b");
+    expect(transcript.askerOf({})).toBeUndefined();
+    expect(transcript.inputOf("toolu_b1")).toEqual({ command: "make b" });
+    send(end("toolu_a1", "read", "1 a", "toolu_a"));
+    send(end("toolu_b1", "bash", "done", "toolu_b"));
+    send({ type: "tool_start", id: "toolu_a2", name: "read", input: { path: "a2.ts" }, parent_tool_use_id: "toolu_a" });
+    send(end("toolu_a2", "read", "1 a", "toolu_a"));
+    const out = writes.join("");
+    const printed = out.replace(/[^\n]*\r/g, "");
+    expect(printed).toContain("  ↳ explore · look at a\n    ✓ read  a.ts  0.0s  → 1 line\n  ↳ general · fix b\n    ✓ bash  make b  0.0s  → done\n  ↳ explore · look at a\n    ✓ read  a2.ts");
+    transcript.stop();
+  });
+});
