@@ -187,7 +187,8 @@ export class Session {
         const fixed = ask.requests.some((r) => r.fixed !== undefined);
         const heard = await hooks.permissionRequest({ tool: ask.tool, input, fixed }, this.controller?.signal ?? new AbortController().signal);
         if (heard) return heard.allow ? { reply: "once", message: "allowed by a PermissionRequest hook" } : { reply: "reject", explain: `${heard.message}. The call did not run.` };
-        void hooks.notify("permission_prompt", `rein needs your permission to use ${ask.tool}`);
+        // Only a person waits to be asked: a policy (print mode) answers at once.
+        if (!this.options.askPolicy) void hooks.notify("permission_prompt", `rein needs your permission to use ${ask.tool}`);
         return undefined;
       },
       emitAsk: (ask: Ask) =>
@@ -475,6 +476,11 @@ export class Session {
     if (!this.hooks || !this.hooksStarted) return;
     this.hooksStarted = false;
     await this.hooks.points.sessionEnd(reason, AbortSignal.timeout(60_000));
+  }
+
+  /** Tells the session's Notification hooks (the terminal's prompt is idle); nothing without hooks. */
+  async notifyHooks(type: "idle_prompt", message: string): Promise<void> {
+    await this.hooks?.points.notify(type, message);
   }
 
   /** the current model's window: compaction and the context meter follow a switch of model */

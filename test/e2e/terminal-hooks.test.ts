@@ -35,6 +35,19 @@ describe.skipIf(!hasTmux)("hooks in the terminal", () => {
     await pane.until("EXIT=0");
   }, 30_000);
 
+  test("a Notification hook hears idle_prompt once the prompt has waited REIN_IDLE_NOTIFY_MS after a turn", async () => {
+    const heard = `p=$(cat); case "$p" in *'"notification_type":"idle_prompt"'*'"message":"rein is waiting for your input"'*) echo idle-heard >&2;; esac; exit 1`;
+    userHooks("idle", { Notification: [{ matcher: "idle_prompt", hooks: [{ type: "command", command: heard }] }] });
+    suite.fake.script({ reply: [{ type: "text", text: "Done here." }] });
+    const { pane } = await start({ name: "idle", env: { REIN_IDLE_NOTIFY_MS: "300" } });
+    pane.keys("hi", "Enter");
+    await pane.until("Done here.");
+    const screen = await pane.until("idle-heard");
+    expect(screen).toMatch(/Notification hook \(config\.json: p=.*\) failed: exit 1: idle-heard/);
+    pane.keys("C-d");
+    await pane.until("EXIT=0");
+  }, 30_000);
+
   test("/clear ends the session as clear and the next one starts as clear; exiting ends it as prompt_input_exit", async () => {
     const log = join(suite.dir.path, "clear.log");
     userHooks("clear", { SessionStart: recording(log, "start", "source"), SessionEnd: recording(log, "end", "reason") });

@@ -7,6 +7,7 @@ import type { Session } from "../../session/session.ts";
 import { completeSlash } from "../../session/skills.ts";
 import { answer, choiceFor, dialogRows, targetFile, type AskEvent, type TargetFile } from "./dialog.ts";
 import { editKey, visible, type LineEditor } from "./editor.ts";
+import { IdleNotice } from "./idle-notice.ts";
 import type { Key } from "./keys.ts";
 import type { Screen } from "./screen.ts";
 import { memoryReport, quickMemoryLine } from "./quick-memory.ts";
@@ -21,6 +22,8 @@ export type Loaded = {
   status(session: Session): string;
   /** a test hook: typing exactly this prompt throws inside the key handler (REIN_CRASH_TEST_PROMPT) */
   crashOn?: string;
+  /** how long the prompt waits for input after a turn before Notification hooks hear idle_prompt (none: no such hook) */
+  idleNotifyMs?: number;
 };
 
 export class App {
@@ -36,6 +39,7 @@ export class App {
   private hint = "";
   private refreshQueued = false;
   private finished: ((code: number) => void) | undefined;
+  private idle = new IdleNotice(undefined, () => {});
   readonly done: Promise<number>;
 
   constructor(
@@ -50,6 +54,7 @@ export class App {
   /** The heavy parts arrived: the session can run prompts typed before they did. */
   ready(loaded: Loaded): void {
     this.loaded = loaded;
+    this.idle = new IdleNotice(loaded.idleNotifyMs, () => void loaded.host.session().notifyHooks("idle_prompt", "rein is waiting for your input"));
     this.drain();
   }
 
@@ -105,6 +110,7 @@ export class App {
    * alone and is sent at once.
    */
   onKeys = (keys: Key[]): void => {
+    this.idle.poke();
     const editing = !this.asks[0] || this.messageFor !== undefined;
     if (this.heldEnter) {
       clearTimeout(this.heldEnter);
@@ -132,6 +138,7 @@ export class App {
     const finish = this.finished;
     if (!finish) return;
     this.finished = undefined;
+    this.idle.stop();
     const session = this.loaded?.host.session();
     if (session?.running) session.abort();
     this.screen.clear();
@@ -312,11 +319,13 @@ export class App {
     const next = this.queue.shift();
     if (next === undefined) return;
     this.busy = true;
+    this.idle.stop();
     this.refresh();
     this.current = this.run(next).finally(() => {
       this.busy = false;
       this.current = undefined;
       this.refresh();
+      if (this.queue.length === 0 && this.finished) this.idle.waiting();
       this.drain();
     });
   }

@@ -19,6 +19,7 @@ import type { App, Loaded } from "./app.ts";
 import type { Screen } from "./screen.ts";
 import { visible } from "./editor.ts";
 import { BUILTINS } from "./slash.ts";
+import { idleDelay } from "./idle-notice.ts";
 
 const RESUME_LINES = 12;
 
@@ -112,6 +113,7 @@ export async function loadSession(args: Args, env: Env, hooks: InteractiveHooks,
   return {
     ctx,
     crashOn: env.REIN_CRASH_TEST_PROMPT || undefined,
+    ...(options.hooks?.entries.some((e) => e.active && e.event === "Notification") ? { idleNotifyMs: idleDelay(env.REIN_IDLE_NOTIFY_MS, warn) } : {}),
     host: {
       session: () => session,
       store: () => store,

@@ -44,16 +44,19 @@ test("a PermissionRequest hook's allow answers an ask, but not one for a sensiti
   expect(String(sentResults(kit().fake.requests[1])[0]!.content)).toContain("a PermissionRequest hook configured by the user denied it: not on main");
 });
 
-test("a Notification hook hears of a permission ask that waits for a person", async () => {
+test("a Notification hook hears of a permission ask that waits for a person, not of one a policy answers (print mode)", async () => {
   const seen = `${kit().dir.path}/notified.json`;
-  const { session, log } = hookedSession(kit(), hooksOf(["Notification", "permission_prompt", `cat > ${seen}`]), {
-    tools,
-    setup: { rules: ask, askPolicy: () => ({ reply: "once" }) },
-  });
+  const { session, log } = hookedSession(kit(), hooksOf(["Notification", "permission_prompt", `cat > ${seen}`]), { tools, setup: { rules: ask } });
+  session.subscribe((e) => void (e.type === "permission_ask" && log.waitFor("hook_end", (h) => h.event === "Notification").then(() => session.reply(e.id, "once"))));
   kit().fake.script(callOf("plain"), say("ok"));
 
   await session.prompt("go");
-  await log.waitFor("hook_end", (e) => e.event === "Notification");
 
   expect(JSON.parse(await Bun.file(seen).text())).toMatchObject({ hook_event_name: "Notification", notification_type: "permission_prompt", message: "rein needs your permission to use plain" });
+
+  const printMode = hookedSession(kit(), hooksOf(["Notification", "", `cat > ${seen}.policy`]), { tools, setup: { rules: ask, askPolicy: () => ({ reply: "once" }) } });
+  kit().fake.script(callOf("plain"), say("ok"));
+  await printMode.session.prompt("go");
+  expect(printMode.log.of("permission_reply")).toHaveLength(1);
+  expect(printMode.log.of("hook_start")).toEqual([]);
 });
