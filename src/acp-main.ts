@@ -15,17 +15,18 @@ import { parseEntry } from "./mcp/config.ts";
 import type { ServerConfig } from "./mcp/sources.ts";
 import { sessionOptions, toolRegistry, type RunSettings } from "./session/factory.ts";
 import type { SessionRow } from "./session/store.ts";
+import type { FileAccess } from "./sdk.ts";
 import { VERSION } from "./version.ts";
 
 export async function acpMain(args: Args, env: Env): Promise<number> {
   const ctx = resolveContext(args, env);
   startupWarnings(ctx, warn);
   const store = openStore(ctx, warn);
-  const optionsFor = (cwd: string, row?: SessionRow, mode?: ModeChoice, clientServers: Record<string, unknown> = {}) => {
+  const optionsFor = (cwd: string, row?: SessionRow, mode?: ModeChoice, clientServers: Record<string, unknown> = {}, fileAccess?: FileAccess) => {
     const chosen = mode && "agent" in mode ? { agent: mode.agent } : mode ? { permissionMode: mode.permissionMode as PermissionMode, agent: undefined } : {};
     const run = resolveContext({ ...args, cwd, ...(row ? { model: row.model } : {}), ...chosen }, env);
     try {
-      const settings = withClientServers(runSettings(run, { warn }), clientServers, env);
+      const settings = { ...withClientServers(runSettings(run, { warn }), clientServers, env), ...(fileAccess ? { fileAccess } : {}) };
       const registry = toolRegistry(settings.toolDirs, (errors) => warn(`tools not loaded:\n${errors.map(formatLoadError).join("\n")}`));
       return sessionOptions(settings, store, registry);
     } catch (error) {

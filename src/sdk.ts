@@ -48,6 +48,18 @@ export type SandboxPolicy = {
   masked: readonly string[];
 };
 
+/**
+ * How read, write and edit reach a file's text: the disk by default; under `rein acp`, the editor's
+ * buffers (unsaved changes included) when it offers them. Whether a file exists, its kind and its
+ * size still come from the disk.
+ */
+export type FileAccess = {
+  /** the file's text in order, in pieces (the disk streams it; an editor sends its buffer whole) */
+  readText: (path: string, signal?: AbortSignal) => AsyncIterable<string>;
+  /** replaces the file's whole text, creating the file (its folder exists) */
+  writeText: (path: string, content: string) => Promise<void>;
+};
+
 export type ToolContext = {
   cwd: string;
   signal: AbortSignal;
@@ -57,6 +69,8 @@ export type ToolContext = {
   output: (chunk: string) => void;
   /** files read in this session (edit requires a fresh read) */
   files: FileMemory;
+  /** where read, write and edit get and put a file's text */
+  fileAccess: FileAccess;
   /** a folder (kept with the session, in rein's data folder) where a tool may save a large output in full */
   outputDir: string;
   /** the session's full stored history (absent where there is no store) */
@@ -68,6 +82,7 @@ export type ToolContext = {
 
 export { imageProblem } from "./sdk/image-check.ts";
 export { envFile } from "./sdk/env-file.ts";
+export { diskFiles, readAllText } from "./sdk/disk-files.ts";
 
 /** An image the model should see (it reaches models that accept images, inside the tool result). */
 export type ToolImage = { mediaType: string; base64: string };

@@ -1,9 +1,9 @@
 // Replaces an exact string in a file the model has read and that has not changed since. A failed
 // match says where the text the model meant probably is; CRLF files stay CRLF.
-import { readFile, stat, writeFile } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import type { Stats } from "node:fs";
 import * as v from "valibot";
-import { defineTool, type FileMemory, type ToolResult } from "rein/tool";
+import { defineTool, readAllText, type ToolContext, type ToolResult } from "rein/tool";
 import description from "../prompts/tools/edit.txt" with { type: "text" };
 import { editDiff } from "./lib/edit-diff.ts";
 import { notFoundText } from "./lib/edit-near-match.ts";
@@ -37,18 +37,18 @@ export default defineTool({
       const missing = (error as NodeJS.ErrnoException).code === "ENOENT";
       return fail(missing ? `${absolute} does not exist. Check the path (glob finds files by name), or create the file with write.` : fsErrorText(error, absolute));
     }
-    const refusal = await refusalText(absolute, info, ctx.files);
+    const refusal = await refusalText(absolute, info, ctx);
     if (refusal) return fail(refusal);
     try {
-      return await replaceInFile(absolute, old_string, new_string, replace_all, ctx.files);
+      return await replaceInFile(absolute, old_string, new_string, replace_all, ctx);
     } catch (error) {
       return fail(fsErrorText(error, absolute));
     }
   },
 });
 
-async function replaceInFile(path: string, oldString: string, newString: string, all: boolean, files: FileMemory): Promise<ToolResult> {
-  const raw = await readFile(path, "utf8");
+async function replaceInFile(path: string, oldString: string, newString: string, all: boolean, ctx: ToolContext): Promise<ToolResult> {
+  const raw = await readAllText(ctx.fileAccess, path, ctx.signal);
   // Work on LF text so old_string copied from read (which drops the \r) matches, then restore CRLF.
   const crlf = usesCrlf(raw);
   const text = crlf ? raw.replaceAll("\r\n", "\n") : raw;
@@ -61,8 +61,8 @@ async function replaceInFile(path: string, oldString: string, newString: string,
 
   const updated = all ? text.split(from).join(to) : text.slice(0, matches[0]) + to + text.slice(matches[0]! + from.length);
   const written = crlf ? updated.replaceAll("\n", "\r\n") : updated;
-  await writeFile(path, written);
-  files.recordRead(path, writtenStamp(await stat(path), written));
+  await ctx.fileAccess.writeText(path, written);
+  ctx.files.recordRead(path, writtenStamp(await stat(path), written));
 
   const hunks = editDiff(text, updated, matches, from.length, to);
   const diff = `--- ${path}\n+++ ${path}\n${clip(hunks, MAX_METADATA_DIFF_LINES)}`;
@@ -70,9 +70,9 @@ async function replaceInFile(path: string, oldString: string, newString: string,
   return { output: `Edited ${path}: replaced ${count}.\n${clip(hunks, MAX_OUTPUT_DIFF_LINES)}`, metadata: { diff } };
 }
 
-async function refusalText(path: string, info: Stats, files: FileMemory): Promise<string | undefined> {
+async function refusalText(path: string, info: Stats, ctx: ToolContext): Promise<string | undefined> {
   if (info.isDirectory()) return `${path} is a directory: give the path of a file inside it.`;
-  const stale = await staleness(path, info, files);
+  const stale = await staleness(path, info, ctx.files, ctx.fileAccess);
   if (stale === "unread") return `You have not read ${path} in this session. Read it first, then edit it with text copied from what you read.`;
   if (stale === "changed") return `${path} changed on disk since you last read it. Read it again to see its current content, then redo the edit.`;
   if (info.size > MAX_EDIT_BYTES) {

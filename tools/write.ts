@@ -1,10 +1,10 @@
 // Writes a whole file. An existing file is overwritten only when the model has seen its current
 // content, so a write never silently loses work done since the last read.
-import { mkdir, stat, writeFile } from "node:fs/promises";
+import { mkdir, stat } from "node:fs/promises";
 import type { Stats } from "node:fs";
 import { dirname } from "node:path";
 import * as v from "valibot";
-import { defineTool, type FileMemory } from "rein/tool";
+import { defineTool, type ToolContext } from "rein/tool";
 import description from "../prompts/tools/write.txt" with { type: "text" };
 import { pathRequests, resolvePath } from "./lib/path-requests.ts";
 import { countLines, fsErrorText, staleness, writtenStamp } from "./lib/text-file.ts";
@@ -20,11 +20,11 @@ export default defineTool({
   async run({ path, content }, ctx) {
     const absolute = resolvePath(path, ctx.cwd);
     const existing = await stat(absolute).catch(() => undefined);
-    const refusal = existing && (await refusalText(absolute, existing, ctx.files));
+    const refusal = existing && (await refusalText(absolute, existing, ctx));
     if (refusal) return { output: refusal, isError: true };
     try {
       await mkdir(dirname(absolute), { recursive: true });
-      await writeFile(absolute, content);
+      await ctx.fileAccess.writeText(absolute, content);
       ctx.files.recordRead(absolute, writtenStamp(await stat(absolute), content));
     } catch (error) {
       return { output: fsErrorText(error, absolute), isError: true };
@@ -36,9 +36,9 @@ export default defineTool({
   },
 });
 
-async function refusalText(path: string, existing: Stats, files: FileMemory): Promise<string | undefined> {
+async function refusalText(path: string, existing: Stats, ctx: ToolContext): Promise<string | undefined> {
   if (existing.isDirectory()) return `${path} is a directory: give the path of a file inside it.`;
-  const stale = await staleness(path, existing, files);
+  const stale = await staleness(path, existing, ctx.files, ctx.fileAccess);
   if (stale === "unread") {
     return `${path} already exists and you have not read it in this session. Read it first (overwriting content you have not seen loses work), then write again, or use edit to change part of it.`;
   }

@@ -4,6 +4,8 @@
 import * as acp from "@agentclientprotocol/sdk";
 import { Session, type ResultEvent, type SessionOptions } from "../session/session.ts";
 import type { SessionRow, Store } from "../session/store.ts";
+import type { FileAccess } from "../sdk.ts";
+import { clientFiles } from "./client-files.ts";
 import { mcpEntries } from "./mcp-servers.ts";
 import { modeChoice, type ModeChoice } from "./modes.ts";
 import { askPermission } from "./permission.ts";
@@ -15,7 +17,7 @@ export type AcpDeps = {
   store: Store;
   version: string;
   /** What a session in `cwd` runs on, or the sentence saying why it cannot run (no key for its model). */
-  optionsFor: (cwd: string, row?: SessionRow, mode?: ModeChoice, mcpServers?: Record<string, unknown>) => SessionOptions | { problem: string };
+  optionsFor: (cwd: string, row?: SessionRow, mode?: ModeChoice, mcpServers?: Record<string, unknown>, fileAccess?: FileAccess) => SessionOptions | { problem: string };
   /** the modes a session in `cwd` can switch between, and the one it starts in */
   modes: (cwd: string) => acp.SessionModeState;
   warn: (message: string) => void;
@@ -35,6 +37,7 @@ export const AUTH_METHODS: acp.AuthMethod[] = [
 export async function serveAcp(deps: AcpDeps, stream: acp.Stream): Promise<void> {
   const live = new Map<string, Live>();
   let client: acp.AgentContext | undefined;
+  let offered: acp.ClientCapabilities | undefined;
   const notify = (sessionId: string, update: acp.SessionUpdate) => {
     void client?.notify(acp.methods.client.session.update, { sessionId, update }).catch(() => {});
   };
@@ -55,8 +58,10 @@ export async function serveAcp(deps: AcpDeps, stream: acp.Stream): Promise<void>
     return entry;
   };
 
-  const options = (cwd: string, row?: SessionRow, mode?: ModeChoice, mcp?: Record<string, unknown>): SessionOptions => {
-    const found = deps.optionsFor(cwd, row, mode, mcp);
+  // The editor's buffers, for the session the editor names (its id is known once the session is created).
+  const files = (sessionId: () => string) => (client ? clientFiles(client, offered, sessionId) : undefined);
+  const options = (cwd: string, row?: SessionRow, mode?: ModeChoice, mcp?: Record<string, unknown>, id: () => string = () => row?.id ?? ""): SessionOptions => {
+    const found = deps.optionsFor(cwd, row, mode, mcp, files(id));
     if ("problem" in found) throw acp.RequestError.authRequired(undefined, found.problem);
     return found;
   };
@@ -77,17 +82,10 @@ export async function serveAcp(deps: AcpDeps, stream: acp.Stream): Promise<void>
 
   const app = acp
     .agent({ name: "rein" })
-    .onRequest(acp.methods.agent.initialize, () => ({
-      protocolVersion: acp.PROTOCOL_VERSION,
-      agentCapabilities: {
-        loadSession: true,
-        promptCapabilities: { image: true, audio: false, embeddedContext: true },
-        mcpCapabilities: { http: true, sse: true },
-        sessionCapabilities: { list: {} },
-      },
-      authMethods: AUTH_METHODS,
-      agentInfo: { name: "rein", title: "rein", version: deps.version },
-    }))
+    .onRequest(acp.methods.agent.initialize, ({ params }) => {
+      offered = params.clientCapabilities;
+      return initialized(deps.version);
+    })
     .onRequest(acp.methods.agent.authenticate, ({ params }) => {
       const found = deps.optionsFor(process.cwd());
       if ("problem" in found) throw acp.RequestError.authRequired(undefined, `${found.problem} (${params.methodId}: set the key and restart the agent)`);
@@ -95,8 +93,10 @@ export async function serveAcp(deps: AcpDeps, stream: acp.Stream): Promise<void>
     })
     .onRequest(acp.methods.agent.session.new, ({ params }) => {
       const mcp = mcpEntries(params.mcpServers);
-      const opened = options(params.cwd, undefined, undefined, mcp);
+      let id = "";
+      const opened = options(params.cwd, undefined, undefined, mcp, () => id);
       const session = Session.create(params.cwd, opened);
+      id = session.id;
       attach(session, params.cwd, mcp);
       announceCommands(session.id, opened);
       return { sessionId: session.id, modes: deps.modes(params.cwd) };
@@ -164,6 +164,20 @@ export async function serveAcp(deps: AcpDeps, stream: acp.Stream): Promise<void>
   });
   await Promise.all(runs);
   await Promise.all([...live.values()].map((entry) => entry.session.end("other").catch(() => undefined))); // SessionEnd hooks
+}
+
+function initialized(version: string): acp.InitializeResponse {
+  return {
+    protocolVersion: acp.PROTOCOL_VERSION,
+    agentCapabilities: {
+      loadSession: true,
+      promptCapabilities: { image: true, audio: false, embeddedContext: true },
+      mcpCapabilities: { http: true, sse: true },
+      sessionCapabilities: { list: {} },
+    },
+    authMethods: AUTH_METHODS,
+    agentInfo: { name: "rein", title: "rein", version },
+  };
 }
 
 /** How a run ended, in ACP's words; a run that failed is an error response, not a stop reason. */

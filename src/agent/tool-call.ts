@@ -105,6 +105,7 @@ export async function runToolCall(
     toolUseId: call.id,
     output: (chunk) => io.emit({ type: "tool_output", id: call.id, chunk }),
     files: io.files,
+    fileAccess: io.fileAccess,
     outputDir: io.outputDir,
     ...(io.history ? { history: io.history } : {}),
     env: io.toolEnv,

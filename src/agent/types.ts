@@ -1,6 +1,6 @@
 // The loop's vocabulary: messages as the provider sees them, the event union every front end reads,
 // and the injected I/O the loop runs on. Nothing here touches the file system, the terminal or Bun.
-import type { FileMemory, PermissionRequest, SandboxPolicy, SessionHistory, Tool } from "../sdk.ts";
+import type { FileAccess, FileMemory, PermissionRequest, SandboxPolicy, SessionHistory, Tool } from "../sdk.ts";
 import type { Estimated } from "./context-size.ts";
 
 export type TextBlock = { type: "text"; text: string };
@@ -231,6 +231,8 @@ export type LoopIO = {
   /** The tools for the next turn: asked before every model turn, so changed tool files are picked up. */
   tools: () => Tool[] | Promise<Tool[]>;
   files: FileMemory;
+  /** where read, write and edit get and put a file's text */
+  fileAccess: FileAccess;
   /** told when the model begins writing a tool call, to start work the call will need */
   prepare?: (tool: string) => void;
   /** where tools may save full outputs for this session */

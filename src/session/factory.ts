@@ -22,7 +22,7 @@ import { boundOutput } from "./bound-output.ts";
 import type { InstructionSources } from "../memory/instructions.ts";
 import { folderInstructions } from "../memory/folder-instructions.ts";
 import { sessionMemory } from "../memory/session-memory.ts";
-import type { Tool } from "../sdk.ts";
+import type { FileAccess, Tool } from "../sdk.ts";
 import { systemPrompt } from "./system-prompt.ts";
 export { instructionWarnings, loadInstructions, INSTRUCTION_CAP_BYTES } from "../memory/instructions.ts";
 import { sessionSkills, type SessionSkills } from "./skills.ts";
@@ -83,6 +83,8 @@ export type RunSettings = {
   agents?: { list: readonly AgentDefinition[]; name?: string; cap?: number };
   /** where skills and commands are found: the user config folder, and whether project ones may load (absent: none) */
   skills?: { configDir: string; trusted: boolean; builtins?: readonly string[]; plugins?: ActivePlugins };
+  /** where read, write and edit get and put file text (an ACP editor's buffers); the disk when absent */
+  fileAccess?: FileAccess;
 };
 
 /** What the model reads of one tool result, in characters: 15% of the window's characters, within 10k-60k. */
@@ -237,6 +239,7 @@ function baseSessionOptions(settings: RunSettings, store: Store, registry: ToolR
     afterToolCall: folderInstructions(instructionSources(settings)),
     sandbox: { ...settings.sandbox, masked: maskSource({ home: settings.home, reinDirs: settings.reinDirs, workspace: settings.projectRoot }) },
     ...(skills ? { skills } : {}),
+    ...(settings.fileAccess ? { fileAccess: settings.fileAccess } : {}),
   };
 }
 

@@ -30,7 +30,7 @@ import type { PermissionRequest, Rule } from "../permission/evaluate.ts";
 import { PROVIDER_KEY_ENV } from "../llm/provider-keys.ts";
 import { childEnv } from "../permission/child-env.ts";
 import { resolveForCheck } from "../permission/paths.ts";
-import type { FileMemory, FileStamp, SandboxPolicy, Tool } from "../sdk.ts";
+import { diskFiles, type FileAccess, type FileMemory, type FileStamp, type SandboxPolicy, type Tool } from "../sdk.ts";
 import { PermissionBroker, type Ask, type AskPolicy } from "./broker.ts";
 import type { Bound } from "./bound-output.ts";
 import { compactConversation, WORTH_COMPACTING } from "./compaction.ts";
@@ -77,6 +77,8 @@ export type SessionOptions = {
   lease?: Partial<Pick<LeaseOptions, "waitMs" | "ttlMs">>;
   /** the environment of the processes tools start; by default rein's, with the credentials removed */
   toolEnv?: Readonly<Record<string, string>>;
+  /** where read, write and edit get and put a file's text: the disk unless an editor serves it (`rein acp`) */
+  fileAccess?: FileAccess;
   /** the session's kernel sandbox; off by default */
   sandbox?: SessionSandbox;
   /** the hooks this session runs (none when absent) */
@@ -328,6 +330,7 @@ export class Session {
           },
           tools: () => this.turnTools(),
           files: this.files,
+          fileAccess: this.options.fileAccess ?? diskFiles,
           outputDir: join(this.options.outputDir, this.id),
           history: storedHistory(this.options.store, this.id),
           toolEnv: this.toolEnv,

@@ -2,7 +2,7 @@
 // (the provider events a real provider would yield) and records the request it was given.
 import type { ContentBlock, LoopConfig, Message, ModelRequest, ProviderEvent, StreamFn } from "../../src/agent/types.ts";
 import type { LoopRun } from "../../src/agent/loop.ts";
-import type { Tool } from "../../src/sdk.ts";
+import { diskFiles, type Tool } from "../../src/sdk.ts";
 
 export type ScriptedTurn = ProviderEvent[];
 
@@ -46,6 +46,7 @@ export function loopRun(double: ModelDouble, tools: Tool[]): LoopRun & { events:
     bound: (output) => ({ output, truncated: false }),
     tools: () => tools,
     files: { recordRead: () => {}, lastRead: () => undefined },
+    fileAccess: diskFiles,
     outputDir: "/nonexistent/rein-test-output",
     toolEnv: {},
     sandbox: (readOnly) => ({ mode: "off", network: false, readOnly, masked: [] }),

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PROVIDER_KEY_ENV } from "../../src/llm/provider-keys.ts";
 import { childEnv } from "../../src/permission/child-env.ts";
-import type { FileStamp, ToolContext, ToolResult } from "../../src/sdk.ts";
+import { diskFiles, type FileStamp, type ToolContext, type ToolResult } from "../../src/sdk.ts";
 
 export type TestContext = ToolContext & { chunks: string[]; abort: () => void };
 
@@ -19,6 +19,7 @@ export function toolContext(cwd: string, overrides: Partial<ToolContext> = {}): 
     toolUseId: "toolu_test",
     output: (chunk) => void chunks.push(chunk),
     files: { recordRead: (path, stamp) => void stamps.set(path, stamp), lastRead: (path) => stamps.get(path) },
+    fileAccess: diskFiles,
     outputDir: join(tmpdir(), `rein-tool-output-${process.pid}`),
     env: childEnv(process.env, { secrets: PROVIDER_KEY_ENV }),
     sandbox: { mode: "off", network: false, readOnly: false, masked: [] },

@@ -1,7 +1,7 @@
-// Reads a window of a text file's lines through a fixed buffer: lines before the window are only
-// scanned, a line keeps at most `maxLineChars` characters, and reading stops once the window is
-// full. Memory stays bounded whatever the file's size or line lengths.
-import { open } from "node:fs/promises";
+// Reads a window of a text's lines from its pieces (a file streamed in bounded chunks, or an
+// editor's buffer whole): lines before the window are only scanned, a line keeps at most
+// `maxLineChars` characters, and reading stops once the window is full. Memory stays bounded
+// whatever the file's size or line lengths.
 
 export type WindowOptions = {
   /** first line, 1-based */
@@ -23,11 +23,10 @@ export type LineWindow = {
   unsure: boolean;
 };
 
-const CHUNK_BYTES = 64 * 1024;
 // How far to look for the end of the window's last line when it was cut, to tell whether more follow.
-const TAIL_SCAN_BYTES = 1024 * 1024;
+const TAIL_SCAN_CHARS = 1024 * 1024;
 
-export async function readWindow(path: string, options: WindowOptions): Promise<LineWindow> {
+export async function readWindow(pieces: AsyncIterable<string>, options: WindowOptions): Promise<LineWindow> {
   const { offset, maxLineChars, maxChars } = options;
   const last = offset + options.limit - 1;
   const lines: LineWindow["lines"] = [];
@@ -42,55 +41,48 @@ export async function readWindow(path: string, options: WindowOptions): Promise<
     const text = current.endsWith("\r") ? current.slice(0, -1) : current;
     return { text: text.slice(0, maxLineChars), cut: overflow || text.length > maxLineChars };
   };
-  const handle = await open(path, "r");
-  try {
-    const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
-    const decoder = new TextDecoder();
-    for (;;) {
-      options.signal?.throwIfAborted();
-      const { bytesRead } = await handle.read(buffer, 0, CHUNK_BYTES, null);
-      const text = bytesRead === 0 ? decoder.decode() : decoder.decode(buffer.subarray(0, bytesRead), { stream: true });
-      let start = 0;
-      while (start < text.length) {
-        if (lineNo > last) return more();
-        started = true;
-        const newline = text.indexOf("\n", start);
-        const end = newline === -1 ? text.length : newline;
-        if (lineNo >= offset && !overflow) {
-          const room = maxLineChars + 1 - current.length;
-          current += text.slice(start, start + Math.min(room, end - start));
-          overflow = end - start > room;
-        }
-        if (newline === -1) break;
-        if (lineNo >= offset) {
-          const line = finish();
-          if (lines.length > 0 && chars + line.text.length > maxChars) return more();
-          lines.push(line);
-          chars += line.text.length;
-        }
-        current = "";
-        overflow = false;
-        started = false;
-        tailScanned = -1;
-        lineNo++;
-        start = newline + 1;
+  let first = true;
+  for await (const text of pieces) {
+    options.signal?.throwIfAborted();
+    // A byte-order mark is not part of the first line.
+    let start = first && text.startsWith("\uFEFF") ? 1 : 0;
+    first = false;
+    while (start < text.length) {
+      if (lineNo > last) return more();
+      started = true;
+      const newline = text.indexOf("\n", start);
+      const end = newline === -1 ? text.length : newline;
+      if (lineNo >= offset && !overflow) {
+        const room = maxLineChars + 1 - current.length;
+        current += text.slice(start, start + Math.min(room, end - start));
+        overflow = end - start > room;
       }
-      if (bytesRead === 0) break;
-      if (lineNo === last && current.length > maxLineChars) {
-        tailScanned = tailScanned < 0 ? 0 : tailScanned + bytesRead;
-        if (tailScanned > TAIL_SCAN_BYTES) {
-          lines.push(finish());
-          return more(true);
-        }
+      if (newline === -1) break;
+      if (lineNo >= offset) {
+        const line = finish();
+        if (lines.length > 0 && chars + line.text.length > maxChars) return more();
+        lines.push(line);
+        chars += line.text.length;
+      }
+      current = "";
+      overflow = false;
+      started = false;
+      tailScanned = -1;
+      lineNo++;
+      start = newline + 1;
+    }
+    if (lineNo === last && current.length > maxLineChars) {
+      tailScanned = tailScanned < 0 ? 0 : tailScanned + text.length;
+      if (tailScanned > TAIL_SCAN_CHARS) {
+        lines.push(finish());
+        return more(true);
       }
     }
-    if (started && lineNo >= offset && lineNo <= last) {
-      const line = finish();
-      if (lines.length > 0 && chars + line.text.length > maxChars) return more();
-      lines.push(line);
-    }
-    return { lines, more: false, unsure: false, total: started ? lineNo : lineNo - 1 };
-  } finally {
-    await handle.close();
   }
+  if (started && lineNo >= offset && lineNo <= last) {
+    const line = finish();
+    if (lines.length > 0 && chars + line.text.length > maxChars) return more();
+    lines.push(line);
+  }
+  return { lines, more: false, unsure: false, total: started ? lineNo : lineNo - 1 };
 }

@@ -2,16 +2,15 @@
 // the model read it, file-system errors as instructions, and small text measures.
 import { createHash } from "node:crypto";
 import type { Stats } from "node:fs";
-import { readFile } from "node:fs/promises";
-import type { FileMemory, FileStamp } from "rein/tool";
+import { readAllText, type FileAccess, type FileMemory, type FileStamp } from "rein/tool";
 
 /** Files up to this size are remembered by their content too: a change that keeps size and mtime is seen. */
 const HASHED_BYTES = 4 * 1024 * 1024;
 
-/** The stamp of a file as it is on disk now (its content hashed when it is small enough). */
-export async function fileStamp(path: string, stat: Stats): Promise<FileStamp> {
+/** The stamp of a file as it is now: its disk's time and size, and the text `access` gives hashed when it is small enough. */
+export async function fileStamp(path: string, stat: Stats, access: FileAccess): Promise<FileStamp> {
   const stamp = { mtimeMs: stat.mtimeMs, size: stat.size };
-  return stat.size > HASHED_BYTES ? stamp : { ...stamp, hash: hashOf(await readFile(path)) };
+  return stat.size > HASHED_BYTES ? stamp : { ...stamp, hash: hashOf(await readAllText(access, path)) };
 }
 
 /** The stamp of a file just written with `content`. */
@@ -20,15 +19,15 @@ export function writtenStamp(stat: Stats, content: string): FileStamp {
 }
 
 /** Why the model's view of an existing file cannot be trusted, if it cannot. */
-export async function staleness(path: string, stat: Stats, files: FileMemory): Promise<"unread" | "changed" | undefined> {
+export async function staleness(path: string, stat: Stats, files: FileMemory, access: FileAccess): Promise<"unread" | "changed" | undefined> {
   const seen = files.lastRead(path);
   if (!seen) return "unread";
   if (seen.mtimeMs !== stat.mtimeMs || seen.size !== stat.size) return "changed";
   if (seen.hash === undefined || stat.size > HASHED_BYTES) return undefined;
-  return hashOf(await readFile(path)) === seen.hash ? undefined : "changed";
+  return hashOf(await readAllText(access, path)) === seen.hash ? undefined : "changed";
 }
 
-function hashOf(content: string | Uint8Array): string {
+function hashOf(content: string): string {
   return createHash("sha256").update(content).digest("hex");
 }
 
