@@ -25,7 +25,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   checkpoint: ["agent", "sdk", "config", "permission"],
   cli: ["session", "config"],
   server: ["session", "config"],
-  acp: ["app", "session", "config"],
+  acp: ["app", "session", "config", "sdk"],
   main: ["*"],
   version: [],
   types: [],
