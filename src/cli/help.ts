@@ -12,6 +12,7 @@ Usage:
   rein sessions trash | restore ID | prune [--older-than D] [--yes] | fork ID [--at N]
   rein tools list | init [user|project]
   rein mcp list | get NAME | add NAME [--scope user|project] (-- COMMAND ARGS... | --url URL) | remove NAME
+  rein mcp login NAME | logout NAME     OAuth login of a remote server (prints the URL to open)
   rein skills list [--json]             skills and commands, where each came from, load errors
   rein plugin list [--json]             plugins in ~/.config/rein/plugins/ and what each brings
   rein memory list | show NAME | edit NAME | rm NAME   the memories sessions read (docs/memory.md)

@@ -11,7 +11,9 @@ import { out, warn } from "./output.ts";
 export async function mcpCommand(rest: string[], ctx: Context): Promise<number> {
   const [action = "list", name] = rest;
   if (action === "add" || action === "remove") return change(action, rest.slice(1), ctx);
-  if (action !== "list" && action !== "get") throw new UsageError(`unknown action "${action}" (rein mcp list | get NAME | add NAME -- COMMAND... | add NAME --url URL | remove NAME)`);
+  if (action === "login") return (await import("./mcp-login.ts")).mcpLogin(name, ctx);
+  if (action === "logout") return (await import("./mcp-login.ts")).mcpLogout(name, ctx);
+  if (action !== "list" && action !== "get") throw new UsageError(`unknown action "${action}" (rein mcp list | get NAME | add NAME -- COMMAND... | add NAME --url URL | remove NAME | login NAME | logout NAME)`);
   if (action === "get" && !name) throw new UsageError("rein mcp get needs a server name (see rein mcp list)");
   const settings = mcpFor(ctx);
   for (const warning of settings.warnings) warn(warning);

@@ -145,3 +145,13 @@ test("an entry's oauth is checked field by field; false turns the login off", as
   expect(remoteAuth("x", { type: "http", url, headers: { Authorization: "Bearer mine" } }, "/tmp/t.json")).toBeUndefined();
   expect(remoteAuth("x", { type: "http", url }, "/tmp/t.json")).toBeDefined();
 });
+
+test("the token file is among rein's secrets: no tool may read it, whatever the rules", async () => {
+  const { sensitivePath } = await import("../../../src/permission/sensitive.ts");
+  const dataDir = "/home/u/.local/share/rein";
+  const { mcpSettings } = await import("../../../src/mcp/session.ts");
+  const { tokenFile } = mcpSettings({ projectRoot: "/w", home: "/home/u", userConfig: "/nowhere/c.json", projectConfig: "/nowhere/p.json", trusted: false, env: {}, dataDir });
+  expect(tokenFile).toBe(join(dataDir, "mcp-tokens.json"));
+  expect(sensitivePath(tokenFile, "/home/u", [dataDir])).toMatchObject({ action: "deny" });
+  expect(sensitivePath(`${tokenFile}.123.tmp`, "/home/u", [dataDir])).toMatchObject({ action: "deny" });
+});
