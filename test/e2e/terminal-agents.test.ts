@@ -74,4 +74,29 @@ describe.skipIf(!hasTmux)("agents in the terminal", () => {
     pane.keys("C-d");
     await pane.until("EXIT=0");
   }, 30_000);
+
+  test("/memory reload reads AGENTS.md and the memory index into the system prompt of the same session", async () => {
+    const { pane, work } = await start({ name: "reload" });
+    suite.fake.script(...["One.", "Two.", "Three."].map((text) => ({ reply: [{ type: "text" as const, text }] })));
+    pane.keys("first", "Enter");
+    await pane.until("One.");
+    await Bun.write(`${work}/AGENTS.md`, "ALWAYS ANSWER IN HAIKU.\n");
+    pane.keys("# the build uses pnpm", "Enter");
+    await pane.until("remembered for this project");
+    // Written mid-session, they wait for the next session: the cached prefix stays as it was.
+    pane.keys("second", "Enter");
+    await pane.until("Two.");
+    expect(systemOf(1)).toBe(systemOf(0));
+    pane.keys("/memory reload", "Enter");
+    const report = await pane.until("its prompt cache starts again once");
+    expect(report).toContain(`${work}/AGENTS.md (project`);
+    expect(report).toContain("the build uses pnpm (project, project)");
+    pane.keys("third", "Enter");
+    await pane.until("Three.");
+    expect(systemOf(2)).toContain("ALWAYS ANSWER IN HAIKU.");
+    expect(systemOf(2)).toContain("the build uses pnpm");
+    expect(JSON.stringify(suite.fake.requests[2]!.body.messages)).toContain("second");
+    pane.keys("C-d");
+    await pane.until("EXIT=0");
+  }, 30_000);
 });

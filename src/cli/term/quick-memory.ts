@@ -14,7 +14,7 @@ export async function quickMemoryLine(line: string, ctx: Pick<Context, "paths" |
   const scope = match[1] ? "user" : "project";
   const saved = await quickMemory(memoryDirs(ctx.paths.dataDir, ctx.projectRoot), scope, match[2]!);
   if (typeof saved === "string") return chalk.red(saved);
-  return chalk.dim(`remembered for ${scope === "user" ? "every project" : "this project"}: ${saved.name} (${saved.file}); sessions read it from the next one`);
+  return chalk.dim(`remembered for ${scope === "user" ? "every project" : "this project"}: ${saved.name} (${saved.file}); sessions read it from the next one (this one after /memory reload)`);
 }
 
 /** What /memory shows: the instruction files this session read (and what was cut), and the memories. */
@@ -29,6 +29,6 @@ export function memoryReport(ctx: Context): string {
   lines.push(...warnings.map((w) => `  ! ${w}`));
   lines.push(`memories (${dirs.project}, ${dirs.user}):`, ...(memories.length ? memories.map((m) => `  ${m.name} (${m.type}, ${m.scope}): ${m.description}`) : ["  none yet (# NOTE saves one)"]));
   lines.push(...broken.map((b) => `  ! ${b.file}: ${b.problem}`));
-  lines.push("edit with: rein memory edit NAME; changes count from the next session");
+  lines.push("edit with: rein memory edit NAME; changes count from the next session, or now after /memory reload");
   return chalk.dim(lines.join("\n"));
 }

@@ -25,7 +25,7 @@ export const BUILTINS: readonly { name: string; args?: string; about: string; wh
   { name: "tools", about: "the tools the model has", whileRunning: true },
   { name: "agents", about: "the agents: primary ones to run as (--agent), subagents for the task tool", whileRunning: true },
   { name: "tasks", args: "[N]", about: "the subagents this session ran, running or finished; /tasks N prints one's transcript", whileRunning: true },
-  { name: "memory", about: "the instruction files read and the memories kept (# NOTE saves one)", whileRunning: true },
+  { name: "memory", args: "[reload]", about: "the instruction files read and the memories kept (# NOTE saves one); reload reads them again now", whileRunning: true },
   { name: "serve", about: "serve this session over HTTP", whileRunning: true },
   { name: "exit", about: "leave rein", whileRunning: true },
   { name: "quit", about: "the same as /exit", whileRunning: true },
@@ -127,6 +127,8 @@ export async function runSlash(line: string, host: SlashHost): Promise<boolean> 
       host.print(tasksSlash(host.store(), host.session().id, rest, host.width?.() ?? 80, chalk.level > 0));
       return true;
     case "memory":
+      if (rest === "reload") return reloadMemory(host), true;
+      if (rest) return host.print(chalk.yellow("usage: /memory [reload]")), true;
       host.print(host.memory?.() ?? "no memory in this session");
       return true;
     case "serve":
@@ -167,6 +169,20 @@ function helpText(custom: readonly SlashCommand[]): string {
     "Esc or Ctrl-C stops a turn; Ctrl-C clears the line, twice at an empty prompt exits · Ctrl-D exits",
   ];
   return [...rows.map(([left, right]) => `${chalk.cyan(left!.padEnd(width))}${chalk.dim(right!)}`), ...keys.map((k) => chalk.dim(k))].join("\n");
+}
+
+/** Reads the instruction files and the memory index into the system prompt now, not from the next session. */
+function reloadMemory(host: SlashHost): void {
+  if (!host.reload) return host.print(chalk.yellow("this terminal cannot reload its instructions"));
+  if (host.session().running) return host.print(chalk.yellow("a turn is running; /memory reload when it has finished"));
+  try {
+    host.reload();
+  } catch (error) {
+    return host.print(chalk.red((error as Error).message));
+  }
+  host.print(host.memory?.() ?? "");
+  // The system prompt is the start of the cached prefix: changing it costs one uncached request.
+  host.print(chalk.dim("reloaded into the system prompt from the next turn (its prompt cache starts again once)"));
 }
 
 function model(host: SlashHost, name: string): void {
