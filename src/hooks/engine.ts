@@ -31,22 +31,26 @@ export type HookContext = {
 /** An event's own fields; `tool` and `input` are in rein's vocabulary and converted per hook. */
 export type Fired = { event: HookEvent; match?: string; tool?: string; input?: unknown; toolUseId?: string; fields?: Record<string, unknown> };
 
-export function matching(entries: readonly HookEntry[], fired: Pick<Fired, "event" | "match" | "tool" | "input">): HookEntry[] {
+/** The active hooks for an event, its matcher fitting and its `if` rule allowing (a bash line is analysed where it runs, `cwd`). */
+export async function matching(entries: readonly HookEntry[], fired: Pick<Fired, "event" | "match" | "tool" | "input">, cwd = "/"): Promise<HookEntry[]> {
   const values = fired.tool ? toolNames(fired.tool) : fired.match !== undefined ? [fired.match] : undefined;
   const seen = new Set<string>();
-  return entries.filter((entry) => {
+  const candidates = entries.filter((entry) => {
     if (!entry.active || entry.event !== fired.event) return false;
     if (values && !matches(entry.matcher, values)) return false;
-    if (!ifAllows(entry.handler.if, fired.tool, fired.input)) return false;
     const key = JSON.stringify(entry.handler);
     if (seen.has(key)) return false;
     seen.add(key);
     return true;
   });
+  if (!candidates.some((entry) => entry.handler.if !== undefined)) return candidates;
+  const scope = { cwd };
+  const allowed = await Promise.all(candidates.map((entry) => ifAllows(entry.handler.if, fired.tool, fired.input, scope)));
+  return candidates.filter((_, i) => allowed[i]);
 }
 
 export async function fire(entries: readonly HookEntry[], fired: Fired, ctx: HookContext, signal: AbortSignal): Promise<Merged | undefined> {
-  const chosen = matching(entries, fired);
+  const chosen = await matching(entries, fired, ctx.cwd);
   if (chosen.length === 0) return undefined;
   const verdicts = await Promise.all(chosen.map((entry) => runOne(entry, fired, ctx, signal)));
   return mergeVerdicts(verdicts, fired.input);

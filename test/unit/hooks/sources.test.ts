@@ -43,7 +43,7 @@ test("a malformed Claude Code file is a warning and loads nothing; a bad group c
   expect(partial.warnings[0]).toContain('"hooks.PreToolUse[0].hooks.0.type"');
 });
 
-test("project sources are listed but inactive in an untrusted workspace; user sources always run", () => {
+test("project sources are listed but inactive in an untrusted workspace; user sources always run", async () => {
   write("h3/.claude/settings.json", JSON.stringify({ hooks: { Stop: [{ hooks: [command("user-hook")] }] } }));
   write("p3/.claude/settings.json", JSON.stringify({ hooks: { Stop: [{ hooks: [command("project-hook")] }] } }));
   const loaded = hookEntries({ rein: [], home: join(dir.path, "h3"), projectRoot: join(dir.path, "p3"), trusted: false });
@@ -51,10 +51,10 @@ test("project sources are listed but inactive in an untrusted workspace; user so
     ["user-hook", "user", true],
     ["project-hook", "project", false],
   ]);
-  expect(matching(loaded.entries, { event: "Stop" }).map((e) => e.scope)).toEqual(["user"]);
+  expect((await matching(loaded.entries, { event: "Stop" })).map((e) => e.scope)).toEqual(["user"]);
 });
 
-test("matchers as Claude Code evaluates them, in both tool vocabularies", () => {
+test("matchers as Claude Code evaluates them, in both tool vocabularies", async () => {
   expect(matches(undefined, ["bash"])).toBe(true);
   expect(matches("*", ["bash"])).toBe(true);
   expect(matches("Edit|Write", ["write", "Write"])).toBe(true);
@@ -71,11 +71,11 @@ test("matchers as Claude Code evaluates them, in both tool vocabularies", () => 
     projectRoot: join(dir.path, "none"),
     trusted: true,
   }).entries;
-  expect(matching(entries, { event: "PreToolUse", tool: "bash" }).map((e) => e.matcher)).toEqual(["Bash"]);
-  expect(matching(entries, { event: "PreToolUse", tool: "read" }).map((e) => e.matcher)).toEqual(["read"]);
+  expect((await matching(entries, { event: "PreToolUse", tool: "bash" })).map((e) => e.matcher)).toEqual(["Bash"]);
+  expect((await matching(entries, { event: "PreToolUse", tool: "read" })).map((e) => e.matcher)).toEqual(["read"]);
 });
 
-test("a handler's `if` rule narrows it to the calls it names; on an event without a call it never runs", () => {
+test("a handler's `if` rule narrows it to the calls it names; on an event without a call it never runs", async () => {
   const entries = hookEntries({
     rein: [{
       file: "/c.json",
@@ -89,10 +89,19 @@ test("a handler's `if` rule narrows it to the calls it names; on an event withou
     projectRoot: join(dir.path, "none"),
     trusted: true,
   }).entries;
-  const names = (tool: string, input: unknown) => matching(entries, { event: "PreToolUse", tool, input }).map((e) => e.handler.type === "command" && e.handler.command);
-  expect(names("bash", { command: "git push" })).toEqual(["git-only"]);
-  expect(names("bash", { command: "rm -rf x" })).toEqual([]);
-  expect(names("edit", { path: "src/a.ts", old_string: "a", new_string: "b" })).toEqual(["ts-only"]);
-  expect(names("edit", { path: "README.md", old_string: "a", new_string: "b" })).toEqual([]);
-  expect(matching(entries, { event: "Stop" })).toEqual([]);
+  const names = async (tool: string, input: unknown) => (await matching(entries, { event: "PreToolUse", tool, input }, dir.path)).map((e) => e.handler.type === "command" && e.handler.command);
+  expect(await names("bash", { command: "git push" })).toEqual(["git-only"]);
+  expect(await names("bash", { command: "rm -rf x" })).toEqual([]);
+  expect(await names("edit", { path: "src/a.ts", old_string: "a", new_string: "b" })).toEqual(["ts-only"]);
+  expect(await names("edit", { path: "README.md", old_string: "a", new_string: "b" })).toEqual([]);
+  expect(await matching(entries, { event: "Stop" })).toEqual([]);
+  // Bash rules are matched per command, as the permission engine finds them: any one matching runs the hook.
+  for (const line of ["cd sub && git push", "npm test; git commit -m 'x y'", "echo $(git rev-parse HEAD)", "sudo git push", "FOO=1 git status", "ls | xargs git add"]) {
+    expect({ line, hooks: await names("bash", { command: line }) }).toEqual({ line, hooks: ["git-only"] });
+  }
+  for (const line of ["ls | grep git", "echo 'git push'", "rm -rf git", "legit push"]) {
+    expect({ line, hooks: await names("bash", { command: line }) }).toEqual({ line, hooks: [] });
+  }
+  // A line that does not parse cannot be checked: the hook runs (it fails open).
+  expect(await names("bash", { command: "git push ((" })).toEqual(["git-only"]);
 });
