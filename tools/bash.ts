@@ -9,7 +9,7 @@ import * as v from "valibot";
 import { defineTool } from "rein/tool";
 import description from "../prompts/tools/bash.txt" with { type: "text" };
 import { startInBackground, type BackgroundCommand } from "./lib/background.ts";
-import { CALL_MARKER, killCall, newCallMarker, signalCall } from "./lib/process-group.ts";
+import { CALL_MARKER, killCall, newCallMarker, pidCursor, signalCall } from "./lib/process-group.ts";
 import { blockedWriteNote, readOnlyArgv, sandboxArgv, sandboxDecision } from "./lib/sandbox.ts";
 
 const DEFAULT_TIMEOUT_MS = 120_000;
@@ -49,6 +49,7 @@ export default defineTool({
         : sandboxArgv(shell, { workspace: ctx.cwd, tmp: tmpdir(), network: sandbox.network, writable: [ctx.outputDir] });
     if (background) return backgroundStarted(startInBackground(argv, { cwd: ctx.cwd, env: ctx.env, log: spillPath(ctx.outputDir, `${ctx.toolUseId}.background`), command }));
     const marker = newCallMarker(); // finds what left the process group (setsid) when the call ends
+    const since = pidCursor();
     const proc = Bun.spawn(argv, {
       cwd: ctx.cwd,
       env: { ...ctx.env, [CALL_MARKER]: marker },
@@ -57,7 +58,7 @@ export default defineTool({
       stderr: "pipe",
       detached: true, // a new session: its own process group (pgid = pid) and no terminal
     });
-    const call = { pgid: proc.pid, marker };
+    const call = { pgid: proc.pid, marker, ...(since ? { since } : {}) };
     const capture = new OutputCapture(spillPath(ctx.outputDir, ctx.toolUseId), ctx.output);
     const pumps = [pump(proc.stdout, capture), pump(proc.stderr, capture)];
     const drained = Promise.all(pumps.map((p) => p.done));

@@ -9,19 +9,37 @@ import { randomBytes } from "node:crypto";
 
 export const CALL_MARKER = "REIN_CALL";
 
-/** What a command's processes are known by: its group, and its marker's value. */
-export type CallProcesses = { pgid: number; marker: string };
+/** What a command's processes are known by: its group, its marker's value, and the pids allocated before it started. */
+export type CallProcesses = { pgid: number; marker: string; since?: PidCursor };
+
+/**
+ * The last pid the kernel handed out, and when. Pids are allocated in increasing order (wrapping
+ * at pid_max), so what a call starts later has a larger pid: the marker search can skip reading
+ * the environment of every older process on the machine, which costs milliseconds on a busy one.
+ */
+export type PidCursor = { lastPid: number; at: number };
+
+/** Forks per second no machine reaches: within pid_max / this seconds the pids cannot have gone round once. */
+const MAX_FORK_RATE = 200_000;
+/** Beyond this many pids since the cursor, a walk of /proc is cheaper than trying each. */
+const MAX_PROBED = 512;
 
 /** A fresh marker value for one call; put it in the command's environment as CALL_MARKER. */
 export function newCallMarker(): string {
   return `${process.pid}-${randomBytes(8).toString("hex")}`;
 }
 
+/** Where the pid counter stands now (undefined where /proc/loadavg is missing or unreadable). */
+export function pidCursor(proc = "/proc", now = Date.now()): PidCursor | undefined {
+  const lastPid = lastAllocatedPid(proc);
+  return lastPid === undefined ? undefined : { lastPid, at: now };
+}
+
 /** Sends `signal` (0: none, only asks) to the call's group and to every process carrying its marker; false when none was left. */
 export function signalCall(call: CallProcesses, signal: NodeJS.Signals | 0): boolean {
   const group = signalGroup(call.pgid, signal);
   let marked = false;
-  for (const pid of markedProcesses(call.marker)) {
+  for (const pid of markedProcesses(call.marker, "/proc", call.since)) {
     try {
       process.kill(pid, signal);
       marked = true;
@@ -40,7 +58,7 @@ export function signalCall(call: CallProcesses, signal: NodeJS.Signals | 0): boo
 export async function killCall(call: CallProcesses, waitMs = 1_000): Promise<boolean> {
   if (!signalCall(call, "SIGKILL")) return false;
   const deadline = Date.now() + waitMs;
-  while (markedProcesses(call.marker).length > 0 && Date.now() < deadline) await Bun.sleep(5);
+  while (markedProcesses(call.marker, "/proc", call.since).length > 0 && Date.now() < deadline) await Bun.sleep(5);
   return true;
 }
 
@@ -55,26 +73,65 @@ export function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
   }
 }
 
-/** Pids of live processes whose environment holds CALL_MARKER=marker (none where /proc is missing). */
-export function markedProcesses(marker: string, proc = "/proc"): number[] {
-  let entries: string[];
-  try {
-    entries = readdirSync(proc);
-  } catch {
-    return [];
-  }
+/**
+ * Pids of live processes whose environment holds CALL_MARKER=marker (none where /proc is missing).
+ * With `since`, only the pids allocated after it are tried, unless the counter may have gone round.
+ */
+export function markedProcesses(marker: string, proc = "/proc", since?: PidCursor, now = Date.now()): number[] {
+  const candidates = (since && pidsSince(since, proc, now)) ?? allPids(proc);
   const needle = Buffer.from(`${CALL_MARKER}=${marker}\0`);
   const pids: number[] = [];
-  for (const entry of entries) {
-    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+  for (const pid of candidates) {
+    if (pid === process.pid) continue;
     let environ: Buffer;
     try {
-      environ = readFileSync(`${proc}/${entry}/environ`);
+      environ = readFileSync(`${proc}/${pid}/environ`);
     } catch {
       continue; // another user's process, or gone
     }
     const at = environ.indexOf(needle);
-    if (at === 0 || (at > 0 && environ[at - 1] === 0)) pids.push(Number(entry));
+    if (at === 0 || (at > 0 && environ[at - 1] === 0)) pids.push(pid);
   }
   return pids;
+}
+
+/** The pids after the cursor up to the counter now; undefined when they may have wrapped or are too many to try one by one. */
+function pidsSince(since: PidCursor, proc: string, now: number): number[] | undefined {
+  const last = lastAllocatedPid(proc);
+  if (last === undefined || last < since.lastPid) return undefined;
+  if ((now - since.at) / 1000 >= pidMax(proc) / MAX_FORK_RATE) return undefined;
+  if (last - since.lastPid > MAX_PROBED) return undefined;
+  return Array.from({ length: last - since.lastPid }, (_, i) => since.lastPid + 1 + i);
+}
+
+function allPids(proc: string): number[] {
+  try {
+    return readdirSync(proc).filter((entry) => /^\d+$/.test(entry)).map(Number);
+  } catch {
+    return [];
+  }
+}
+
+/** The last field of /proc/loadavg's fourth column group: the most recently allocated pid. */
+function lastAllocatedPid(proc: string): number | undefined {
+  try {
+    const last = Number(readFileSync(`${proc}/loadavg`, "utf8").trim().split(/\s+/)[4]);
+    return Number.isInteger(last) && last > 0 ? last : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+let knownPidMax: number | undefined;
+function pidMax(proc: string): number {
+  if (proc === "/proc" && knownPidMax !== undefined) return knownPidMax;
+  let max = 32_768; // the kernel's default, and the smallest a system has in practice
+  try {
+    const read = Number(readFileSync(`${proc}/sys/kernel/pid_max`, "utf8").trim());
+    if (Number.isInteger(read) && read > 0) max = read;
+  } catch {
+    // the default
+  }
+  if (proc === "/proc") knownPidMax = max;
+  return max;
 }

@@ -89,3 +89,20 @@ async function waitUntil(check: () => boolean): Promise<void> {
   for (let i = 0; i < 200 && !check(); i++) await Bun.sleep(10);
   expect(check()).toBe(true);
 }
+
+test("markedProcesses with a pid cursor tries only the pids allocated since, unless the counter went round", () => {
+  const proc = join(dir.path, "proc-cursor");
+  const put = (pid: number) => {
+    mkdirSync(join(proc, String(pid)), { recursive: true });
+    writeFileSync(join(proc, String(pid), "environ"), `${CALL_MARKER}=m\0`);
+  };
+  mkdirSync(join(proc, "sys", "kernel"), { recursive: true });
+  writeFileSync(join(proc, "sys", "kernel", "pid_max"), "4194304\n");
+  for (const pid of [90, 205, 210]) put(pid);
+  writeFileSync(join(proc, "loadavg"), "0.10 0.20 0.30 1/100 210\n");
+  expect(markedProcesses("m", proc, { lastPid: 200, at: 0 }, 10)).toEqual([205, 210]); // 90 is older than the call
+  writeFileSync(join(proc, "loadavg"), "0.10 0.20 0.30 1/100 150\n"); // wrapped: every pid is tried
+  expect(markedProcesses("m", proc, { lastPid: 200, at: 0 }, 10).sort()).toEqual([205, 210, 90].sort());
+  writeFileSync(join(proc, "loadavg"), "0.10 0.20 0.30 1/100 210\n");
+  expect(markedProcesses("m", proc, { lastPid: 200, at: 0 }, 3_600_000).sort()).toEqual([205, 210, 90].sort()); // long enough to go round
+});
