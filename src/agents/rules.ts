@@ -51,12 +51,22 @@ export function blanketDenied(permission: string, rules: readonly Rule[]): boole
   return false;
 }
 
+/** blanketDenied's answers per rule set: a session asks before every turn, with the same rules. */
+const deniedByRules = new WeakMap<readonly Rule[], Map<string, boolean>>();
+
 /** The tools an agent is shown: its list (or all), less its disallowed ones and those the rules deny outright. */
 export function offeredTools(tools: readonly Tool[], agent: AgentDefinition | undefined, rules: readonly Rule[]): Tool[] {
+  let denied = deniedByRules.get(rules);
+  if (!denied) deniedByRules.set(rules, (denied = new Map()));
+  const isDenied = (permission: string) => {
+    let answer = denied.get(permission);
+    if (answer === undefined) denied.set(permission, (answer = blanketDenied(permission, rules)));
+    return answer;
+  };
   return tools.filter(
     (tool) =>
       (!agent?.tools || agent.tools.includes(tool.name)) &&
       !agent?.disallowedTools?.includes(tool.name) &&
-      !blanketDenied(toolPermission(tool.name), rules),
+      !isDenied(toolPermission(tool.name)),
   );
 }
