@@ -2,7 +2,7 @@
 // secrets in its folders, and the environment files anywhere in the workspace (a `grep -r` of the
 // workspace must not sweep up packages/api/.env). Only what exists (a mount needs a target), each at
 // its real path (where a symlink to it leads inside the sandbox too).
-import { readdirSync, realpathSync } from "node:fs";
+import { readdirSync, realpathSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { deniedEntries, sensitivePath } from "../permission/sensitive.ts";
 
@@ -16,19 +16,20 @@ const SEARCH_BUDGET = 20_000;
 const SEARCH_TTL_MS = 30_000;
 
 /**
- * The masks for each call, from a session's folders. The search of the workspace is kept until a
- * call that could write runs (one not read-only) or SEARCH_TTL_MS pass: a read-only call writes
- * nothing, so it cannot have made a new .env.
+ * The masks for each call, from a session's folders, kept until a call that could write runs (one
+ * not read-only), SEARCH_TTL_MS pass, or one of rein's folders changes (rein wrote a secret there):
+ * a read-only call writes nothing, so it cannot have made a new .env or credential.
  */
 export function maskSource(ctx: MaskContext, now: () => number = Date.now): (readOnly: boolean) => string[] {
-  let found: { at: number; files: string[] } | undefined;
+  let kept: { at: number; reinDirs: string; masks: string[] } | undefined;
   return (readOnly) => {
     if (!readOnly) {
-      found = undefined;
+      kept = undefined;
       return [];
     }
-    if (!found || now() - found.at > SEARCH_TTL_MS) found = { at: now(), files: envFilesBelow(ctx) };
-    return sandboxMasks(ctx, found.files);
+    const reinDirs = ctx.reinDirs.map(mtimeOf).join(",");
+    if (!kept || now() - kept.at > SEARCH_TTL_MS || kept.reinDirs !== reinDirs) kept = { at: now(), reinDirs, masks: sandboxMasks(ctx) };
+    return kept.masks;
   };
 }
 
@@ -68,6 +69,14 @@ function direntsOf(dir: string) {
     return readdirSync(dir, { withFileTypes: true });
   } catch {
     return [];
+  }
+}
+
+function mtimeOf(path: string): number {
+  try {
+    return statSync(path).mtimeMs;
+  } catch {
+    return 0;
   }
 }
 

@@ -62,3 +62,15 @@ test("the workspace search is kept until a call that could write runs, or half a
   clock += 30_001; // written by something else meanwhile: found once the search is old
   expect(envs(masks(true))).toEqual([join(workspace, ".env"), join(workspace, ".envrc")]);
 });
+
+test("the masks are kept between read-only calls, but a secret rein writes into its own folders meanwhile is masked at once", () => {
+  const workspace = join(root, "kept");
+  const data = join(root, "kept-data");
+  mkdirSync(workspace);
+  mkdirSync(data);
+  const masks = maskSource({ home: join(root, "no-home"), reinDirs: [data], workspace }, () => 0);
+  const first = masks(true);
+  expect(masks(true)).toBe(first); // the same list, not computed again
+  writeFileSync(join(data, "server-token"), "");
+  expect(masks(true)).toContain(join(data, "server-token"));
+});
