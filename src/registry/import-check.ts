@@ -3,6 +3,7 @@
 // synchronous endless loop would block everything, signal handlers included (a timer cannot fire
 // either). A hung worker is terminated (that stops even a busy loop) and a new one checks the rest.
 
+import { readFileSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 
 /** How long a worker may take to start (it loads the tool modules), before checks are given up. */
@@ -10,25 +11,61 @@ const START_TIMEOUT_MS = 30_000;
 
 export type ImportCheck = { hung: Set<string>; checked: boolean };
 
-/** The files whose import did not settle within `timeoutMs`; `checked` is false when no worker could run. */
-export async function checkImports(files: readonly string[], timeoutMs: number): Promise<ImportCheck> {
-  const hung = new Set<string>();
-  let next = 0;
-  while (next < files.length) {
-    const worker = await startWorker();
-    if (!worker) return { hung, checked: false };
-    try {
+/**
+ * Checks tool files' imports for one registry. A file whose import settled before is not checked
+ * again while it and the helpers beside it are unchanged (path, size, mtime and a hash of its
+ * text); unless a file hangs this time, as an unchanged file may import that one. The worker is kept
+ * between checks (starting one costs more than the imports), and replaced after a hang.
+ */
+export class ImportChecker {
+  private worker: CheckWorker | undefined;
+  private readonly settled = new Map<string, string>();
+
+  constructor(private readonly timeoutMs: number) {}
+
+  /** `helpers`: a fingerprint of what the files may import (the rest of their folder). */
+  async check(files: readonly string[], helpers: string): Promise<ImportCheck> {
+    const stamps = new Map(files.map((file) => [file, `${stampOf(file)}|${helpers}`]));
+    const changed = files.filter((file) => this.settled.get(file) !== stamps.get(file));
+    const first = await this.run(changed);
+    const rest = first.hung.size > 0 ? files.filter((file) => !changed.includes(file)) : [];
+    const second = await this.run(rest);
+    const hung = new Set([...first.hung, ...second.hung]);
+    const checked = first.checked && second.checked;
+    for (const file of [...changed, ...rest]) {
+      if (checked && !hung.has(file)) this.settled.set(file, stamps.get(file)!);
+      else this.settled.delete(file);
+    }
+    return { hung, checked };
+  }
+
+  private async run(files: readonly string[]): Promise<ImportCheck> {
+    const hung = new Set<string>();
+    let next = 0;
+    while (next < files.length) {
+      this.worker ??= await startWorker();
+      if (!this.worker) return { hung, checked: false };
       for (; next < files.length; next++) {
-        if (!(await worker.settles(files[next]!, timeoutMs))) {
+        if (!(await this.worker.settles(files[next]!, this.timeoutMs))) {
           hung.add(files[next++]!);
+          this.worker.stop(); // a hung worker is terminated: that stops even a busy loop
+          this.worker = undefined;
           break;
         }
       }
-    } finally {
-      worker.stop();
     }
+    return { hung, checked: true };
   }
-  return { hung, checked: true };
+}
+
+/** Size, modification time and a hash of the text: an edit that keeps the size and the mtime still shows. */
+function stampOf(file: string): string {
+  try {
+    const s = statSync(file);
+    return `${s.size}:${s.mtimeMs}:${Bun.hash(readFileSync(file)).toString(36)}`;
+  } catch {
+    return "";
+  }
 }
 
 /**
@@ -56,10 +93,12 @@ async function startWorker(): Promise<CheckWorker | undefined> {
     worker.terminate();
     return undefined;
   }
+  let version = 0;
   return {
     settles: async (file, timeoutMs) => {
-      worker.postMessage(file);
-      return (await messages.next(timeoutMs)) === file;
+      const request = `${file}?check=${++version}`;
+      worker.postMessage(request);
+      return (await messages.next(timeoutMs)) === request;
     },
     stop: () => worker.terminate(),
   };

@@ -3,10 +3,11 @@
 // model turn; when any file in them changed (a tool or a file it imports), they are loaded again.
 // Other sources (MCP servers) add theirs after those, asked before every turn too; a source's tool
 // whose name is taken is left out.
-import { readdirSync, statSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Tool } from "../sdk.ts";
-import { checkImports } from "./import-check.ts";
+import { FolderFingerprints } from "./fingerprint.ts";
+import { ImportChecker } from "./import-check.ts";
 import { loadToolFile, type LoadError, type LoadedTool, type ToolSource } from "./load-tool-file.ts";
 import { registerToolModules } from "./virtual-modules.ts";
 
@@ -24,6 +25,10 @@ const IMPORT_TIMEOUT_MS = 10_000;
 
 export class ToolRegistry {
   private signature = "";
+  /** each folder's files (path:size:mtime), from the last refresh */
+  private folders: string[][] = [];
+  private readonly fingerprints = new FolderFingerprints();
+  private readonly checker: ImportChecker;
   private version = 0;
   private loaded: LoadedTool[] = [];
   private failures: LoadError[] = [];
@@ -36,7 +41,9 @@ export class ToolRegistry {
     private readonly onErrors?: (errors: readonly LoadError[]) => void,
     /** how long one tool file's import may take (REIN_TOOL_IMPORT_TIMEOUT_MS) */
     private readonly importTimeoutMs = importTimeout(process.env),
-  ) {}
+  ) {
+    this.checker = new ImportChecker(importTimeoutMs);
+  }
 
   /** The tools for the next turn, reloading the tool folders first if anything in them changed. */
   async tools(): Promise<Tool[]> {
@@ -50,9 +57,11 @@ export class ToolRegistry {
 
   /** Loads the tool folders again when their files changed; true when it did. */
   async refresh(): Promise<boolean> {
-    const signature = this.dirs.map((d) => fingerprint(d.dir)).join("\n");
+    const folders = this.dirs.map((d) => this.fingerprints.of(d.dir));
+    const signature = folders.map((parts) => parts.join("|")).join("\n");
     if (signature === this.signature) return false;
     this.signature = signature;
+    this.folders = folders;
     await this.load();
     return true;
   }
@@ -86,12 +95,13 @@ export class ToolRegistry {
     const taken = new Map<string, string>(this.builtins.map((t) => [t.name, "a built-in tool"]));
     const loaded: LoadedTool[] = [];
     const failures: LoadError[] = [];
-    for (const { dir, source } of this.dirs) {
+    for (const [i, { dir, source }] of this.dirs.entries()) {
       const files = toolFiles(dir);
       if (files.length === 0) continue;
       registerToolModules();
       forgetModules(dir);
-      const { hung } = await checkImports(files, this.importTimeoutMs);
+      const helpers = (this.folders[i] ?? []).filter((part) => !files.some((file) => part.startsWith(`${file}:`))).join("|");
+      const { hung } = await this.checker.check(files, helpers);
       for (const file of files) {
         if (hung.has(file)) {
           failures.push({ file, reason: hungReason(this.importTimeoutMs) });
@@ -136,31 +146,6 @@ function toolFiles(dir: string): string[] {
   } catch {
     return [];
   }
-}
-
-/** Names, sizes and modification times of every file under a folder: changes when any of them does. */
-function fingerprint(dir: string, depth = 0): string {
-  let entries;
-  try {
-    entries = readdirSync(dir, { withFileTypes: true });
-  } catch {
-    return "";
-  }
-  const parts: string[] = [];
-  for (const entry of entries) {
-    if (entry.name === "node_modules" || entry.name.startsWith(".")) continue;
-    const path = join(dir, entry.name);
-    if (entry.isDirectory() && depth < 4) parts.push(fingerprint(path, depth + 1));
-    else if (entry.isFile()) {
-      try {
-        const s = statSync(path);
-        parts.push(`${path}:${s.size}:${s.mtimeMs}`);
-      } catch {
-        // removed while we looked
-      }
-    }
-  }
-  return parts.sort().join("|");
 }
 
 /** Drops the folder's modules from the module cache so a reload sees changed relative imports too. */
