@@ -1,14 +1,19 @@
 // rein's session events as ACP `session/update`s: text and thinking as chunks, tool calls with their
-// kind, title, paths and (for edits) diffs, the todo list as a plan, usage after each model turn.
-// One translator per session: it remembers each call's input until the call ends.
-import type { PlanEntry, SessionUpdate } from "@agentclientprotocol/sdk";
+// kind, title, paths and (for edits) diffs, a running call's output as it comes, the todo list as a
+// plan, usage after each model turn. One translator per session: it remembers each call's input
+// (and the tail of its output) until the call ends.
+import type { PlanEntry, SessionUpdate, ToolCallContent } from "@agentclientprotocol/sdk";
 import type { StampedEvent } from "../session/events.ts";
 import { toolContent, toolKind, toolLocations, toolTitle } from "./tool-view.ts";
 
-type Call = { name: string; input: unknown; started: boolean };
+type Call = { name: string; input: unknown; output: string; cut?: boolean; shownAt?: number };
 export type Translator = (event: StampedEvent) => SessionUpdate[];
 
-export function translator(cwd: string, contextWindow: () => number): Translator {
+/** How much of a running call's output the editor is shown (its end), and how often it is refreshed. */
+export const LIVE_OUTPUT_CHARS = 8000;
+export const LIVE_OUTPUT_EVERY_MS = 100;
+
+export function translator(cwd: string, contextWindow: () => number, now: () => number = Date.now): Translator {
   const calls = new Map<string, Call>();
   let cost = 0;
   let priced = true;
@@ -27,13 +32,21 @@ export function translator(cwd: string, contextWindow: () => number): Translator
         ];
       }
       case "tool_start":
-        calls.set(event.id, { name: event.name, input: event.input, started: false });
+        calls.set(event.id, { name: event.name, input: event.input, output: "" });
         return [toolCall(event.id, event.name, event.input, cwd)];
       case "tool_output": {
         const call = calls.get(event.id);
-        if (!call || call.started) return [];
-        call.started = true;
-        return [{ sessionUpdate: "tool_call_update", toolCallId: event.id, status: "in_progress" }];
+        if (!call) return [];
+        call.output += event.chunk;
+        if (call.output.length > 2 * LIVE_OUTPUT_CHARS) {
+          call.output = call.output.slice(-LIVE_OUTPUT_CHARS);
+          call.cut = true;
+        }
+        // The first output at once, then at most one refresh per interval: the call's end shows it all.
+        const at = now();
+        if (call.shownAt !== undefined && at - call.shownAt < LIVE_OUTPUT_EVERY_MS) return [];
+        call.shownAt = at;
+        return [{ sessionUpdate: "tool_call_update", toolCallId: event.id, status: "in_progress", content: [liveOutput(call)] }];
       }
       case "tool_end": {
         const input = calls.get(event.id)?.input;
@@ -69,6 +82,11 @@ export function toolEnd(id: string, name: string, input: unknown, output: string
     content: toolContent(name, input, output, isError, cwd),
     rawOutput: { output },
   };
+}
+
+function liveOutput({ output, cut }: Call): ToolCallContent {
+  const text = cut || output.length > LIVE_OUTPUT_CHARS ? `…${output.slice(-LIVE_OUTPUT_CHARS)}` : output;
+  return { type: "content", content: { type: "text", text } };
 }
 
 /** Thinking blocks as thought chunks (rein streams only the answer's text as it comes). */

@@ -146,19 +146,23 @@ describe("rein acp: bad input", () => {
     expect(JSON.stringify(sent)).toContain("start the work");
   });
 
-  test("session/cancel mid-tool stops the command and the prompt ends cancelled", async () => {
+  test("a running command's output is shown live; session/cancel mid-tool stops it and the prompt ends cancelled", async () => {
     const w = await newWorld();
     w.fake.script({ reply: [{ type: "tool_use", id: "toolu_b1", name: "bash", input: { command: "echo started; sleep 30" } }] });
     const agent = startAgent(w, () => ({ outcome: { outcome: "selected", optionId: "allow_once" } }));
-    await agent.conn.agent.request(acp.methods.agent.initialize, INIT);
+    await agent.conn.agent.request(acp.methods.agent.initialize, { ...INIT, clientCapabilities: { ...INIT.clientCapabilities, terminal: true } });
     const { sessionId } = await agent.conn.agent.request(acp.methods.agent.session.new, { cwd: w.cwd, mcpServers: [] });
     const prompt = agent.conn.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: "run it" }] });
-    await agent.update((u) => u.sessionUpdate === "tool_call_update" && u.toolCallId === "toolu_b1" && u.status === "in_progress");
+    // The command's output is shown while it runs (rein runs it, in its sandbox; not in the editor's terminal).
+    const live = await agent.update((u) => u.sessionUpdate === "tool_call_update" && u.toolCallId === "toolu_b1" && u.status === "in_progress");
+    expect(live.sessionUpdate === "tool_call_update" ? live.content : undefined).toEqual([{ type: "content", content: { type: "text", text: "started\n" } }]);
     await agent.conn.agent.notify(acp.methods.agent.session.cancel, { sessionId });
     expect((await prompt).stopReason).toBe("cancelled");
     const end = agent.updates.map((n) => n.update).find((u) => u.sessionUpdate === "tool_call_update" && u.toolCallId === "toolu_b1" && u.status !== "in_progress");
     expect(end).toMatchObject({ status: "failed" });
     expect(agent.updates.find((n) => n.update.sessionUpdate === "tool_call")?.update).toMatchObject({ kind: "execute", title: "bash: echo started; sleep 30" });
+    // The client offered its terminal; rein asked nothing of it.
+    expect(agent.lines.filter((l) => l.includes('"terminal/'))).toEqual([]);
   });
 });
 

@@ -2,9 +2,10 @@ import { describe, expect, test } from "bun:test";
 import { promptOf } from "../../../src/acp/prompt.ts";
 import { replay } from "../../../src/acp/replay.ts";
 import { stopReason } from "../../../src/acp/agent.ts";
-import { translator } from "../../../src/acp/updates.ts";
+import { LIVE_OUTPUT_CHARS, LIVE_OUTPUT_EVERY_MS, translator } from "../../../src/acp/updates.ts";
 import { toolTitle } from "../../../src/acp/tool-view.ts";
 import type { StampedEvent } from "../../../src/session/events.ts";
+import type { SessionUpdate } from "@agentclientprotocol/sdk";
 
 const stamp = (event: Record<string, unknown>) => ({ session_id: "s", seq: 1, ...event }) as unknown as StampedEvent;
 const usage = { input_tokens: 10, output_tokens: 5, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 };
@@ -22,10 +23,26 @@ describe("acp updates", () => {
       locations: [{ path: "/work/src/a.ts" }],
       rawInput: { path: "src/a.ts", old_string: "x", new_string: "y" },
     });
-    expect(t(stamp({ type: "tool_output", id: "c1", chunk: "." }))).toEqual([{ sessionUpdate: "tool_call_update", toolCallId: "c1", status: "in_progress" }]);
-    expect(t(stamp({ type: "tool_output", id: "c1", chunk: "." }))).toEqual([]);
     const [end] = t(stamp({ type: "tool_end", id: "c1", name: "edit", is_error: false, output: "Edited", truncated: false }));
     expect(end).toMatchObject({ status: "completed", content: [{ type: "diff", path: "/work/src/a.ts", oldText: "x", newText: "y" }, { type: "content" }] });
+  });
+
+  test("a running call's output is shown as it comes: the first chunk at once, then at most once per interval, its end only", () => {
+    let clock = 1000;
+    const t = translator("/w", () => 1, () => clock);
+    t(stamp({ type: "tool_start", id: "b1", name: "bash", input: { command: "make" } }));
+    const live = (text: string): SessionUpdate[] => [{ sessionUpdate: "tool_call_update", toolCallId: "b1", status: "in_progress", content: [{ type: "content", content: { type: "text", text } }] }];
+    expect(t(stamp({ type: "tool_output", id: "b1", chunk: "building\n" }))).toEqual(live("building\n"));
+    clock += LIVE_OUTPUT_EVERY_MS - 1;
+    expect(t(stamp({ type: "tool_output", id: "b1", chunk: "a.o\n" }))).toEqual([]);
+    clock += 1;
+    expect(t(stamp({ type: "tool_output", id: "b1", chunk: "b.o\n" }))).toEqual(live("building\na.o\nb.o\n"));
+    clock += LIVE_OUTPUT_EVERY_MS;
+    const [long] = t(stamp({ type: "tool_output", id: "b1", chunk: "x".repeat(3 * LIVE_OUTPUT_CHARS) }));
+    expect(long).toEqual(live(`…${"x".repeat(LIVE_OUTPUT_CHARS)}`)[0]!);
+    const [end] = t(stamp({ type: "tool_end", id: "b1", name: "bash", is_error: false, output: "all of it", truncated: false }));
+    expect(end).toMatchObject({ status: "completed", content: [{ type: "content", content: { type: "text", text: "all of it" } }] });
+    expect(t(stamp({ type: "tool_output", id: "b1", chunk: "late" }))).toEqual([]);
   });
 
   test("a failed edit shows no diff; the todo list becomes a plan", () => {
