@@ -2,7 +2,7 @@
 // state after trying to connect (bounded by the startup timeout), its tools and its last error.
 // Values of env and headers are never printed: they are often tokens.
 import { projectPaths } from "../config/paths.ts";
-import { listingHub, parseEntry, saveServer, toolName, transportOf, type McpHub, type McpServer } from "../session/mcp.ts";
+import { listingHub, parseEntry, saveServer, serverStatus, statusLine, type ServerStatus } from "../session/mcp.ts";
 import { VERSION } from "../version.ts";
 import { UsageError } from "./args.ts";
 import { mcpFor, type Context } from "./context.ts";
@@ -25,41 +25,17 @@ export async function mcpCommand(rest: string[], ctx: Context): Promise<number> 
   const hub = await listingHub(settings, servers, { env: ctx.env, passthrough: ctx.config.envPassthrough, cwd: ctx.cwd, version: VERSION });
   try {
     await hub.start();
-    const rows = hub.servers.map((s) => describeServer(s, hub));
+    const rows = hub.servers.map((s) => serverStatus(s, hub));
     if (ctx.args.json) out(`${JSON.stringify(action === "get" ? rows[0] : { servers: rows }, null, 2)}\n`);
     else if (action === "get") out(detail(rows[0]!));
-    else out(rows.length ? rows.map(line).join("") : "no MCP servers configured (add \"mcpServers\" to ~/.config/rein/config.json, or a .mcp.json)\n");
+    else out(rows.length ? rows.map((row) => `${statusLine(row)}\n`).join("") : "no MCP servers configured (add \"mcpServers\" to ~/.config/rein/config.json, or a .mcp.json)\n");
     return 0;
   } finally {
     await hub.close();
   }
 }
 
-type Row = ReturnType<typeof describeServer>;
-
-function describeServer(server: McpServer, hub: McpHub) {
-  const entry = server.config.entry;
-  const { tools, problems } = hub.toolsOf(server);
-  const offered = new Set(tools.map((t) => t.name));
-  return {
-    name: server.name,
-    source: server.config.source,
-    scope: server.config.scope,
-    transport: entry ? transportOf(entry) : null,
-    state: server.state,
-    tools: server.tools.map((t) => ({ name: toolName(server.name, t.name), server_name: t.name, offered: offered.has(toolName(server.name, t.name)) })),
-    problems,
-    error: server.lastError ?? null,
-    ...(entry && "url" in entry ? { url: entry.url, headers: Object.keys(entry.headers ?? {}) } : {}),
-    ...(entry && !("url" in entry) ? { command: [entry.command, ...(entry.args ?? [])], env: Object.keys(entry.env ?? {}), log: server.logFile } : {}),
-  };
-}
-
-function line(row: Row): string {
-  const count = row.state === "connected" ? `${row.tools.filter((t) => t.offered).length} tools` : "";
-  const error = row.error ? `  ${row.error}` : "";
-  return `${row.name}  ${row.transport ?? "-"}  ${row.state}  ${count}  ${row.source}${error}\n`.replace(/ {4,}/g, "  ");
-}
+type Row = ServerStatus;
 
 function detail(row: Row): string {
   const lines = [
@@ -70,6 +46,7 @@ function detail(row: Row): string {
     `state: ${row.state}`,
     ...(row.error ? [`error: ${row.error}`] : []),
     ...row.tools.map((t) => `  ${t.name}${t.name === `mcp__${row.name}__${t.server_name}` ? "" : `  (${t.server_name})`}${t.offered ? "" : "  not offered"}`),
+    ...row.prompts.map((p) => `  ${p}  (prompt)`),
     ...row.problems.map((p) => `  ${p.tool}: left out: ${p.reason}`),
   ];
   return `${lines.join("\n")}\n`;

@@ -41,7 +41,7 @@ export async function printMode(ctx: Context): Promise<number> {
     const registry = toolRegistry(settings.toolDirs, (errors) => warn(`tools not loaded:\n${errors.map(formatLoadError).join("\n")}`));
     const options = sessionOptions(settings, store, registry);
     for (const problem of options.skills ? skillProblems(options.skills.loaded) : []) warn(problem);
-    const unrunnable = args.compact ? undefined : commandProblem(prompt, options.skills);
+    const unrunnable = args.compact ? undefined : await commandProblem(prompt, options.skills);
     if (unrunnable) throw new UsageError(unrunnable);
     session = openSession(ctx, store, options);
     const format = args.outputFormat;

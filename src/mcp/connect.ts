@@ -19,8 +19,8 @@ export type ConnectOptions = {
   version: string;
   /** a remote server's requests go through it (the saved OAuth login, oauth-fetch.ts) */
   fetch?: FetchLike;
-  /** told when the server said its tool list changed */
-  onToolsChanged: () => void;
+  /** told when the server said its tool or prompt list changed */
+  onListChanged: () => void;
   /** told when the connection ended on its own (the server exited, the stream broke) */
   onClose: (why: string) => void;
 };
@@ -64,7 +64,10 @@ async function open(transport: SdkTransport, opts: ConnectOptions): Promise<Clie
     { name: "rein", version: opts.version },
     {
       capabilities: {},
-      listChanged: { tools: { autoRefresh: false, debounceMs: 0, onChanged: () => opts.onToolsChanged() } },
+      listChanged: {
+        tools: { autoRefresh: false, debounceMs: 0, onChanged: () => opts.onListChanged() },
+        prompts: { autoRefresh: false, debounceMs: 0, onChanged: () => opts.onListChanged() },
+      },
     },
   );
   let timer: ReturnType<typeof setTimeout> | undefined;

@@ -8,6 +8,7 @@ import { McpServer, type ServerEnv } from "./server.ts";
 import type { ServerConfig } from "./sources.ts";
 import { serverTools, type ToolProblem } from "./tools.ts";
 import { definitionsSize, searchTool } from "./search-tool.ts";
+import { resourcesTool } from "./resources.ts";
 
 /** `toolBudget`: the most characters the MCP tools' definitions may take before the search tool stands in for them */
 export type HubOptions = ServerEnv & { waitMs: number; lazy?: boolean; toolBudget?: number };
@@ -19,12 +20,14 @@ export class McpHub {
   /** tools the model loaded through the search tool: sent in full for the rest of the session */
   private readonly loaded = new Set<string>();
   private readonly built = new Map<McpServer, { version: number; tools: Tool[]; problems: ToolProblem[] }>();
+  private readonly resources: Tool;
 
   constructor(
     configs: readonly ServerConfig[],
     private readonly options: HubOptions,
   ) {
     this.servers = configs.map((config) => new McpServer(config, options));
+    this.resources = resourcesTool(() => this.servers);
   }
 
   /** Starts every usable server (does not wait). */
@@ -33,19 +36,25 @@ export class McpHub {
     return this.started;
   }
 
-  async tools(): Promise<Tool[]> {
+  /** Starts the servers; the first time, waits for them at most `waitMs`. */
+  async firstTurn(): Promise<void> {
     const started = this.start();
-    if (!this.waited) {
-      this.waited = true;
-      await bounded(started, this.options.waitMs);
-    }
+    if (this.waited) return;
+    this.waited = true;
+    await bounded(started, this.options.waitMs);
+  }
+
+  async tools(): Promise<Tool[]> {
+    await this.firstTurn();
     const ready = this.servers.filter((s) => s.state === "connected" || s.state === "closed");
     const all = ready.flatMap((s) => this.toolsOf(s).tools);
+    // One small tool for every server's resources, offered once a server says it has some.
+    const resources = ready.some((s) => s.resources) ? [this.resources] : [];
     const budget = this.options.toolBudget;
-    if (budget === undefined || definitionsSize(all) <= budget) return all;
+    if (budget === undefined || definitionsSize(all) <= budget) return [...all, ...resources];
     const counts = ready.map((s) => ({ name: s.name, count: this.toolsOf(s).tools.length })).filter((s) => s.count > 0);
     const search = searchTool(counts, () => all, (names) => names.forEach((n) => this.loaded.add(n)));
-    return [search, ...all.filter((t) => this.loaded.has(t.name))];
+    return [search, ...resources, ...all.filter((t) => this.loaded.has(t.name))];
   }
 
   /** The server's rein tools, rebuilt only when its list changed (a tool keeps its identity otherwise). */

@@ -1,13 +1,15 @@
-// One configured server during a session: connects in the background, keeps its tool list (and
-// refreshes it on notifications/tools/list_changed), calls tools with a timeout, and remembers
-// its state and last error for `rein mcp list` and for the model's error results. A server that
-// exited is connected again on the next call.
+// One configured server during a session: connects in the background, keeps its tool and prompt
+// lists (and refreshes them on notifications/*/list_changed), sends requests (tool calls, prompts,
+// resources) with a timeout, and remembers its state and last error for `rein mcp list` and for the
+// model's error results. A server that exited is connected again on the next request.
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import type { CallToolResult, Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
+import type { RequestOptions } from "@modelcontextprotocol/sdk/shared/protocol.js";
+import type { CallToolResult, Prompt as McpPrompt, Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
 import { transportOf, type Transport } from "./config.ts";
+import { listEverything, parseListing, type Listing } from "./lists.ts";
 import type { ServerConfig } from "./sources.ts";
 import { cleanName } from "./names.ts";
 import type { RemoteAuth } from "./oauth-fetch.ts";
@@ -32,11 +34,14 @@ export class McpServer {
   state: ServerState;
   lastError: string | undefined;
   tools: McpTool[] = [];
+  prompts: McpPrompt[] = [];
+  /** whether the server said it has resources */
+  resources = false;
   readonly transport: Transport | undefined;
   private client: Client | undefined;
   private pid: number | undefined;
   private connecting: Promise<void> | undefined;
-  /** bumped when the tool list changes, so the source rebuilds its tools */
+  /** bumped when the lists change, so the source rebuilds its tools */
   version = 0;
 
   constructor(
@@ -56,21 +61,21 @@ export class McpServer {
     return join(this.env.logDir, `${cleanName(this.name)}.log`);
   }
 
-  /** The tool list cache of this exact configuration (a changed entry starts a new one). */
+  /** The listing cache of this exact configuration (a changed entry starts a new one). */
   private get cacheFile(): string | undefined {
     if (!this.env.cacheDir || !this.config.entry) return undefined;
     const hash = createHash("sha256").update(JSON.stringify(this.config.entry)).digest("hex").slice(0, 16);
     return join(this.env.cacheDir, `${cleanName(this.name)}-${hash}.json`);
   }
 
-  /** Takes the tool list a previous session saved for this configuration; false when there is none. */
+  /** Takes the lists a previous session saved for this configuration; false when there are none. */
   loadCachedTools(): boolean {
     const file = this.cacheFile;
     if (!file || this.state !== "closed") return false;
     try {
-      const tools: unknown = JSON.parse(readFileSync(file, "utf8"));
-      if (!Array.isArray(tools)) return false;
-      this.setTools(tools.filter((t): t is McpTool => !!t && typeof t === "object" && typeof (t as { name?: unknown }).name === "string"));
+      const listing = parseListing(JSON.parse(readFileSync(file, "utf8")));
+      if (!listing) return false;
+      this.setListing(listing);
       return true;
     } catch {
       return false; // none yet, or unreadable: the server is connected instead
@@ -82,7 +87,8 @@ export class McpServer {
     if (!file) return;
     try {
       mkdirSync(this.env.cacheDir!, { recursive: true });
-      writeFileSync(`${file}.tmp`, JSON.stringify(this.tools), { mode: 0o600 });
+      const listing: Listing = { tools: this.tools, prompts: this.prompts, resources: this.resources };
+      writeFileSync(`${file}.tmp`, JSON.stringify(listing), { mode: 0o600 });
       renameSync(`${file}.tmp`, file);
     } catch {
       // a cache that cannot be written only costs the next start its head start
@@ -110,7 +116,7 @@ export class McpServer {
         logFile: this.logFile,
         timeoutMs: this.env.startupTimeoutMs,
         version: this.env.version,
-        onToolsChanged: () => void this.relist(),
+        onListChanged: () => void this.relist(),
         onClose: (why) => {
           if (this.client !== client) return;
           this.client = undefined;
@@ -121,7 +127,7 @@ export class McpServer {
       this.client = client;
       this.state = "connecting";
       this.pid = (client.transport as { pid?: number | null } | undefined)?.pid ?? undefined;
-      this.setTools(await listAll(client, this.env.startupTimeoutMs));
+      this.setListing(await listEverything(client, this.env.startupTimeoutMs));
       this.saveTools();
       this.state = "connected";
       this.lastError = undefined;
@@ -134,31 +140,38 @@ export class McpServer {
     }
   }
 
-  /** Takes the server's new tool list (after notifications/tools/list_changed); keeps the old one if that fails. */
+  /** Takes the server's new lists (after a list_changed notification); keeps the old ones if that fails. */
   private async relist(): Promise<void> {
     const client = this.client;
     if (!client) return;
     try {
-      this.setTools(await listAll(client, this.env.startupTimeoutMs));
+      this.setListing(await listEverything(client, this.env.startupTimeoutMs));
       this.saveTools();
     } catch (error) {
       this.lastError = `its changed tool list could not be read: ${messageOf(error)}`;
     }
   }
 
-  private setTools(tools: McpTool[]): void {
-    this.tools = tools;
+  private setListing(listing: Listing): void {
+    this.tools = listing.tools;
+    this.prompts = listing.prompts;
+    this.resources = listing.resources;
     this.version++;
   }
 
   /** Calls a tool; a failure is thrown with a sentence that names this server and says why. */
-  async call(tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> {
+  call(tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> {
+    return this.request(`calling ${tool}`, signal, async (client, options) => (await client.callTool({ name: tool, arguments: args }, undefined, options)) as CallToolResult);
+  }
+
+  /** Sends one request (connecting first if need be) with the server's timeout; a failure is thrown as a sentence naming this server, `what` it was doing and why. */
+  async request<T>(what: string, signal: AbortSignal | undefined, send: (client: Client, options: RequestOptions) => Promise<T>): Promise<T> {
     if (!this.client) await this.start();
     const client = this.client;
     if (!client) throw new Error(`MCP server "${this.name}" is not available: ${this.lastError ?? "it is not connected"}`);
     const timeout = this.config.entry?.timeout ?? this.env.callTimeoutMs;
     try {
-      return (await client.callTool({ name: tool, arguments: args }, undefined, { signal, timeout })) as CallToolResult;
+      return await send(client, { timeout, ...(signal ? { signal } : {}) });
     } catch (error) {
       const message = messageOf(error);
       const why = /timed out|timeout/i.test(message)
@@ -166,8 +179,8 @@ export class McpServer {
         : /Connection closed/i.test(message)
           ? "the server exited or closed the connection during the call"
           : message;
-      if (!signal.aborted) this.lastError = why;
-      throw new Error(`MCP server "${this.name}" failed calling ${tool}: ${why}`);
+      if (!signal?.aborted) this.lastError = why;
+      throw new Error(`MCP server "${this.name}" failed ${what}: ${why}`);
     }
   }
 
@@ -186,25 +199,6 @@ export class McpServer {
     if (this.state === "connected") this.state = "closed";
     await client?.close().catch(() => {});
   }
-}
-
-// The SDK's listTools rejects the whole list when one tool is malformed; this takes the page as
-// it came and keeps each tool that has a name (serverTools checks the rest, tool by tool).
-const AS_IS = { safeParse: (data: unknown) => ({ success: true as const, data }) } as unknown as Parameters<Client["request"]>[1];
-
-async function listAll(client: Client, timeout: number): Promise<McpTool[]> {
-  if (!client.getServerCapabilities()?.tools) return [];
-  const tools: McpTool[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = (await client.request({ method: "tools/list", params: cursor ? { cursor } : {} }, AS_IS, { timeout })) as { tools?: unknown; nextCursor?: unknown };
-    if (!Array.isArray(page?.tools)) throw new Error("its tools/list answer has no tools list");
-    for (const tool of page.tools as unknown[]) {
-      if (tool && typeof tool === "object" && typeof (tool as { name?: unknown }).name === "string") tools.push(tool as McpTool);
-    }
-    cursor = typeof page.nextCursor === "string" && page.nextCursor ? page.nextCursor : undefined;
-  } while (cursor && tools.length < 10_000);
-  return tools;
 }
 
 function messageOf(error: unknown): string {

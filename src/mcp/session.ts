@@ -2,9 +2,13 @@
 // a hub that connects them in the background and adds their tools to the session's registry. The
 // SDK (and the hub that uses it) loads only in a session that has servers.
 import { join } from "node:path";
+import type { ContentBlock } from "../agent/types.ts";
 import type { ToolRegistry } from "../registry/registry.ts";
 import { serverPermission } from "./names.ts";
+import { promptCommands, type PromptCommands } from "./prompts.ts";
+import { attachMentions, hasMention } from "./resources.ts";
 import { serverConfigs, type ServerConfig, type SourceOptions } from "./sources.ts";
+import { serverStatus, type ServerStatus } from "./status.ts";
 
 const DEFAULT_WAIT_MS = 3_000;
 const DEFAULT_STARTUP_TIMEOUT_MS = 30_000;
@@ -54,11 +58,21 @@ export function mcpSettings(opts: SourceOptions & { dataDir: string }): McpSetti
 
 export type RunPart = { toolEnv: Readonly<Record<string, string>>; cwd: string; version: string };
 
-/** Starts the servers in the background and offers their tools through `registry`; they end with the process. */
+/** What a session has of its MCP servers besides their tools. */
+export type SessionMcp = {
+  /** the servers' prompts as slash commands */
+  prompts: PromptCommands;
+  /** the resources `@SERVER:URI` in a prompt names, as blocks for its message; an error (a line) when one cannot be read */
+  attach(text: string, signal?: AbortSignal): Promise<ContentBlock[] | { error: string }>;
+  /** the servers as they stand, once those still connecting are done (at most the first turn's wait) */
+  servers(): Promise<ServerStatus[]>;
+};
+
 /** The hubs of this process, whose servers end when it exits (one listener for all of them). */
 const live = new Set<{ kill: () => void }>();
 
-export function attachMcp(registry: ToolRegistry, settings: McpSettings, run: RunPart): void {
+/** Starts the servers in the background and offers their tools through `registry`; they end with the process. */
+export function attachMcp(registry: ToolRegistry, settings: McpSettings, run: RunPart): SessionMcp {
   const hub = import("./hub.ts").then(({ McpHub }) => {
     const made = new McpHub(settings.servers, { ...settings, ...run, lazy: true });
     void made.start();
@@ -67,7 +81,18 @@ export function attachMcp(registry: ToolRegistry, settings: McpSettings, run: Ru
     return made;
   });
   registry.addSource({ source: "mcp", tools: async () => (await hub).tools() });
+  return {
+    prompts: promptCommands(hub, settings.servers.map((s) => s.name)),
+    // Text that names no resource waits for nothing.
+    attach: async (text, signal) => (hasMention(text) ? attachMentions((await hub).servers, text, signal) : []),
+    servers: async () => {
+      const h = await hub;
+      await h.firstTurn();
+      return h.servers.map((s) => serverStatus(s, h));
+    },
+  };
 }
+
 
 /** Whether a rule's permission names a configured server or one of its tools (loaded yet or not). */
 export function namesConfiguredServer(permission: string, servers: readonly ServerConfig[]): boolean {

@@ -3,9 +3,10 @@
 // default), never read-only (the server's hints are its own claims). Results: text as text,
 // images as images the model sees, embedded resources as their text, structuredContent as JSON
 // when no text block came with it; isError makes an error result.
-import { defineJsonTool, type Tool, type ToolImage, type ToolResult } from "../sdk.ts";
+import { defineJsonTool, type Tool, type ToolResult } from "../sdk.ts";
 import type { CallToolResult, Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
 import { matchWildcard } from "../permission/wildcard.ts";
+import { contentParts } from "./content.ts";
 import { toolName } from "./names.ts";
 import type { McpServer } from "./server.ts";
 
@@ -48,26 +49,8 @@ function asTool(server: McpServer, t: McpTool): Tool {
 }
 
 export function toolResult(result: CallToolResult): ToolResult {
-  const parts: string[] = [];
-  const images: ToolImage[] = [];
-  let hasText = false;
-  for (const block of result.content ?? []) {
-    if (block.type === "text") {
-      parts.push(block.text);
-      hasText = true;
-    } else if (block.type === "image") images.push({ mediaType: block.mimeType, base64: block.data });
-    else if (block.type === "audio") parts.push(`[audio (${block.mimeType}), ${approxBytes(block.data)} bytes, not shown]`);
-    else if (block.type === "resource") {
-      const r = block.resource;
-      if ("text" in r && typeof r.text === "string") parts.push(`[resource ${r.uri}]\n${r.text}`);
-      else parts.push(`[resource ${r.uri}${r.mimeType ? ` (${r.mimeType})` : ""}: ${approxBytes("blob" in r ? r.blob : "")} bytes of binary, not shown]`);
-    } else if (block.type === "resource_link") parts.push(`[resource link ${block.uri}${block.name ? ` (${block.name})` : ""}]`);
-  }
-  if (result.structuredContent !== undefined && !hasText) parts.push(JSON.stringify(result.structuredContent, null, 2));
-  const output = parts.join("\n");
-  return { output, ...(result.isError ? { isError: true } : {}), ...(images.length ? { images } : {}) };
-}
-
-function approxBytes(base64: string): number {
-  return Buffer.byteLength(base64, "base64");
+  const { texts, images } = contentParts(result.content ?? []);
+  const hasText = (result.content ?? []).some((block) => block.type === "text");
+  if (result.structuredContent !== undefined && !hasText) texts.push(JSON.stringify(result.structuredContent, null, 2));
+  return { output: texts.join("\n"), ...(result.isError ? { isError: true } : {}), ...(images.length ? { images } : {}) };
 }

@@ -134,6 +134,13 @@ const paths = {
       responses: { "200": json("false when nothing was running", closed({ aborted: { type: "boolean" } })), ...locked, "404": errors.not_found },
     },
   },
+  "/sessions/{id}/mcp": {
+    parameters: [idParam],
+    get: {
+      summary: "the session's MCP servers once those still connecting are done (at most the first turn's wait): state, tools, prompts, last error, as rein mcp list --json (docs/mcp.md)",
+      responses: { "200": json("the servers", closed({ servers: { type: "array", items: ref("McpServer") } })), ...locked, ...opens },
+    },
+  },
   "/sessions/{id}/checkpoints": {
     parameters: [idParam],
     get: {

@@ -86,6 +86,7 @@ export function sessionRoutes(app: Hono, deps: RouteDeps): void {
     const saved = hub.reply(c.req.param("id"), c.req.param("askId"), reply, message, scope);
     return c.json({ ok: true, ...(saved ? { saved_to: saved } : {}) });
   });
+  app.get("/sessions/:id/mcp", async (c) => c.json({ servers: await hub.get(c.req.param("id")).mcpServers() }));
   app.post("/sessions/:id/abort", (c) => c.json({ aborted: hub.abort(c.req.param("id")) }));
   app.delete("/sessions/:id", async (c) => {
     const purge = c.req.query("purge") === "1";

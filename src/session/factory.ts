@@ -17,6 +17,7 @@ import { DEFAULT_RULES, modeRules, type PermissionMode } from "../permission/mod
 import { builtinTools, warmBuiltinTools } from "../registry/builtin.ts";
 import { ToolRegistry, type LoadError, type ToolDir } from "../registry/registry.ts";
 import { attachMcp, namesConfiguredServer, type McpSettings } from "../mcp/session.ts";
+import type { PromptCommands } from "../mcp/prompts.ts";
 import type { AskPolicy } from "./broker.ts";
 import { boundOutput } from "./bound-output.ts";
 import type { InstructionSources } from "../memory/instructions.ts";
@@ -207,8 +208,8 @@ function baseSessionOptions(settings: RunSettings, store: Store, registry: ToolR
   if (!settings.stream) setup.prepare(settings.model);
   const stream = settings.stream ?? setup.stream;
   const toolEnv = childEnv(settings.env, { passthrough: settings.envPassthrough, secrets: setup.keyNames });
-  if (settings.mcp?.servers.length) attachMcp(registry, settings.mcp, { toolEnv, cwd: settings.cwd, version: settings.version });
-  const skills = runSkills(settings, info.contextWindow, (model) => setup.models.problem?.(model));
+  const mcp = settings.mcp?.servers.length ? attachMcp(registry, settings.mcp, { toolEnv, cwd: settings.cwd, version: settings.version }) : undefined;
+  const skills = runSkills(settings, info.contextWindow, (model) => setup.models.problem?.(model), mcp?.prompts);
   return {
     store,
     stream,
@@ -240,6 +241,7 @@ function baseSessionOptions(settings: RunSettings, store: Store, registry: ToolR
     sandbox: { ...settings.sandbox, masked: maskSource({ home: settings.home, reinDirs: settings.reinDirs, workspace: settings.projectRoot }) },
     ...(skills ? { skills } : {}),
     ...(settings.fileAccess ? { fileAccess: settings.fileAccess } : {}),
+    ...(mcp ? { mcp } : {}),
   };
 }
 
@@ -253,10 +255,10 @@ export { loadAgents } from "../agents/sources.ts";
 export { DEFAULT_AGENT } from "../agents/builtin.ts";
 
 /** The run's skills and commands, when the settings say where to look. */
-function runSkills(settings: RunSettings, contextWindow: number, modelProblem: (model: string) => string | undefined): SessionSkills | undefined {
+function runSkills(settings: RunSettings, contextWindow: number, modelProblem: (model: string) => string | undefined, prompts?: PromptCommands): SessionSkills | undefined {
   if (!settings.skills) return undefined;
   const { configDir, trusted, builtins, plugins } = settings.skills;
-  return sessionSkills({ cwd: settings.cwd, projectRoot: settings.projectRoot, home: settings.home, configDir, trusted }, contextWindow, modelProblem, builtins, plugins);
+  return sessionSkills({ cwd: settings.cwd, projectRoot: settings.projectRoot, home: settings.home, configDir, trusted }, contextWindow, modelProblem, builtins, plugins, prompts);
 }
 
 function withTool(tools: () => Promise<Tool[]>, tool: Tool | undefined): () => Promise<Tool[]> {

@@ -5,9 +5,7 @@ import { childEnv } from "../permission/child-env.ts";
 import type { McpHub } from "../mcp/hub.ts";
 import type { McpSettings } from "../mcp/session.ts";
 
-export { transportOf } from "../mcp/config.ts";
-export { toolName } from "../mcp/names.ts";
-export type { McpServer } from "../mcp/server.ts";
+export { serverStatus, statusLine, type ServerStatus } from "../mcp/status.ts";
 export { mcpSettings, type McpSettings } from "../mcp/session.ts";
 export type { McpHub };
 

@@ -46,6 +46,7 @@ import { storedHistory } from "./stored-history.ts";
 import { TurnCheckpoints, type CheckpointSettings } from "../checkpoint/turn.ts";
 import type { SessionRow, Store } from "./store.ts";
 import type { SessionSkills } from "./skills.ts";
+import type { SessionMcp } from "../mcp/session.ts";
 
 export type SessionOptions = {
   store: Store;
@@ -97,6 +98,8 @@ export type SessionOptions = {
   skills?: SessionSkills;
   /** where the workspace is recorded before a turn changes it (no checkpoints when absent) */
   checkpoints?: CheckpointSettings;
+  /** the MCP servers: `@SERVER:URI` in a prompt attaches that resource */
+  mcp?: SessionMcp;
 };
 
 /**
@@ -269,6 +272,11 @@ export class Session {
     return this.messages;
   }
 
+  /** The session's MCP servers as they stand (none without MCP). */
+  async mcpServers(): Promise<Awaited<ReturnType<SessionMcp["servers"]>>> {
+    return (await this.options.mcp?.servers()) ?? [];
+  }
+
   subscribe(listener: Listener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
@@ -288,11 +296,14 @@ export class Session {
       const busy = text.trim() ? await this.claim(controller.signal) : "the prompt is empty (or only whitespace): nothing was sent";
       this.announce();
       if (busy !== undefined) return this.refused(busy, controller.signal, startedAt);
-      const plan = this.options.skills?.plan(text) ?? { type: "text" as const };
+      const plan = (await this.options.skills?.plan(text, controller.signal)) ?? { type: "text" as const };
       if (plan.type === "error") return this.result(startedAt, "error", { error: plan.error });
       if (plan.type === "command") this.options.skills!.grants.push(...plan.grants);
       const model = (plan.type === "command" && plan.model) || this.options.model;
       const sent = plan.type === "command" ? plan.text : text;
+      const resources = (await this.options.mcp?.attach(sent, controller.signal)) ?? [];
+      if ("error" in resources) return this.result(startedAt, "error", { error: resources.error });
+      const added = [...(plan.type === "command" ? (plan.attachments ?? []) : []), ...resources, ...attachments];
       this.hooks?.points.newRun();
       const heard = await this.hooksBeforePrompt(sent, controller.signal);
       const halt = this.hooks?.points.chain.halted?.();
@@ -300,7 +311,7 @@ export class Session {
       if (heard.block !== undefined) return this.result(startedAt, "error", { error: `a UserPromptSubmit hook blocked the prompt: ${heard.block}` });
       if (this.messages.length === 0 && !this.row.title) store.updateSession(this.id, { title: titleOf(text) });
       const user = this.emit({ type: "user", text: sent });
-      const userMessage: Message = { role: "user", content: [{ type: "text", text: sent }, ...attachments, ...heard.context.map((note) => ({ type: "text" as const, text: note }))] };
+      const userMessage: Message = { role: "user", content: [{ type: "text", text: sent }, ...added, ...heard.context.map((note) => ({ type: "text" as const, text: note }))] };
       this.checkpoints?.begin(user.seq, this.messages.length);
       this.messages.push(userMessage);
       store.appendMessage(this.id, userMessage, user.seq);

@@ -10,6 +10,8 @@ import { loadSkillsAndCommands, planSlash, type SkillsAndCommands, type SlashPla
 import { NO_PLUGINS, type ActivePlugins } from "../plugins/active.ts";
 import type { Plugin } from "../plugins/plugins.ts";
 import { pluginText } from "../plugins/sources.ts";
+import { slashWord } from "../skills/expand.ts";
+import type { PromptCommands } from "../mcp/prompts.ts";
 
 export type { SkillsAndCommands, SlashCommand, SlashPlan } from "../skills/slash-commands.ts";
 export { completeSlash } from "../skills/commands.ts";
@@ -35,7 +37,10 @@ export type SessionSkills = {
   grants: Rule[];
   /** what the broker counts as approved: loading any skill, and the run's grants (a configured deny still wins) */
   approvals(): readonly Rule[];
-  plan(text: string): SlashPlan | { type: "error"; error: string };
+  /** what a prompt's text turns into; a command of `prompts` (an MCP server's prompt) is fetched */
+  plan(text: string, signal?: AbortSignal): Promise<SlashPlan | { type: "error"; error: string }>;
+  /** commands from elsewhere: the MCP servers' prompts */
+  prompts?: PromptCommands;
 };
 
 export function sessionSkills(
@@ -44,6 +49,7 @@ export function sessionSkills(
   modelProblem?: (model: string) => string | undefined,
   builtins?: readonly string[],
   plugins?: ActivePlugins,
+  prompts?: PromptCommands,
 ): SessionSkills {
   const loaded = loadExtensions(places, builtins, plugins);
   const grants: Rule[] = [];
@@ -57,13 +63,23 @@ export function sessionSkills(
     ...(tool ? { tool } : {}),
     grants,
     approvals: () => [LOAD_ANY_SKILL, ...grants],
-    plan: (text) => {
+    ...(prompts ? { prompts } : {}),
+    plan: async (text, signal) => {
       const plan = planSlash(text, loaded.commands, places.trusted);
+      if (plan.type === "unknown" && prompts) return promptPlan(plan, slashWord(text)?.args ?? "", prompts, signal);
       if (plan.type !== "command" || !plan.model) return plan;
       const problem = modelProblem?.(plan.model);
       return problem ? { type: "error", error: `/${plan.name} asks for the model ${plan.model} (its front matter), which cannot run: ${problem}` } : plan;
     },
   };
+}
+
+/** A name no command or skill has: an MCP server's prompt, or unknown (the servers' prompts listed too). */
+async function promptPlan(plan: Extract<SlashPlan, { type: "unknown" }>, args: string, prompts: PromptCommands, signal?: AbortSignal): Promise<SlashPlan | { type: "error"; error: string }> {
+  if (!prompts.owns(plan.name)) return { ...plan, known: [...plan.known, ...(await prompts.list()).map((c) => c.name)] };
+  const got = await prompts.expand(plan.name, args, signal);
+  if ("error" in got) return { type: "error", error: got.error };
+  return { type: "command", name: plan.name, text: got.text, grants: [], attachments: got.attachments };
 }
 
 /** `${CLAUDE_PLUGIN_ROOT}` and `${CLAUDE_PLUGIN_DATA}` in a plugin's commands and skills, as in Claude Code. */
@@ -83,8 +99,11 @@ export function skillProblems(loaded: SkillsAndCommands): string[] {
 }
 
 /** Why a `/name` prompt cannot run (an unknown command, listing the known ones, or a model that cannot run), or undefined. */
-export function commandProblem(prompt: string, skills: SessionSkills | undefined): string | undefined {
-  const plan = skills?.plan(prompt);
+export async function commandProblem(prompt: string, skills: SessionSkills | undefined): Promise<string | undefined> {
+  // An MCP server's prompt is fetched once, by the run, which reports what goes wrong with it.
+  const word = slashWord(prompt);
+  if (word && skills?.prompts?.owns(word.name)) return undefined;
+  const plan = await skills?.plan(prompt);
   if (plan?.type === "error") return plan.error;
   if (plan?.type !== "unknown") return undefined;
   const known = plan.known.length ? `the commands here are ${plan.known.map((n) => `/${n}`).join(", ")}` : "there are no commands or skills here";

@@ -1,5 +1,6 @@
 // Everything a `/name args` prompt can be, for every front end: custom commands and the skills a
 // user may invoke. A skill wins over a command of the same name, as in Claude Code.
+import type { ContentBlock } from "../agent/types.ts";
 import type { Rule } from "../permission/evaluate.ts";
 import { commandDirs, loadCustomCommands, type CommandDir, type CustomCommand } from "./commands.ts";
 import { loadSkills, type SkillLoad, type SkillPlaces } from "./discover.ts";
@@ -15,7 +16,7 @@ export type SkillsAndCommands = { skills: SkillLoad; commands: SlashCommand[]; p
 export type SlashPlan =
   | { type: "text" }
   | { type: "unknown"; name: string; known: string[] }
-  | { type: "command"; name: string; text: string; model?: string; grants: Rule[] };
+  | { type: "command"; name: string; text: string; model?: string; grants: Rule[]; attachments?: ContentBlock[] };
 
 /** `extraCommands` (plugins' folders, names prefixed) are the weakest: any other command of the same name wins. */
 export function loadSkillsAndCommands(places: SkillPlaces, builtins: readonly string[] = [], extraCommands?: readonly CommandDir[]): SkillsAndCommands {

@@ -108,6 +108,7 @@ function skipReason(line: string): { skip?: string } {
   if (/\bcurl\b|npm install|npx /.test(line)) return { skip: "network or install (test/e2e/install.test.ts, .ci/run)" };
   if (/^rein( "[^"]*")?$/.test(line)) return { skip: "the interactive terminal (test/e2e/terminal*.test.ts)" };
   if (/--serve/.test(line)) return { skip: "a server that keeps running (test/e2e/server.test.ts)" };
+  if (/mcp__everything__|@everything:/.test(line)) return { skip: "a configured MCP server (test/e2e/mcp.test.ts runs these)" };
   if (/\b(ID|N|FOCUS|USD|DIR|RULE)\b|\[|\| (show|rm|init|restore)/.test(line)) return { skip: "a placeholder to fill in" };
   if (/^bun run (test|bench|build --release|grammar)/.test(line)) return { skip: "the suite, the bench or a release build itself" };
   return {};

@@ -113,3 +113,18 @@ test.concurrent("rein mcp add writes rein's config (user or project), remove tak
   expect(JSON.parse(await Bun.file(join(w.configDir, "config.json")).text())).toEqual({ model: "claude-sonnet-5-5", mcpServers: {} });
   expect((await w.run(["mcp", "remove", "everything"])).code).toBe(1);
 }, 30_000);
+
+test.concurrent("print mode: a server's prompt as /mcp__SERVER__PROMPT, and @SERVER:URI attaching a resource", async () => {
+  await using w = await world();
+  await configure(w, { mcpServers: { everything } });
+  w.fake.script({ reply: [text("simple")] }, { reply: [text("read it")] });
+  expect(await w.run(["-p", "/mcp__everything__simple-prompt"], WAIT)).toMatchObject({ code: 0, stdout: "simple\n" });
+  expect(JSON.stringify(w.fake.requests[0]!.body)).toContain("This is a simple prompt without arguments.");
+  const uri = "demo://resource/static/document/architecture.md";
+  expect(await w.run(["-p", `summarise @everything:${uri}`], WAIT)).toMatchObject({ code: 0, stdout: "read it\n" });
+  expect(JSON.stringify(w.fake.requests[1]!.body)).toContain(`<resource server=\\"everything\\" uri=\\"${uri}\\">`);
+  const unknown = await w.run(["-p", "/mcp__everything__nope"], WAIT);
+  expect(unknown.code).toBe(1);
+  expect(unknown.stderr).toContain("unknown command /mcp__everything__nope: MCP server \"everything\" has the prompts /mcp__everything__simple-prompt");
+  expect(w.fake.requests).toHaveLength(2);
+}, 30_000);

@@ -276,7 +276,8 @@ export class App {
   }
 
   private complete(): void {
-    const names = [...BUILTINS.map((b) => b.name), ...(this.loaded?.host.custom().map((c) => c.name) ?? [])];
+    const host = this.loaded?.host;
+    const names = [...BUILTINS.map((b) => b.name), ...(host?.custom().map((c) => c.name) ?? []), ...(host?.prompts?.().map((c) => c.name) ?? [])];
     const found = completeSlash(this.editor.text, names);
     if (found.length === 1) this.editor.set(`${found[0]} `);
     else if (found.length > 1) {

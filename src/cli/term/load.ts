@@ -123,6 +123,7 @@ export async function loadSession(args: Args, env: Env, hooks: InteractiveHooks,
       primaryAgents: () => primaryAgents(settings.agents?.list ?? []),
       switchAgent: (name) => reopen(name),
       reload: () => reopen(agentName),
+      prompts: () => options.skills?.prompts?.known() ?? [],
       tools: async () => (await registry.list()).tools.map(({ tool, source }) => ({ name: tool.name, source, description: tool.description })),
       // The session left behind is ended for its hooks (SessionEnd), the new one starts as "clear".
       newSession: async () => {

@@ -7,6 +7,7 @@ import type { Store } from "../../session/store.ts";
 import { cachedPercent, costLine, sessionSpend } from "../cost-line.ts";
 import type { SlashCommand } from "../../session/skills.ts";
 import { sessionLine } from "../sessions-format.ts";
+import { statusLine } from "../../session/mcp.ts";
 import { visible } from "./editor.ts";
 import { tasksSlash } from "./tasks-slash.ts";
 import { undoSlash } from "./undo-slash.ts";
@@ -25,6 +26,7 @@ export const BUILTINS: readonly { name: string; args?: string; about: string; wh
   { name: "tools", about: "the tools the model has", whileRunning: true },
   { name: "agents", about: "the agents: primary ones to run as (--agent), subagents for the task tool", whileRunning: true },
   { name: "tasks", args: "[N]", about: "the subagents this session ran, running or finished; /tasks N prints one's transcript", whileRunning: true },
+  { name: "mcp", about: "the MCP servers: state, tools, prompts, last error", whileRunning: true },
   { name: "memory", args: "[reload]", about: "the instruction files read and the memories kept (# NOTE saves one); reload reads them again now", whileRunning: true },
   { name: "serve", about: "serve this session over HTTP", whileRunning: true },
   { name: "exit", about: "leave rein", whileRunning: true },
@@ -36,6 +38,8 @@ export type SlashHost = {
   session(): Session;
   store(): Store;
   custom(): readonly SlashCommand[];
+  /** the MCP servers' prompts known so far (`/mcp__SERVER__PROMPT`) */
+  prompts?(): readonly { name: string; description: string; argumentHint?: string }[];
   tools(): Promise<{ name: string; source: string; description: string }[]>;
   /** what /agents lists: the workspace's agents, the one this session runs as marked */
   agents?(): { name: string; mode: string; description: string; source: string; current: boolean }[];
@@ -79,8 +83,13 @@ export async function runSlash(line: string, host: SlashHost): Promise<boolean> 
   const say = (text: string) => host.print(chalk.dim(text));
   switch (name) {
     case "help":
-      host.print(helpText(host.custom()));
+      host.print(helpText(host.custom(), host.prompts?.() ?? []));
       return true;
+    case "mcp": {
+      const servers = await host.session().mcpServers();
+      say(servers.length ? visible(servers.map(statusLine).join("\n")) : "no MCP servers configured (see rein mcp add, or docs/mcp.md)");
+      return true;
+    }
     case "model":
       return model(host, rest), true;
     case "clear":
@@ -139,7 +148,8 @@ export async function runSlash(line: string, host: SlashHost): Promise<boolean> 
       host.exit();
       return true;
     default: {
-      const custom = host.custom().find((c) => c.name === name);
+      // An MCP server's prompt may not be known until its server connects: the session looks it up.
+      const custom = host.custom().find((c) => c.name === name) ?? (name.startsWith("mcp__") ? name : undefined);
       if (!custom) {
         host.print(chalk.yellow(`unknown command /${name} (see /help)`));
         return true;
@@ -159,9 +169,10 @@ function listSessions(host: SlashHost): void {
   host.print(chalk.dim([...(lines.length ? lines : ["no sessions here yet"]), "continue one with /resume ID (a prefix is enough)"].join("\n")));
 }
 
-function helpText(custom: readonly SlashCommand[]): string {
+function helpText(custom: readonly SlashCommand[], prompts: NonNullable<ReturnType<NonNullable<SlashHost["prompts"]>>>): string {
   const rows = BUILTINS.map((b) => [`/${b.name}${b.args ? ` ${b.args}` : ""}`, b.about]);
   for (const c of custom) rows.push([`/${c.name}${c.argumentHint ? ` ${c.argumentHint}` : ""}`, `${visible(c.description)} (${c.source} ${c.kind})`]);
+  for (const p of prompts) rows.push([`/${p.name}${p.argumentHint ? ` ${p.argumentHint}` : ""}`, `${visible(p.description)} (MCP prompt)`]);
   const width = Math.max(...rows.map(([left]) => left!.length)) + 2;
   const keys = [
     "Enter sends · Alt-Enter, Ctrl-J or a trailing \\ adds a line · ↑/↓ history · Tab completes a command",

@@ -103,7 +103,7 @@ test.concurrent("a tool with an invalid schema is left out; list_changed adds to
 
 test.concurrent("tools.allow and tools.deny pick a server's tools", async () => {
   await using h = hub({ rogue: rogue("serve", { tools: { allow: ["o*", "f*"], deny: ["fail"] } }) });
-  expect((await h.tools()).map((t) => t.name)).toEqual(["mcp__rogue__ok"]);
+  expect((await h.tools()).map((t) => t.name)).toEqual(["mcp__rogue__ok", "mcp_resources"]);
 }, 20_000);
 
 test.concurrent("server-memory keeps what one call stored for the next", async () => {
@@ -139,13 +139,13 @@ test.concurrent("a cached tool list is offered at once next time; the server sta
 test.concurrent("over the budget, one search tool stands in for the MCP tools; what it finds is sent from then on", async () => {
   await using h = hub({ rogue: rogue(), everything: everything() }, { toolBudget: 500 });
   const first = await h.tools();
-  expect(first.map((t) => t.name)).toEqual(["mcp_tool_search"]);
+  expect(first.map((t) => t.name)).toEqual(["mcp_tool_search", "mcp_resources"]);
   expect(first[0]!.description).toContain("rogue (6 tools)");
   expect(first[0]!.permissions?.({}, { cwd: "/" })).toEqual([]);
   const found = await call(first, "mcp_tool_search", { query: "echo" });
   expect(found.output).toContain("- mcp__everything__echo: ");
   expect((await call(first, "mcp_tool_search", { query: "zzz-nothing" })).output).toContain('No MCP tool matches "zzz-nothing"');
   const next = await h.tools();
-  expect(next.map((t) => t.name)).toEqual(["mcp_tool_search", "mcp__everything__echo"]);
+  expect(next.map((t) => t.name)).toEqual(["mcp_tool_search", "mcp_resources", "mcp__everything__echo"]);
   expect((await call(next, "mcp__everything__echo", { message: "found" })).output).toBe("Echo: found");
 }, 20_000);

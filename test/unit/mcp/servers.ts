@@ -1,10 +1,12 @@
 // Helpers for the MCP tests: a hub over real server processes, and the tool context a call needs.
-import { mkdtempSync } from "node:fs";
+import { mkdirSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { McpHub } from "../../../src/mcp/hub.ts";
 import type { ServerEntry, StdioEntry } from "../../../src/mcp/config.ts";
 import type { Tool, ToolContext, ToolResult } from "../../../src/sdk.ts";
+import { mcpSettings } from "../../../src/mcp/session.ts";
+import type { RunSettings } from "../../../src/session/factory.ts";
 
 export const ROOT = resolve(import.meta.dir, "../../..");
 export const EVERYTHING = join(ROOT, "node_modules/@modelcontextprotocol/server-everything/dist/index.js");
@@ -37,4 +39,37 @@ export async function until(condition: () => boolean, what: string): Promise<voi
     await Bun.sleep(5);
   }
   throw new Error(`timed out waiting for ${what}`);
+}
+
+/** A run's settings in `dir` against the fake model at `modelUrl`, with these MCP servers (and a long first-turn wait). */
+export function runSettings(dir: string, modelUrl: string, servers: Record<string, ServerEntry>): RunSettings {
+  const home = join(dir, "home");
+  mkdirSync(home, { recursive: true });
+  const env = { PATH: process.env.PATH, HOME: home, REIN_MCP_WAIT_MS: "20000" };
+  const none = join(dir, "no-config.json");
+  const mcp = mcpSettings({ projectRoot: dir, home, userConfig: none, projectConfig: none, trusted: true, env, dataDir: join(dir, "data") });
+  mcp.servers = Object.entries(servers).map(([name, entry]) => ({ name, source: "test", scope: "user" as const, entry }));
+  return {
+    cwd: dir,
+    projectRoot: dir,
+    model: "claude-sonnet-5-5",
+    apiKey: "sk-ant-test",
+    baseURL: modelUrl,
+    retry: { maxAttempts: 1 },
+    maxTurns: 10,
+    permissionMode: "default",
+    rules: { user: [], project: [], flags: [] },
+    outputDir: join(dir, "output"),
+    userInstructions: join(home, "AGENTS.md"),
+    toolDirs: [],
+    home,
+    reinDirs: [join(home, ".config/rein")],
+    version: "0.0.0-test",
+    sandbox: { mode: "off", network: false },
+    env,
+    envPassthrough: [],
+    askPolicy: () => ({ reply: "reject", explain: "Not run: it needs a permission." }),
+    skills: { configDir: join(home, ".config/rein"), trusted: true },
+    mcp,
+  };
 }

@@ -136,5 +136,5 @@ test("in a workspace that is not trusted the project's skills are neither in the
   const options = sessionOptions(settings({ trusted: false }), store);
   expect(options.system).not.toContain("touch-files");
   expect(options.skills!.loaded.commands.map((c) => `${c.name} ${c.kind}`)).toEqual(["cheap command", "fix command", "hidden skill"]);
-  expect(options.skills!.plan("/touch-files x")).toMatchObject({ type: "unknown", name: "touch-files" });
+  expect(await options.skills!.plan("/touch-files x")).toMatchObject({ type: "unknown", name: "touch-files" });
 });
