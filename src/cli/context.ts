@@ -124,7 +124,7 @@ export function mcpFor(ctx: Context) {
 export function runPlugins(ctx: Context): ActivePlugins {
   let plugins = pluginsByContext.get(ctx);
   if (!plugins) {
-    plugins = activePlugins({ configDir: ctx.paths.configDir, dataDir: ctx.paths.dataDir, trusted: ctx.trusted });
+    plugins = activePlugins({ configDir: ctx.paths.configDir, dataDir: ctx.paths.dataDir, enabled: ctx.config.plugins, trusted: ctx.trusted });
     pluginsByContext.set(ctx, plugins);
   }
   return plugins;

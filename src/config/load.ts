@@ -50,6 +50,8 @@ export type ResolvedConfig = {
   foreignPermissions: ForeignPermission[];
   /** The `hooks` of rein's config files, user first, with the file each came from (trust is the hooks' business). */
   hooks: { file: string; scope: "user" | "project"; hooks: HooksConfig }[];
+  /** `enabledPlugins` of the user and project config files (a project's apply only in a trusted workspace) */
+  plugins: { user: Record<string, boolean>; project: Record<string, boolean> };
   /** Config files that were read, user first. */
   sources: string[];
   warnings: string[];
@@ -117,6 +119,7 @@ export function loadConfig(opts: LoadOptions): ResolvedConfig {
       ...(user?.hooks ? [{ file: userFile, scope: "user" as const, hooks: user.hooks as HooksConfig }] : []),
       ...(rawProject?.hooks ? [{ file: projectFile, scope: "project" as const, hooks: rawProject.hooks as HooksConfig }] : []),
     ],
+    plugins: { user: user?.enabledPlugins ?? {}, project: rawProject?.enabledPlugins ?? {} },
     sources: [user && userFile, rawProject && projectFile].filter((file) => file !== undefined),
     ...ruleNotes([[userFile, rules.user], [projectFile, fileRules(project)], ["a --allow, --deny or --ask flag", rules.flags]], warnings),
   };

@@ -147,6 +147,8 @@ export const ConfigFileSchema = strict({
   mcpServers: v.optional(v.record(v.string(), v.unknown(), expected("expected an object of MCP servers"))),
   /** Claude Code's shape: event -> matcher groups -> handlers */
   hooks: v.optional(HooksSchema),
+  /** installed plugins on (true) or off (false) by id, Claude Code's `enabledPlugins`; a project's load only with trust */
+  enabledPlugins: v.optional(v.record(v.string(), v.boolean(expected("expected true or false")), expected('expected an object like {"name@marketplace": true}'))),
 });
 
 export type ConfigFile = v.InferOutput<typeof ConfigFileSchema>;

@@ -1,28 +1,56 @@
-// The plugins a run loads, and what they feed each part. Read once per run by the front end.
+// The plugins a run loads, and what they feed each part: the folders in rein's plugins folder
+// (always on), then the installed plugins that are enabled. Read once per run by the front end.
+import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { folderPlugins, loadPlugins, type PluginLoad } from "./plugins.ts";
+import { isOn, type Enabled } from "./enabled.ts";
+import { folderPlugins, loadPlugins, type PluginLoad, type PluginRoot } from "./plugins.ts";
 import { pluginSources, type PluginSources } from "./sources.ts";
+import { pluginStore, readInstalled } from "./store.ts";
 
 export type PluginPlaces = {
   /** rein's user config folder: its `plugins/` holds plugin folders that are always on */
   configDir: string;
   /** rein's data folder: installed plugins and their data folders */
   dataDir: string;
+  /** `enabledPlugins` of the user and project configs */
+  enabled?: Enabled;
   trusted: boolean;
 };
 
 export type ActivePlugins = PluginLoad & { sources: PluginSources };
 
-export function pluginsDir(dataDir: string): string {
-  return join(dataDir, "plugins");
-}
-
 export function activePlugins(places: PluginPlaces): ActivePlugins {
   const problems: string[] = [];
-  const roots = folderPlugins(join(places.configDir, "plugins"), problems);
-  const load = loadPlugins(roots, join(pluginsDir(places.dataDir), "data"), problems);
+  const roots = [...folderPlugins(join(places.configDir, "plugins"), problems), ...enabledRoots(places, problems)];
+  const load = loadPlugins(roots, pluginStore(places.dataDir).data, problems);
   const sources = pluginSources(load.plugins);
   return { ...load, problems: [...load.problems, ...sources.warnings], sources };
+}
+
+function enabledRoots(places: PluginPlaces, problems: string[]): PluginRoot[] {
+  const installed = readInstalled(pluginStore(places.dataDir));
+  if (typeof installed === "string") {
+    problems.push(`${installed}; no installed plugin was loaded`);
+    return [];
+  }
+  const enabled = places.enabled ?? { user: {}, project: {} };
+  const roots: PluginRoot[] = [];
+  for (const plugin of Object.values(installed)) {
+    if (!isOn(plugin.id, enabled, places.trusted)) continue;
+    if (existsSync(plugin.root)) roots.push({ root: plugin.root, id: plugin.id, name: plugin.name });
+    else problems.push(`plugin ${plugin.id}: its copy ${plugin.root} is gone; run rein plugin update ${plugin.id}`);
+  }
+  for (const [id, on] of Object.entries(enabled.project)) {
+    if (!on || installed[id] || enabled.user[id] !== undefined) continue;
+    problems.push(`the project config asks for plugin ${id}, which is not installed (rein plugin install ${id})`);
+  }
+  for (const [id, on] of Object.entries(enabled.project)) {
+    if (on && installed[id] && enabled.user[id] === undefined && !places.trusted) problems.push(`the project config asks for plugin ${id}: it loads only in a trusted workspace (run with --trust)`);
+  }
+  for (const [id, on] of Object.entries(enabled.user)) {
+    if (on && !installed[id]) problems.push(`enabledPlugins in your config names ${id}, which is not installed (rein plugin install ${id}, or remove it from the config)`);
+  }
+  return roots;
 }
 
 export const NO_PLUGINS: ActivePlugins = { plugins: [], problems: [], sources: pluginSources([]) };

@@ -8,8 +8,8 @@ import { readPlugin, type Plugin } from "./read-plugin.ts";
 
 export type { Plugin } from "./read-plugin.ts";
 export type PluginLoad = { plugins: Plugin[]; problems: string[] };
-/** A plugin to load: its folder and, for an installed one, its id. */
-export type PluginRoot = { root: string; id?: string };
+/** A plugin to load: its folder and, for an installed one, its id and name. */
+export type PluginRoot = { root: string; id?: string; name?: string };
 
 /** The plugin folders in `dir` (rein's plugins folder), sorted by name. */
 export function folderPlugins(dir: string, problems: string[]): PluginRoot[] {
@@ -28,8 +28,8 @@ export function folderPlugins(dir: string, problems: string[]): PluginRoot[] {
 export function loadPlugins(roots: readonly PluginRoot[], dataRoot: string, problems: string[] = []): PluginLoad {
   const load: PluginLoad = { plugins: [], problems };
   const seen = new Map<string, string>();
-  for (const { root, id } of roots) {
-    const plugin = readPlugin(root, { ...(id ? { id } : {}), dataRoot });
+  for (const { root, id, name } of roots) {
+    const plugin = readPlugin(root, { ...(id ? { id } : {}), ...(name ? { name } : {}), dataRoot });
     if (typeof plugin === "string") {
       load.problems.push(plugin);
       continue;

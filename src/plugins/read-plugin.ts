@@ -5,6 +5,7 @@ import { readFileSync, realpathSync } from "node:fs";
 import { basename, join, relative, resolve } from "node:path";
 import { pathKind } from "../skills/path-kind.ts";
 import { manifestFile, readManifest, type Manifest } from "./manifest.ts";
+import { safeName } from "./store.ts";
 
 export type Plugin = {
   name: string;
@@ -31,13 +32,14 @@ export type Plugin = {
   problems: string[];
 };
 
-export type PluginIdentity = { id?: string; dataRoot: string };
+/** An installed plugin's id and name (its copy's folder is named after its version), and where plugins keep data. */
+export type PluginIdentity = { id?: string; name?: string; dataRoot: string };
 
 /** The plugin at `root`, or one line saying why it cannot load. */
 export function readPlugin(root: string, identity: PluginIdentity): Plugin | string {
   const manifest = readManifest(root);
   if (typeof manifest === "string") return manifest;
-  const name = manifest.name ?? basename(root);
+  const name = manifest.name ?? identity.name ?? basename(root);
   const id = identity.id ?? name;
   const problems: string[] = [];
   const paths = (field: "commands" | "skills" | "agents" | "hooks" | "mcpServers", value: string | string[] | undefined) =>
@@ -55,7 +57,7 @@ export function readPlugin(root: string, identity: PluginIdentity): Plugin | str
     name,
     id,
     root,
-    dataDir: join(identity.dataRoot, id.replace(/[^A-Za-z0-9_-]/g, "-")),
+    dataDir: join(identity.dataRoot, safeName(id)),
     ...(manifest.version ? { version: manifest.version } : {}),
     ...(manifest.description ? { description: manifest.description } : {}),
     commands: dirs(commands),

@@ -4,6 +4,7 @@ import { homedir } from "node:os";
 import { describeHandler } from "../../session/session-hooks.ts";
 import { loadExtensions } from "../../session/skills.ts";
 import { loadAgents } from "../../session/factory.ts";
+import { describeSource, pluginStore, readInstalled } from "../../session/plugins.ts";
 import { agentPlaces, mcpFor, runHooks, runPlugins, type Context } from "../context.ts";
 import { out } from "../output.ts";
 
@@ -12,6 +13,8 @@ export type PluginRow = {
   id: string;
   root: string;
   version?: string;
+  /** where an installed plugin came from; absent for a folder in ~/.config/rein/plugins */
+  source?: string;
   commands: string[];
   skills: string[];
   agents: string[];
@@ -20,8 +23,12 @@ export type PluginRow = {
   bin?: string;
 };
 
-export function pluginRows(ctx: Context): { plugins: PluginRow[]; problems: string[] } {
+export type PluginListing = { plugins: PluginRow[]; disabled: { id: string; version: string; source: string }[]; problems: string[] };
+
+export function pluginRows(ctx: Context): PluginListing {
   const active = runPlugins(ctx);
+  const read = readInstalled(pluginStore(ctx.paths.dataDir));
+  const installed = typeof read === "string" ? {} : read;
   const loaded = loadExtensions({ cwd: ctx.cwd, projectRoot: ctx.projectRoot, home: ctx.env.HOME || homedir(), configDir: ctx.paths.configDir, trusted: ctx.trusted }, [], active);
   const agents = loadAgents(agentPlaces(ctx)).agents;
   const hooks = runHooks(ctx).entries;
@@ -34,6 +41,7 @@ export function pluginRows(ctx: Context): { plugins: PluginRow[]; problems: stri
       id: p.id,
       root: p.root,
       ...(p.version ? { version: p.version } : {}),
+      ...(installed[p.id]?.root === p.root ? { source: describeSource(installed[p.id]!.source) } : {}),
       commands: loaded.commands.filter((c) => c.kind === "command" && mine(c.name)).map((c) => `/${c.name}`),
       skills: loaded.skills.skills.filter((s) => mine(s.name)).map((s) => s.name),
       agents: agents.filter((a) => mine(a.name)).map((a) => a.name),
@@ -42,18 +50,22 @@ export function pluginRows(ctx: Context): { plugins: PluginRow[]; problems: stri
       ...(p.bin ? { bin: p.bin } : {}),
     };
   });
-  return { plugins, problems: active.problems };
+  const on = new Set(active.plugins.map((p) => p.root));
+  const disabled = Object.values(installed).filter((p) => !on.has(p.root)).map((p) => ({ id: p.id, version: p.version, source: describeSource(p.source) }));
+  return { plugins, disabled, problems: active.problems };
 }
 
 export function listPlugins(ctx: Context): number {
-  const { plugins, problems } = pluginRows(ctx);
+  const listing = pluginRows(ctx);
+  const { plugins, disabled, problems } = listing;
   if (ctx.args.json) {
-    out(`${JSON.stringify({ plugins, problems }, null, 2)}\n`);
+    out(`${JSON.stringify(listing, null, 2)}\n`);
     return 0;
   }
-  const lines = plugins.length ? [] : ["no plugins (rein plugin install PATH | GIT_URL | NAME@MARKETPLACE)"];
+  const lines = plugins.length || disabled.length ? [] : ["no plugins (rein plugin install PATH | GIT_URL | NAME@MARKETPLACE)"];
   for (const row of plugins) {
-    lines.push(`${row.name}${row.version ? ` ${row.version}` : ""}  ${row.root}`);
+    lines.push(`${row.id}${row.version ? ` ${row.version}` : ""}  ${row.root}`);
+    if (row.source) lines.push(`  from: ${row.source}`);
     const part = (label: string, items: readonly string[]) => items.length && lines.push(`  ${label}: ${items.join(", ")}`);
     part("commands", row.commands);
     part("skills", row.skills);
@@ -62,6 +74,7 @@ export function listPlugins(ctx: Context): number {
     part("MCP servers", row.mcp_servers);
     if (row.bin) lines.push(`  bin: ${row.bin} (on the bash tool's PATH)`);
   }
+  if (disabled.length) lines.push("installed, not enabled here:", ...disabled.map((p) => `  ${p.id} ${p.version}  from ${p.source} (rein plugin enable ${p.id})`));
   if (problems.length) lines.push("problems:", ...problems.map((p) => `  ${p}`));
   out(`${lines.join("\n")}\n`);
   return 0;

@@ -126,6 +126,7 @@ describe("files that are fine", () => {
       server: { origins: [], hosts: [] },
       providers: [],
       hooks: [],
+      plugins: { user: {}, project: {} },
       sources: [],
       warnings: [],
     });

@@ -35,3 +35,24 @@ export function active(d: PluginDirs, trusted = false) {
 }
 
 export const places = (d: PluginDirs) => ({ cwd: d.work, projectRoot: d.work, home: d.home, configDir: d.configDir, trusted: false });
+
+/** Runs git in `dir` (no user config needed); throws with git's message when it fails. */
+export function git(dir: string, ...args: string[]): string {
+  const run = Bun.spawnSync(["git", "-c", "user.email=test@example.com", "-c", "user.name=test", "-c", "init.defaultBranch=main", ...args], { cwd: dir, stderr: "pipe" });
+  if (run.exitCode !== 0) throw new Error(`git ${args.join(" ")}: ${run.stderr.toString()}`);
+  return run.stdout.toString().trim();
+}
+
+/** `dir` made a git repository with everything in it committed; returns its file:// URL. */
+export function gitRepo(dir: string): string {
+  mkdirSync(dir, { recursive: true });
+  git(dir, "init", "-q");
+  commitAll(dir, "first");
+  return `file://${dir}`;
+}
+
+export function commitAll(dir: string, message: string): string {
+  git(dir, "add", "-A");
+  git(dir, "commit", "-q", "--allow-empty", "-m", message);
+  return git(dir, "rev-parse", "HEAD");
+}

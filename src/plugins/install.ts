@@ -1,0 +1,110 @@
+// Installing: a spec (a folder, a git URL or NAME@MARKETPLACE) is fetched and read, then copied into
+// rein's data folder, pinned to its version (or its git commit), recorded and enabled. The person
+// sees what it runs between the two steps (see summary.ts).
+import { cpSync, existsSync, mkdirSync, rmSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { stageSource, type Staged } from "./fetch-source.ts";
+import { isGitUrl } from "./git.ts";
+import { entrySource, readMarketplace } from "./marketplace.ts";
+import { readPlugin, type Plugin } from "./read-plugin.ts";
+import { setEnabled } from "./enabled.ts";
+import { pluginStore, readInstalled, readMarketplaces, safeName, writeInstalled, type InstalledPlugin, type PluginSource, type PluginStore } from "./store.ts";
+
+export type InstallPlaces = { dataDir: string; cwd: string; userConfig: string };
+export type Prepared = { id: string; plugin: Plugin; source: PluginSource; marketplace?: string; version: string; commit?: string; staged: Staged };
+type Failed = { error: string };
+
+const MARKET_SPEC = /^([a-z0-9][a-z0-9_-]*)@([a-z0-9][a-z0-9_.-]*)$/;
+
+/** Fetches and reads the plugin a spec names; call `staged.done()` when finished with it. */
+export function prepareInstall(spec: string, places: InstallPlaces): Prepared | Failed {
+  const store = pluginStore(places.dataDir);
+  const market = MARKET_SPEC.exec(spec);
+  if (market && !existsSync(resolve(places.cwd, spec))) return fromMarketplace(market[1]!, market[2]!, store);
+  const source: PluginSource = isGitUrl(spec) ? { kind: "git", url: spec } : { kind: "path", path: resolve(places.cwd, spec) };
+  return prepareSource(source, store);
+}
+
+/** The same source again (and the marketplace's current entry), for rein plugin update. */
+export function prepareUpdate(installed: InstalledPlugin, places: InstallPlaces): Prepared | Failed {
+  const store = pluginStore(places.dataDir);
+  return installed.marketplace ? fromMarketplace(installed.name, installed.marketplace, store) : prepareSource(installed.source, store);
+}
+
+function fromMarketplace(name: string, marketName: string, store: PluginStore): Prepared | Failed {
+  const known = readMarketplaces(store);
+  if (typeof known === "string") return { error: known };
+  const market = known[marketName];
+  if (!market) return { error: `no marketplace named "${marketName}" (known: ${Object.keys(known).join(", ") || "none"}; add one with rein plugin marketplace add PATH | GIT_URL)` };
+  const listed = readMarketplace(market.root);
+  if (typeof listed === "string") return { error: listed };
+  const entry = listed.plugins.find((p) => p.name === name);
+  if (!entry) return { error: `marketplace ${marketName} has no plugin "${name}" (it has ${listed.plugins.map((p) => p.name).join(", ") || "none"})` };
+  const source = entrySource(entry, listed, market.root);
+  if (typeof source === "string") return { error: source };
+  return prepareSource(source, store, `${name}@${marketName}`, marketName);
+}
+
+function prepareSource(source: PluginSource, store: PluginStore, id?: string, marketplace?: string): Prepared | Failed {
+  const staged = stageSource(source, store);
+  if ("error" in staged) return staged;
+  const plugin = readPlugin(staged.root, { ...(id ? { id } : {}), name: staged.name, dataRoot: store.data });
+  if (typeof plugin === "string") {
+    staged.done();
+    return { error: plugin };
+  }
+  const version = plugin.version ?? staged.commit?.slice(0, 12) ?? "local";
+  return { id: plugin.id, plugin, source, ...(marketplace ? { marketplace } : {}), version, ...(staged.commit ? { commit: staged.commit } : {}), staged };
+}
+
+/** Copies the plugin into the cache, records it (replacing an older copy) and enables it in the user config. */
+export function finishInstall(prepared: Prepared, places: InstallPlaces): InstalledPlugin | Failed {
+  const store = pluginStore(places.dataDir);
+  const installed = readInstalled(store);
+  if (typeof installed === "string") return { error: installed };
+  // A version is a folder name: no separators, and never `.` or `..`.
+  const root = join(store.cache, safeName(prepared.id), prepared.version.replace(/[^A-Za-z0-9_.+-]/g, "-").replace(/^\.+/, "_"));
+  rmSync(root, { recursive: true, force: true });
+  mkdirSync(root, { recursive: true });
+  cpSync(prepared.staged.root, root, { recursive: true, filter: (from) => !/(^|\/)\.git$/.test(from) });
+  prepared.staged.done();
+  const old = installed[prepared.id];
+  if (old && old.root !== root) rmSync(old.root, { recursive: true, force: true });
+  const record: InstalledPlugin = {
+    id: prepared.id,
+    name: prepared.plugin.name,
+    source: prepared.source,
+    ...(prepared.marketplace ? { marketplace: prepared.marketplace } : {}),
+    version: prepared.version,
+    ...(prepared.commit ? { commit: prepared.commit } : {}),
+    root,
+    installedAt: new Date().toISOString(),
+  };
+  writeInstalled(store, { ...installed, [prepared.id]: record });
+  const problem = setEnabled(places.userConfig, prepared.id, true);
+  return problem ? { error: `installed, but not enabled: ${problem}` } : record;
+}
+
+/** The installed plugin an id or a plain name means (a name must be unambiguous). */
+export function findInstalled(nameOrId: string, dataDir: string): InstalledPlugin | Failed {
+  const installed = readInstalled(pluginStore(dataDir));
+  if (typeof installed === "string") return { error: installed };
+  const exact = installed[nameOrId];
+  if (exact) return exact;
+  const named = Object.values(installed).filter((p) => p.name === nameOrId);
+  if (named.length === 1) return named[0]!;
+  const ids = Object.keys(installed);
+  if (named.length > 1) return { error: `"${nameOrId}" is installed from more than one place: say which (${named.map((p) => p.id).join(", ")})` };
+  return { error: `no installed plugin "${nameOrId}" (installed: ${ids.join(", ") || "none"})` };
+}
+
+/** Deletes the copy and the record and drops it from the user config; its data folder is kept. */
+export function removeInstalled(plugin: InstalledPlugin, places: InstallPlaces): string | undefined {
+  const store = pluginStore(places.dataDir);
+  const installed = readInstalled(store);
+  if (typeof installed === "string") return installed;
+  const { [plugin.id]: _gone, ...rest } = installed;
+  writeInstalled(store, rest);
+  rmSync(join(store.cache, safeName(plugin.id)), { recursive: true, force: true });
+  return setEnabled(places.userConfig, plugin.id, undefined);
+}

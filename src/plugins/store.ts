@@ -1,0 +1,84 @@
+// rein's record of installed plugins and known marketplaces, in its data folder:
+// `plugins/installed.json`, `plugins/marketplaces.json`, the copies in `plugins/cache/ID/VERSION/`,
+// marketplace clones in `plugins/marketplaces/NAME/` and each plugin's data in `plugins/data/ID/`.
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import * as v from "valibot";
+
+const Source = v.variant("kind", [
+  v.object({ kind: v.literal("path"), path: v.string() }),
+  v.object({ kind: v.literal("git"), url: v.string(), ref: v.optional(v.string()), subdir: v.optional(v.string()) }),
+]);
+export type PluginSource = v.InferOutput<typeof Source>;
+
+const Installed = v.object({
+  id: v.string(),
+  name: v.string(),
+  source: Source,
+  marketplace: v.optional(v.string()),
+  version: v.string(),
+  commit: v.optional(v.string()),
+  root: v.string(),
+  installedAt: v.string(),
+});
+export type InstalledPlugin = v.InferOutput<typeof Installed>;
+
+const Market = v.object({ name: v.string(), source: Source, root: v.string(), addedAt: v.string() });
+export type KnownMarketplace = v.InferOutput<typeof Market>;
+
+const InstalledFile = v.object({ plugins: v.record(v.string(), Installed) });
+const MarketsFile = v.object({ marketplaces: v.record(v.string(), Market) });
+
+export type PluginStore = { dir: string; cache: string; data: string; marketplaces: string; tmp: string };
+
+export function pluginStore(dataDir: string): PluginStore {
+  const dir = join(dataDir, "plugins");
+  return { dir, cache: join(dir, "cache"), data: join(dir, "data"), marketplaces: join(dir, "marketplaces"), tmp: join(dir, "tmp") };
+}
+
+/** A folder name for an id: characters outside [A-Za-z0-9_-] become `-` (as Claude Code names data folders). */
+export function safeName(id: string): string {
+  return id.replace(/[^A-Za-z0-9_-]/g, "-");
+}
+
+export function readInstalled(store: PluginStore): Record<string, InstalledPlugin> | string {
+  return readRecord(join(store.dir, "installed.json"), InstalledFile, (f) => f.plugins, { plugins: {} });
+}
+
+export function writeInstalled(store: PluginStore, plugins: Record<string, InstalledPlugin>): void {
+  writeJson(join(store.dir, "installed.json"), { plugins });
+}
+
+export function readMarketplaces(store: PluginStore): Record<string, KnownMarketplace> | string {
+  return readRecord(join(store.dir, "marketplaces.json"), MarketsFile, (f) => f.marketplaces, { marketplaces: {} });
+}
+
+export function writeMarketplaces(store: PluginStore, marketplaces: Record<string, KnownMarketplace>): void {
+  writeJson(join(store.dir, "marketplaces.json"), { marketplaces });
+}
+
+/** The file's records ({} when there is none), or one line saying what is wrong with it. */
+function readRecord<F, T>(file: string, schema: v.GenericSchema<unknown, F>, pick: (f: F) => T, empty: F): T | string {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return pick(empty);
+    return `${file}: cannot read it (${(error as NodeJS.ErrnoException).code ?? String(error)})`;
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return `${file}: not valid JSON; fix or delete it (rein rewrites it on the next install)`;
+  }
+  const parsed = v.safeParse(schema, json);
+  return parsed.success ? pick(parsed.output) : `${file}: ${v.getDotPath(parsed.issues[0]) ?? "the file"}: ${parsed.issues[0].message}; fix or delete it`;
+}
+
+function writeJson(file: string, value: unknown): void {
+  mkdirSync(dirname(file), { recursive: true });
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, `${JSON.stringify(value, null, 2)}\n`);
+  renameSync(tmp, file);
+}

@@ -1,0 +1,88 @@
+// rein plugin through the compiled binary: install the fixture plugin (Claude Code's layout) from a
+// folder and from a marketplace in a local git repository, list, disable, enable, remove.
+import { expect, test } from "bun:test";
+import { cp, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { ROOT, world } from "./harness.ts";
+
+const KIT = join(ROOT, "test/fixtures/plugins/kit");
+
+function git(dir: string, ...args: string[]): void {
+  const run = Bun.spawnSync(["git", "-c", "user.email=t@example.com", "-c", "user.name=t", "-c", "init.defaultBranch=main", ...args], { cwd: dir, stderr: "pipe" });
+  if (run.exitCode !== 0) throw new Error(run.stderr.toString());
+}
+
+test.concurrent("install asks first: headless it needs --yes; with it the plugin is copied, pinned, enabled, and listed with what it brings", async () => {
+  await using w = await world();
+  const refused = await w.run(["plugin", "install", KIT]);
+  expect(refused.code).toBe(2);
+  expect(refused.stdout).toContain(`plugin kit 1.0.0 from ${KIT}\nit will run:\n  hook UserPromptSubmit: echo "kit hook: root=$CLAUDE_PLUGIN_ROOT data=$REIN_PLUGIN_DATA"\n  MCP server where: bun \${CLAUDE_PLUGIN_ROOT}/servers/where.ts\n  bin/ on the bash tool's PATH: kit-hello\nit also brings: 1 command file, 1 skill folder, 1 agent file\n`);
+  expect(refused.stderr).toBe("rein: nothing was installed: run again with --yes to install kit (it runs what is listed above)\n");
+
+  const installed = await w.run(["plugin", "install", KIT, "--yes"]);
+  expect(installed.code).toBe(0);
+  const copy = join(w.dataDir, "plugins/cache/kit/1.0.0");
+  expect(installed.stdout).toEndWith(`installed kit 1.0.0 in ${copy}; enabled in ${join(w.configDir, "config.json")}\n`);
+  expect(JSON.parse(await readFile(join(w.configDir, "config.json"), "utf8"))).toEqual({ enabledPlugins: { kit: true } });
+
+  const list = await w.run(["plugin", "list"]);
+  expect(list.code).toBe(0);
+  expect(list.stdout).toBe(
+    [
+      `kit 1.0.0  ${copy}`,
+      `  from: ${KIT}`,
+      "  commands: /kit:hello",
+      "  skills: kit:greet",
+      "  agents: kit:reviewer",
+      `  hooks: UserPromptSubmit command: echo "kit hook: root=$CLAUDE_PLUGIN_ROOT data=$REIN_PLUGIN_DATA"`,
+      "  MCP servers: plugin:kit:where",
+      `  bin: ${copy}/bin (on the bash tool's PATH)`,
+      "",
+    ].join("\n"),
+  );
+
+  expect((await w.run(["plugin", "disable", "kit"])).stdout).toBe(`disabled kit in ${join(w.configDir, "config.json")}\n`);
+  const off = await w.run(["plugin", "list"]);
+  expect(off.stdout).toBe(`installed, not enabled here:\n  kit 1.0.0  from ${KIT} (rein plugin enable kit)\n`);
+  expect((await w.run(["skills", "list"])).stdout).not.toContain("kit:");
+
+  expect((await w.run(["plugin", "enable", "kit"])).code).toBe(0);
+  expect((await w.run(["skills", "list"])).stdout).toContain(`  kit:greet  user     ${copy}/skills/greet/SKILL.md`);
+
+  const removed = await w.run(["plugin", "remove", "kit"]);
+  expect(removed.code).toBe(0);
+  expect((await w.run(["plugin", "list"])).stdout).toBe("no plugins (rein plugin install PATH | GIT_URL | NAME@MARKETPLACE)\n");
+  expect(JSON.parse(await readFile(join(w.configDir, "config.json"), "utf8"))).toEqual({});
+});
+
+test.concurrent("a marketplace in a local git repository: add, list, install NAME@MARKETPLACE; an unreachable source is one line", async () => {
+  await using w = await world();
+  const market = join(w.root, "market");
+  await cp(KIT, join(market, "plugins/kit"), { recursive: true });
+  await Bun.write(join(market, ".claude-plugin/marketplace.json"), JSON.stringify({
+    name: "team-tools",
+    owner: { name: "The team" },
+    plugins: [
+      { name: "kit", source: "./plugins/kit", description: "One of each component" },
+      { name: "gone", source: { source: "url", url: `file://${join(w.root, "no-such-repo")}` } },
+    ],
+  }));
+  git(market, "init", "-q");
+  git(market, "add", "-A");
+  git(market, "commit", "-q", "-m", "market");
+
+  const added = await w.run(["plugin", "marketplace", "add", `file://${market}`]);
+  expect(added.stdout).toBe("added marketplace team-tools (2 plugins: kit, gone); install one with rein plugin install NAME@team-tools\n");
+  const listed = await w.run(["plugin", "marketplace", "list"]);
+  expect(listed.stdout).toBe(`team-tools  file://${market}\n  plugins: kit (One of each component), gone\n`);
+
+  const gone = await w.run(["plugin", "install", "gone@team-tools", "--yes"]);
+  expect(gone.code).toBe(1);
+  expect(gone.stderr).toStartWith(`rein: cannot clone file://${join(w.root, "no-such-repo")}: `);
+  expect(gone.stderr.trimEnd().split("\n")).toHaveLength(1);
+
+  const kit = await w.run(["plugin", "install", "kit@team-tools", "--yes"]);
+  expect(kit.code).toBe(0);
+  expect(kit.stdout).toEndWith(`installed kit@team-tools 1.0.0 in ${join(w.dataDir, "plugins/cache/kit-team-tools/1.0.0")}; enabled in ${join(w.configDir, "config.json")}\n`);
+  expect((await w.run(["plugin", "update"])).stdout).toBe("kit@team-tools is up to date (1.0.0)\n");
+});
