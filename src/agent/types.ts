@@ -108,8 +108,8 @@ export type AgentEvent =
       outside_run?: boolean;
     }
   | { type: "error"; message: string; code?: string }
-  /** a hook began running (`event` is the hook event, `source` the file it was defined in) */
-  | { type: "hook_start"; id: string; event: string; source: string; handler: string; tool_use_id?: string }
+  /** a hook began running (`event` is the hook event, `source` the file it was defined in; `async`: in the background, deciding nothing) */
+  | { type: "hook_start"; id: string; event: string; source: string; handler: string; tool_use_id?: string; async?: true }
   /**
    * a hook ended: `decision` is deny, ask, allow, block, context, error or none; `output` the start
    * of what it printed; `error` why it decided nothing (a bad exit, a timeout, unreadable JSON)
@@ -120,6 +120,7 @@ export type AgentEvent =
       event: string;
       source: string;
       handler: string;
+      async?: true;
       decision: string;
       duration_ms: number;
       output: string;

@@ -26,6 +26,11 @@ export type HookContext = {
   /** runs the handler types other than command (http, prompt); a command-only setup leaves it out */
   runOther?: (handler: Exclude<HookHandler, { type: "command" }>, payload: string, timeoutMs: number, signal: AbortSignal) => Promise<RawRun>;
   newId: () => string;
+  /**
+   * Takes what an `async: true` hook said (its context or systemMessage) once it ends in the
+   * background; without it (rein hooks test) async hooks are waited for, still deciding nothing.
+   */
+  late?: (event: HookEvent, text: string) => void;
 };
 
 /** An event's own fields; `tool` and `input` are in rein's vocabulary and converted per hook. */
@@ -51,15 +56,29 @@ export async function matching(entries: readonly HookEntry[], fired: Pick<Fired,
 
 export async function fire(entries: readonly HookEntry[], fired: Fired, ctx: HookContext, signal: AbortSignal): Promise<Merged | undefined> {
   const chosen = await matching(entries, fired, ctx.cwd);
-  if (chosen.length === 0) return undefined;
-  const verdicts = await Promise.all(chosen.map((entry) => runOne(entry, fired, ctx, signal)));
+  const late = ctx.late;
+  const background = late ? chosen.filter(isAsync) : [];
+  // Background hooks outlive the call that fired them (an abort of the run does not end them; their timeout does).
+  for (const entry of background) {
+    void runOne(entry, fired, ctx, new AbortController().signal)
+      .then((verdict) => verdict.context && late!(fired.event, verdict.context))
+      .catch(() => undefined); // it ended after its session (the store is closed): what it said is dropped
+  }
+  const waited = background.length ? chosen.filter((entry) => !isAsync(entry)) : chosen;
+  if (waited.length === 0) return undefined;
+  const verdicts = await Promise.all(waited.map((entry) => runOne(entry, fired, ctx, signal)));
   return mergeVerdicts(verdicts, fired.input);
+}
+
+function isAsync(entry: HookEntry): boolean {
+  return entry.handler.type === "command" && entry.handler.async === true;
 }
 
 async function runOne(entry: HookEntry, fired: Fired, ctx: HookContext, signal: AbortSignal): Promise<Verdict> {
   const id = ctx.newId();
   const handler = describeHandler(entry.handler);
-  const base = { id, event: fired.event, source: entry.file, handler, ...(fired.toolUseId ? { tool_use_id: fired.toolUseId } : {}) };
+  const background = isAsync(entry);
+  const base = { id, event: fired.event, source: entry.file, handler, ...(fired.toolUseId ? { tool_use_id: fired.toolUseId } : {}), ...(background ? { async: true as const } : {}) };
   ctx.emit({ type: "hook_start", ...base });
   const started = performance.now();
   const timeoutMs = (entry.handler.timeout ?? DEFAULT_TIMEOUT_MS / 1000) * 1000;
@@ -69,7 +88,7 @@ async function runOne(entry: HookEntry, fired: Fired, ctx: HookContext, signal: 
     : ctx.runOther
       ? await ctx.runOther(entry.handler, payload, timeoutMs, signal)
       : { exitCode: 1, stdout: "", stderr: "", timedOut: false, cut: false, error: `${entry.handler.type} hooks cannot run here` };
-  const verdict = verdictOf(fired.event, raw, timeoutMs);
+  const verdict = background ? told(verdictOf(fired.event, raw, timeoutMs)) : verdictOf(fired.event, raw, timeoutMs);
   if (verdict.updatedInput && fired.tool) verdict.updatedInput = inputFrom(fired.tool, verdict.updatedInput, entry.dialect) as Record<string, unknown>;
   ctx.emit({
     type: "hook_end",
@@ -80,6 +99,12 @@ async function runOne(entry: HookEntry, fired: Fired, ctx: HookContext, signal: 
     ...(verdict.error ? { error: verdict.error } : {}),
   });
   return verdict;
+}
+
+/** An async hook decides nothing: what it says (its context, its systemMessage) is all that is kept. */
+function told(verdict: Verdict): Verdict {
+  const context = [verdict.context, verdict.systemMessage].filter(Boolean).join("\n");
+  return { output: verdict.output, ...(verdict.error ? { error: verdict.error } : {}), ...(context ? { context } : {}) };
 }
 
 function hookEnv(ctx: HookContext, entry: HookEntry): Record<string, string> {

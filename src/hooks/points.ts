@@ -3,6 +3,7 @@
 // model reads, so it says that a hook (the user's configuration), not the user, decided.
 import type { CallChain } from "../agent/types.ts";
 import { fire as fireEntries, type Fired, type HookContext } from "./engine.ts";
+import { withLateContext } from "./late-context.ts";
 import type { HookEntry } from "./sources.ts";
 
 export type HookPoints = {
@@ -10,6 +11,8 @@ export type HookPoints = {
   chain: CallChain;
   /** a new run begins: a stop asked during the last one is forgotten */
   newRun: () => void;
+  /** what `async: true` hooks said since it was last taken, for the model (beside the next prompt) */
+  takeLate: () => string[];
   /** before a prompt is sent: a block refuses it (the reason is for the user); context goes beside it */
   beforePrompt: (prompt: string, signal: AbortSignal) => Promise<{ block?: string; context?: string }>;
   sessionStart: (source: "startup" | "resume" | "clear" | "compact", signal: AbortSignal) => Promise<{ context?: string }>;
@@ -27,8 +30,11 @@ export type HookPoints = {
 export function hookPoints(entries: readonly HookEntry[], ctx: HookContext): HookPoints {
   const has = (event: HookEntry["event"]) => entries.some((e) => e.active && e.event === event);
   let halt: string | undefined;
+  const late: string[] = [];
+  const run: HookContext = { ...ctx, late: (event, text) => void late.push(contextNote(event, text)) };
+  const takeLate = () => late.splice(0);
   const fire = async (fired: Fired, signal: AbortSignal) => {
-    const merged = await fireEntries(entries, fired, ctx, signal);
+    const merged = await fireEntries(entries, fired, run, signal);
     if (merged?.stop && !NO_RUN.has(fired.event)) halt ??= `stopped by a ${fired.event} hook: ${merged.stop}`;
     return merged;
   };
@@ -75,9 +81,11 @@ export function hookPoints(entries: readonly HookEntry[], ctx: HookContext): Hoo
       return `A Stop hook configured by the user kept the run going: ${merged.reason ?? "carry on"}`;
     };
   }
+  const background = entries.some((e) => e.active && e.handler.type === "command" && e.handler.async === true);
   return {
-    chain,
+    chain: background ? withLateContext(chain, takeLate) : chain,
     newRun: () => void (halt = undefined),
+    takeLate,
     async beforePrompt(prompt, signal) {
       const merged = await fire({ event: "UserPromptSubmit", fields: { prompt } }, signal);
       if (!merged || merged.stop) return {};

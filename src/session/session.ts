@@ -477,6 +477,7 @@ export class Session {
       const start = await this.hooks.points.sessionStart(source, signal);
       if (start.context) context.push(start.context);
     }
+    context.push(...this.hooks.points.takeLate());
     const heard = await this.hooks.points.beforePrompt(text, signal);
     if (heard.context) context.push(heard.context);
     return { ...(heard.block !== undefined ? { block: heard.block } : {}), context };
