@@ -31,6 +31,9 @@ export type Args = {
   onAsk: OnAsk;
   /** "stream-json": user turns as NDJSON on stdin (Claude Code's input shape) */
   inputFormat?: "text" | "stream-json";
+  /** claude-stream-json: also the model's stream as Claude Code's `stream_event` lines */
+  includePartialMessages: boolean;
+  verbose: boolean;
   serve: boolean;
   port?: number;
   hostname?: string;
@@ -103,6 +106,9 @@ const FLAGS: Record<string, Spec> = {
   "--output-format": { key: "outputFormat", kind: "string", check: oneOf(["text", "json", "stream-json", "claude-stream-json", "claude-json"]) },
   "--on-ask": { key: "onAsk", kind: "string", check: oneOf(["deny", "fail"]) },
   "--input-format": { key: "inputFormat", kind: "string", check: oneOf(["text", "stream-json"]) },
+  "--include-partial-messages": { key: "includePartialMessages", kind: "bool" },
+  // Claude Code wants it with stream-json; rein's streams are always complete, so it changes nothing.
+  "--verbose": { key: "verbose", kind: "bool" },
   "--serve": { key: "serve", kind: "bool" },
   "--port": { key: "port", kind: "string", check: port },
   "--hostname": { key: "hostname", kind: "string" },
@@ -138,6 +144,8 @@ export function parseArgs(argv: readonly string[]): Args {
     ask: [],
     outputFormat: "text",
     onAsk: "deny",
+    includePartialMessages: false,
+    verbose: false,
     serve: false,
     trust: false,
     sandbox: false,

@@ -3,6 +3,7 @@
 // `user` lines with each tool result, and last a `result` line with Claude Code's field names.
 // `claude-json` prints that result alone. Built from rein's session events; pure but for `write`.
 import type { ResultStatus, StampedEvent, Usage } from "../session/events.ts";
+import { streamEvents } from "./claude-stream-events.ts";
 
 export type ClaudeInit = { tools: readonly string[]; permissionMode: string; version: string; mcpServers: readonly string[] };
 type ResultOf = Extract<StampedEvent, { type: "result" }>;
@@ -11,18 +12,22 @@ type Denial = { tool_name: string; tool_use_id: string; tool_input: unknown };
 export const CLAUDE_FORMATS = ["claude-stream-json", "claude-json"] as const;
 export const isClaudeFormat = (format: string): format is (typeof CLAUDE_FORMATS)[number] => (CLAUDE_FORMATS as readonly string[]).includes(format);
 
-/** A listener for the session's events; `stream` false keeps only the result line. */
-export function claudeRenderer(init: ClaudeInit, write: (line: string) => void, stream: boolean): (event: StampedEvent) => void {
+/** A listener for the session's events; `stream` false keeps only the result line; `partial` adds the `stream_event` lines. */
+export function claudeRenderer(init: ClaudeInit, write: (line: string) => void, stream: boolean, partial = false): (event: StampedEvent) => void {
   const inputs = new Map<string, { name: string; input: unknown }>();
   const denials: Denial[] = [];
   const asks = new Map<string, string>();
   let stopReason: string | null = null;
   const emit = (line: Record<string, unknown>) => write(JSON.stringify(line));
+  const partials = stream && partial ? streamEvents() : undefined;
   return (event) => {
     const base = { uuid: crypto.randomUUID(), session_id: event.session_id };
     // A subagent's events: its messages carry the task call's id, as Claude Code's do; its start and end are its own.
     const parent = event.parent_tool_use_id ?? null;
     if (parent && event.type !== "assistant" && event.type !== "tool_end") return;
+    if (partials && !parent) {
+      for (const raw of partials.of(event)) emit({ type: "stream_event", uuid: crypto.randomUUID(), session_id: event.session_id, event: raw, parent_tool_use_id: null });
+    }
     switch (event.type) {
       case "session":
         if (stream) {
@@ -49,7 +54,8 @@ export function claudeRenderer(init: ClaudeInit, write: (line: string) => void, 
         if (!parent) stopReason = event.stop_reason;
         for (const block of event.content) if (block.type === "tool_use") inputs.set(String(block.id), { name: String(block.name), input: block.input });
         if (stream) {
-          const message = { id: `msg_${event.seq}`, type: "message", role: "assistant", model: event.model, content: event.content, stop_reason: event.stop_reason, stop_sequence: null, usage: event.usage };
+          const id = (!parent && partials?.messageId()) || `msg_${event.seq}`;
+          const message = { id, type: "message", role: "assistant", model: event.model, content: event.content, stop_reason: event.stop_reason, stop_sequence: null, usage: event.usage };
           emit({ type: "assistant", ...base, message, parent_tool_use_id: parent });
         }
         return;

@@ -32,6 +32,8 @@ const FLAG_SCOPES: Record<string, readonly Scope[]> = {
   "--output-format": ["print"],
   "--on-ask": ["print"],
   "--input-format": ["print"],
+  "--include-partial-messages": ["print"],
+  "--verbose": ["print"],
   "--compact": ["print"],
   "--port": ["serve"],
   "--hostname": ["serve"],

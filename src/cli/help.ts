@@ -47,6 +47,8 @@ Flags:
   print mode:
       --output-format FMT     text | json | stream-json | claude-stream-json | claude-json
       --input-format stream-json   user turns as JSON lines on stdin (Claude Code's shape)
+      --include-partial-messages   claude-stream-json: also the model's stream (stream_event)
+      --verbose               accepted for Claude Code's command lines; changes nothing
       --on-ask POLICY         deny (default: refuse and tell the model) | fail (exit 3)
       --compact               with -c or -r: summarise the whole session now, keeping
                               FOCUS (the argument, instead of a prompt) above all; runs no

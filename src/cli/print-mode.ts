@@ -32,6 +32,9 @@ export async function printMode(ctx: Context): Promise<number> {
   if (unpriced) warn(unpriced);
   for (const cut of instructionWarnings(instructionSources(settings))) warn(cut);
   startupWarnings(ctx, warn);
+  if (args.includePartialMessages && args.outputFormat !== "claude-stream-json") {
+    throw new UsageError("--include-partial-messages needs --output-format claude-stream-json (rein's own stream-json has text_delta events already)");
+  }
   const turns = args.inputFormat === "stream-json" ? turnsInput(args) : undefined;
   const prompt = args.compact || turns ? "" : await readPrompt(args.prompt, ctx.env);
   const store = openStore(ctx, warn);
@@ -50,7 +53,7 @@ export async function printMode(ctx: Context): Promise<number> {
     if (format === "stream-json") streaming = session.subscribe((e) => writeLine(JSON.stringify(e)));
     else if (isClaudeFormat(format)) {
       const init = { tools: (await registry.tools()).map((t) => t.name), permissionMode: settings.permissionMode, version: settings.version, mcpServers: (settings.mcp?.servers ?? []).map((s) => s.name) };
-      streaming = session.subscribe(claudeRenderer(init, writeLine, format === "claude-stream-json"));
+      streaming = session.subscribe(claudeRenderer(init, writeLine, format === "claude-stream-json", args.includePartialMessages));
     } else if (!args.compact) session.subscribe(stderrRenderer(warn, ctx.cwd));
     const result = args.compact ? await session.compactRun(args.focus) : turns ? await turns(session) : await session.prompt(prompt);
     signals.stop();

@@ -6,8 +6,8 @@ import { world } from "./harness.ts";
 type Line = Record<string, any>;
 const parse = (stdout: string): Line[] => stdout.trim().split("\n").map((l) => JSON.parse(l) as Line);
 
-async function jq(filter: string, input: string): Promise<string> {
-  const proc = Bun.spawn(["jq", "-r", filter], { stdin: new TextEncoder().encode(input), stdout: "pipe", stderr: "pipe" });
+async function jq(filter: string, input: string, flags = "-r"): Promise<string> {
+  const proc = Bun.spawn(["jq", flags, filter], { stdin: new TextEncoder().encode(input), stdout: "pipe", stderr: "pipe" });
   const [out, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
   expect(code).toBe(0);
   return out.trim();
@@ -133,4 +133,73 @@ test("--input-format stream-json without a stream output format is a usage error
   const { code, stderr } = await w.run(["-p", "--input-format", "stream-json"], { stdin: "" });
   expect(code).toBe(2);
   expect(stderr).toContain("--input-format stream-json needs --output-format stream-json or claude-stream-json");
+});
+
+test("--include-partial-messages adds each turn's Anthropic stream events as stream_event lines before its assistant line", async () => {
+  await using w = await world();
+  await Bun.write(w.path("a.txt"), "hello\n");
+  w.fake.script(
+    { reply: [{ type: "text", text: "Let me look at the file first." }, { type: "tool_use", id: "toolu_r1", name: "read", input: { path: "a.txt" } }], usage: { input_tokens: 100, output_tokens: 10 } },
+    { reply: [{ type: "text", text: "It says hello." }], usage: { input_tokens: 120, output_tokens: 5 } },
+  );
+  // The command line Claude Code's docs give (--verbose included).
+  const { stdout, code } = await w.run(["-p", "what does a.txt say", "--output-format", "claude-stream-json", "--verbose", "--include-partial-messages"]);
+  expect(code).toBe(0);
+  const lines = parse(stdout);
+  const sessionId = lines[0]!.session_id;
+  const kinds = lines.map((l) => (l.type === "stream_event" ? `${l.event.type}${l.event.delta?.type ? `/${l.event.delta.type}` : ""}` : l.type));
+  const firstTurn = kinds.slice(1, kinds.indexOf("assistant") + 1).filter((k, i, all) => k !== all[i - 1]);
+  expect(firstTurn).toEqual([
+    "message_start",
+    "content_block_start",
+    "content_block_delta/text_delta",
+    "content_block_stop",
+    "content_block_start",
+    "content_block_delta/input_json_delta",
+    "content_block_stop",
+    "message_delta",
+    "message_stop",
+    "assistant",
+  ]);
+  expect(kinds.at(-1)).toBe("result");
+  const events = lines.filter((l) => l.type === "stream_event");
+  for (const line of events) {
+    expect(Object.keys(line).sort()).toEqual(["event", "parent_tool_use_id", "session_id", "type", "uuid"]);
+    expect(line.session_id).toBe(sessionId);
+    expect(line.parent_tool_use_id).toBeNull();
+    expect(line.uuid).toMatch(/^[0-9a-f-]{36}$/);
+  }
+  const [start] = events.map((l) => l.event);
+  const assistant = lines.find((l) => l.type === "assistant")!;
+  expect(start).toEqual({
+    type: "message_start",
+    message: { id: assistant.message.id, type: "message", role: "assistant", model: assistant.message.model, content: [], stop_reason: null, stop_sequence: null, usage: expect.any(Object) },
+  });
+  const blockStarts = events.map((l) => l.event).filter((e) => e.type === "content_block_start");
+  expect(blockStarts.slice(0, 2)).toEqual([
+    { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } },
+    { type: "content_block_start", index: 1, content_block: { type: "tool_use", id: "toolu_r1", name: "read", input: {} } },
+  ]);
+  const json = events.map((l) => l.event).find((e) => e.delta?.type === "input_json_delta")!;
+  expect(json.index).toBe(1);
+  expect(JSON.parse(json.delta.partial_json)).toEqual({ path: "a.txt" });
+  const delta = events.map((l) => l.event).find((e) => e.type === "message_delta")!;
+  expect(delta).toEqual({ type: "message_delta", delta: { stop_reason: "tool_use", stop_sequence: null }, usage: expect.objectContaining({ input_tokens: 100, output_tokens: 10 }) });
+
+  // The filters Claude Code's docs give for streaming text, and the result ones, work unchanged.
+  expect(await jq('select(.type == "stream_event" and .event.delta.type? == "text_delta") | .event.delta.text', stdout, "-rj")).toBe("Let me look at the file first.It says hello.");
+  expect(await jq('select(.type=="result") | .result', stdout)).toBe("It says hello.");
+  expect(await jq('select(.type=="result") | .session_id', stdout)).toBe(sessionId);
+  expect(await jq('select(.type=="result") | .is_error', stdout)).toBe("false");
+});
+
+test("--include-partial-messages without claude-stream-json is a usage error; without the flag no stream_event is printed", async () => {
+  await using w = await world();
+  const bad = await w.run(["-p", "hi", "--include-partial-messages"]);
+  expect(bad.code).toBe(2);
+  expect(bad.stderr).toContain("--include-partial-messages needs --output-format claude-stream-json");
+  expect(w.fake.requests).toHaveLength(0);
+  w.fake.script({ reply: [{ type: "text", text: "ok" }] });
+  const { stdout } = await w.run(["-p", "hi", "--output-format", "claude-stream-json"]);
+  expect(parse(stdout).filter((l) => l.type === "stream_event")).toEqual([]);
 });
