@@ -111,8 +111,7 @@ export function mcpFor(ctx: Context) {
   return mcpSettings({
     projectRoot: ctx.projectRoot,
     home: ctx.env.HOME || homedir(),
-    userConfig: ctx.paths.userConfig,
-    projectConfig: projectPaths(ctx.projectRoot).config,
+    rein: ctx.config.mcpServers,
     trusted: ctx.trusted,
     env: ctx.env,
     dataDir: ctx.paths.dataDir,

@@ -52,6 +52,8 @@ export type ResolvedConfig = {
   hooks: { file: string; scope: "user" | "project"; hooks: HooksConfig }[];
   /** `enabledPlugins` of the user and project config files (a project's apply only in a trusted workspace) */
   plugins: { user: Record<string, boolean>; project: Record<string, boolean> };
+  /** The `mcpServers` of rein's config files, user first, with the file each came from (trust and checking are the MCP loader's business). */
+  mcpServers: { file: string; scope: "user" | "project"; servers: Record<string, unknown> }[];
   /** Config files that were read, user first. */
   sources: string[];
   warnings: string[];
@@ -120,6 +122,10 @@ export function loadConfig(opts: LoadOptions): ResolvedConfig {
       ...(rawProject?.hooks ? [{ file: projectFile, scope: "project" as const, hooks: rawProject.hooks as HooksConfig }] : []),
     ],
     plugins: { user: user?.enabledPlugins ?? {}, project: rawProject?.enabledPlugins ?? {} },
+    mcpServers: [
+      ...(user?.mcpServers ? [{ file: userFile, scope: "user" as const, servers: user.mcpServers }] : []),
+      ...(rawProject?.mcpServers ? [{ file: projectFile, scope: "project" as const, servers: rawProject.mcpServers }] : []),
+    ],
     sources: [user && userFile, rawProject && projectFile].filter((file) => file !== undefined),
     ...ruleNotes([[userFile, rules.user], [projectFile, fileRules(project)], ["a --allow, --deny or --ask flag", rules.flags]], warnings),
   };

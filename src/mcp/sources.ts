@@ -1,7 +1,8 @@
 // Where MCP servers are configured, farthest first: ~/.claude.json's `mcpServers` (user), rein's
 // user config, the project's .mcp.json, ~/.claude.json's `projects[<root>].mcpServers` (local, the
 // user's own file), rein's project config. The same name in two sources: the nearer one wins,
-// whole. Other tools' files are only read. A project source (the repository's files) starts its
+// whole. rein's own files are read once, by the config loader, which hands their `mcpServers` over;
+// other tools' files are read here, and only read. A project source (the repository's files) starts its
 // servers only in a trusted workspace, as they run programs. Enabled plugins' servers come first
 // (the farthest), already named `plugin:PLUGIN:SERVER`.
 import { readFileSync } from "node:fs";
@@ -25,9 +26,8 @@ export type ServerConfig = {
 export type SourceOptions = {
   projectRoot: string;
   home: string;
-  /** rein's user and project config files */
-  userConfig: string;
-  projectConfig: string;
+  /** the `mcpServers` of rein's own config files as the config loader read them, user first */
+  rein: readonly { file: string; scope: "user" | "project"; servers: Record<string, unknown> }[];
   trusted: boolean;
   env: Env;
   /** enabled plugins' servers, with the file each set came from */
@@ -42,10 +42,10 @@ export function serverConfigs(opts: SourceOptions): { servers: ServerConfig[]; w
   const found: Found[] = [
     ...(opts.plugins ?? []).map((p) => ({ file: p.file, scope: "user" as const, servers: p.servers })),
     { file: claude, scope: "user", servers: section(claudeFile, (j) => j.mcpServers) },
-    { file: opts.userConfig, scope: "user", servers: section(readJson(opts.userConfig), (j) => j.mcpServers) },
+    ...opts.rein.filter((r) => r.scope === "user"),
     { file: join(opts.projectRoot, ".mcp.json"), scope: "project", servers: section(readJson(join(opts.projectRoot, ".mcp.json")), (j) => j.mcpServers) },
     { file: claude, scope: "local", servers: section(claudeFile, (j) => record(j.projects)?.[opts.projectRoot] && record(record(j.projects)![opts.projectRoot])?.mcpServers) },
-    { file: opts.projectConfig, scope: "project", servers: section(readJson(opts.projectConfig), (j) => j.mcpServers) },
+    ...opts.rein.filter((r) => r.scope === "project"),
   ];
   const byName = new Map<string, ServerConfig>();
   const warnings: string[] = [];

@@ -127,6 +127,7 @@ describe("files that are fine", () => {
       providers: [],
       hooks: [],
       plugins: { user: {}, project: {} },
+      mcpServers: [],
       sources: [],
       warnings: [],
     });

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { parseEntry } from "../../../src/mcp/config.ts";
 import { expandText } from "../../../src/mcp/expand.ts";
 import { serverConfigs } from "../../../src/mcp/sources.ts";
+import { loadConfig } from "../../../src/config/load.ts";
 
 test("a stdio entry and an http entry parse; type defaults to stdio", () => {
   expect(parseEntry({ command: "node", args: ["s.js"], env: { A: "1" } }, {})).toEqual({ command: "node", args: ["s.js"], env: { A: "1" } });
@@ -45,11 +46,11 @@ async function layout() {
   const project = join(root, "proj");
   await mkdir(home, { recursive: true });
   await mkdir(join(project, ".rein"), { recursive: true });
+  // rein's own files as loadConfig reads them (REIN_CONFIG_DIR is the user config's folder)
   const opts = (trusted: boolean) => ({
     projectRoot: project,
     home,
-    userConfig: join(home, "rein.json"),
-    projectConfig: join(project, ".rein", "config.json"),
+    rein: loadConfig({ cwd: project, projectRoot: project, env: { REIN_CONFIG_DIR: home }, overrides: {} }).mcpServers,
     trusted,
     env: {},
   });
@@ -65,11 +66,13 @@ test("the nearer source wins whole; ~/.claude.json's user and project entries ar
       projects: { [project]: { mcpServers: { c: { command: "local-c" } } } },
     }),
   );
-  await writeFile(join(home, "rein.json"), JSON.stringify({ mcpServers: { a: { command: "rein-a" } } }));
+  await writeFile(join(home, "config.json"), JSON.stringify({ mcpServers: { a: { command: "rein-a" } } }));
+  await writeFile(join(project, ".rein", "config.json"), JSON.stringify({ mcpServers: { d: { command: "project-d" } } }));
   await writeFile(join(project, ".mcp.json"), JSON.stringify({ mcpServers: { b: { type: "http", url: "http://127.0.0.1:1/mcp" } } }));
   const { servers } = serverConfigs(opts(true));
   const byName = Object.fromEntries(servers.map((s) => [s.name, s]));
-  expect(byName.a).toMatchObject({ scope: "user", source: join(home, "rein.json"), entry: { command: "rein-a" } });
+  expect(byName.a).toMatchObject({ scope: "user", source: join(home, "config.json"), entry: { command: "rein-a" } });
+  expect(byName.d).toMatchObject({ scope: "project", source: join(project, ".rein", "config.json"), entry: { command: "project-d" } });
   expect(byName.a!.entry).not.toHaveProperty("env"); // whole entry, no merging
   expect(byName.b).toMatchObject({ scope: "project", source: join(project, ".mcp.json"), entry: { type: "http" } });
   expect(byName.c).toMatchObject({ scope: "local", entry: { command: "local-c" } });

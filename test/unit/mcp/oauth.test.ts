@@ -150,7 +150,7 @@ test("the token file is among rein's secrets: no tool may read it, whatever the 
   const { sensitivePath } = await import("../../../src/permission/sensitive.ts");
   const dataDir = "/home/u/.local/share/rein";
   const { mcpSettings } = await import("../../../src/mcp/session.ts");
-  const { tokenFile } = mcpSettings({ projectRoot: "/w", home: "/home/u", userConfig: "/nowhere/c.json", projectConfig: "/nowhere/p.json", trusted: false, env: {}, dataDir });
+  const { tokenFile } = mcpSettings({ projectRoot: "/w", home: "/home/u", rein: [], trusted: false, env: {}, dataDir });
   expect(tokenFile).toBe(join(dataDir, "mcp-tokens.json"));
   expect(sensitivePath(tokenFile, "/home/u", [dataDir])).toMatchObject({ action: "deny" });
   expect(sensitivePath(`${tokenFile}.123.tmp`, "/home/u", [dataDir])).toMatchObject({ action: "deny" });

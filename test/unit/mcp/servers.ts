@@ -46,8 +46,7 @@ export function runSettings(dir: string, modelUrl: string, servers: Record<strin
   const home = join(dir, "home");
   mkdirSync(home, { recursive: true });
   const env = { PATH: process.env.PATH, HOME: home, REIN_MCP_WAIT_MS: "20000" };
-  const none = join(dir, "no-config.json");
-  const mcp = mcpSettings({ projectRoot: dir, home, userConfig: none, projectConfig: none, trusted: true, env, dataDir: join(dir, "data") });
+  const mcp = mcpSettings({ projectRoot: dir, home, rein: [], trusted: true, env, dataDir: join(dir, "data") });
   mcp.servers = Object.entries(servers).map(([name, entry]) => ({ name, source: "test", scope: "user" as const, entry }));
   return {
     cwd: dir,

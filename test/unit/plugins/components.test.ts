@@ -19,8 +19,7 @@ const hookInput = (plugins: ReturnType<typeof active>) => ({ rein: [], home: d.h
 const serverInput = (plugins: ReturnType<typeof active>) => ({
   projectRoot: d.work,
   home: d.home,
-  userConfig: join(d.configDir, "config.json"),
-  projectConfig: join(d.work, ".rein/config.json"),
+  rein: [],
   trusted: false,
   env: { PATH: process.env.PATH },
   plugins: plugins.sources.mcp,
