@@ -9,8 +9,9 @@ import * as v from "valibot";
 import { defineTool } from "rein/tool";
 import description from "../prompts/tools/bash.txt" with { type: "text" };
 import { startInBackground, type BackgroundCommand } from "./lib/background.ts";
-import { CALL_MARKER, killCall, newCallMarker, pidCursor, signalCall } from "./lib/process-group.ts";
+import { CALL_MARKER, killCall, markedProcesses, newCallMarker, pidCursor, signalCall } from "./lib/process-group.ts";
 import { blockedWriteNote, readOnlyArgv, sandboxArgv, sandboxDecision } from "./lib/sandbox.ts";
+import { fitsShell, runInShell, type ShellCall } from "./lib/sandbox-shell.ts";
 
 const DEFAULT_TIMEOUT_MS = 120_000;
 const MAX_TIMEOUT_MS = 600_000;
@@ -49,19 +50,10 @@ export default defineTool({
         : sandboxArgv(shell, { workspace: ctx.cwd, tmp: tmpdir(), network: sandbox.network, writable: [ctx.outputDir] });
     if (background) return backgroundStarted(startInBackground(argv, { cwd: ctx.cwd, env: ctx.env, log: spillPath(ctx.outputDir, `${ctx.toolUseId}.background`), command }));
     const marker = newCallMarker(); // finds what left the process group (setsid) when the call ends
-    const since = pidCursor();
-    const proc = Bun.spawn(argv, {
-      cwd: ctx.cwd,
-      env: { ...ctx.env, [CALL_MARKER]: marker },
-      stdin: "ignore",
-      stdout: "pipe",
-      stderr: "pipe",
-      detached: true, // a new session: its own process group (pgid = pid) and no terminal
-    });
-    const call = { pgid: proc.pid, marker, ...(since ? { since } : {}) };
     const capture = new OutputCapture(spillPath(ctx.outputDir, ctx.toolUseId), ctx.output);
-    const pumps = [pump(proc.stdout, capture), pump(proc.stderr, capture)];
-    const drained = Promise.all(pumps.map((p) => p.done));
+    const env = { ...ctx.env, [CALL_MARKER]: marker };
+    const call = { command, cwd: ctx.cwd, env: { ...env, TMPDIR: "/dev/shm" } };
+    const started = (sandbox.use && sandbox.readOnly && fitsShell(call) && inSharedSandbox(ctx.sandbox.masked, call, marker, capture)) || spawned(argv, ctx.cwd, env, marker, capture);
 
     let killed: "timeout" | "interrupt" | undefined;
     let escalation: Timer | undefined;
@@ -70,22 +62,15 @@ export default defineTool({
       killed = reason;
       // SIGTERM first: git, package managers and test runners remove their lock and temp files on
       // it. SIGKILL follows for whatever ignores it, so the call still ends within about a second.
-      signalCall(call, "SIGTERM");
-      escalation = setTimeout(() => signalCall(call, "SIGKILL"), KILL_AFTER_MS);
+      started.signal("SIGTERM");
+      escalation = setTimeout(() => started.signal("SIGKILL"), KILL_AFTER_MS);
     };
     const timer = setTimeout(() => stop("timeout"), timeout);
     const onAbort = () => stop("interrupt");
     ctx.signal.addEventListener("abort", onAbort, { once: true });
-    let leftovers = false;
+    let end: Ended;
     try {
-      await proc.exited;
-      // A background child may hold the pipe open forever: do not wait for EOF past a short grace.
-      await settlesWithin(drained, GRACE_MS);
-      // Killed leftovers that held the pipe have exited once it reads EOF. (Polling the group until
-      // it is empty would wait on init reaping the zombies, which can take seconds in a container.)
-      leftovers = await killCall(call);
-      // A process that escaped both (it cleared its environment) may still hold the pipe: stop reading.
-      if (!(await settlesWithin(drained, GRACE_MS))) for (const p of pumps) p.cancel();
+      end = await started.ended;
     } finally {
       clearTimeout(timer);
       clearTimeout(escalation);
@@ -99,13 +84,69 @@ export default defineTool({
     if (!sandbox.use && sandbox.note) notes.push(sandbox.note);
     if (killed === "timeout") return { output: withNotes(text, [...notes, `[killed: timed out after ${timeout / 1000}s]`]), isError: true };
     if (killed === "interrupt") return { output: withNotes(text, [...notes, "[killed: interrupted]"]), isError: true };
-    if (leftovers) notes.push("[background processes still running when the command ended were stopped]");
+    if (end.leftovers) notes.push("[background processes still running when the command ended were stopped]");
     // A nonzero exit is the command's answer (grep found nothing), not a failure of the tool.
-    if (proc.signalCode) notes.push(`[killed by ${proc.signalCode}]`);
-    else if (proc.exitCode !== 0) notes.push(`[exit code ${proc.exitCode}]`);
+    if (end.signalCode) notes.push(`[killed by ${end.signalCode}]`);
+    else if (end.exitCode !== 0) notes.push(`[exit code ${end.exitCode}]`);
     return withNotes(text, notes);
   },
 });
+
+/** How a command ended: its exit code or signal, and whether processes it left running were stopped. */
+type Ended = { exitCode: number | null; signalCode: NodeJS.Signals | number | null; leftovers: boolean };
+/** A command under way: `ended` once it is over and its output is all in the capture. */
+type Started = { ended: Promise<Ended>; signal: (signal: "SIGTERM" | "SIGKILL") => void };
+
+/** `argv` as a process of its own, in a process group of its own; what it leaves is found by group and marker. */
+function spawned(argv: string[], cwd: string, env: Record<string, string>, marker: string, capture: OutputCapture): Started {
+  const since = pidCursor();
+  const proc = Bun.spawn(argv, {
+    cwd,
+    env,
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+    detached: true, // a new session: its own process group (pgid = pid) and no terminal
+  });
+  const call = { pgid: proc.pid, marker, ...(since ? { since } : {}) };
+  const pumps = [pump(proc.stdout, capture), pump(proc.stderr, capture)];
+  const drained = Promise.all(pumps.map((p) => p.done));
+  const ended = (async () => {
+    await proc.exited;
+    // A background child may hold the pipe open forever: do not wait for EOF past a short grace.
+    await settlesWithin(drained, GRACE_MS);
+    // Killed leftovers that held the pipe have exited once it reads EOF. (Polling the group until
+    // it is empty would wait on init reaping the zombies, which can take seconds in a container.)
+    const leftovers = await killCall(call);
+    // A process that escaped both (it cleared its environment) may still hold the pipe: stop reading.
+    if (!(await settlesWithin(drained, GRACE_MS))) for (const p of pumps) p.cancel();
+    return { exitCode: proc.exitCode, signalCode: proc.signalCode, leftovers };
+  })();
+  return { ended, signal: (signal) => void signalCall(call, signal) };
+}
+
+/**
+ * A read-only call in the session's long-lived read-only sandbox (sandbox-shell.ts); undefined when
+ * every one of them is busy. Stopping it signals the call's processes by their marker; SIGKILL
+ * kills the whole sandbox, everything inside with it.
+ */
+function inSharedSandbox(masked: readonly string[], call: ShellCall, marker: string, capture: OutputCapture): Started | undefined {
+  const since = pidCursor();
+  const run = runInShell(masked, call, (bytes) => capture.write(bytes));
+  if (!run) return undefined;
+  const ended = run.ended.then((end): Ended => ("lost" in end ? { exitCode: null, signalCode: "SIGKILL", leftovers: false } : { exitCode: end.status, signalCode: null, leftovers: end.leftovers }));
+  const signal = (name: "SIGTERM" | "SIGKILL") => {
+    if (name === "SIGKILL") return run.kill();
+    for (const pid of markedProcesses(marker, "/proc", since)) {
+      try {
+        process.kill(pid, name);
+      } catch {
+        // exited meanwhile
+      }
+    }
+  };
+  return { ended, signal };
+}
 
 /** Where a long output is kept in full: the session's output folder, beside what the loop saves. */
 function spillPath(outputDir: string, toolUseId: string): string {

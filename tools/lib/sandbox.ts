@@ -19,8 +19,11 @@ export type SandboxOptions = {
   /** where the command starts; the workspace by default */
   cwd?: string;
 };
-/** A read-only run: nothing of the host writable, `masked` hidden, no network. */
-export type ReadOnlyOptions = { workspace: string; masked: readonly string[]; cwd?: string };
+/**
+ * A read-only run: nothing of the host writable, `masked` hidden, no network. `ownInit`: the
+ * command is the namespace's pid 1 itself (a loop that reaps and kills what it starts), not under PID1.
+ */
+export type ReadOnlyOptions = { workspace: string; masked: readonly string[]; cwd?: string; ownInit?: boolean };
 /** What one command should run with: the sandbox (read-only or not), no sandbox (with a one-time note), or nothing at all. */
 export type SandboxDecision = { use: true; readOnly: boolean; network: boolean } | { use: false; note?: string } | { error: string };
 
@@ -111,7 +114,8 @@ export function readOnlyArgv(command: string[], opts: ReadOnlyOptions): string[]
     else if (stat) argv.push("--ro-bind", "/dev/null", path);
   }
   argv.push("--setenv", "TMPDIR", "/dev/shm", "--unshare-pid", "--as-pid-1", "--unshare-net");
-  argv.push(...startIn(opts.cwd ?? opts.workspace, command));
+  const cwd = opts.cwd ?? opts.workspace;
+  argv.push(...(opts.ownInit ? ["--chdir", cwd, "--", ...command] : startIn(cwd, command)));
   return argv;
 }
 
