@@ -33,7 +33,7 @@ export async function login(opts: LoginOptions): Promise<StoredLogin | "open"> {
   const found = await discover(entry, fetchFn);
   if (found === "open") return "open";
   const state = randomBytes(24).toString("base64url");
-  const callback = await listenForCode(state, { port: entry.oauth?.callbackPort, timeoutMs: opts.timeoutMs ?? LOGIN_TIMEOUT_MS, name: opts.name });
+  const callback = listenForCode(state, { port: entry.oauth?.callbackPort, timeoutMs: opts.timeoutMs ?? LOGIN_TIMEOUT_MS, name: opts.name });
   try {
     const scope = scopeOf(entry.oauth) ?? found.scope;
     const client = await clientFor(opts, found, callback.redirectUri, scope, fetchFn);

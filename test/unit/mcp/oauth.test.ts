@@ -27,7 +27,10 @@ test.concurrent("login: discovery, registration, PKCE and the loopback callback 
   await using fake = startFakeOAuthMcp();
   const { saved, tokenFile } = await loggedIn(fake);
   expect(saved).toMatchObject({ name: "remote", url: fake.url, issuer: fake.origin, resource: fake.url });
-  expect([...fake.clients.values()][0]!.redirect_uris[0]).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/callback$/);
+  const redirect = [...fake.clients.values()][0]!.redirect_uris[0]!;
+  expect(redirect).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/callback$/);
+  // one request, then the port is closed
+  await expect(fetch(`${redirect}?code=again&state=again`)).rejects.toThrow();
   expect(statSync(tokenFile).mode & 0o777).toBe(0o600);
   expect(statSync(join(tokenFile, "..")).mode & 0o777).toBe(0o700);
   await using h = hub({ remote: entryOf(fake) }, { tokenFile });
