@@ -7,7 +7,8 @@ export type Callback = {
   redirectUri: string;
   /** the authorization code, once the browser comes back with it */
   code: Promise<string>;
-  close: () => void;
+  /** stops listening (after the answer to the one request went out) */
+  close: () => Promise<void>;
 };
 
 export function listenForCode(state: string, opts: { port?: number; timeoutMs: number; name: string }): Callback {
@@ -16,6 +17,7 @@ export function listenForCode(state: string, opts: { port?: number; timeoutMs: n
   code.catch(() => {}); // awaited by the login once it has shown the URL
   // Bun.serve rather than node:http, which would add about 450 KB to the binary.
   let server: ReturnType<typeof Bun.serve>;
+  let answered = false;
   try {
     server = Bun.serve({
       hostname: "127.0.0.1",
@@ -27,6 +29,7 @@ export function listenForCode(state: string, opts: { port?: number; timeoutMs: n
         if ("code" in outcome) settle.resolve(outcome.code);
         else settle.reject(new LoginError(outcome.error));
         clearTimeout(timer);
+        answered = true;
         void server.stop(); // lets this answer go out, takes no other request
         const text = "code" in outcome ? `rein: logged in to MCP server "${opts.name}". You can close this tab.\n` : `rein: the login failed: ${outcome.error}\n`;
         return new Response(text, { status: "code" in outcome ? 200 : 400, headers: { "content-type": "text/plain; charset=utf-8", connection: "close" } });
@@ -39,9 +42,9 @@ export function listenForCode(state: string, opts: { port?: number; timeoutMs: n
     settle.reject(new LoginError(`no answer came back to the login within ${opts.timeoutMs / 60_000} minutes: run rein mcp login ${opts.name} again`));
     void server.stop(true);
   }, opts.timeoutMs);
-  const close = () => {
+  const close = async () => {
     clearTimeout(timer);
-    void server.stop(true);
+    await server.stop(!answered);
   };
   return { redirectUri: `http://127.0.0.1:${server.port}/callback`, code, close };
 }

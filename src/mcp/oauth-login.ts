@@ -70,7 +70,7 @@ export async function login(opts: LoginOptions): Promise<StoredLogin | "open"> {
     saveLogin(opts.tokenFile, saved);
     return saved;
   } finally {
-    callback.close();
+    await callback.close();
   }
 }
 
