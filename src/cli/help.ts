@@ -15,7 +15,7 @@ Usage:
   rein mcp login NAME | logout NAME     OAuth login of a remote server (prints the URL to open)
   rein skills list [--json]             skills and commands, where each came from, load errors
   rein plugin list [--json]             plugins, where each came from, what each brings, load errors
-  rein plugin install PATH|GIT_URL|NAME@MARKETPLACE [--yes] | enable ID | disable ID | remove ID | update [ID]
+  rein plugin install PATH|GIT_URL|NAME@MARKETPLACE [--yes] | enable ID | disable ID | remove ID | update [ID] | import claude
   rein plugin marketplace add PATH|GIT_URL | list | remove NAME   (docs/plugins.md)
   rein memory list | show NAME | edit NAME | rm NAME   the memories sessions read (docs/memory.md)
   rein undo [-r ID | -c] [--turns N] [--code | --conversation] [--force]   undo the last turn(s); rein redo

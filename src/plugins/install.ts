@@ -45,15 +45,16 @@ function fromMarketplace(name: string, marketName: string, store: PluginStore): 
   return prepareSource(source, store, `${name}@${marketName}`, marketName);
 }
 
-function prepareSource(source: PluginSource, store: PluginStore, id?: string, marketplace?: string): Prepared | Failed {
+/** A source read as the plugin `id` (default: its name); `fallbackVersion` pins one with no version and no commit. */
+export function prepareSource(source: PluginSource, store: PluginStore, id?: string, marketplace?: string, fallbackVersion = "local"): Prepared | Failed {
   const staged = stageSource(source, store);
   if ("error" in staged) return staged;
-  const plugin = readPlugin(staged.root, { ...(id ? { id } : {}), name: staged.name, dataRoot: store.data });
+  const plugin = readPlugin(staged.root, { ...(id ? { id } : {}), name: id ? id.split("@")[0]! : staged.name, dataRoot: store.data });
   if (typeof plugin === "string") {
     staged.done();
     return { error: plugin };
   }
-  const version = plugin.version ?? staged.commit?.slice(0, 12) ?? "local";
+  const version = plugin.version ?? staged.commit?.slice(0, 12) ?? fallbackVersion;
   return { id: plugin.id, plugin, source, ...(marketplace ? { marketplace } : {}), version, ...(staged.commit ? { commit: staged.commit } : {}), staged };
 }
 

@@ -6,3 +6,4 @@ export { addMarketplace, listMarketplaces, refreshMarketplace, removeMarketplace
 export { runsSummary, bringsSummary } from "../plugins/summary.ts";
 export { setEnabled } from "../plugins/enabled.ts";
 export { pluginStore, readInstalled, readMarketplaces, type InstalledPlugin } from "../plugins/store.ts";
+export { prepareClaudeImport, finishClaudeImport } from "../plugins/claude-import.ts";

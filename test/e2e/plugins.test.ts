@@ -86,3 +86,21 @@ test.concurrent("a marketplace in a local git repository: add, list, install NAM
   expect(kit.stdout).toEndWith(`installed kit@team-tools 1.0.0 in ${join(w.dataDir, "plugins/cache/kit-team-tools/1.0.0")}; enabled in ${join(w.configDir, "config.json")}\n`);
   expect((await w.run(["plugin", "update"])).stdout).toBe("kit@team-tools is up to date (1.0.0)\n");
 });
+
+test.concurrent("rein plugin import claude offers what Claude Code installed and imports it with --yes", async () => {
+  await using w = await world();
+  const kitPath = join(w.home, ".claude/plugins/cache/team/kit/1.0.0");
+  await cp(KIT, kitPath, { recursive: true });
+  await Bun.write(join(w.home, ".claude/plugins/installed_plugins.json"), JSON.stringify({ version: 2, plugins: { "kit@team": [{ scope: "user", installPath: kitPath, version: "1.0.0" }] } }));
+  await Bun.write(join(w.home, ".claude/settings.json"), JSON.stringify({ enabledPlugins: { "kit@team": true } }));
+
+  const offered = await w.run(["plugin", "import", "claude"]);
+  expect(offered.code).toBe(2);
+  expect(offered.stdout).toStartWith(`plugin kit@team 1.0.0 from ${kitPath}\nit will run:\n`);
+  expect(offered.stdout).toEndWith("enabled in Claude Code: yes (enabled here too)\n");
+
+  const imported = await w.run(["plugin", "import", "claude", "--yes"]);
+  expect(imported.code).toBe(0);
+  expect(imported.stdout).toEndWith("imported kit@team 1.0.0\n");
+  expect((await w.run(["plugin", "list"])).stdout).toStartWith(`kit@team 1.0.0  ${join(w.dataDir, "plugins/cache/kit-team/1.0.0")}\n  from: ${kitPath}\n  commands: /kit:hello\n`);
+});

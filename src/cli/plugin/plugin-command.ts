@@ -1,12 +1,13 @@
 // rein plugin list | install SPEC | enable | disable | remove ID | update [ID] | marketplace ...
 import { UsageError } from "../args.ts";
 import type { Context } from "../context.ts";
+import { importPlugins } from "./plugin-import.ts";
 import { installPlugin, updatePlugins } from "./plugin-install.ts";
 import { listPlugins } from "./plugin-list.ts";
 import { managePlugin } from "./plugin-manage.ts";
 import { marketplaceCommand } from "./plugin-marketplace.ts";
 
-const USAGE = "rein plugin list | install PATH|GIT_URL|NAME@MARKETPLACE [--yes] | enable ID | disable ID | remove ID | update [ID] | marketplace add|list|remove";
+const USAGE = "rein plugin list | install PATH|GIT_URL|NAME@MARKETPLACE [--yes] | enable ID | disable ID | remove ID | update [ID] | import claude | marketplace add|list|remove";
 
 export async function pluginCommand(rest: string[], ctx: Context): Promise<number> {
   const [action = "list", arg] = rest;
@@ -21,6 +22,8 @@ export async function pluginCommand(rest: string[], ctx: Context): Promise<numbe
     case "disable":
     case "remove":
       return managePlugin(action, arg, ctx);
+    case "import":
+      return importPlugins(arg, ctx);
     case "marketplace":
       return marketplaceCommand(rest.slice(1), ctx);
     default:

@@ -40,16 +40,20 @@ async function updateOne(plugin: InstalledPlugin, ctx: Context): Promise<number>
   return confirmAndFinish(prepared, ctx, `Update ${plugin.version} ->`);
 }
 
-async function confirmAndFinish(prepared: Prepared, ctx: Context, verb: string): Promise<number> {
+/** What the person reads before saying yes: where the plugin is from, what it runs, what else it brings. */
+export function describePrepared(prepared: Prepared): string[] {
   const { plugin } = prepared;
   const runs = runsSummary(plugin);
-  const lines = [
+  return [
     `plugin ${prepared.id} ${prepared.version} from ${describeSource(prepared.source)}`,
     ...(runs.length ? ["it will run:", ...runs.map((r) => `  ${r}`)] : ["it runs nothing by itself (no hooks, MCP servers or bin/)"]),
     `it also brings: ${bringsSummary(plugin)}`,
     ...plugin.problems.map((p) => `not loaded: ${p}`),
   ];
-  out(`${lines.join("\n")}\n`);
+}
+
+async function confirmAndFinish(prepared: Prepared, ctx: Context, verb: string): Promise<number> {
+  out(`${describePrepared(prepared).join("\n")}\n`);
   let yes: boolean;
   try {
     yes = await askYes(`${verb} ${prepared.id} ${prepared.version}?`, ctx.args.yes, `nothing was installed: run again with --yes to install ${prepared.id} (it runs what is listed above)`);
