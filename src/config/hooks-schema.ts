@@ -15,6 +15,8 @@ export const HOOK_EVENTS = [
   "PreCompact",
   "PostCompact",
   "Notification",
+  "SubagentStart",
+  "SubagentStop",
 ] as const;
 export type HookEvent = (typeof HOOK_EVENTS)[number];
 export const HANDLER_TYPES = ["command", "http", "prompt"] as const;

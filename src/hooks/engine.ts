@@ -23,6 +23,8 @@ export type HookContext = {
   /** the environment hook processes are made from: the tools' (no provider keys) */
   env: Readonly<Record<string, string>>;
   emit: (event: HookRunEvent) => void;
+  /** set in a subagent's session: its hooks' payloads name the agent, and its start and stop are SubagentStart and SubagentStop */
+  subagent?: { agentId: string; agentType: string; transcriptPath: string };
   /** runs the handler types other than command (http, prompt); a command-only setup leaves it out */
   runOther?: (handler: Exclude<HookHandler, { type: "command" }>, payload: string, timeoutMs: number, signal: AbortSignal) => Promise<RawRun>;
   newId: () => string;
@@ -112,13 +114,14 @@ function hookEnv(ctx: HookContext, entry: HookEntry): Record<string, string> {
 }
 
 /** The stdin payload, in the hook's dialect (Claude Code's tool names and input fields for its files). */
-export function payloadFor(dialect: Dialect, fired: Fired, ctx: Pick<HookContext, "sessionId" | "transcriptPath" | "cwd" | "permissionMode">): Record<string, unknown> {
+export function payloadFor(dialect: Dialect, fired: Fired, ctx: Pick<HookContext, "sessionId" | "transcriptPath" | "cwd" | "permissionMode" | "subagent">): Record<string, unknown> {
   return {
     session_id: ctx.sessionId,
     transcript_path: ctx.transcriptPath,
     cwd: ctx.cwd,
     permission_mode: ctx.permissionMode,
     hook_event_name: fired.event,
+    ...(ctx.subagent ? { agent_id: ctx.subagent.agentId, agent_type: ctx.subagent.agentType } : {}),
     ...(fired.tool ? { tool_name: toolNameFor(fired.tool, dialect) } : {}),
     ...(fired.input !== undefined && fired.tool ? { tool_input: inputFor(fired.tool, fired.input, dialect, ctx.cwd) } : {}),
     ...(fired.toolUseId ? { tool_use_id: fired.toolUseId } : {}),

@@ -21,7 +21,7 @@ export type Verdict = {
   output: string;
 };
 
-const BLOCKING: ReadonlySet<HookEvent> = new Set(["PreToolUse", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit", "Stop", "PreCompact"]);
+const BLOCKING: ReadonlySet<HookEvent> = new Set(["PreToolUse", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit", "Stop", "SubagentStop", "PreCompact"]);
 /** Events whose plain stdout is context for the model. */
 const PLAIN_CONTEXT: ReadonlySet<HookEvent> = new Set(["UserPromptSubmit", "SessionStart"]);
 

@@ -73,12 +73,15 @@ export function hookPoints(entries: readonly HookEntry[], ctx: HookContext): Hoo
       return note ? { context: contextNote("PostToolUseFailure", note) } : undefined;
     };
   }
-  if (has("Stop")) {
+  // A subagent's run ends with SubagentStop (matched on its agent type), which can keep it going as Stop does.
+  const sub = ctx.subagent;
+  const stopEvent = sub ? "SubagentStop" : "Stop";
+  if (has(stopEvent)) {
     chain.beforeStop = async (stop, signal) => {
-      const fields = { stop_hook_active: stop.continued > 0, last_assistant_message: stop.text };
-      const merged = await fire({ event: "Stop", fields }, signal);
+      const fields = { stop_hook_active: stop.continued > 0, last_assistant_message: stop.text, ...(sub ? { agent_transcript_path: sub.transcriptPath } : {}) };
+      const merged = await fire({ event: stopEvent, ...(sub ? { match: sub.agentType } : {}), fields }, signal);
       if (!merged || merged.stop || merged.decision !== "block") return undefined;
-      return `A Stop hook configured by the user kept the run going: ${merged.reason ?? "carry on"}`;
+      return `A ${stopEvent} hook configured by the user kept the run going: ${merged.reason ?? "carry on"}`;
     };
   }
   const background = entries.some((e) => e.active && e.handler.type === "command" && e.handler.async === true);
@@ -87,17 +90,18 @@ export function hookPoints(entries: readonly HookEntry[], ctx: HookContext): Hoo
     newRun: () => void (halt = undefined),
     takeLate,
     async beforePrompt(prompt, signal) {
+      if (sub) return {}; // a task's prompt is the parent's tool call, not a person's prompt
       const merged = await fire({ event: "UserPromptSubmit", fields: { prompt } }, signal);
       if (!merged || merged.stop) return {};
       if (merged.decision === "block") return { block: merged.reason ?? "a UserPromptSubmit hook blocked the prompt" };
       return merged.context ? { context: contextNote("UserPromptSubmit", merged.context) } : {};
     },
     async sessionStart(source, signal) {
-      const merged = await fire({ event: "SessionStart", match: source, fields: { source } }, signal);
-      return merged?.context ? { context: contextNote("SessionStart", merged.context) } : {};
+      const merged = sub ? await fire({ event: "SubagentStart", match: sub.agentType }, signal) : await fire({ event: "SessionStart", match: source, fields: { source } }, signal);
+      return merged?.context ? { context: contextNote(sub ? "SubagentStart" : "SessionStart", merged.context) } : {};
     },
     async sessionEnd(reason, signal) {
-      await fire({ event: "SessionEnd", match: reason, fields: { reason } }, signal);
+      if (!sub) await fire({ event: "SessionEnd", match: reason, fields: { reason } }, signal);
     },
     async beforeCompact(trigger, instructions, signal) {
       const merged = await fire({ event: "PreCompact", match: trigger, fields: { trigger, custom_instructions: instructions } }, signal);

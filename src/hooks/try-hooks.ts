@@ -55,6 +55,10 @@ function sampleFields(event: HookEvent): { match?: string; payload: Record<strin
       return { match: "manual", payload: { trigger: "manual", custom_instructions: "" } };
     case "PostCompact":
       return { match: "manual", payload: { trigger: "manual", compact_summary: "" } };
+    case "SubagentStart":
+      return { match: "explore", payload: { agent_id: "s_hooks_test_child", agent_type: "explore" } };
+    case "SubagentStop":
+      return { match: "explore", payload: { agent_id: "s_hooks_test_child", agent_type: "explore", stop_hook_active: false, last_assistant_message: "", agent_transcript_path: "" } };
     case "Notification":
       return { match: "idle_prompt", payload: { notification_type: "idle_prompt", message: "rein is waiting for your input" } };
     default:

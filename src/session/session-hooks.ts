@@ -34,7 +34,13 @@ function headerEnv(): Record<string, string | undefined> {
 }
 
 /** The hooks a session runs: the entries from every source, and what the payload says of the session. */
-export type SessionHookSettings = { entries: readonly HookEntry[]; projectDir: string; permissionMode: string };
+export type SessionHookSettings = {
+  entries: readonly HookEntry[];
+  projectDir: string;
+  permissionMode: string;
+  /** a subagent's session: its hooks speak of the parent session and name the agent (SubagentStart, SubagentStop) */
+  subagent?: { parentId: string; agentType: string };
+};
 
 export type SessionHooks = { points: HookPoints; record: (event: StampedEvent) => void };
 
@@ -54,11 +60,13 @@ export function sessionHooks(
   const dir = join(session.outputDir, session.id);
   const transcriptPath = join(dir, "transcript.jsonl");
   let ready = false;
+  const sub = settings.subagent;
   const points = hookPoints(settings.entries, {
-    sessionId: session.id,
+    sessionId: sub?.parentId ?? session.id,
     cwd: session.cwd,
     projectDir: settings.projectDir,
-    transcriptPath,
+    transcriptPath: sub ? join(session.outputDir, sub.parentId, "transcript.jsonl") : transcriptPath,
+    ...(sub ? { subagent: { agentId: session.id, agentType: sub.agentType, transcriptPath } } : {}),
     permissionMode: settings.permissionMode,
     env: session.env,
     emit: session.emit,

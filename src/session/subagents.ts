@@ -120,6 +120,7 @@ function childOptions(parentOptions: SessionOptions, agent: AgentDefinition, par
     maxTurns: agent.maxTurns ?? parentOptions.maxTurns,
     ...(maxCost !== undefined ? { maxCost } : {}),
     agent: agent.name,
+    ...(parentOptions.hooks ? { hooks: { ...parentOptions.hooks, subagent: { parentId: parent.id, agentType: agent.name } } } : {}),
     inherited: () => [...(parentOptions.inherited?.() ?? []), ...parent.approvals(), ...approvals],
   };
 }
