@@ -83,5 +83,6 @@ function expiresSoon(login: StoredLogin): boolean {
 function withToken(init: RequestInit | undefined, login: StoredLogin): RequestInit {
   const headers = new Headers(init?.headers);
   headers.set("authorization", `Bearer ${login.tokens.access_token}`);
-  return { ...init, headers };
+  // A request carrying the token never follows a redirect by itself (the SDK follows same-origin ones).
+  return { ...init, headers, redirect: "manual" };
 }

@@ -14,6 +14,10 @@ export type FakeOAuthOptions = {
   issuer?: (origin: string) => string;
   /** seconds an access token lives (default 3600) */
   expiresIn?: number;
+  /** the resource its protected resource metadata names (default: its MCP endpoint) */
+  resource?: (origin: string) => string;
+  /** the authorization server its protected resource metadata names (default: its own origin) */
+  authorizationServer?: (origin: string) => string;
   /** leave out registration_endpoint (clients must be configured) */
   noRegistration?: boolean;
 };
@@ -56,7 +60,7 @@ export function startFakeOAuthMcp(opts: FakeOAuthOptions = {}): FakeOAuthMcp {
   const oauthError = (error: string, status = 400) => Response.json({ error, error_description: `fake: ${error}` }, { status });
 
   const routes: Record<string, (req: Request, url: URL, form: Record<string, string>) => Response | Promise<Response>> = {
-    "GET /.well-known/oauth-protected-resource/mcp": () => Response.json({ resource: `${origin}/mcp`, authorization_servers: [origin], scopes_supported: ["mcp"] }),
+    "GET /.well-known/oauth-protected-resource/mcp": () => Response.json({ resource: opts.resource?.(origin) ?? `${origin}/mcp`, authorization_servers: [opts.authorizationServer?.(origin) ?? origin], scopes_supported: ["mcp"] }),
     "GET /.well-known/oauth-authorization-server": () =>
       Response.json({
         issuer: opts.issuer?.(origin) ?? origin,

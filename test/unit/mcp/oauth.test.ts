@@ -114,6 +114,17 @@ test.concurrent("metadata whose issuer is not the authorization server it came f
   expect(fake.clients.size).toBe(0);
 }, 20_000);
 
+test.concurrent("metadata for another resource, or an authorization server over plain http elsewhere, is refused", async () => {
+  await using other = startFakeOAuthMcp({ resource: () => "https://another.example/mcp" });
+  const tokenFile = tokenFileIn();
+  const wrongResource = login({ name: "remote", entry: entryOf(other), tokenFile, env: {}, onUrl: follow });
+  await expect(wrongResource).rejects.toThrow(/metadata is for https:\/\/another\.example\/mcp, not http:\/\/127\.0\.0\.1:\d+\/mcp: refusing/);
+  await using plain = startFakeOAuthMcp({ authorizationServer: () => "http://auth.example" });
+  const insecure = login({ name: "remote", entry: entryOf(plain), tokenFile, env: {}, onUrl: follow });
+  await expect(insecure).rejects.toThrow("the authorization server (http://auth.example) is not https: refusing to send a login over it");
+  expect(readLogin(tokenFile, { name: "remote", url: plain.url })).toBeUndefined();
+}, 20_000);
+
 test.concurrent("a configured clientId on a fixed callbackPort is used instead of registering", async () => {
   await using fake = startFakeOAuthMcp({ noRegistration: true });
   const probe = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response() });
