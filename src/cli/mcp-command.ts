@@ -5,7 +5,7 @@ import { projectPaths } from "../config/paths.ts";
 import { listingHub, parseEntry, saveServer, serverStatus, statusLine, type ServerStatus } from "../session/mcp.ts";
 import { VERSION } from "../version.ts";
 import { UsageError } from "./args.ts";
-import { mcpFor, type Context } from "./context.ts";
+import { mcpFor, runSettingsForExplain, type Context } from "./context.ts";
 import { out, warn } from "./output.ts";
 
 export async function mcpCommand(rest: string[], ctx: Context): Promise<number> {
@@ -22,7 +22,9 @@ export async function mcpCommand(rest: string[], ctx: Context): Promise<number> 
     warn(`no MCP server named "${name}" (configured: ${settings.servers.map((s) => s.name).join(", ") || "none"})`);
     return 1;
   }
-  const hub = await listingHub(settings, servers, { env: ctx.env, passthrough: ctx.config.envPassthrough, cwd: ctx.cwd, version: VERSION });
+  const { home, reinDirs, projectRoot } = runSettingsForExplain(ctx);
+  const sandbox = { mode: ctx.config.sandbox, network: ctx.env.REIN_SANDBOX_NETWORK === "1", places: { home, reinDirs, workspace: projectRoot } };
+  const hub = await listingHub(settings, servers, { env: ctx.env, passthrough: ctx.config.envPassthrough, cwd: ctx.cwd, version: VERSION, sandbox });
   try {
     await hub.start();
     const rows = hub.servers.map((s) => serverStatus(s, hub));

@@ -26,6 +26,8 @@ const StdioSchema = v.object({
   args: v.optional(v.array(text("each argument"), "expected args to be a list of strings")),
   env: v.optional(strings("env")),
   cwd: v.optional(text("cwd")),
+  /** run it under bubblewrap (true), or not even when the session's sandbox is on (false) */
+  sandbox: v.optional(v.boolean("expected sandbox to be true or false")),
   ...Common,
 });
 
@@ -41,6 +43,9 @@ export type StdioEntry = v.InferOutput<typeof StdioSchema>;
 export type RemoteEntry = v.InferOutput<typeof RemoteSchema>;
 export type ServerEntry = StdioEntry | RemoteEntry;
 export type Transport = "stdio" | "http" | "sse";
+
+/** The session's kernel sandbox as stdio servers get it: on for all of them with "on"; `masked` is what they cannot read. */
+export type McpSandbox = { mode: "off" | "auto" | "on"; network: boolean; masked: () => readonly string[] };
 
 export const TRANSPORTS = ["stdio", "http", "streamable-http", "sse"];
 

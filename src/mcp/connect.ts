@@ -8,7 +8,9 @@ import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { FetchLike, Transport as SdkTransport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { RemoteEntry, ServerEntry, StdioEntry } from "./config.ts";
+import { tmpdir } from "node:os";
+import { sandboxArgv, sandboxAvailable } from "../registry/sandbox.ts";
+import type { McpSandbox, RemoteEntry, ServerEntry, StdioEntry } from "./config.ts";
 
 export type ConnectOptions = {
   /** the environment tools' processes get (no provider keys, no credential-looking variables) */
@@ -19,6 +21,8 @@ export type ConnectOptions = {
   version: string;
   /** a remote server's requests go through it (the saved OAuth login, oauth-fetch.ts) */
   fetch?: FetchLike;
+  /** the session's sandbox (a stdio server runs under it when it is on, or when its entry says "sandbox": true) */
+  sandbox?: McpSandbox;
   /** told when the server said its tool or prompt list changed */
   onListChanged: () => void;
   /** told when the connection ended on its own (the server exited, the stream broke) */
@@ -44,19 +48,28 @@ function sseTransport(entry: RemoteEntry, headers: Record<string, string>, fetch
 }
 
 function stdioTransport(entry: StdioEntry, opts: ConnectOptions): StdioClientTransport {
-  const transport = new StdioClientTransport({
-    command: entry.command,
-    args: entry.args ?? [],
-    env: { ...opts.toolEnv, ...entry.env },
-    cwd: entry.cwd ?? opts.cwd,
-    stderr: "pipe",
-  });
+  const [command, ...args] = launchLine(entry, opts);
+  const transport = new StdioClientTransport({ command: command!, args, env: { ...opts.toolEnv, ...entry.env }, cwd: entry.cwd ?? opts.cwd, stderr: "pipe" });
   mkdirSync(dirname(opts.logFile), { recursive: true });
   const log = createWriteStream(opts.logFile, { flags: "a", mode: 0o600 });
   log.on("error", () => {}); // a log that cannot be written loses the log, not the server
-  log.write(`--- ${new Date().toISOString()} ${entry.command} ${(entry.args ?? []).join(" ")}\n`);
+  log.write(`--- ${new Date().toISOString()} ${entry.command} ${(entry.args ?? []).join(" ")}${command === "bwrap" ? " (in the sandbox)" : ""}\n`);
   transport.stderr?.pipe(log);
   return transport;
+}
+
+/**
+ * The server's command line, under bubblewrap as the bash tool's commands run with the sandbox on:
+ * the workspace and the temp folder writable, the rest read-only, credentials masked, the network
+ * as the session's sandbox allows. A server that must be sandboxed where bubblewrap cannot run does not start.
+ */
+function launchLine(entry: StdioEntry, opts: ConnectOptions): string[] {
+  const command = [entry.command, ...(entry.args ?? [])];
+  if (!(entry.sandbox ?? opts.sandbox?.mode === "on")) return command;
+  const status = sandboxAvailable();
+  if (!status.ok) throw new Error(`it is to run in the sandbox, which is unavailable here: ${status.reason}; to get it, ${status.hint}`);
+  const cwd = entry.cwd ?? opts.cwd;
+  return sandboxArgv(command, { workspace: opts.cwd, tmp: tmpdir(), network: opts.sandbox?.network ?? false, masked: opts.sandbox?.masked() ?? [], cwd });
 }
 
 async function open(transport: SdkTransport, opts: ConnectOptions): Promise<Client> {

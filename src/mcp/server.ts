@@ -8,7 +8,7 @@ import { join } from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { RequestOptions } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import type { CallToolResult, Prompt as McpPrompt, Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
-import { transportOf, type Transport } from "./config.ts";
+import { transportOf, type McpSandbox, type Transport } from "./config.ts";
 import { listEverything, parseListing, type Listing } from "./lists.ts";
 import type { ServerConfig } from "./sources.ts";
 import { cleanName } from "./names.ts";
@@ -18,6 +18,7 @@ export type ServerState = "disabled" | "failed" | "needs login" | "connecting" |
 
 export type ServerEnv = {
   toolEnv: Readonly<Record<string, string>>;
+  sandbox?: McpSandbox;
   cwd: string;
   /** per-server stderr logs go here */
   logDir: string;
@@ -112,6 +113,7 @@ export class McpServer {
       const client = await connect(entry, {
         fetch: auth?.fetch,
         toolEnv: this.env.toolEnv,
+        ...(this.env.sandbox ? { sandbox: this.env.sandbox } : {}),
         cwd: this.env.cwd,
         logFile: this.logFile,
         timeoutMs: this.env.startupTimeoutMs,

@@ -4,6 +4,7 @@
 import { join } from "node:path";
 import type { ContentBlock } from "../agent/types.ts";
 import type { ToolRegistry } from "../registry/registry.ts";
+import type { McpSandbox } from "./config.ts";
 import { serverPermission } from "./names.ts";
 import { promptCommands, type PromptCommands } from "./prompts.ts";
 import { attachMentions, hasMention } from "./resources.ts";
@@ -56,7 +57,7 @@ export function mcpSettings(opts: SourceOptions & { dataDir: string }): McpSetti
   };
 }
 
-export type RunPart = { toolEnv: Readonly<Record<string, string>>; cwd: string; version: string };
+export type RunPart = { toolEnv: Readonly<Record<string, string>>; cwd: string; version: string; sandbox?: McpSandbox };
 
 /** What a session has of its MCP servers besides their tools. */
 export type SessionMcp = {

@@ -208,7 +208,10 @@ function baseSessionOptions(settings: RunSettings, store: Store, registry: ToolR
   if (!settings.stream) setup.prepare(settings.model);
   const stream = settings.stream ?? setup.stream;
   const toolEnv = childEnv(settings.env, { passthrough: settings.envPassthrough, secrets: setup.keyNames });
-  const mcp = settings.mcp?.servers.length ? attachMcp(registry, settings.mcp, { toolEnv, cwd: settings.cwd, version: settings.version }) : undefined;
+  const masked = maskSource({ home: settings.home, reinDirs: settings.reinDirs, workspace: settings.projectRoot });
+  // A stdio server under the sandbox cannot read what a read-only command cannot (credentials, the workspace's .env files).
+  const mcpSandbox = { ...settings.sandbox, masked: () => masked(true) };
+  const mcp = settings.mcp?.servers.length ? attachMcp(registry, settings.mcp, { toolEnv, cwd: settings.cwd, version: settings.version, sandbox: mcpSandbox }) : undefined;
   const skills = runSkills(settings, info.contextWindow, (model) => setup.models.problem?.(model), mcp?.prompts);
   return {
     store,
@@ -238,7 +241,7 @@ function baseSessionOptions(settings: RunSettings, store: Store, registry: ToolR
     toolEnv,
     ...(settings.hooks ? { hooks: settings.hooks } : {}),
     afterToolCall: folderInstructions(instructionSources(settings)),
-    sandbox: { ...settings.sandbox, masked: maskSource({ home: settings.home, reinDirs: settings.reinDirs, workspace: settings.projectRoot }) },
+    sandbox: { ...settings.sandbox, masked },
     ...(skills ? { skills } : {}),
     ...(settings.fileAccess ? { fileAccess: settings.fileAccess } : {}),
     ...(mcp ? { mcp } : {}),

@@ -4,6 +4,8 @@
 import { childEnv } from "../permission/child-env.ts";
 import type { McpHub } from "../mcp/hub.ts";
 import type { McpSettings } from "../mcp/session.ts";
+import type { McpSandbox } from "../mcp/config.ts";
+import { sandboxMasks, type MaskContext } from "./sandbox-masks.ts";
 
 export { serverStatus, statusLine, type ServerStatus } from "../mcp/status.ts";
 export { mcpSettings, type McpSettings } from "../mcp/session.ts";
@@ -13,10 +15,19 @@ export type { McpHub };
 export async function listingHub(
   settings: McpSettings,
   servers: McpSettings["servers"],
-  run: { env: Readonly<Record<string, string | undefined>>; passthrough: readonly string[]; cwd: string; version: string },
+  run: {
+    env: Readonly<Record<string, string | undefined>>;
+    passthrough: readonly string[];
+    cwd: string;
+    version: string;
+    /** the sandbox setting, and where the paths it masks are found */
+    sandbox?: { mode: McpSandbox["mode"]; network: boolean; places: MaskContext };
+  },
 ): Promise<McpHub> {
   const { McpHub } = await import("../mcp/hub.ts");
-  return new McpHub(servers, { ...settings, toolEnv: childEnv(run.env, { passthrough: run.passthrough }), cwd: run.cwd, version: run.version });
+  const given = run.sandbox;
+  const sandbox = given && { mode: given.mode, network: given.network, masked: () => sandboxMasks(given.places) };
+  return new McpHub(servers, { ...settings, toolEnv: childEnv(run.env, { passthrough: run.passthrough }), cwd: run.cwd, version: run.version, ...(sandbox ? { sandbox } : {}) });
 }
 export { saveServer } from "../mcp/save.ts";
 export { parseEntry } from "../mcp/config.ts";

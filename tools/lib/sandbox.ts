@@ -18,6 +18,8 @@ export type SandboxOptions = {
   writable?: string[];
   /** where the command starts; the workspace by default */
   cwd?: string;
+  /** paths it cannot read (an empty folder or an empty file over each), as in the read-only sandbox */
+  masked?: readonly string[];
 };
 /**
  * A read-only run: nothing of the host writable, `masked` hidden, no network. `ownInit`: the
@@ -57,6 +59,15 @@ const INSTALL: [RegExp, string][] = [
 /** The start of every bwrap line: the host read-only, a fresh /dev and /proc. */
 const HOST_READ_ONLY = ["bwrap", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"];
 
+/** Mounts hiding each path: an empty read-only folder over a folder, an empty file over a file. */
+function maskMounts(masked: readonly string[]): string[] {
+  return masked.flatMap((path) => {
+    const stat = statOrNone(path);
+    if (stat?.isDirectory()) return ["--tmpfs", path, "--remount-ro", path];
+    return stat ? ["--ro-bind", "/dev/null", path] : [];
+  });
+}
+
 /** The end of every bwrap line: where it starts, and `command` under the PID1 shell. */
 function startIn(cwd: string, command: string[]): string[] {
   return ["--chdir", cwd, "--", "sh", "-c", PID1, "rein-sandbox", ...command];
@@ -90,6 +101,7 @@ export function sandboxArgv(command: string[], opts: SandboxOptions): string[] {
     argv.push("--bind", gitDir, gitDir);
     for (const path of GIT_PROTECTED.flatMap((name) => realOrNone(join(gitDir, name)))) argv.push("--ro-bind", path, path);
   }
+  argv.push(...maskMounts(opts.masked ?? []));
   // A process namespace is not optional: without one, /proc/<pid>/root of any outside process of
   // the same user leads to the writable host file system. PID1 says who runs as its pid 1.
   // No --die-with-parent: bwrap dies at once on SIGTERM, and with that flag its death would SIGKILL
@@ -107,12 +119,7 @@ export function sandboxArgv(command: string[], opts: SandboxOptions): string[] {
  * and has no network. Its temp folder is a private /dev/shm, gone when it ends.
  */
 export function readOnlyArgv(command: string[], opts: ReadOnlyOptions): string[] {
-  const argv = [...HOST_READ_ONLY];
-  for (const path of opts.masked) {
-    const stat = statOrNone(path);
-    if (stat?.isDirectory()) argv.push("--tmpfs", path, "--remount-ro", path);
-    else if (stat) argv.push("--ro-bind", "/dev/null", path);
-  }
+  const argv = [...HOST_READ_ONLY, ...maskMounts(opts.masked)];
   argv.push("--setenv", "TMPDIR", "/dev/shm", "--unshare-pid", "--as-pid-1", "--unshare-net");
   const cwd = opts.cwd ?? opts.workspace;
   argv.push(...(opts.ownInit ? ["--chdir", cwd, "--", ...command] : startIn(cwd, command)));
