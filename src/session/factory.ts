@@ -261,7 +261,9 @@ export { DEFAULT_AGENT } from "../agents/builtin.ts";
 function runSkills(settings: RunSettings, contextWindow: number, modelProblem: (model: string) => string | undefined, prompts?: PromptCommands): SessionSkills | undefined {
   if (!settings.skills) return undefined;
   const { configDir, trusted, builtins, plugins } = settings.skills;
-  return sessionSkills({ cwd: settings.cwd, projectRoot: settings.projectRoot, home: settings.home, configDir, trusted }, contextWindow, modelProblem, builtins, plugins, prompts);
+  const subagents = (settings.agents?.list ?? []).filter((a) => a.mode !== "primary").map((a) => a.name);
+  const places = { cwd: settings.cwd, projectRoot: settings.projectRoot, home: settings.home, configDir, trusted };
+  return sessionSkills(places, contextWindow, { modelProblem, ...(builtins ? { builtins } : {}), ...(plugins ? { plugins } : {}), ...(prompts ? { prompts } : {}), subagents });
 }
 
 function withTool(tools: () => Promise<Tool[]>, tool: Tool | undefined): () => Promise<Tool[]> {

@@ -4,6 +4,7 @@ import type { Tool } from "../sdk.ts";
 import type { Rule } from "../permission/evaluate.ts";
 import { catalogBudget, skillCatalog } from "../skills/catalog.ts";
 import type { SkillPlaces } from "../skills/discover.ts";
+import { forAgent, resolveAgent } from "../skills/agent-command.ts";
 import { grantRules } from "../skills/grants.ts";
 import { skillTool } from "../skills/skill-tool.ts";
 import { loadSkillsAndCommands, planSlash, type SkillsAndCommands, type SlashPlan } from "../skills/slash-commands.ts";
@@ -43,14 +44,18 @@ export type SessionSkills = {
   prompts?: PromptCommands;
 };
 
-export function sessionSkills(
-  places: SkillPlaces,
-  contextWindow: number,
-  modelProblem?: (model: string) => string | undefined,
-  builtins?: readonly string[],
-  plugins?: ActivePlugins,
-  prompts?: PromptCommands,
-): SessionSkills {
+export type SessionSkillOptions = {
+  /** why a model a command names cannot run (undefined: it can) */
+  modelProblem?: (model: string) => string | undefined;
+  builtins?: readonly string[];
+  plugins?: ActivePlugins;
+  prompts?: PromptCommands;
+  /** the agents a task can run, for commands that name an `agent` */
+  subagents?: readonly string[];
+};
+
+export function sessionSkills(places: SkillPlaces, contextWindow: number, options: SessionSkillOptions = {}): SessionSkills {
+  const { modelProblem, builtins, plugins, prompts, subagents = [] } = options;
   const loaded = loadExtensions(places, builtins, plugins);
   const grants: Rule[] = [];
   const forModel = loaded.skills.skills.filter((s) => s.modelInvocable);
@@ -67,9 +72,12 @@ export function sessionSkills(
     plan: async (text, signal) => {
       const plan = planSlash(text, loaded.commands, places.trusted);
       if (plan.type === "unknown" && prompts) return promptPlan(plan, slashWord(text)?.args ?? "", prompts, signal);
-      if (plan.type !== "command" || !plan.model) return plan;
-      const problem = modelProblem?.(plan.model);
-      return problem ? { type: "error", error: `/${plan.name} asks for the model ${plan.model} (its front matter), which cannot run: ${problem}` } : plan;
+      if (plan.type !== "command") return plan;
+      const problem = plan.model ? modelProblem?.(plan.model) : undefined;
+      if (problem) return { type: "error", error: `/${plan.name} asks for the model ${plan.model} (its front matter), which cannot run: ${problem}` };
+      if (!plan.agent) return plan;
+      const agent = resolveAgent(plan.name, plan.agent, subagents);
+      return "error" in agent ? { type: "error", error: agent.error } : { ...plan, agent: agent.agent, text: forAgent(plan.text, agent.agent) };
     },
   };
 }

@@ -17,6 +17,8 @@ export type CustomCommand = {
   template: string;
   argumentHint?: string;
   model?: string;
+  /** the agent the command is for (front matter `agent`): handed to it through the task tool */
+  agent?: string;
   allowedTools?: string[];
 };
 export type CommandLoad = { commands: CustomCommand[]; problems: string[] };
@@ -110,6 +112,7 @@ function readCommand({ file, name }: Found, source: CustomCommand["source"], pro
   const { data, body } = parsed;
   const argumentHint = hint(data["argument-hint"]);
   const model = text(data.model);
+  const agent = text(data.agent);
   const allowedTools = toolList(data["allowed-tools"]);
   return {
     name,
@@ -119,6 +122,7 @@ function readCommand({ file, name }: Found, source: CustomCommand["source"], pro
     template: body,
     ...(argumentHint ? { argumentHint } : {}),
     ...(model ? { model } : {}),
+    ...(agent ? { agent } : {}),
     ...(allowedTools.length ? { allowedTools } : {}),
   };
 }

@@ -16,6 +16,8 @@ export type Skill = {
   body: string;
   argumentHint?: string;
   model?: string;
+  /** `agent` of the front matter: `/name` hands the skill to that agent */
+  agent?: string;
   allowedTools: string[];
   /** false: not in the model's catalog (`disable-model-invocation: true`) */
   modelInvocable: boolean;
@@ -47,6 +49,7 @@ export function readSkill(file: string, scope: SkillScope, root: string, warning
   if (description.length > MAX_DESCRIPTION) warnings.push(`${file}: the description is ${description.length} characters; only the first ${MAX_DESCRIPTION} are shown to the model`);
   const argumentHint = hint(parsed.data["argument-hint"]);
   const model = text(parsed.data.model);
+  const agent = text(parsed.data.agent);
   return {
     name: `${prefix}${name}`,
     description: description.length > MAX_DESCRIPTION ? `${description.slice(0, MAX_DESCRIPTION - 1)}…` : description,
@@ -57,6 +60,7 @@ export function readSkill(file: string, scope: SkillScope, root: string, warning
     body: parsed.body,
     ...(argumentHint ? { argumentHint } : {}),
     ...(model ? { model } : {}),
+    ...(agent ? { agent } : {}),
     allowedTools: toolList(parsed.data["allowed-tools"]),
     modelInvocable: !flag(parsed.data["disable-model-invocation"], false),
     userInvocable: flag(parsed.data["user-invocable"], true),

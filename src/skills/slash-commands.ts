@@ -16,7 +16,7 @@ export type SkillsAndCommands = { skills: SkillLoad; commands: SlashCommand[]; p
 export type SlashPlan =
   | { type: "text" }
   | { type: "unknown"; name: string; known: string[] }
-  | { type: "command"; name: string; text: string; model?: string; grants: Rule[]; attachments?: ContentBlock[] };
+  | { type: "command"; name: string; text: string; model?: string; agent?: string; grants: Rule[]; attachments?: ContentBlock[] };
 
 /** `extraCommands` (plugins' folders, names prefixed) are the weakest: any other command of the same name wins. */
 export function loadSkillsAndCommands(places: SkillPlaces, builtins: readonly string[] = [], extraCommands?: readonly CommandDir[]): SkillsAndCommands {
@@ -46,6 +46,7 @@ export function planSlash(text: string, commands: readonly SlashCommand[], trust
     name: command.name,
     text: command.kind === "skill" ? skillText(command.skill, word.args) : expandTemplate(command.template, word.args),
     ...(command.model ? { model: command.model } : {}),
+    ...(command.agent ? { agent: command.agent } : {}),
     grants: grantRules(tools, `allowed-tools of /${command.name}`),
   };
 }
@@ -62,6 +63,7 @@ function asCommand(skill: Skill): SlashCommand {
     template: skill.body,
     ...(skill.argumentHint ? { argumentHint: skill.argumentHint } : {}),
     ...(skill.model ? { model: skill.model } : {}),
+    ...(skill.agent ? { agent: skill.agent } : {}),
     ...(skill.allowedTools.length ? { allowedTools: skill.allowedTools } : {}),
   };
 }

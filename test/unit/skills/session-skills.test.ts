@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, expect, test } from "bun:te
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { Rule } from "../../../src/permission/evaluate.ts";
+import { builtinAgents } from "../../../src/agents/builtin.ts";
 import { sessionOptions, type RunSettings } from "../../../src/session/factory.ts";
 import { Session } from "../../../src/session/session.ts";
 import { Store } from "../../../src/session/store.ts";
@@ -137,4 +138,21 @@ test("in a workspace that is not trusted the project's skills are neither in the
   expect(options.system).not.toContain("touch-files");
   expect(options.skills!.loaded.commands.map((c) => `${c.name} ${c.kind}`)).toEqual(["cheap command", "fix command", "hidden skill"]);
   expect(await options.skills!.plan("/touch-files x")).toMatchObject({ type: "unknown", name: "touch-files" });
+});
+
+test("a command naming an agent hands its task to that agent through the task tool; an unknown agent is the run's error, listing the agents", async () => {
+  put(join(project, ".rein/commands/survey.md"), "---\nagent: explore\n---\nFind where $1 is parsed.\n");
+  put(join(project, ".rein/commands/ghost.md"), "---\nagent: nobody\n---\nBoo\n");
+  const withAgents = { ...settings(), agents: { list: builtinAgents(project) } };
+  const session = Session.create(project, sessionOptions(withAgents, store));
+  const unknown = await session.prompt("/ghost");
+  expect(unknown.status).toBe("error");
+  expect(unknown.error).toBe("/ghost asks for the agent nobody (its front matter), which is not defined here: the agents a task can run here are explore, general (agent files: docs/agents.md)");
+  expect(fake.requests).toHaveLength(0);
+
+  fake.script({ reply: [text("handed over")] });
+  expect((await session.prompt("/survey config")).text).toBe("handed over");
+  expect(userText(0)).toContain('Run this with the explore agent: call the task tool with subagent_type \\"explore\\" and the task below as its whole prompt');
+  expect(userText(0)).toContain("Find where config is parsed.");
+  expect(JSON.stringify(fake.requests[0]!.body.tools.map((t: { name: string }) => t.name))).toContain('"task"');
 });
