@@ -18,6 +18,7 @@ import { out, stdinIsPiped, warn } from "./output.ts";
 import { sessionlessResult } from "./sessionless-result.ts";
 import type { Session } from "../session/session.ts";
 import { stopBackgroundCommands } from "./stop-background.ts";
+import { sessionEndMemoryLine } from "./session-end-memory.ts";
 import { claudeRenderer, claudeSessionlessResult, isClaudeFormat } from "./claude-stream.ts";
 
 export const EXIT_CODES: Record<ResultStatus, number> = { success: 0, error: 1, permission: 3, max_turns: 4, interrupted: 130, stopped: 5 };
@@ -70,6 +71,11 @@ export async function printMode(ctx: Context): Promise<number> {
     streaming?.();
     await session.end("other");
     const signal = signals.received();
+    // memory.auto: bounded in time, one line on stderr, the exit code is the run's
+    if (ctx.config.memoryAuto && !args.compact && !signal && result.status !== "error") {
+      const line = await sessionEndMemoryLine(session, { dataDir: ctx.paths.dataDir, projectRoot: ctx.projectRoot, stream: options.stream, env: ctx.env });
+      if (line) warn(line);
+    }
     return result.status === "interrupted" && signal ? SIGNAL_EXIT_CODES[signal] : EXIT_CODES[result.status];
   } finally {
     signals.stop();

@@ -54,6 +54,8 @@ export type ResolvedConfig = {
   plugins: { user: Record<string, boolean>; project: Record<string, boolean> };
   /** The `mcpServers` of rein's config files, user first, with the file each came from (trust and checking are the MCP loader's business). */
   mcpServers: { file: string; scope: "user" | "project"; servers: Record<string, unknown> }[];
+  /** memory.auto: facts proposed and saved at a session's end; a repository can turn it on only with trust */
+  memoryAuto: boolean;
   /** Config files that were read, user first. */
   sources: string[];
   warnings: string[];
@@ -126,6 +128,7 @@ export function loadConfig(opts: LoadOptions): ResolvedConfig {
       ...(user?.mcpServers ? [{ file: userFile, scope: "user" as const, servers: user.mcpServers }] : []),
       ...(rawProject?.mcpServers ? [{ file: projectFile, scope: "project" as const, servers: rawProject.mcpServers }] : []),
     ],
+    memoryAuto: project?.memory?.auto ?? user?.memory?.auto ?? false,
     sources: [user && userFile, rawProject && projectFile].filter((file) => file !== undefined),
     ...ruleNotes([[userFile, rules.user], [projectFile, fileRules(project)], ["a --allow, --deny or --ask flag", rules.flags]], warnings),
   };
@@ -137,7 +140,10 @@ function providerEntries(config: ConfigFile | undefined, file: string): (Provide
 
 /** A repository is untrusted input: it may restrict what rein does, never widen it. */
 function untrusted(config: ConfigFile, file: string, warnings: string[]): ConfigFile {
-  const { permissionMode, permissions, sandbox, env, ...rest } = config;
+  const { permissionMode, permissions, sandbox, env, memory, ...rest } = config;
+  if (memory?.auto) {
+    warnings.push(`ignored memory.auto from ${file}: an untrusted workspace cannot start model calls that write your memories (run with --trust to accept it)`);
+  }
   if (env?.passthrough?.length) {
     warnings.push(`ignored env.passthrough from ${file}: an untrusted workspace cannot let credentials reach its commands (run with --trust to accept it)`);
   }
@@ -157,6 +163,7 @@ function untrusted(config: ConfigFile, file: string, warnings: string[]): Config
   }
   return {
     ...rest,
+    ...(memory?.auto === false ? { memory } : {}),
     ...(sandbox === "on" ? { sandbox } : {}),
     permissionMode: permissive ? undefined : permissionMode,
     permissions: { ask: permissions?.ask, deny: permissions?.deny },

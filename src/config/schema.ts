@@ -149,6 +149,8 @@ export const ConfigFileSchema = strict({
   hooks: v.optional(HooksSchema),
   /** installed plugins on (true) or off (false) by id, Claude Code's `enabledPlugins`; a project's load only with trust */
   enabledPlugins: v.optional(v.record(v.string(), v.boolean(expected("expected true or false")), expected('expected an object like {"name@marketplace": true}'))),
+  /** memory.auto: at a session's end one model call proposes durable facts to remember (src/memory/auto.ts) */
+  memory: v.optional(strict({ auto: flag() })),
 });
 
 export type ConfigFile = v.InferOutput<typeof ConfigFileSchema>;

@@ -1,4 +1,4 @@
-// A memory file: `---`, `key: value` lines (name, description, type, updated), `---`, the text.
+// A memory file: `---`, `key: value` lines (name, description, type, updated, source), `---`, the text.
 import * as v from "valibot";
 
 export const MEMORY_TYPES = ["user", "project", "feedback", "reference"] as const;
@@ -9,6 +9,8 @@ const Meta = v.object({
   description: v.optional(v.string(), ""),
   type: v.picklist(MEMORY_TYPES),
   updated: v.optional(v.string(), ""),
+  /** where it came from when rein wrote it itself: "memory.auto, session s_..." */
+  source: v.optional(v.string()),
 });
 export type MemoryMeta = v.InferOutput<typeof Meta>;
 
@@ -36,7 +38,8 @@ export function parseMemory(source: string): { meta: MemoryMeta; text: string } 
 
 export function formatMemory(meta: MemoryMeta, text: string): string {
   const line = (key: string, value: string) => `${key}: ${JSON.stringify(value.replace(/\s+/g, " ").trim())}`;
-  return ["---", line("name", meta.name), line("description", meta.description), `type: ${meta.type}`, `updated: ${meta.updated}`, "---", "", text.trim(), ""].join("\n");
+  const source = meta.source ? [line("source", meta.source)] : [];
+  return ["---", line("name", meta.name), line("description", meta.description), `type: ${meta.type}`, `updated: ${meta.updated}`, ...source, "---", "", text.trim(), ""].join("\n");
 }
 
 function unquote(value: string): string {

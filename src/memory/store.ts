@@ -13,7 +13,7 @@ export type MemoryScope = "project" | "user";
 export type MemoryDirs = Record<MemoryScope, string>;
 export type Memory = MemoryMeta & { scope: MemoryScope; file: string; text: string };
 export type BrokenMemory = { scope: MemoryScope; file: string; problem: string };
-export type MemoryInput = { name: string; description: string; type: MemoryType; text: string };
+export type MemoryInput = { name: string; description: string; type: MemoryType; text: string; source?: string };
 
 export const INDEX = "MEMORY.md";
 
@@ -53,7 +53,7 @@ export async function saveMemory(dirs: MemoryDirs, scope: MemoryScope, input: Me
   const secret = secretIn(`${input.name}\n${input.description}\n${input.text}`);
   if (secret) return `not saved: the memory holds what looks like a secret (${secret}); memories never keep secrets, so write it without the value`;
   const dir = dirs[scope];
-  const meta: MemoryMeta = { name: input.name.trim(), description: input.description.trim(), type: input.type, updated: now.toISOString() };
+  const meta: MemoryMeta = { name: input.name.trim(), description: input.description.trim(), type: input.type, updated: now.toISOString(), ...(input.source ? { source: input.source } : {}) };
   const file = join(dir, `${slug(meta.name)}.md`);
   return writing(dir, async () => {
     await withLock(dir, () => {

@@ -14,6 +14,7 @@ import type { InteractiveHooks } from "../interactive.ts";
 import { markdownRenderer } from "../markdown.ts";
 import { err } from "../output.ts";
 import { openSession } from "../open-session.ts";
+import { sessionEndMemoryLine } from "../session-end-memory.ts";
 import { formatLoadError } from "../tools-command.ts";
 import type { App, Loaded } from "./app.ts";
 import type { Screen } from "./screen.ts";
@@ -23,7 +24,7 @@ import { idleDelay } from "./idle-notice.ts";
 
 const RESUME_LINES = 12;
 
-export async function loadSession(args: Args, env: Env, hooks: InteractiveHooks, screen: Screen, app: App): Promise<Loaded & { cleanup: () => Promise<void> }> {
+export async function loadSession(args: Args, env: Env, hooks: InteractiveHooks, screen: Screen, app: App): Promise<Loaded & { cleanup: (code: number) => Promise<void> }> {
   const ctx = resolveContext(args, env);
   const warn = (message: string) => screen.print(chalk.yellow(`rein: ${message}`));
   const base = runSettings(ctx, { warn });
@@ -49,9 +50,11 @@ export async function loadSession(args: Args, env: Env, hooks: InteractiveHooks,
   // What the status line needs, kept as events arrive rather than read back from the store.
   let spent: (StampedEvent | SpendEvent)[] = [];
   let lastContext: number | undefined;
+  let ranTurn = false;
   const track = (event: StampedEvent) => {
     // A subagent's events are its own; its spending arrives rolled up in the parent's result.
     if (event.parent_tool_use_id) return;
+    if (event.type === "result") ranTurn = true;
     if (event.type === "result" || event.type === "compaction" || event.type === "assistant" || event.type === "user") spent.push(event);
     if (event.type === "assistant") {
       const u = event.usage;
@@ -146,10 +149,16 @@ export async function loadSession(args: Args, env: Env, hooks: InteractiveHooks,
       serve,
     },
     status: (current) => statusLine(agentName ?? DEFAULT_AGENT, current.model, current.contextWindow, lastContext, sessionSpend(spent)),
-    cleanup: async () => {
+    cleanup: async (code) => {
       unsubscribe();
       await server?.stop();
       await session.end("prompt_input_exit").catch(() => undefined); // SessionEnd hooks, before the store closes
+      // memory.auto, when this process ran a turn and a terminal is still there to say what it kept
+      if (ctx.config.memoryAuto && ranTurn && code !== 129) {
+        err(chalk.dim("memory.auto: looking for facts worth keeping…\n"));
+        const line = await sessionEndMemoryLine(session, { dataDir: ctx.paths.dataDir, projectRoot: ctx.projectRoot, stream: options.stream, env });
+        if (line) err(`rein: ${line}\n`);
+      }
       const dropped = dropIfEmpty(session.id);
       store.close();
       if (!dropped) err(`session ${session.id} (resume: rein -r ${session.id})\n`);

@@ -56,7 +56,7 @@ export async function runTerminal({ args, env, hooks, terminal, screen, editor, 
   if (args.prompt !== undefined) app.send(args.prompt);
   app.refresh();
 
-  let cleanup = async () => {};
+  let cleanup = async (_code: number) => {};
   try {
     const { loadSession } = await import("./load.ts");
     const loaded = await loadSession(args, env, hooks, screen, app);
@@ -70,7 +70,7 @@ export async function runTerminal({ args, env, hooks, terminal, screen, editor, 
   }
   const code = await app.done;
   terminal.restore();
-  await cleanup();
+  await cleanup(code);
   await stopBackgroundCommands(warn).catch(() => undefined); // a terminal gone (SIGHUP) takes no more lines
   return code;
 }

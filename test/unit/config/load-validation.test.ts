@@ -128,9 +128,26 @@ describe("files that are fine", () => {
       hooks: [],
       plugins: { user: {}, project: {} },
       mcpServers: [],
+      memoryAuto: false,
       sources: [],
       warnings: [],
     });
+  });
+
+  test("memory.auto: the user's turns it on; a repository's only with trust, and it can always turn it off", () => {
+    ws.writeUser({ memory: { auto: true } });
+    expect(ws.load().memoryAuto).toBe(true);
+    ws.writeUser({});
+    ws.writeProject({ memory: { auto: true } });
+    const untrusted = ws.load();
+    expect(untrusted.memoryAuto).toBe(false);
+    expect(untrusted.warnings.join("\n")).toContain("ignored memory.auto from");
+    expect(ws.load({ overrides: { trust: true } }).memoryAuto).toBe(true);
+    ws.writeUser({ memory: { auto: true } });
+    ws.writeProject({ memory: { auto: false } });
+    expect(ws.load().memoryAuto).toBe(false);
+    ws.writeProject({ memory: { auto: "yes" } });
+    expect(() => ws.load()).toThrow('"memory.auto": expected true or false, got "yes"');
   });
 
   test("a byte order mark and {} are accepted", () => {
