@@ -18,7 +18,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   agents: ["agent", "sdk", "config", "permission", "prompts"],
   mcp: ["agent", "sdk", "config", "permission", "registry"],
   session: ["agent", "agents", "mcp", "sdk", "permission", "llm", "registry", "prompts", "hooks", "memory", "skills", "checkpoint", "plugins"],
-  memory: ["agent", "sdk", "config", "permission"],
+  memory: ["agent", "sdk", "config", "permission", "prompts"],
   hooks: ["agent", "sdk", "config", "permission"],
   skills: ["agent", "sdk", "config", "permission", "prompts"],
   plugins: ["agent", "sdk", "config", "permission", "skills"],
