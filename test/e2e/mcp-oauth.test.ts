@@ -48,6 +48,17 @@ test.concurrent("needs login, login through the printed URL, a tool call with th
   expect(resultText(toolResultsOf(w.fake.requests.at(-1))[0])).toMatch(/^you are client-/);
   expect(w.fake.requests.some((r) => r.bodyText.includes(access_token))).toBe(false);
 
+  // a token past its expiry is renewed before it is sent
+  const file = JSON.parse(await Bun.file(tokenFile).text());
+  file.logins[`remote ${fake.url}`].tokens.expires_at = Date.now() - 1000;
+  await Bun.write(tokenFile, JSON.stringify(file));
+  w.fake.script({ reply: [use("mcp__remote__whoami", {})] }, { reply: [text("done")] });
+  expect(await w.run(["-p", "and now?"])).toMatchObject({ code: 0 });
+  expect(resultText(toolResultsOf(w.fake.requests.at(-1))[0])).toMatch(/^you are client-/);
+  expect(fake.grants).toEqual(["authorization_code", "refresh_token"]);
+  expect(fake.requests.filter((r) => r.path === "/mcp" && r.authorization === `Bearer ${access_token}`).length).toBeGreaterThan(0);
+  expect(JSON.parse(await Bun.file(tokenFile).text()).logins[`remote ${fake.url}`].tokens.access_token).not.toBe(access_token);
+
   fake.revokeAccessTokens();
   fake.revokeRefreshTokens();
   w.fake.script({ reply: [use("mcp__remote__whoami", {})] }, { reply: [text("done")] });
@@ -77,6 +88,17 @@ test.concurrent("a callback with another state ends the login with an error and 
   expect(done.stderr).toMatch(/^rein: the login to MCP server "remote" failed: the answer's state does not match this login/m);
   expect(await Bun.file(join(w.dataDir, "mcp-tokens.json")).exists()).toBe(false);
   expect(fake.grants).toEqual([]);
+}, 30_000);
+
+test.concurrent("an authorization server whose metadata names another issuer is refused, before any URL is shown", async () => {
+  await using w = await world();
+  await using fake = startFakeOAuthMcp({ issuer: () => "https://elsewhere.example" });
+  await configure(w, fake);
+  const r = await w.run(["mcp", "login", "remote"]);
+  expect(r.code).toBe(1);
+  expect(r.stdout).toBe("");
+  expect(r.stderr).toMatch(/^rein: the login to MCP server "remote" failed: the authorization server's metadata names issuer https:\/\/elsewhere\.example, not http:\/\/127\.0\.0\.1:\d+ where it was found: refusing to log in/);
+  expect(fake.clients.size).toBe(0);
 }, 30_000);
 
 test.concurrent("login refuses a stdio server and an unknown name with one line each", async () => {
