@@ -22,6 +22,10 @@ export type SubagentParent = {
 /** The task tool (and anything else that runs children) for a session. */
 export type SubagentSource = (parent: SubagentParent) => Tool[];
 
+/** An `agent` hook's run: a read-only subagent (the explore agent's tools) given the hook's prompt; `id` names the hook run. */
+export type HookAgentRun = (request: { prompt: string; model?: string; id: string; signal: AbortSignal }) => Promise<ChildOutcome>;
+export type HookAgentSource = (parent: SubagentParent) => HookAgentRun;
+
 export type ChildRequest = {
   agent: string;
   prompt: string;

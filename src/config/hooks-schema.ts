@@ -19,7 +19,7 @@ export const HOOK_EVENTS = [
   "SubagentStop",
 ] as const;
 export type HookEvent = (typeof HOOK_EVENTS)[number];
-export const HANDLER_TYPES = ["command", "http", "prompt"] as const;
+export const HANDLER_TYPES = ["command", "http", "prompt", "agent"] as const;
 
 const text = (what: string) => v.pipe(v.string(got(`expected ${what}`)), v.minLength(1, got(`expected ${what}`)));
 const seconds = v.pipe(v.number(got("expected a number of seconds > 0")), v.finite(got("expected a number of seconds > 0")), v.gtValue(0, got("expected a number of seconds > 0")));
@@ -51,8 +51,9 @@ const HttpHandler = v.strictObject(
   unknownKey,
 );
 const PromptHandler = v.strictObject({ type: v.literal("prompt"), prompt: text("a prompt"), model: v.optional(text("a model name")), ...common }, unknownKey);
+const AgentHandler = v.strictObject({ type: v.literal("agent"), prompt: text("a prompt"), model: v.optional(text("a model name")), ...common }, unknownKey);
 
-export const HookHandlerSchema = v.variant("type", [CommandHandler, HttpHandler, PromptHandler], (issue) =>
+export const HookHandlerSchema = v.variant("type", [CommandHandler, HttpHandler, PromptHandler, AgentHandler], (issue) =>
   `expected a handler with "type" one of ${HANDLER_TYPES.join(", ")}, got ${JSON.stringify((issue.input as { type?: unknown } | undefined)?.type ?? issue.input)}`,
 );
 export type HookHandler = v.InferOutput<typeof HookHandlerSchema>;

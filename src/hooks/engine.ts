@@ -26,7 +26,7 @@ export type HookContext = {
   /** set in a subagent's session: its hooks' payloads name the agent, and its start and stop are SubagentStart and SubagentStop */
   subagent?: { agentId: string; agentType: string; transcriptPath: string };
   /** runs the handler types other than command (http, prompt); a command-only setup leaves it out */
-  runOther?: (handler: Exclude<HookHandler, { type: "command" }>, payload: string, timeoutMs: number, signal: AbortSignal) => Promise<RawRun>;
+  runOther?: (handler: Exclude<HookHandler, { type: "command" }>, payload: string, timeoutMs: number, signal: AbortSignal, id: string) => Promise<RawRun>;
   newId: () => string;
   /**
    * Takes what an `async: true` hook said (its context or systemMessage) once it ends in the
@@ -88,7 +88,7 @@ async function runOne(entry: HookEntry, fired: Fired, ctx: HookContext, signal: 
   const raw = entry.handler.type === "command"
     ? await runCommand(entry.handler, { payload, cwd: ctx.cwd, env: hookEnv(ctx, entry), timeoutMs, signal })
     : ctx.runOther
-      ? await ctx.runOther(entry.handler, payload, timeoutMs, signal)
+      ? await ctx.runOther(entry.handler, payload, timeoutMs, signal, id)
       : { exitCode: 1, stdout: "", stderr: "", timedOut: false, cut: false, error: `${entry.handler.type} hooks cannot run here` };
   const verdict = background ? told(verdictOf(fired.event, raw, timeoutMs)) : verdictOf(fired.event, raw, timeoutMs);
   if (verdict.updatedInput && fired.tool) verdict.updatedInput = inputFrom(fired.tool, verdict.updatedInput, entry.dialect) as Record<string, unknown>;

@@ -24,6 +24,11 @@ export async function runPrompt(handler: PromptHandler, payload: string, model: 
       return { exitCode: 1, stdout: "", stderr: "", timedOut: false, cut: false, error: `the model call failed: ${event.message}` };
     }
   }
+  return answerRun(reply);
+}
+
+/** A model's `{"ok": ..., "reason": ...}` answer as a run: ok is exit 0, not ok exit 2 with the reason, anything else an error. */
+export function answerRun(reply: string): RawRun {
   const json = /\{[\s\S]*\}/.exec(reply)?.[0];
   let parsed: v.SafeParseResult<typeof Answer> | undefined;
   try {

@@ -3,6 +3,7 @@
 import { appendFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { AgentEvent, StampedEvent, StreamFn } from "../agent/types.ts";
+import { runAgentHook, type AgentRunner } from "../hooks/agent.ts";
 import { runHttp } from "../hooks/http.ts";
 import { runPrompt } from "../hooks/prompt.ts";
 import { hookEntries, type HookEntry, type HookSourcesInput } from "../hooks/sources.ts";
@@ -54,6 +55,8 @@ export function sessionHooks(
     emit: (event: AgentEvent) => void;
     /** the model prompt hooks ask */
     model: () => { stream: StreamFn; model: string };
+    /** the subagent agent hooks run */
+    agent: AgentRunner;
   },
 ): SessionHooks | undefined {
   if (!settings || !settings.entries.some((entry) => entry.active)) return undefined;
@@ -71,10 +74,11 @@ export function sessionHooks(
     env: session.env,
     emit: session.emit,
     newId: () => newId("hook"),
-    runOther: (handler, payload, timeoutMs, signal) =>
-      handler.type === "http"
-        ? runHttp(handler, payload, headerEnv(), timeoutMs, signal)
-        : runPrompt(handler, payload, session.model(), timeoutMs, signal),
+    runOther: (handler, payload, timeoutMs, signal, id) => {
+      if (handler.type === "http") return runHttp(handler, payload, headerEnv(), timeoutMs, signal);
+      if (handler.type === "agent") return runAgentHook(handler, payload, session.agent, id, timeoutMs, signal);
+      return runPrompt(handler, payload, session.model(), timeoutMs, signal);
+    },
   });
   return {
     points,

@@ -23,7 +23,7 @@ import {
   type StreamFn,
   type Usage,
 } from "../agent/types.ts";
-import type { SubagentSource } from "../agents/host.ts";
+import type { HookAgentRun, HookAgentSource, SubagentParent, SubagentSource } from "../agents/host.ts";
 import type { ModelCatalog } from "../llm/models.ts";
 import { BUILTIN_CATALOG, costFunction } from "../llm/providers.ts";
 import type { PermissionRequest, Rule } from "../permission/evaluate.ts";
@@ -88,6 +88,8 @@ export type SessionOptions = {
   afterToolCall?: CallChain["afterToolCall"];
   /** the task tool and the child sessions it runs (agents/host.ts) */
   subagents?: SubagentSource;
+  /** the subagent an `agent` hook runs (absent: agent hooks cannot run here) */
+  hookAgent?: HookAgentSource;
   /** the SessionStart source when this session replaces another (the terminal's /clear) */
   startSource?: "clear";
   /** the agent the session runs as, named by the `session` event */
@@ -145,6 +147,7 @@ export class Session {
   /** the running children's reply functions: an ask forwarded from a child is answered here */
   private readonly answerers = new Set<(askId: string, reply: PermissionReply, message?: string) => boolean>();
   private readonly taskTools: Tool[];
+  private readonly hookAgent: HookAgentRun | undefined;
   private readonly checkpoints: TurnCheckpoints | undefined;
   /** the read-only flags of the tools the loop was last given */
   private readOnlyTools = new Map<string, boolean>();
@@ -165,6 +168,7 @@ export class Session {
       env: this.toolEnv,
       emit: (event) => void this.emit(event),
       model: () => ({ stream: this.options.stream, model: this.options.model }),
+      agent: (request) => (this.hookAgent ? this.hookAgent(request) : Promise.reject(new Error("agent hooks cannot run here (no subagents)"))),
     });
     this.checkpoints = options.checkpoints ? new TurnCheckpoints(options.checkpoints, row.cwd, row.id) : undefined;
     this.lease = new RunLease(options.store.db, row.id, { ...options.lease, ...(options.now ? { now: options.now } : {}) });
@@ -208,8 +212,7 @@ export class Session {
       emitReply: (id, answer) =>
         this.emit({ type: "permission_reply", id, reply: answer.reply, ...(answer.message ? { message: answer.message } : {}) }),
     });
-    this.taskTools =
-      options.subagents?.({
+    const parent: SubagentParent = {
         id: row.id,
         cwd: row.cwd,
         approvals: () => this.broker.approvals,
@@ -223,7 +226,9 @@ export class Session {
           const own = costFunction(this.options.model, this.options.models)(this.runUsage);
           return own === null || this.childSpend.cost === null ? null : own + this.childSpend.cost;
         },
-      }) ?? [];
+      };
+    this.taskTools = options.subagents?.(parent) ?? [];
+    this.hookAgent = options.hookAgent?.(parent);
   }
 
   /** The tools for a turn: the session's, then the task tool when it has subagents (their read-only flags kept for the checkpoints). */

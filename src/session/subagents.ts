@@ -2,7 +2,7 @@
 // parent and tool call, with the agent's prompt (after the parent's instructions), tools, rules and
 // model, none of the parent's conversation. The child's events are shown on the parent's stream,
 // its asks answered through the parent, its spending added to the parent's result.
-import type { ChildOutcome, ChildRequest, SubagentParent } from "../agents/host.ts";
+import type { ChildOutcome, ChildRequest, HookAgentSource, SubagentParent } from "../agents/host.ts";
 import { agentLayer, offeredTools, tightening } from "../agents/rules.ts";
 import { DEFAULT_TASK_CAP, taskTool } from "../agents/task-tool.ts";
 import type { AgentDefinition } from "../agents/types.ts";
@@ -21,12 +21,13 @@ export type SubagentSettings = {
   depth?: number;
 };
 
-/** `options` with the task tool (refusing past MAX_TASK_DEPTH). */
+/** `options` with the task tool (refusing past MAX_TASK_DEPTH), and the subagent `agent` hooks run. */
 export function withSubagents(options: SessionOptions, settings: SubagentSettings): SessionOptions {
   const depth = settings.depth ?? 0;
   const cap = settings.cap ?? DEFAULT_TASK_CAP;
   return {
     ...options,
+    hookAgent: hookAgents(options, settings),
     subagents: (parent) => {
       // What a person approved with "always" for a subagent holds for that agent's later tasks in this session.
       const approved = new Map<string, Rule[]>();
@@ -95,6 +96,21 @@ async function runChild(
     unsubscribe();
   }
 }
+
+/** The explore agent, run without hooks (an agent hook on a tool call would fire again on its own calls). */
+function hookAgents(options: SessionOptions, settings: SubagentSettings): HookAgentSource {
+  const { hooks: _, ...unhooked } = options;
+  return (parent) => {
+    const approved = new Map<string, Rule[]>();
+    return async (request) => {
+      if (!settings.agents.some((a) => a.name === HOOK_AGENT)) throw new Error(`agent hooks run the ${HOOK_AGENT} agent, which this workspace does not have`);
+      const child = { agent: HOOK_AGENT, prompt: request.prompt, description: "agent hook", toolUseId: request.id, signal: request.signal, ...(request.model ? { model: request.model } : {}) };
+      return runChild(unhooked, settings, parent, child, approved);
+    };
+  };
+}
+
+const HOOK_AGENT = "explore";
 
 /** An agent with a tool list lacking the task tool, or one that disallows it, starts no subagents. */
 export function mayStartTasks(agent: AgentDefinition): boolean {

@@ -20,7 +20,7 @@ const command = (c: string) => ({ type: "command" as const, command: c });
 
 test("a malformed hooks value in rein's config is a config error naming the file and the key", () => {
   const file = write("bad/config.json", JSON.stringify({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "shell", command: "x" }] }] } }));
-  expect(() => readConfigFile(file, { kind: "user" })).toThrow(`config error in ${file}: "hooks.PreToolUse[0].hooks[0].type": expected a handler with "type" one of command, http, prompt, got "shell"`);
+  expect(() => readConfigFile(file, { kind: "user" })).toThrow(`config error in ${file}: "hooks.PreToolUse[0].hooks[0].type": expected a handler with "type" one of command, http, prompt, agent, got "shell"`);
   const unknown = write("bad2/config.json", JSON.stringify({ hooks: { PreToolCall: [] } }));
   expect(() => readConfigFile(unknown, { kind: "user" })).toThrow('"hooks.PreToolCall": unknown hook event "PreToolCall"');
 });
@@ -33,7 +33,7 @@ test("a malformed Claude Code file is a warning and loads nothing; a bad group c
 
   write("p2/.claude/settings.local.json", JSON.stringify({
     hooks: {
-      PreToolUse: [{ matcher: "Bash", hooks: [{ type: "agent", prompt: "x" }] }, { matcher: "Write", hooks: [command("fmt")] }],
+      PreToolUse: [{ matcher: "Bash", hooks: [{ type: "mcp_tool", server: "s", tool: "t" }] }, { matcher: "Write", hooks: [command("fmt")] }],
       FileChanged: [{ hooks: [command("ignored: an event rein does not run")] }],
     },
   }));

@@ -8,7 +8,7 @@ import { builtinAgents } from "../../../src/agents/builtin.ts";
 import type { HooksConfig } from "../../../src/config/hooks-schema.ts";
 import { Session } from "../../../src/session/session.ts";
 import { withSubagents } from "../../../src/session/subagents.ts";
-import { sentMessages, useKit } from "../../support/session-kit.ts";
+import { sentMessages, sentResults, useKit } from "../../support/session-kit.ts";
 import { hookedOptions, say } from "./hook-kit.ts";
 
 const kit = useKit();
@@ -55,4 +55,34 @@ test("a SubagentStop matcher names the agent type: another agent's stop does not
   await session.prompt("where?");
 
   expect(existsSync(fired)).toBe(false);
+});
+
+test("an agent hook runs the explore agent (read-only tools, no hooks of its own) on its prompt; ok:false blocks the call", async () => {
+  const dir = kit().dir.path;
+  const marker = join(dir, "deployed");
+  const hooks: HooksConfig = { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "agent", prompt: "Allow this only when the tests pass: $ARGUMENTS" }] }] };
+  const { options } = hookedOptions(kit(), hooks);
+  const session = Session.create(dir, withSubagents(options, { agents: builtinAgents(dir) }));
+  kit().fake.script(
+    { reply: [{ type: "tool_use", name: "bash", input: { command: `touch ${marker}` }, id: "t1" }] },
+    { reply: [{ type: "tool_use", name: "bash", input: { command: "echo looked" }, id: "c1" }] },
+    say('The tests fail. {"ok": false, "reason": "the tests fail: fix them first"}'),
+    say("I will fix the tests."),
+  );
+
+  const result = await session.prompt("deploy");
+
+  expect(result).toMatchObject({ status: "success", text: "I will fix the tests." });
+  expect(existsSync(marker)).toBe(false);
+  const asked = kit().fake.requests[1]!.body;
+  expect(asked.tools.map((t: { name: string }) => t.name)).toEqual(["bash"]); // explore's tools of the session's (bash, write)
+  expect(JSON.stringify(asked.messages[0])).toContain("Allow this only when the tests pass: {");
+  expect(JSON.stringify(asked.messages[0])).toContain(`touch ${marker}`);
+  expect(String(sentResults(kit().fake.requests[2])[0]!.content)).toContain("looked");
+  const [child] = kit().store.childSessions(session.id);
+  expect(child).toMatchObject({ agent: "explore" });
+  const end = kit().store.events(session.id).find((e) => e.type === "hook_end");
+  expect(end).toMatchObject({ event: "PreToolUse", handler: "agent: Allow this only when the tests pass: $ARGUMENTS", decision: "deny" });
+  expect(child!.parent_tool_use_id).toBe((end as { id: string }).id);
+  expect(String(sentResults(kit().fake.requests[3])[0]!.content)).toContain("blocked this call: the tests fail: fix them first");
 });
