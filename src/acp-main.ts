@@ -1,7 +1,6 @@
 // Entry of `rein acp` from run.ts: resolves the configuration once for the process and per session
 // directory, opens the store, and serves ACP on stdio. stdout carries nothing but JSON-RPC lines;
 // everything rein has to say goes to stderr.
-import * as acp from "@agentclientprotocol/sdk";
 import { serveAcp } from "./acp/agent.ts";
 import { MODE_TEXT, type ModeChoice } from "./acp/modes.ts";
 import { loadAgents } from "./agents/sources.ts";
@@ -35,7 +34,7 @@ export async function acpMain(args: Args, env: Env): Promise<number> {
     }
   };
   try {
-    await serveAcp({ store, version: VERSION, optionsFor, modes: (cwd) => modesFor(args, env, cwd), warn }, acp.ndJsonStream(stdoutStream(), Bun.stdin.stream()));
+    await serveAcp({ store, version: VERSION, optionsFor, modes: (cwd) => modesFor(args, env, cwd), warn }, Bun.stdin.stream(), out);
     await stopBackgroundCommands(warn);
   } finally {
     store.close();
@@ -67,10 +66,4 @@ function modesFor(args: Args, env: Env, cwd: string) {
       ...primary.map((agent) => ({ id: `agent:${agent.name}`, name: `${agent.name} agent`, description: agent.description })),
     ],
   };
-}
-
-/** Synchronous writes to fd 1: each JSON-RPC line is out before the next event is handled. */
-function stdoutStream(): WritableStream<Uint8Array> {
-  const decoder = new TextDecoder();
-  return new WritableStream({ write: (chunk) => out(decoder.decode(chunk, { stream: true })) });
 }

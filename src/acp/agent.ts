@@ -1,7 +1,8 @@
 // `rein acp`: an Agent Client Protocol v1 agent over a stream (stdio in production). Each ACP
 // session is a rein Session (the same object the terminal, print mode and the server drive); its
 // events become `session/update`s and its permission asks `session/request_permission`s.
-import * as acp from "@agentclientprotocol/sdk";
+import type * as acp from "@agentclientprotocol/sdk";
+import * as v from "valibot";
 import { Session, type ResultEvent, type SessionOptions } from "../session/session.ts";
 import type { SessionRow, Store } from "../session/store.ts";
 import type { FileAccess } from "../sdk.ts";
@@ -11,7 +12,15 @@ import { modeChoice, type ModeChoice } from "./modes.ts";
 import { askPermission } from "./permission.ts";
 import { promptOf } from "./prompt.ts";
 import { replay } from "./replay.ts";
+import { CODES, rpcConnection, RpcError, type Peer } from "./rpc.ts";
 import { translator } from "./updates.ts";
+import { PARAMS, paramsOf } from "./wire.ts";
+
+export const PROTOCOL_VERSION = 1;
+
+const authRequired = (message: string) => new RpcError(CODES.authRequired, `Authentication required: ${message}`);
+const sessionNotFound = (sessionId: string) => new RpcError(CODES.notFound, "Resource not found", { sessionId });
+const invalidRequest = (message: string) => new RpcError(CODES.invalidRequest, `Invalid request: ${message}`);
 
 export type AcpDeps = {
   store: Store;
@@ -33,13 +42,13 @@ export const AUTH_METHODS: acp.AuthMethod[] = [
   },
 ];
 
-/** Serves ACP on `stream` until the client closes it; then aborts running prompts (kept, resumable) and settles. */
-export async function serveAcp(deps: AcpDeps, stream: acp.Stream): Promise<void> {
+/** Serves ACP on the lines of `input` until the client closes it; then aborts running prompts (kept, resumable) and settles. */
+export async function serveAcp(deps: AcpDeps, input: ReadableStream<Uint8Array>, write: (line: string) => void): Promise<void> {
   const live = new Map<string, Live>();
-  let client: acp.AgentContext | undefined;
+  let client: Peer | undefined;
   let offered: acp.ClientCapabilities | undefined;
   const notify = (sessionId: string, update: acp.SessionUpdate) => {
-    void client?.notify(acp.methods.client.session.update, { sessionId, update }).catch(() => {});
+    client?.notify("session/update", { sessionId, update } satisfies acp.SessionNotification);
   };
 
   const attach = (session: Session, cwd: string, mcp: Record<string, unknown>): Live => {
@@ -62,7 +71,7 @@ export async function serveAcp(deps: AcpDeps, stream: acp.Stream): Promise<void>
   const files = (sessionId: () => string) => (client ? clientFiles(client, offered, sessionId) : undefined);
   const options = (cwd: string, row?: SessionRow, mode?: ModeChoice, mcp?: Record<string, unknown>, id: () => string = () => row?.id ?? ""): SessionOptions => {
     const found = deps.optionsFor(cwd, row, mode, mcp, files(id));
-    if ("problem" in found) throw acp.RequestError.authRequired(undefined, found.problem);
+    if ("problem" in found) throw authRequired(found.problem);
     return found;
   };
 
@@ -76,22 +85,23 @@ export async function serveAcp(deps: AcpDeps, stream: acp.Stream): Promise<void>
 
   const find = (sessionId: string): Live => {
     const entry = live.get(sessionId);
-    if (!entry) throw acp.RequestError.sessionNotFound(sessionId);
+    if (!entry) throw sessionNotFound(sessionId);
     return entry;
   };
 
-  const app = acp
-    .agent({ name: "rein" })
-    .onRequest(acp.methods.agent.initialize, ({ params }) => {
-      offered = params.clientCapabilities;
+  const requests: Record<string, (params: unknown) => unknown> = {
+    initialize: (raw) => {
+      offered = paramsOf(PARAMS.initialize, raw).clientCapabilities;
       return initialized(deps.version);
-    })
-    .onRequest(acp.methods.agent.authenticate, ({ params }) => {
+    },
+    authenticate: (raw) => {
+      const { methodId } = paramsOf(PARAMS.authenticate, raw);
       const found = deps.optionsFor(process.cwd());
-      if ("problem" in found) throw acp.RequestError.authRequired(undefined, `${found.problem} (${params.methodId}: set the key and restart the agent)`);
+      if ("problem" in found) throw authRequired(`${found.problem} (${methodId}: set the key and restart the agent)`);
       return {};
-    })
-    .onRequest(acp.methods.agent.session.new, ({ params }) => {
+    },
+    "session/new": (raw): acp.NewSessionResponse => {
+      const params = paramsOf(PARAMS.newSession, raw);
       const mcp = mcpEntries(params.mcpServers);
       let id = "";
       const opened = options(params.cwd, undefined, undefined, mcp, () => id);
@@ -100,10 +110,11 @@ export async function serveAcp(deps: AcpDeps, stream: acp.Stream): Promise<void>
       attach(session, params.cwd, mcp);
       announceCommands(session.id, opened);
       return { sessionId: session.id, modes: deps.modes(params.cwd) };
-    })
-    .onRequest(acp.methods.agent.session.load, async ({ params }) => {
+    },
+    "session/load": (raw): acp.LoadSessionResponse => {
+      const params = paramsOf(PARAMS.loadSession, raw);
       const row = deps.store.getSession(params.sessionId);
-      if (!row || row.deleted_at != null) throw acp.RequestError.sessionNotFound(params.sessionId);
+      if (!row || row.deleted_at != null) throw sessionNotFound(params.sessionId);
       const mcp = mcpEntries(params.mcpServers);
       let entry = live.get(row.id);
       if (!entry) {
@@ -113,18 +124,22 @@ export async function serveAcp(deps: AcpDeps, stream: acp.Stream): Promise<void>
       }
       for (const update of replay(entry.session.history(), row.cwd)) notify(row.id, update);
       return { modes: deps.modes(row.cwd) };
-    })
-    .onRequest(acp.methods.agent.session.list, ({ params }) => ({
-      sessions: deps.store.listSessions({ ...(params.cwd ? { cwd: params.cwd } : {}), limit: 200 }).map((row) => ({
-        sessionId: row.id,
-        cwd: row.cwd,
-        title: row.title,
-        updatedAt: new Date(row.updated_at).toISOString(),
-      })),
-    }))
-    .onRequest(acp.methods.agent.session.prompt, async ({ params }) => {
+    },
+    "session/list": (raw): acp.ListSessionsResponse => {
+      const { cwd } = paramsOf(PARAMS.listSessions, raw);
+      return {
+        sessions: deps.store.listSessions({ ...(cwd ? { cwd } : {}), limit: 200 }).map((row) => ({
+          sessionId: row.id,
+          cwd: row.cwd,
+          title: row.title,
+          updatedAt: new Date(row.updated_at).toISOString(),
+        })),
+      };
+    },
+    "session/prompt": async (raw): Promise<acp.PromptResponse> => {
+      const params = paramsOf(PARAMS.prompt, raw);
       const entry = find(params.sessionId);
-      if (entry.run) throw acp.RequestError.invalidRequest(undefined, `a prompt is already running in session ${params.sessionId}; cancel it or wait for its stopReason`);
+      if (entry.run) throw invalidRequest(`a prompt is already running in session ${params.sessionId}; cancel it or wait for its stopReason`);
       const { text, images } = promptOf(params.prompt);
       entry.stop = null;
       entry.run = entry.session.prompt(text, images);
@@ -134,13 +149,14 @@ export async function serveAcp(deps: AcpDeps, stream: acp.Stream): Promise<void>
       } finally {
         entry.run = undefined;
       }
-    })
-    .onRequest(acp.methods.agent.session.setMode, ({ params }) => {
+    },
+    "session/set_mode": (raw): acp.SetSessionModeResponse => {
+      const params = paramsOf(PARAMS.setMode, raw);
       const entry = find(params.sessionId);
       const { availableModes } = deps.modes(entry.cwd);
       const choice = modeChoice(params.modeId, availableModes);
-      if (!choice) throw acp.RequestError.invalidParams({ modeId: params.modeId }, `no mode "${params.modeId}": choose one of ${availableModes.map((m) => m.id).join(", ")}`);
-      if (entry.run) throw acp.RequestError.invalidRequest(undefined, "a prompt is running in this session; switch modes when it has finished");
+      if (!choice) throw new RpcError(CODES.invalidParams, `Invalid params: no mode "${params.modeId}": choose one of ${availableModes.map((m) => m.id).join(", ")}`, { modeId: params.modeId });
+      if (entry.run) throw invalidRequest("a prompt is running in this session; switch modes when it has finished");
       const row = deps.store.getSession(params.sessionId)!;
       // The session is opened again with the mode's rules (and agent); its conversation is the stored one.
       const reopened = Session.open(row, options(entry.cwd, row, choice, entry.mcp));
@@ -148,13 +164,17 @@ export async function serveAcp(deps: AcpDeps, stream: acp.Stream): Promise<void>
       attach(reopened, entry.cwd, entry.mcp);
       notify(params.sessionId, { sessionUpdate: "current_mode_update", currentModeId: params.modeId });
       return {};
-    })
-    .onNotification(acp.methods.agent.session.cancel, ({ params }) => {
-      live.get(params.sessionId)?.session.abort();
-    });
+    },
+  };
+  const notifications: Record<string, (params: unknown) => void> = {
+    "session/cancel": (raw) => {
+      const parsed = v.safeParse(PARAMS.cancel, raw);
+      if (parsed.success) live.get(parsed.output.sessionId)?.session.abort();
+    },
+  };
 
-  const connection = app.connect(stream);
-  client = connection.client;
+  const connection = rpcConnection(input, write, { requests, notifications });
+  client = connection.peer;
   await connection.closed;
   // The client went away: stop what runs (the session keeps what was said so far) and wait for it to persist.
   const runs = [...live.values()].map((entry) => {
@@ -168,7 +188,7 @@ export async function serveAcp(deps: AcpDeps, stream: acp.Stream): Promise<void>
 
 function initialized(version: string): acp.InitializeResponse {
   return {
-    protocolVersion: acp.PROTOCOL_VERSION,
+    protocolVersion: PROTOCOL_VERSION,
     agentCapabilities: {
       loadSession: true,
       promptCapabilities: { image: true, audio: false, embeddedContext: true },
@@ -188,7 +208,7 @@ export function stopReason(result: ResultEvent, lastStop: string | null): acp.St
     case "max_turns":
       return "max_turn_requests";
     case "error":
-      throw acp.RequestError.internalError(undefined, result.error ?? "the run failed");
+      throw new RpcError(CODES.internal, `Internal error: ${result.error ?? "the run failed"}`);
     default:
       if (lastStop === "max_tokens") return "max_tokens";
       if (lastStop === "refusal") return "refusal";

@@ -1,12 +1,14 @@
 // A permission ask as `session/request_permission`: the call, why it asks (the lines the terminal's
 // dialog shows), and allow once / allow always / reject once, mapped onto rein's replies. A request
 // the client cancels, or one that fails, rejects.
-import * as acp from "@agentclientprotocol/sdk";
+import type * as acp from "@agentclientprotocol/sdk";
 import { alwaysRules } from "../session/broker.ts";
 import type { StampedEvent } from "../session/events.ts";
 import { formatRule } from "../session/rules.ts";
 import type { Session } from "../session/session.ts";
+import type { Peer } from "./rpc.ts";
 import { toolKind, toolLocations, toolTitle } from "./tool-view.ts";
+import { ANSWERS, answerOf } from "./wire.ts";
 
 type AskEvent = Extract<StampedEvent, { type: "permission_ask" }>;
 
@@ -32,10 +34,10 @@ export function explanation(ask: AskEvent): string {
   return lines.join("\n");
 }
 
-export async function askPermission(client: acp.AgentContext, session: Session, ask: AskEvent, input: unknown, cwd: string): Promise<void> {
+export async function askPermission(client: Peer, session: Session, ask: AskEvent, input: unknown, cwd: string): Promise<void> {
   let reply: "once" | "always" | "reject" = "reject";
   try {
-    const response = await client.request(acp.methods.client.session.requestPermission, {
+    const request: acp.RequestPermissionRequest = {
       sessionId: session.id,
       toolCall: {
         toolCallId: ask.tool_use_id,
@@ -47,7 +49,8 @@ export async function askPermission(client: acp.AgentContext, session: Session, 
         content: [{ type: "content", content: { type: "text", text: explanation(ask) } }],
       },
       options: permissionOptions(ask),
-    });
+    };
+    const response = answerOf(ANSWERS.requestPermission, await client.request("session/request_permission", request));
     if (response.outcome.outcome === "selected") reply = REPLIES[response.outcome.optionId as keyof typeof REPLIES] ?? "reject";
   } catch {
     // the client failed the request or went away: nobody allowed the call
