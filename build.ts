@@ -18,6 +18,7 @@ export async function compile(outfile: string, target?: Target): Promise<void> {
     bytecode: true,
     format: "esm",
     splitting: true,
+    plugins: [withoutAjv],
     define: { REIN_VERSION: JSON.stringify(pkg.version), REIN_BUILTIN_TOOLS: JSON.stringify(await builtinSpecs()) },
   });
   if (!result.success) {
@@ -25,6 +26,20 @@ export async function compile(outfile: string, target?: Target): Promise<void> {
     throw new Error(`build failed for ${target ?? "host"}`);
   }
 }
+
+/**
+ * The MCP SDK's client imports its ajv validator for tools' output schemas even when given another
+ * one; rein gives every client its own (src/mcp/accept-any-schema.ts), so the ajv module is swapped
+ * for that file's stand-in and ajv stays out of the binary (about 0.5 MiB).
+ */
+const withoutAjv: Bun.BunPlugin = {
+  name: "mcp-without-ajv",
+  setup(build) {
+    build.onResolve({ filter: /@modelcontextprotocol\/sdk\/dist\/esm\/validation\/ajv-provider\.js$|^\.\.\/validation\/ajv-provider\.js$/ }, (args) =>
+      args.importer.includes("@modelcontextprotocol/sdk") || args.path.includes("@modelcontextprotocol/sdk") ? { path: `${import.meta.dir}/src/mcp/accept-any-schema.ts` } : undefined,
+    );
+  },
+};
 
 /**
  * What the binary knows of each built-in tool before its module loads (src/registry/builtin.ts):

@@ -10,6 +10,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { FetchLike, Transport as SdkTransport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { tmpdir } from "node:os";
 import { sandboxArgv, sandboxAvailable } from "../registry/sandbox.ts";
+import { ACCEPT_ANY } from "./accept-any-schema.ts";
 import type { McpSandbox, RemoteEntry, ServerEntry, StdioEntry } from "./config.ts";
 
 export type ConnectOptions = {
@@ -77,6 +78,7 @@ async function open(transport: SdkTransport, opts: ConnectOptions): Promise<Clie
     { name: "rein", version: opts.version },
     {
       capabilities: {},
+      jsonSchemaValidator: ACCEPT_ANY,
       listChanged: {
         tools: { autoRefresh: false, debounceMs: 0, onChanged: () => opts.onListChanged() },
         prompts: { autoRefresh: false, debounceMs: 0, onChanged: () => opts.onListChanged() },

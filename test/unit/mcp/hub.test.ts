@@ -149,3 +149,10 @@ test.concurrent("over the budget, one search tool stands in for the MCP tools; w
   expect(next.map((t) => t.name)).toEqual(["mcp_tool_search", "mcp_resources", "mcp__everything__echo"]);
   expect((await call(next, "mcp__everything__echo", { message: "found" })).output).toBe("Echo: found");
 }, 20_000);
+
+test.concurrent("a tool with an output schema: its structuredContent reaches the model (the client validates nothing with ajv)", async () => {
+  await using h = hub({ everything: everything() });
+  const result = await call(await h.tools(), "mcp__everything__get-structured-content", { location: "Chicago" });
+  expect(result.isError).toBeUndefined();
+  expect(result.output).toContain('"temperature"');
+}, 20_000);
