@@ -16,9 +16,12 @@ import { Screen } from "./term/screen.ts";
 import { colorLevel } from "./term/style.ts";
 import { openTerminal, type Terminal } from "./term/terminal.ts";
 
+/** The server over the terminal's session; `hub.adopt` hands it the session reopened (another agent, /memory reload). */
+export type ServedSession = { url: string; tokenNote?: string; stop: () => Promise<void>; hub?: { adopt(session: Session): void } };
+
 /** What the composition root lends the terminal: starting the HTTP server over its live session. */
 export type InteractiveHooks = {
-  serve?: (args: Args, env: Env, ctx: Context, store: Store, session: Session) => Promise<{ url: string; tokenNote?: string; stop: () => Promise<void> }>;
+  serve?: (args: Args, env: Env, ctx: Context, store: Store, session: Session) => Promise<ServedSession>;
   /** start serving at once (`rein --serve` in a terminal) */
   serveNow?: boolean;
 };

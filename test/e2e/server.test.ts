@@ -83,6 +83,8 @@ test.concurrent("one conversation gives the same events through print mode and t
   expect(served.find((e) => e.type === "tool_end")).toMatchObject({ is_error: false, output: expect.stringContaining("hi") });
   expect(result).toMatchObject({ status: "success", text: "It printed hi." });
   expect(normalized(served)).toEqual(normalized(print.events));
+  // both name the agent they run as, build when none was chosen
+  expect(served[0]).toMatchObject({ type: "session", agent: "build" });
   expect(w.fake.requests.map(messagesOf)).toEqual(printSent);
 });
 

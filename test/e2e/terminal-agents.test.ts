@@ -1,6 +1,9 @@
-// Agents in the interactive terminal (tmux, the compiled binary, the fake model): Tab at an empty
-// prompt runs the next primary agent, which the prompt, the status line and the next request show.
+// Agents and memory in the interactive terminal (tmux, the compiled binary, the fake model): Tab at
+// an empty prompt runs the next primary agent, a subagent's calls show under its task, /tasks opens
+// its transcript, /memory reload rereads the instructions, memory.auto keeps facts at exit.
 import { describe, expect, test } from "bun:test";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { terminalSuite } from "../support/terminal-start.ts";
 import { hasTmux } from "../support/tmux.ts";
 
@@ -98,5 +101,20 @@ describe.skipIf(!hasTmux)("agents in the terminal", () => {
     expect(JSON.stringify(suite.fake.requests[2]!.body.messages)).toContain("second");
     pane.keys("C-d");
     await pane.until("EXIT=0");
+  }, 30_000);
+
+  test("memory.auto on: leaving the terminal after a turn keeps the facts one more call proposes, and says so", async () => {
+    const config = join(suite.dir.path, "auto-config");
+    mkdirSync(config, { recursive: true });
+    writeFileSync(join(config, "config.json"), JSON.stringify({ memory: { auto: true } }));
+    const { pane } = await start({ name: "auto" });
+    const facts = { memories: [{ name: "Short answers", description: "the user wants them", type: "user", text: "The user prefers short answers." }] };
+    suite.fake.script({ reply: [{ type: "text", text: "Sure." }] }, { reply: [{ type: "text", text: JSON.stringify(facts) }] });
+    pane.keys("keep answers short from now on", "Enter");
+    await pane.until("Sure.");
+    pane.keys("C-d");
+    const left = await pane.until("EXIT=0");
+    expect(left).toContain("rein: memory.auto remembered 1 fact from this session: Short answers (rein memory list)");
+    expect(JSON.stringify(suite.fake.requests[1]!.body.messages)).toContain("User: keep answers short from now on");
   }, 30_000);
 });

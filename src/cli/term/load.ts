@@ -10,7 +10,7 @@ import type { Args } from "../args.ts";
 import { startupWarnings, openStore, resolveContext, runSettings, untrustedToolsWarning, type Env } from "../context.ts";
 import { costLine, sessionSpend } from "../cost-line.ts";
 import { skillProblems } from "../../session/skills.ts";
-import type { InteractiveHooks } from "../interactive.ts";
+import type { InteractiveHooks, ServedSession } from "../interactive.ts";
 import { markdownRenderer } from "../markdown.ts";
 import { err } from "../output.ts";
 import { openSession } from "../open-session.ts";
@@ -96,11 +96,12 @@ export async function loadSession(args: Args, env: Env, hooks: InteractiveHooks,
     next.keepApprovals(session.approvals());
     agentName = agent;
     subscribe(next);
+    server?.hub?.adopt(next);
   };
   attach(session, args.resume || args.continue ? "resumed session" : "session");
   screen.print(chalk.dim("/help lists commands · Esc or Ctrl-C stops a turn, Ctrl-C twice at the prompt exits, Ctrl-D exits"));
 
-  let server: { url: string; tokenNote?: string; stop: () => Promise<void> } | undefined;
+  let server: ServedSession | undefined;
   const serve = async () => {
     if (server) return screen.print(chalk.dim(`already serving on ${server.url}`));
     if (!hooks.serve) return screen.print(chalk.yellow("serving is not available here: start rein with --serve"));
