@@ -581,9 +581,14 @@ export class Session {
     return this.broker.approvals;
   }
 
-  /** Takes over the approvals of another Session object of this session (the terminal reopens it to switch agent or reload memory). */
-  keepApprovals(from: readonly Rule[]): void {
-    for (const rule of from) if (!this.broker.approvals.includes(rule)) this.broker.approvals.push(rule);
+  /**
+   * Carries on from another object of this session that is being let go (the terminal reopens it to
+   * switch agent or reload memory): its approvals, and its SessionStart, so hooks see one session.
+   */
+  continueFrom(previous: Session): void {
+    for (const rule of previous.approvals()) if (!this.broker.approvals.includes(rule)) this.broker.approvals.push(rule);
+    this.hooksStarted ||= previous.hooksStarted;
+    previous.hooksStarted = false;
   }
 
   /** Withdraws one of this session's approvals; the rule removed, or undefined for a bad index. */

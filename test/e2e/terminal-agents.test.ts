@@ -2,7 +2,7 @@
 // an empty prompt runs the next primary agent, a subagent's calls show under its task, /tasks opens
 // its transcript, /memory reload rereads the instructions, memory.auto keeps facts at exit.
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { terminalSuite } from "../support/terminal-start.ts";
 import { hasTmux } from "../support/tmux.ts";
@@ -116,5 +116,24 @@ describe.skipIf(!hasTmux)("agents in the terminal", () => {
     const left = await pane.until("EXIT=0");
     expect(left).toContain("rein: memory.auto remembered 1 fact from this session: Short answers (rein memory list)");
     expect(JSON.stringify(suite.fake.requests[1]!.body.messages)).toContain("User: keep answers short from now on");
+  }, 30_000);
+
+  test("switching agent keeps one session for its hooks: one SessionStart, one SessionEnd", async () => {
+    const log = join(suite.dir.path, "switch.log");
+    const config = join(suite.dir.path, "switch-config");
+    const note = (word: string) => [{ hooks: [{ type: "command", command: `printf '${word} ' >> ${log}` }] }];
+    mkdirSync(config, { recursive: true });
+    writeFileSync(join(config, "config.json"), JSON.stringify({ hooks: { SessionStart: note("start"), SessionEnd: note("end") } }));
+    const { pane } = await start({ name: "switch" });
+    suite.fake.script({ reply: [{ type: "text", text: "First." }] }, { reply: [{ type: "text", text: "Second." }] });
+    pane.keys("one", "Enter");
+    await pane.until("First.");
+    pane.keys("Tab");
+    await pane.until("agent: plan");
+    pane.keys("two", "Enter");
+    await pane.until("Second.");
+    pane.keys("C-d");
+    await pane.until("EXIT=0");
+    expect(readFileSync(log, "utf8")).toBe("start end ");
   }, 30_000);
 });

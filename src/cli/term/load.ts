@@ -93,7 +93,7 @@ export async function loadSession(args: Args, env: Env, hooks: InteractiveHooks,
     const row = store.getSession(session.id);
     if (!row) throw new Error(`session ${session.id} is no longer in the store`);
     const next = Session.open(row, options);
-    next.keepApprovals(session.approvals());
+    next.continueFrom(session);
     agentName = agent;
     subscribe(next);
     server?.hub?.adopt(next);
