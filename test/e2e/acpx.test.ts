@@ -1,0 +1,60 @@
+// A second, independent ACP client driving the compiled `rein acp`: acpx (npm, a headless CLI
+// client with its own session and permission handling, on the SDK's older 1.x line), run with node
+// as a user would. It offers the fs capabilities, so rein's read and write go through it.
+import { expect, test } from "bun:test";
+import { join } from "node:path";
+import { BINARY, ROOT, world, type World } from "./harness.ts";
+
+const ACPX = join(ROOT, "node_modules/acpx/dist/cli.js");
+
+type Line = { id?: number; method?: string; params?: Record<string, any>; result?: Record<string, any> };
+
+async function acpx(w: World, flags: string[], prompt: string): Promise<{ code: number; lines: Line[]; stderr: string }> {
+  const proc = Bun.spawn(["node", ACPX, "--agent", `${BINARY} acp`, "--cwd", w.cwd, "--format", "json", ...flags, "exec", prompt], {
+    cwd: w.cwd,
+    env: w.env(),
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  return { code, stderr, lines: stdout.trim().split("\n").filter(Boolean).map((l) => JSON.parse(l) as Line) };
+}
+
+const updates = (lines: Line[]) => lines.filter((l) => l.method === "session/update").map((l) => l.params!.update);
+
+test("acpx runs a prompt: rein reads through acpx's fs, asks, acpx approves, the write lands and the turn ends", async () => {
+  await using w = await world();
+  await Bun.write(w.path("todo.txt"), "buy milk\n");
+  w.fake.script(
+    { reply: [{ type: "tool_use", id: "toolu_r1", name: "read", input: { path: "todo.txt" } }] },
+    { reply: [{ type: "tool_use", id: "toolu_w1", name: "write", input: { path: "done.txt", content: "bought milk\n" } }] },
+    { reply: [{ type: "text", text: "Milk is done." }] },
+  );
+  const { code, lines, stderr } = await acpx(w, ["--approve-all"], "do the todo");
+  expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
+  const init = lines.find((l) => l.result?.protocolVersion !== undefined);
+  expect(init?.result).toMatchObject({ protocolVersion: 1, agentInfo: { name: "rein" } });
+  // read asks for the text, then again for the stamp that tells a later edit whether it changed
+  expect(new Set(lines.filter((l) => l.method === "fs/read_text_file").map((l) => l.params!.path))).toEqual(new Set([w.path("todo.txt")]));
+  expect(JSON.stringify(w.fake.requests[1]!.body.messages)).toContain("buy milk");
+  expect(lines.filter((l) => l.method === "session/request_permission").map((l) => l.params!.toolCall.toolCallId)).toEqual(["toolu_w1"]);
+  expect(lines.filter((l) => l.method === "fs/write_text_file").map((l) => l.params)).toEqual([expect.objectContaining({ path: w.path("done.txt"), content: "bought milk\n" })]);
+  expect(await Bun.file(w.path("done.txt")).text()).toBe("bought milk\n");
+  expect(updates(lines).find((u) => u.sessionUpdate === "tool_call_update" && u.toolCallId === "toolu_w1")).toMatchObject({ status: "completed" });
+  expect(updates(lines).find((u) => u.sessionUpdate === "agent_message_chunk")).toEqual({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: "Milk is done." } });
+  expect(lines.at(-1)?.result).toEqual({ stopReason: "end_turn" });
+});
+
+test("acpx --deny-all refuses the write: nothing is written and the model is told", async () => {
+  await using w = await world();
+  w.fake.script(
+    { reply: [{ type: "tool_use", id: "toolu_w1", name: "write", input: { path: "x.txt", content: "x" } }] },
+    { reply: [{ type: "text", text: "I was not allowed." }] },
+  );
+  const { lines } = await acpx(w, ["--deny-all"], "write x");
+  expect(updates(lines).find((u) => u.sessionUpdate === "tool_call_update" && u.toolCallId === "toolu_w1")).toMatchObject({ status: "failed" });
+  expect(lines.some((l) => l.method === "fs/write_text_file")).toBe(false);
+  expect(await Bun.file(w.path("x.txt")).exists()).toBe(false);
+  expect(JSON.stringify(w.fake.requests[1]!.body.messages)).toContain("tool_result");
+});
