@@ -81,10 +81,10 @@ export function startupRows(s: StartupFigures): Row[] {
       target: { ratio: TARGET.oneShotMemory },
     },
     {
-      figure: "first request before the conversation (system + tools JSON)",
+      figure: "carried on every request with the built-in tools: the first request before the conversation (system + tools JSON)",
       shown: `${s.preamble} characters (~${Math.round(s.preamble / 4)} tokens)`,
       value: s.preamble,
-      target: { max: 8000, text: "at most 8,000 characters" },
+      target: { max: 4_900, text: "at most 4,900 characters" },
     },
     { figure: "binary size (dist/rein)", shown: `${s.binaryMiB.toFixed(1)} MiB`, value: s.binaryMiB, floor: floors.printerSize, target: { ratio: TARGET.binary } },
   ];

@@ -11,6 +11,7 @@ import { agentFigures, agentRows } from "./bench-agents.ts";
 import { analysisFigures, analysisRows } from "./bench-analysis.ts";
 import { checkpointFigures, checkpointRows } from "./bench-checkpoint.ts";
 import { compactionRows } from "./bench-compaction.ts";
+import { extensionFigures, extensionRows } from "./bench-extensions.ts";
 import { hookFigures, hookRows } from "./bench-hooks.ts";
 import { instructionStartup, instructionStartupRows } from "./bench-memory.ts";
 import { benchEnv } from "./bench-proc.ts";
@@ -59,6 +60,7 @@ async function main() {
     console.error(`providers: ${JSON.stringify(providers)}`);
     const acpRun = await acpFigures(BIN, env, fake, SESSION_RUNS);
     const skillCatalog = await skillCatalogFigures(BIN, fake);
+    const extensions = await extensionFigures(BIN, fake, SESSION_RUNS);
     const instructions = instructionStartup();
     const hooks = await hookFigures(BIN, env, fake, home, SESSION_RUNS, TURNS);
     console.error(`hooks: ${JSON.stringify(hooks)}`);
@@ -86,6 +88,7 @@ async function main() {
       ...providerRows(providers, TURNS),
       ...acpRows(acpRun),
       ...skillCatalogRows(skillCatalog),
+      ...extensionRows(extensions),
       ...instructionStartupRows(instructions),
       ...agentRows(agents),
       ...hookRows(hooks),

@@ -26,11 +26,11 @@ export default defineTool({
   name: "bash",
   description,
   input: v.object({
-    command: v.pipe(v.string(), v.minLength(1), v.description("The command line to run")),
+    command: v.pipe(v.string(), v.minLength(1)),
     timeout: v.optional(
-      v.pipe(v.number(), v.integer(), v.minValue(1000), v.maxValue(MAX_TIMEOUT_MS), v.description("Milliseconds; default 120000")),
+      v.pipe(v.number(), v.integer(), v.minValue(1000), v.maxValue(MAX_TIMEOUT_MS)),
     ),
-    background: v.optional(v.pipe(v.boolean(), v.description("Start it and return at once (a server, a watcher); stopped when rein exits"))),
+    background: v.optional(v.boolean()),
   }),
   // The whole line: the permission engine finds every command in it, the files it touches and
   // what "always" would save (src/permission/engine.ts).

@@ -20,10 +20,10 @@ export default defineTool({
   name: "edit",
   description,
   input: v.object({
-    path: v.pipe(v.string(), v.description("File path, absolute or relative")),
-    old_string: v.pipe(v.string(), v.description("Exact text to replace")),
-    new_string: v.pipe(v.string(), v.description("Text to put in its place")),
-    replace_all: v.optional(v.pipe(v.boolean(), v.description("Replace every match; default false"))),
+    path: v.string(),
+    old_string: v.string(),
+    new_string: v.string(),
+    replace_all: v.optional(v.boolean()),
   }),
   permissions: ({ path }, { cwd }) => pathRequests("edit", path, cwd),
   async run({ path, old_string, new_string, replace_all = false }, ctx) {

@@ -14,8 +14,8 @@ export default defineTool({
   name: "glob",
   description,
   input: v.object({
-    pattern: v.pipe(v.string(), v.minLength(1), v.description('Matched against paths relative to path, e.g. "src/**/*.ts"')),
-    path: v.optional(v.pipe(v.string(), v.description("Folder to search; default: working directory"))),
+    pattern: v.pipe(v.string(), v.minLength(1)),
+    path: v.optional(v.string()),
   }),
   readOnly: true,
   permissions: ({ path }, ctx) => pathRequests("read", path ?? ".", ctx.cwd),

@@ -17,9 +17,9 @@ export default defineTool({
   name: "grep",
   description,
   input: v.object({
-    pattern: v.pipe(v.string(), v.minLength(1), v.description("Regex (JavaScript syntax)")),
-    path: v.optional(v.pipe(v.string(), v.description("File or folder; default: working directory"))),
-    glob: v.optional(v.pipe(v.string(), v.description('Only files matching this glob, e.g. "*.ts"'))),
+    pattern: v.pipe(v.string(), v.minLength(1)),
+    path: v.optional(v.string()),
+    glob: v.optional(v.string()),
     ignore_case: v.optional(v.boolean()),
     output_mode: v.optional(v.picklist(["files", "content"])),
   }),

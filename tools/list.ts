@@ -15,8 +15,8 @@ export default defineTool({
   name: "list",
   description,
   input: v.object({
-    path: v.optional(v.pipe(v.string(), v.description("Folder; default: working directory"))),
-    depth: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(MAX_DEPTH), v.description("Levels shown; default 3"))),
+    path: v.optional(v.string()),
+    depth: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(MAX_DEPTH))),
   }),
   readOnly: true,
   permissions: ({ path }, ctx) => pathRequests("read", path ?? ".", ctx.cwd),

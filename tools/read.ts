@@ -32,9 +32,9 @@ export default defineTool({
   name: "read",
   description,
   input: v.object({
-    path: v.pipe(v.string(), v.description("File path, absolute or relative")),
-    offset: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.description("First line, 1-based"))),
-    limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.description("Lines to read; default 2000"))),
+    path: v.string(),
+    offset: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
+    limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
   }),
   readOnly: true,
   permissions: ({ path }, { cwd }) => pathRequests("read", path, cwd),

@@ -13,8 +13,8 @@ export default defineTool({
   name: "write",
   description,
   input: v.object({
-    path: v.pipe(v.string(), v.description("File path, absolute or relative")),
-    content: v.pipe(v.string(), v.description("The full content of the file")),
+    path: v.string(),
+    content: v.string(),
   }),
   permissions: ({ path }, { cwd }) => pathRequests("edit", path, cwd),
   async run({ path, content }, ctx) {

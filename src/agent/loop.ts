@@ -3,7 +3,7 @@
 import type { Tool } from "../sdk.ts";
 import { COMPACT_AT, COMPACT_TO, fixedTokens, promptTokens, requestTokens, usableWindow, type Measured } from "./context-size.ts";
 import { runToolCall, type CallOutcome } from "./tool-call.ts";
-import { toolDefinition } from "./tool-schema.ts";
+import { isDeferred, toolDefinition } from "./tool-schema.ts";
 import {
   addUsage,
   emptyUsage,
@@ -84,7 +84,7 @@ export async function runLoop(messages: Message[], config: LoopConfig, io: LoopR
       model: config.model,
       system: config.system,
       messages,
-      tools: current.map(toolDefinition),
+      tools: current.filter((t) => !isDeferred(t)).map(toolDefinition),
       max_tokens: config.maxTokens,
     };
     const fixed = fixedTokens(request);

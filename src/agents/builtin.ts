@@ -33,7 +33,7 @@ export function builtinAgents(projectRoot: string): AgentDefinition[] {
     {
       ...base,
       name: "explore",
-      description: "Searches and reads the code fast and reports what it found; it has read-only tools only. Use it for questions like 'where is X handled?'.",
+      description: "Searches and reads the code fast, read-only; for questions like 'where is X handled?'.",
       prompt: explorePrompt.trim(),
       mode: "subagent",
       permissionMode: "plan",
@@ -43,7 +43,7 @@ export function builtinAgents(projectRoot: string): AgentDefinition[] {
     {
       ...base,
       name: "general",
-      description: "A general-purpose subagent with the parent's tools, for a self-contained task of several steps (research, a change across files).",
+      description: "A subagent with the parent's tools, for a task of several steps (research, a change across files).",
       prompt: generalPrompt.trim(),
       mode: "subagent",
     },

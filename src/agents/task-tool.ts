@@ -9,11 +9,11 @@ import type { AgentDefinition } from "./types.ts";
 export const DEFAULT_TASK_CAP = 4;
 
 const TaskInput = v.object({
-  description: v.pipe(v.string(), v.description("a short (3-5 word) name for the task")),
-  prompt: v.pipe(v.string(), v.minLength(1), v.description("the whole task for the subagent: it sees nothing of this conversation")),
-  subagent_type: v.pipe(v.string(), v.description("the agent to run, one of those listed in this tool's description")),
-  model: v.optional(v.pipe(v.string(), v.description("a model for this task instead of the agent's"))),
-  task_id: v.optional(v.pipe(v.string(), v.description("continue an earlier task: the task_id its result gave"))),
+  description: v.pipe(v.string(), v.description("3-5 words")),
+  prompt: v.pipe(v.string(), v.minLength(1)),
+  subagent_type: v.string(),
+  model: v.optional(v.string()),
+  task_id: v.optional(v.string()),
 });
 
 export type TaskToolOptions = {
@@ -68,10 +68,9 @@ export function taskTool(options: TaskToolOptions): Tool {
 function describe(agents: readonly AgentDefinition[]): string {
   const listed = agents.filter((a) => !a.hidden).map((a) => `- ${a.name}: ${a.description}`);
   return [
-    "Runs a subagent on a task of its own, in a fresh context: it sees none of this conversation, only your prompt (and the project's instructions), and only its final answer comes back. Give it a self-contained prompt: what to do, what you know, what to report. Several task calls in one reply run at the same time.",
-    "Agents (subagent_type):",
+    "Run a subagent in a fresh context: it sees only your prompt (give what to do, what you know, what to report) and only its final answer returns. Calls in one reply run at once. model: instead of the agent's. Agents (subagent_type):",
     ...listed,
-    "The result holds a task_id: pass it as task_id with a new prompt to continue that subagent's session.",
+    "To continue one, pass the task_id its result gave.",
   ].join("\n");
 }
 

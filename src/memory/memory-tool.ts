@@ -15,7 +15,7 @@ const Input = v.object({
   scope: v.optional(v.picklist(["project", "user"]), "project"),
 });
 
-const DESCRIPTION = `Keeps durable notes across sessions, outside the repository. action: list (every memory), read (one by name), add or update (name, description: one line for the index, type: user | project | feedback | reference, text), remove (by name). scope: project (default) or user (applies to every project). Never store secrets: a memory that looks like one is refused. A change counts from the next session.`;
+const DESCRIPTION = `Durable notes across sessions, outside the repository. action: list, read (name), add or update (name, description: one index line, type, text), remove (name); scope project (default) or user (every project). Never store secrets. A change counts from the next session.`;
 
 export function memoryTool(dirs: MemoryDirs): Tool {
   return defineTool({

@@ -220,6 +220,8 @@ function baseSessionOptions(settings: RunSettings, store: Store, registry: ToolR
     model: settings.model,
     system: [systemPrompt(instructionSources(settings), memory?.prompt), agent?.prompt, skills?.catalog].filter(Boolean).join("\n\n"),
     tools: async () => offeredTools([...(await tools()), ...(skills?.tool ? [skills.tool] : [])], agent, rules),
+    // Rarely needed: sent once the model loads them; memory too while there is no memory index to read.
+    deferredTools: ["history", "webfetch", "task", ...(memory?.prompt.length ? [] : ["memory"])],
     rules,
     ...(agent ? { agent: agent.name } : {}),
     expand: permissionEngine(settings),

@@ -5,6 +5,7 @@ import compactionPrompt from "../../prompts/compaction.txt" with { type: "text" 
 import { COMPACT_TO, fixedTokens, requestTokens, usableWindow, type Estimated } from "../agent/context-size.ts";
 import { runLoop } from "../agent/loop.ts";
 import { toolDefinition } from "../agent/tool-schema.ts";
+import { toolDeferral, type ToolDeferral } from "./deferred-tools.ts";
 import {
   addUsage,
   emptyUsage,
@@ -55,6 +56,8 @@ export type SessionOptions = {
   system: string;
   /** the tools, or a function asked before every turn (tool files reload between turns) */
   tools: Tool[] | (() => Tool[] | Promise<Tool[]>);
+  /** tools whose definitions wait until the model loads them (deferred-tools.ts); callable all along */
+  deferredTools?: readonly string[];
   rules: readonly Rule[];
   /** the permission engine: what the rules see of a call's requests, for a session working in `cwd` */
   expand?: (requests: PermissionRequest[], cwd: string) => Promise<PermissionRequest[]>;
@@ -148,6 +151,7 @@ export class Session {
   private readonly answerers = new Set<(askId: string, reply: PermissionReply, message?: string) => boolean>();
   private readonly taskTools: Tool[];
   private readonly hookAgent: HookAgentRun | undefined;
+  private readonly deferral: ToolDeferral | undefined;
   private readonly checkpoints: TurnCheckpoints | undefined;
   /** the read-only flags of the tools the loop was last given */
   private readOnlyTools = new Map<string, boolean>();
@@ -212,6 +216,7 @@ export class Session {
       emitReply: (id, answer) =>
         this.emit({ type: "permission_reply", id, reply: answer.reply, ...(answer.message ? { message: answer.message } : {}) }),
     });
+    this.deferral = options.deferredTools?.length ? toolDeferral(options.deferredTools) : undefined;
     const parent: SubagentParent = {
         id: row.id,
         cwd: row.cwd,
@@ -234,7 +239,8 @@ export class Session {
   /** The tools for a turn: the session's, then the task tool when it has subagents (their read-only flags kept for the checkpoints). */
   private async turnTools(): Promise<Tool[]> {
     const own = await (typeof this.options.tools === "function" ? this.options.tools() : this.options.tools);
-    const tools = this.taskTools.length ? [...own, ...this.taskTools] : own;
+    const all = this.taskTools.length ? [...own, ...this.taskTools] : own;
+    const tools = this.deferral ? this.deferral.offer(all) : all;
     if (this.checkpoints) this.readOnlyTools = new Map(tools.map((tool) => [tool.name, tool.readOnly === true]));
     return tools;
   }
