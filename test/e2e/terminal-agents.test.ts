@@ -15,6 +15,7 @@ const systemOf = (i: number) => JSON.stringify(suite.fake.requests[i]!.body.syst
 describe.skipIf(!hasTmux)("agents in the terminal", () => {
   test("Tab at an empty prompt cycles build -> plan -> build; the prompt, the status line and the request follow", async () => {
     const { pane } = await start({ name: "tab" });
+    expect(pane.screen()).toMatch(/^session s_\w+ · claude-sonnet-5-5 · agent build$/m);
     suite.fake.script({ reply: [{ type: "text", text: "Planned." }] }, { reply: [{ type: "text", text: "Built." }] });
     pane.keys("Tab");
     const switched = await pane.until("agent: plan");
