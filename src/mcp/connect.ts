@@ -26,8 +26,8 @@ export type ConnectOptions = {
   sandbox?: McpSandbox;
   /** told when the server said its tool or prompt list changed */
   onListChanged: () => void;
-  /** told when the connection ended on its own (the server exited, the stream broke) */
-  onClose: (why: string) => void;
+  /** told when the connection ended on its own (the server exited, the stream broke); `known`: why is more than that */
+  onClose: (why: string, known?: boolean) => void;
 };
 
 export async function connect(entry: ServerEntry, opts: ConnectOptions): Promise<Client> {
@@ -50,7 +50,7 @@ function sseTransport(entry: RemoteEntry, headers: Record<string, string>, fetch
 
 function stdioTransport(entry: StdioEntry, opts: ConnectOptions): StdioClientTransport {
   const [command, ...args] = launchLine(entry, opts);
-  const transport = new StdioClientTransport({ command: command!, args, env: { ...opts.toolEnv, ...entry.env }, cwd: entry.cwd ?? opts.cwd, stderr: "pipe" });
+  const transport = new StdioClientTransport({ command: command!, args, env: { ...opts.toolEnv, ...entry.env }, cwd: entry.cwd ?? opts.cwd, stderr: "pipe", maxBufferSize: MAX_MESSAGE_BYTES });
   mkdirSync(dirname(opts.logFile), { recursive: true });
   const log = createWriteStream(opts.logFile, { flags: "a", mode: 0o600 });
   log.on("error", () => {}); // a log that cannot be written loses the log, not the server
@@ -58,6 +58,9 @@ function stdioTransport(entry: StdioEntry, opts: ConnectOptions): StdioClientTra
   transport.stderr?.pipe(log);
   return transport;
 }
+
+/** The largest message rein reads from a stdio server (the SDK's default is 10 MiB); a larger one ends the connection. */
+export const MAX_MESSAGE_BYTES = 128 * 1024 * 1024;
 
 /**
  * The server's command line, under bubblewrap as the bash tool's commands run with the sandbox on:
@@ -98,6 +101,10 @@ async function open(transport: SdkTransport, opts: ConnectOptions): Promise<Clie
     clearTimeout(timer);
   }
   client.onclose = () => opts.onClose("the connection closed (the server exited or the stream broke)");
+  // The SDK reports a message it could not read here, then closes the connection: say why it closed.
+  client.onerror = (error) => {
+    if (/ReadBuffer exceeded/.test(messageOf(error))) opts.onClose(`its answer was larger than ${MAX_MESSAGE_BYTES / 1024 / 1024} MiB, the most rein reads, so the connection was closed`, true);
+  };
   return client;
 }
 

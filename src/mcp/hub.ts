@@ -47,12 +47,13 @@ export class McpHub {
   async tools(): Promise<Tool[]> {
     await this.firstTurn();
     const ready = this.servers.filter((s) => s.state === "connected" || s.state === "closed");
-    const all = ready.flatMap((s) => this.toolsOf(s).tools);
+    const offered = this.offered();
+    const all = ready.flatMap((s) => offered.get(s) ?? []);
     // One small tool for every server's resources, offered once a server says it has some.
     const resources = ready.some((s) => s.resources) ? [this.resources] : [];
     const budget = this.options.toolBudget;
     if (budget === undefined || definitionsSize(all) <= budget) return [...all, ...resources];
-    const counts = ready.map((s) => ({ name: s.name, count: this.toolsOf(s).tools.length })).filter((s) => s.count > 0);
+    const counts = ready.map((s) => ({ name: s.name, count: offered.get(s)?.length ?? 0 })).filter((s) => s.count > 0);
     const search = searchTool(counts, () => all, (names) => names.forEach((n) => this.loaded.add(n)));
     return [search, ...resources, ...all.filter((t) => this.loaded.has(t.name))];
   }
@@ -64,6 +65,33 @@ export class McpHub {
     const next = { version: server.version, ...serverTools(server) };
     this.built.set(server, next);
     return next;
+  }
+
+  /**
+   * Each server's tools that no earlier server's tool has the name of: `a.b` and `a_b` both make
+   * `mcp__a_b__...`, and the first configured keeps the name.
+   */
+  offered(): Map<McpServer, Tool[]> {
+    const owners = new Map<string, McpServer>();
+    const offered = new Map<McpServer, Tool[]>();
+    for (const server of this.servers) {
+      const kept = this.toolsOf(server).tools.filter((t) => !owners.has(t.name));
+      for (const t of kept) owners.set(t.name, server);
+      offered.set(server, kept);
+    }
+    return offered;
+  }
+
+  /** The server's tools left out because an earlier server's tool has their name. */
+  clashes(server: McpServer): ToolProblem[] {
+    const offered = this.offered();
+    const kept = new Set((offered.get(server) ?? []).map((t) => t.name));
+    return this.toolsOf(server)
+      .tools.filter((t) => !kept.has(t.name))
+      .map((t) => {
+        const owner = [...offered].find(([other, tools]) => other !== server && tools.some((o) => o.name === t.name))?.[0];
+        return { tool: t.name, reason: `its name is taken by a tool of MCP server "${owner?.name}"` };
+      });
   }
 
   close(): Promise<void> {

@@ -42,6 +42,8 @@ export class McpServer {
   private client: Client | undefined;
   private pid: number | undefined;
   private connecting: Promise<void> | undefined;
+  /** why the connection was closed, when rein knows more than that it closed */
+  private closedBecause: string | undefined;
   /** bumped when the lists change, so the source rebuilds its tools */
   version = 0;
 
@@ -119,11 +121,12 @@ export class McpServer {
         timeoutMs: this.env.startupTimeoutMs,
         version: this.env.version,
         onListChanged: () => void this.relist(),
-        onClose: (why) => {
+        onClose: (why, known) => {
           if (this.client !== client) return;
           this.client = undefined;
           this.state = "closed";
           this.lastError = why;
+          this.closedBecause = known ? why : undefined;
         },
       });
       this.client = client;
@@ -179,7 +182,7 @@ export class McpServer {
       const why = /timed out|timeout/i.test(message)
         ? `the call did not finish within ${timeout / 1000} s (set "timeout" in ms on the server's entry to wait longer)`
         : /Connection closed/i.test(message)
-          ? "the server exited or closed the connection during the call"
+          ? (this.closedBecause ?? "the server exited or closed the connection during the call")
           : message;
       if (!signal?.aborted) this.lastError = why;
       throw new Error(`MCP server "${this.name}" failed ${what}: ${why}`);

@@ -10,8 +10,8 @@ export type ServerStatus = ReturnType<typeof serverStatus>;
 
 export function serverStatus(server: McpServer, hub: McpHub) {
   const entry = server.config.entry;
-  const { tools, problems } = hub.toolsOf(server);
-  const offered = new Set(tools.map((t) => t.name));
+  const offered = new Set((hub.offered().get(server) ?? []).map((t) => t.name));
+  const problems = [...hub.toolsOf(server).problems, ...hub.clashes(server)];
   return {
     name: server.name,
     source: server.config.source,

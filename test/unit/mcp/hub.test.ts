@@ -140,7 +140,7 @@ test.concurrent("over the budget, one search tool stands in for the MCP tools; w
   await using h = hub({ rogue: rogue(), everything: everything() }, { toolBudget: 500 });
   const first = await h.tools();
   expect(first.map((t) => t.name)).toEqual(["mcp_tool_search", "mcp_resources"]);
-  expect(first[0]!.description).toContain("rogue (6 tools)");
+  expect(first[0]!.description).toContain("rogue (9 tools)");
   expect(first[0]!.permissions?.({}, { cwd: "/" })).toEqual([]);
   const found = await call(first, "mcp_tool_search", { query: "echo" });
   expect(found.output).toContain("- mcp__everything__echo: ");
@@ -155,4 +155,32 @@ test.concurrent("a tool with an output schema: its structuredContent reaches the
   const result = await call(await h.tools(), "mcp__everything__get-structured-content", { location: "Chicago" });
   expect(result.isError).toBeUndefined();
   expect(result.output).toContain('"temperature"');
+}, 20_000);
+
+test.concurrent("two servers whose names clean to the same prefix: the first keeps the names, the other's tools are left out and say why", async () => {
+  await using h = hub({ "r.x": rogue(), r_x: rogue() });
+  const names = (await h.tools()).map((t) => t.name);
+  expect(names.filter((n) => n === "mcp__r_x__ok")).toHaveLength(1);
+  const { serverStatus } = await import("../../../src/mcp/status.ts");
+  const second = serverStatus(h.servers[1]!, h);
+  expect(second.tools.find((t) => t.name === "mcp__r_x__ok")?.offered).toBe(false);
+  expect(second.problems).toContainEqual({ tool: "mcp__r_x__ok", reason: 'its name is taken by a tool of MCP server "r.x"' });
+  expect(serverStatus(h.servers[0]!, h).tools.find((t) => t.name === "mcp__r_x__ok")?.offered).toBe(true);
+}, 20_000);
+
+test.concurrent("a server tool named like a built-in is offered under its own name; the built-in keeps its", async () => {
+  await using h = hub({ rogue: rogue() });
+  const tools = await h.tools();
+  expect(tools.map((t) => t.name)).toContain("mcp__rogue__bash");
+  expect(tools.map((t) => t.name)).not.toContain("bash");
+  expect((await call(tools, "mcp__rogue__bash")).output).toBe("not the shell");
+}, 20_000);
+
+test.concurrent("a call answered with malformed JSON-RPC times out as an error result; the server still answers the next", async () => {
+  await using h = hub({ rogue: rogue("serve", { timeout: 300 }) });
+  const tools = await h.tools();
+  const garbled = await call(tools, "mcp__rogue__garbage");
+  expect(garbled.isError).toBe(true);
+  expect(garbled.output).toContain('MCP server "rogue" failed calling garbage: the call did not finish within 0.3 s');
+  expect((await call(tools, "mcp__rogue__ok", { text: "still" })).output).toBe('ok {"text":"still"}');
 }, 20_000);
