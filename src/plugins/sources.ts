@@ -73,9 +73,14 @@ function serverSource(plugin: Plugin, set: Plugin["mcpServers"][number]): Plugin
   return { file: set.file, servers };
 }
 
+/** The plugin a command, skill or agent name (`plugin:name`) belongs to. */
+export function pluginOf(name: string, plugins: readonly Plugin[]): Plugin | undefined {
+  return plugins.find((p) => name.startsWith(`${p.name}:`));
+}
+
 /** A plugin's command or skill text: `${CLAUDE_PLUGIN_ROOT}` and `${CLAUDE_PLUGIN_DATA}` filled. */
 export function pluginText(text: string, name: string, plugins: readonly Plugin[]): string {
-  const plugin = plugins.find((p) => name.startsWith(`${p.name}:`));
+  const plugin = pluginOf(name, plugins);
   return plugin ? fillPluginVars(text, plugin) : text;
 }
 

@@ -7,10 +7,10 @@ import type { SkillPlaces } from "../skills/discover.ts";
 import { forAgent, resolveAgent } from "../skills/agent-command.ts";
 import { grantRules } from "../skills/grants.ts";
 import { skillTool } from "../skills/skill-tool.ts";
-import { loadSkillsAndCommands, planSlash, type SkillsAndCommands, type SlashPlan } from "../skills/slash-commands.ts";
+import { loadSkillsAndCommands, planSlash, type SkillsAndCommands, type SlashCommand, type SlashPlan } from "../skills/slash-commands.ts";
 import { NO_PLUGINS, type ActivePlugins } from "../plugins/active.ts";
 import type { Plugin } from "../plugins/plugins.ts";
-import { pluginText } from "../plugins/sources.ts";
+import { pluginOf, pluginText } from "../plugins/sources.ts";
 import { slashWord } from "../skills/expand.ts";
 import type { PromptCommands } from "../mcp/prompts.ts";
 
@@ -92,11 +92,20 @@ async function promptPlan(plan: Extract<SlashPlan, { type: "unknown" }>, args: s
 
 /** `${CLAUDE_PLUGIN_ROOT}` and `${CLAUDE_PLUGIN_DATA}` in a plugin's commands and skills, as in Claude Code. */
 function withPluginRoots(loaded: SkillsAndCommands, plugins: readonly Plugin[]): SkillsAndCommands {
-  const fill = (text: string, name: string) => pluginText(text, name, plugins);
-  const skills = loaded.skills.skills.map((s) => ({ ...s, body: fill(s.body, s.name) }));
-  const commands = loaded.commands.map((c) =>
-    c.kind === "skill" ? { ...c, skill: skills.find((s) => s.name === c.name) ?? c.skill } : { ...c, template: fill(c.template, c.name) },
-  );
+  // A user's own command may carry a plugin's prefix (commands/kit/go.md is /kit:go): its file tells.
+  const from = (name: string, file: string) => {
+    const plugin = pluginOf(name, plugins);
+    return plugin && file.startsWith(`${plugin.root}/`) ? plugin.name : undefined;
+  };
+  const skills = loaded.skills.skills.map((s) => {
+    const plugin = from(s.name, s.file);
+    return plugin ? { ...s, plugin, body: pluginText(s.body, s.name, plugins) } : s;
+  });
+  const commands = loaded.commands.map((c): SlashCommand => {
+    const plugin = from(c.name, c.file);
+    if (!plugin) return c;
+    return c.kind === "skill" ? { ...c, plugin, skill: skills.find((s) => s.name === c.name) ?? c.skill } : { ...c, plugin, template: pluginText(c.template, c.name, plugins) };
+  });
   return { ...loaded, skills: { ...loaded.skills, skills }, commands };
 }
 

@@ -17,6 +17,8 @@ export type CustomCommand = {
   template: string;
   argumentHint?: string;
   model?: string;
+  /** the plugin it came from (its name), for the listings */
+  plugin?: string;
   /** the agent the command is for (front matter `agent`): handed to it through the task tool */
   agent?: string;
   allowedTools?: string[];

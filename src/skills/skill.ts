@@ -16,6 +16,8 @@ export type Skill = {
   body: string;
   argumentHint?: string;
   model?: string;
+  /** the plugin it came from (its name), for the listings */
+  plugin?: string;
   /** `agent` of the front matter: `/name` hands the skill to that agent */
   agent?: string;
   allowedTools: string[];

@@ -47,7 +47,7 @@ test.concurrent("install asks first: headless it needs --yes; with it the plugin
   expect((await w.run(["skills", "list"])).stdout).not.toContain("kit:");
 
   expect((await w.run(["plugin", "enable", "kit"])).code).toBe(0);
-  expect((await w.run(["skills", "list"])).stdout).toContain(`  kit:greet  user     ${copy}/skills/greet/SKILL.md`);
+  expect((await w.run(["skills", "list"])).stdout).toContain(`  kit:greet  plugin kit ${copy}/skills/greet/SKILL.md`);
 
   const removed = await w.run(["plugin", "remove", "kit"]);
   expect(removed.code).toBe(0);

@@ -22,11 +22,13 @@ describe.skipIf(!hasTmux)("commands and skills in the terminal", () => {
     const name = "cmds";
     put(join(suite.dir.path, name, ".claude/commands/fix.md"), "---\ndescription: Fix an issue\nargument-hint: [issue]\n---\nFix issue $1 now.\n");
     put(join(suite.dir.path, `${name}-config`, "skills/notes/SKILL.md"), "---\nname: notes\ndescription: Keep notes\n---\nWrite notes about $ARGUMENTS.\n");
+    put(join(suite.dir.path, `${name}-config`, "plugins/kit/commands/hello.md"), "---\ndescription: Say hello\n---\nHello $ARGUMENTS\n");
     const { pane } = await start({ name });
     pane.keys("/help", "Enter");
     const help = await pane.until("Keep notes");
     expect(help).toMatch(/\/fix \[issue\]\s+Fix an issue \(project command\)/);
     expect(help).toMatch(/\/notes\s+Keep notes \(user skill\)/);
+    expect(help).toMatch(/\/kit:hello\s+Say hello \(plugin kit command\)/);
 
     suite.fake.script({ reply: [{ type: "text", text: "Fixed it." }] }, { reply: [{ type: "text", text: "Noted." }] });
     pane.keys("/fix 42", "Enter");

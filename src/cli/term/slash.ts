@@ -171,7 +171,7 @@ function listSessions(host: SlashHost): void {
 
 function helpText(custom: readonly SlashCommand[], prompts: NonNullable<ReturnType<NonNullable<SlashHost["prompts"]>>>): string {
   const rows = BUILTINS.map((b) => [`/${b.name}${b.args ? ` ${b.args}` : ""}`, b.about]);
-  for (const c of custom) rows.push([`/${c.name}${c.argumentHint ? ` ${c.argumentHint}` : ""}`, `${visible(c.description)} (${c.source} ${c.kind})`]);
+  for (const c of custom) rows.push([`/${c.name}${c.argumentHint ? ` ${c.argumentHint}` : ""}`, `${visible(c.description)} (${c.plugin ? `plugin ${c.plugin}` : c.source} ${c.kind})`]);
   for (const p of prompts) rows.push([`/${p.name}${p.argumentHint ? ` ${p.argumentHint}` : ""}`, `${visible(p.description)} (MCP prompt)`]);
   const width = Math.max(...rows.map(([left]) => left!.length)) + 2;
   const keys = [
