@@ -11,6 +11,7 @@ import { IdleNotice } from "./idle-notice.ts";
 import type { Key } from "./keys.ts";
 import type { Screen } from "./screen.ts";
 import { memoryReport, quickMemoryLine } from "./quick-memory.ts";
+import { agentLabel, cycleAgent } from "./agent-cycle.ts";
 import { BUILTINS, runSlash, runsWhileBusy, type SlashHost } from "./slash.ts";
 import type { Transcript } from "./transcript.ts";
 import type { Context } from "../context.ts";
@@ -94,7 +95,7 @@ export class App {
       rows.push(...dialog);
       return this.screen.setLive({ rows, cursorRow: rows.length - 1, cursorCol: Bun.stringWidth(dialog.at(-1) ?? "") });
     }
-    const label = this.messageFor ? "why? › " : `${this.agentLabel()}› `;
+    const label = this.messageFor ? "why? › " : `${agentLabel(this.loaded?.host)}› `;
     const prompt = this.working && !this.messageFor ? chalk.dim(label) : chalk.bold(label);
     const layout = this.editor.layout(prompt, Bun.stringWidth(label), width, Math.max(3, Math.floor(this.screen.height / 2)));
     const top = rows.length;
@@ -259,20 +260,9 @@ export class App {
 
   /** Runs the session as the next (or previous) primary agent, from the next turn on. */
   private cycleAgent(step: 1 | -1): void {
-    const host = this.loaded?.host;
-    const names = host?.primaryAgents?.() ?? [];
-    const current = host?.agent?.();
-    if (!host?.switchAgent || !current || names.length < 2) return void (this.hint = names.length === 1 ? `${names[0]} is the only agent to run as` : "");
-    if (this.working) return void (this.hint = "the agent changes between turns: press Tab again once this one ends");
-    const at = names.indexOf(current);
-    const next = names[(at + step + names.length) % names.length]!;
-    try {
-      host.switchAgent(next);
-    } catch (error) {
-      return this.screen.print(chalk.red(`rein: ${visible((error as Error).message)}`));
-    }
-    const about = host.agents?.().find((a) => a.name === next)?.description.split("\n")[0] ?? "";
-    this.screen.print(chalk.dim(visible(`agent: ${next}${about ? ` · ${about}` : ""} (Tab: the next one)`)));
+    const cycled = cycleAgent(this.loaded?.host, step, this.working);
+    if ("hint" in cycled) this.hint = cycled.hint;
+    else this.screen.print(cycled.print);
   }
 
   private complete(): void {
@@ -360,12 +350,6 @@ export class App {
       prompt: (text) => this.prompt(text),
       memory: () => memoryReport(loaded.ctx),
     };
-  }
-
-  /** The prompt names the agent when it is not the default one. */
-  private agentLabel(): string {
-    const agent = this.loaded?.host.agent?.();
-    return agent && agent !== this.loaded?.host.primaryAgents?.()[0] ? `${visible(agent)} ` : "";
   }
 
   /** A turn or command runs: typed here, or a turn sent by a client of the server (/serve). */

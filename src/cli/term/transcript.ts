@@ -12,6 +12,7 @@ import { todoRows, todosOf } from "../todo-view.ts";
 import { finishedLine, runningLine } from "../tool-line.ts";
 import { visible, wrapByWidth } from "./editor.ts";
 import type { Screen } from "./screen.ts";
+import { indentOf, taskLabel, treeOrder } from "./subagent-rows.ts";
 
 const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 const SHOWN_PROMPT_LINES = 6;
@@ -21,7 +22,7 @@ const DIFF_ROWS = 12;
  * `waited`: the milliseconds a permission dialog kept the call waiting, left out of its duration;
  * `parent`: the task call whose subagent made this call (`depth` 1 for its child, 2 for a grandchild)
  */
-type Running = { name: string; input: unknown; started: number; last: string; waited: number; askedAt?: number; parent?: string; depth: number };
+export type Running = { name: string; input: unknown; started: number; last: string; waited: number; askedAt?: number; parent?: string; depth: number };
 
 /** What of a subagent's events (forwarded with parent_tool_use_id) shows: its calls, its asks, its errors. */
 const CHILD_SHOWN = new Set<StampedEvent["type"]>(["tool_start", "tool_output", "tool_end", "permission_ask", "permission_reply", "error"]);
@@ -233,29 +234,6 @@ export class Transcript {
       this.timer = undefined;
     }
   }
-}
-
-function indentOf(depth: number): string {
-  return "    ".repeat(depth);
-}
-
-/** "explore · find the handler", from a task call's input. */
-function taskLabel(call: Running | undefined): string | undefined {
-  if (!call || typeof call.input !== "object" || call.input === null) return undefined;
-  const { subagent_type, description } = call.input as Record<string, unknown>;
-  const parts = [subagent_type, description].filter((part): part is string => typeof part === "string" && part !== "");
-  return parts.length ? parts.join(" · ") : undefined;
-}
-
-/** The running calls, each followed by those of the subagent it started (a call whose parent is gone comes first). */
-function treeOrder(running: ReadonlyMap<string, Running>): Running[] {
-  const below = new Map<string | undefined, string[]>();
-  for (const [id, call] of running) {
-    const key = call.parent && running.has(call.parent) ? call.parent : undefined;
-    below.set(key, [...(below.get(key) ?? []), id]);
-  }
-  const walk = (key: string | undefined): Running[] => (below.get(key) ?? []).flatMap((id) => [running.get(id)!, ...walk(id)]);
-  return walk(undefined);
 }
 
 /** How long a call has run, without the time a permission dialog kept it waiting. */
