@@ -9,7 +9,7 @@ import description from "../prompts/tools/read.txt" with { type: "text" };
 import { pathRequests, resolvePath } from "./lib/path-requests.ts";
 import { readWindow, type LineWindow } from "./lib/read-window.ts";
 import { shownName } from "./lib/shown-name.ts";
-import { fileStamp, formatBytes, fsErrorText, similarity } from "./lib/text-file.ts";
+import { fileStamp, formatBytes, fsErrorText, similarity, stampingPieces } from "./lib/text-file.ts";
 
 const DEFAULT_LIMIT = 2000;
 const MAX_LINE_CHARS = 2000;
@@ -54,11 +54,12 @@ export default defineTool({
       const mediaType = imageType(head) ?? IMAGE_TYPES[ext];
       if (mediaType) return await readImage(absolute, mediaType, info.size);
       if (BINARY.has(ext) || head.includes(0)) return fail(binaryText(absolute, ext));
-      const window = await readWindow(ctx.fileAccess.readText(absolute, ctx.signal), { offset, limit, maxLineChars: MAX_LINE_CHARS, maxChars: MAX_WINDOW_CHARS, signal: ctx.signal });
+      const text = stampingPieces(ctx.fileAccess.readText(absolute, ctx.signal));
+      const window = await readWindow(text.pieces, { offset, limit, maxLineChars: MAX_LINE_CHARS, maxChars: MAX_WINDOW_CHARS, signal: ctx.signal });
       if (window.lines.length === 0 && window.total) {
         return fail(`offset ${offset} is past the end of ${absolute}, which has ${window.total} lines. Read from an offset between 1 and ${window.total}.`);
       }
-      ctx.files.recordRead(absolute, await fileStamp(absolute, info, ctx.fileAccess));
+      ctx.files.recordRead(absolute, text.stamp(info) ?? (await fileStamp(absolute, info, ctx.fileAccess)));
       if (window.total === 0) return `${absolute} is empty.`;
       return formatWindow(window, offset);
     } catch (error) {

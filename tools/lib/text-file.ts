@@ -13,6 +13,23 @@ export async function fileStamp(path: string, stat: Stats, access: FileAccess): 
   return stat.size > HASHED_BYTES ? stamp : { ...stamp, hash: hashOf(await readAllText(access, path)) };
 }
 
+/**
+ * Passes a file's text through while hashing it, so a read that went to the end of the file has its
+ * stamp without reading it again (`stamp` is undefined when the reader stopped early).
+ */
+export function stampingPieces(pieces: AsyncIterable<string>): { pieces: AsyncIterable<string>; stamp: (stat: Stats) => FileStamp | undefined } {
+  const hash = createHash("sha256");
+  let done = false;
+  async function* through() {
+    for await (const piece of pieces) {
+      hash.update(piece);
+      yield piece;
+    }
+    done = true;
+  }
+  return { pieces: through(), stamp: (stat) => (done ? { mtimeMs: stat.mtimeMs, size: stat.size, ...(stat.size > HASHED_BYTES ? {} : { hash: hash.digest("hex") }) } : undefined) };
+}
+
 /** The stamp of a file just written with `content`. */
 export function writtenStamp(stat: Stats, content: string): FileStamp {
   return { mtimeMs: stat.mtimeMs, size: stat.size, ...(stat.size > HASHED_BYTES ? {} : { hash: hashOf(content) }) };

@@ -17,11 +17,14 @@ beforeEach(() => {
 afterEach(() => dir.remove());
 
 /** Buffers held in memory, as an editor holds unsaved files. */
-function buffers(initial: Record<string, string>): FileAccess & { texts: Map<string, string> } {
+function buffers(initial: Record<string, string>): FileAccess & { texts: Map<string, string>; reads: string[] } {
   const texts = new Map(Object.entries(initial));
+  const reads: string[] = [];
   return {
     texts,
+    reads,
     async *readText(path) {
+      reads.push(path);
       const text = texts.get(path);
       if (text === undefined) throw new Error(`no buffer for ${path}`);
       yield text;
@@ -42,6 +45,19 @@ test("read shows the access's text, edit and write change it there, the disk kee
   expect(outcome(await write.run({ path, content: "all new\n" }, ctx)).isError).toBe(false);
   expect(access.texts.get(path)).toBe("all new\n");
   expect(readFileSync(path, "utf8")).toBe("disk line\n");
+});
+
+test("a read that reaches the end of the text asks for it once; one that stops early asks again for the stamp", async () => {
+  const path = join(dir.path, "a.txt");
+  writeFileSync(path, "x\n");
+  const access = buffers({ [path]: "one\ntwo\nthree\n" });
+  const ctx = toolContext(dir.path, { fileAccess: access });
+  await read.run({ path }, ctx);
+  expect(access.reads).toEqual([path]);
+  await read.run({ path, limit: 1 }, ctx);
+  expect(access.reads).toEqual([path, path, path]);
+  // either way the stamp is of the whole text: an edit right after is accepted
+  expect(outcome(await edit.run({ path, old_string: "two", new_string: "2" }, ctx)).isError).toBe(false);
 });
 
 test("a buffer changed behind the model's back makes edit ask for a fresh read", async () => {
