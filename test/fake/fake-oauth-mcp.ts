@@ -132,6 +132,8 @@ export function startFakeOAuthMcp(opts: FakeOAuthOptions = {}): FakeOAuthMcp {
         headers: { "www-authenticate": `Bearer resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp", scope="mcp"` },
       });
     }
+    // Stateless: no event stream to GET (the streamable HTTP client takes the 405 as "none").
+    if (req.method === "GET") return new Response("no event stream here", { status: 405 });
     const mcpServer = new Server({ name: "fake-oauth-mcp", version: "1.0.0" }, { capabilities: { tools: {} } });
     mcpServer.setRequestHandler(ListToolsRequestSchema, () => ({
       tools: [{ name: "whoami", description: "Says which OAuth client the call came from.", inputSchema: { type: "object", properties: {} } }],

@@ -86,6 +86,18 @@ test.concurrent("a server that answers 401 with no login saved needs login; a lo
   expect(fake.requests.filter((r) => r.authorization)).toEqual([]);
 }, 20_000);
 
+test.concurrent("a legacy SSE entry logs in from the GET's 401 and its event stream carries the token", async () => {
+  await using fake = startFakeOAuthMcp();
+  const tokenFile = tokenFileIn();
+  const saved = await login({ name: "old", entry: entryOf(fake, { type: "sse" }), tokenFile, env: {}, onUrl: follow });
+  if (saved === "open") throw new Error("the fake asked for no login");
+  expect(fake.requests[0]).toMatchObject({ method: "GET", path: "/mcp", authorization: null });
+  await using h = hub({ old: entryOf(fake, { type: "sse" }) }, { tokenFile });
+  await h.tools(); // the fake speaks only streamable HTTP: its 405 to the event stream fails the SSE handshake
+  expect(fake.requests.some((r) => r.method === "GET" && r.path === "/mcp" && r.authorization === `Bearer ${saved.tokens.access_token}`)).toBe(true);
+  expect(h.servers[0]).toMatchObject({ state: "failed", lastError: expect.stringContaining("405") });
+}, 20_000);
+
 test.concurrent("a callback with another state is refused and nothing is saved", async () => {
   await using fake = startFakeOAuthMcp();
   const tokenFile = tokenFileIn();
