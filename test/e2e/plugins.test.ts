@@ -3,7 +3,7 @@
 import { expect, test } from "bun:test";
 import { cp, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { ROOT, world } from "./harness.ts";
+import { bash, lastUserText, resultText, ROOT, text, toolResultsOf, world } from "./harness.ts";
 
 const KIT = join(ROOT, "test/fixtures/plugins/kit");
 
@@ -16,7 +16,7 @@ test.concurrent("install asks first: headless it needs --yes; with it the plugin
   await using w = await world();
   const refused = await w.run(["plugin", "install", KIT]);
   expect(refused.code).toBe(2);
-  expect(refused.stdout).toContain(`plugin kit 1.0.0 from ${KIT}\nit will run:\n  hook UserPromptSubmit: echo "kit hook: root=$CLAUDE_PLUGIN_ROOT data=$REIN_PLUGIN_DATA"\n  MCP server where: bun \${CLAUDE_PLUGIN_ROOT}/servers/where.ts\n  bin/ on the bash tool's PATH: kit-hello\nit also brings: 1 command file, 1 skill folder, 1 agent file\n`);
+  expect(refused.stdout).toContain(`plugin kit 1.0.0 from ${KIT}\nit will run:\n  hook UserPromptSubmit: echo "kit hook: root=$CLAUDE_PLUGIN_ROOT data=$REIN_PLUGIN_DATA"\n  MCP server where: bun \${CLAUDE_PLUGIN_ROOT}/servers/where.ts\n  bin/ on the bash tool's PATH: kit-hello\nit also brings: 2 command files, 1 skill folder, 1 agent file\n`);
   expect(refused.stderr).toBe("rein: nothing was installed: run again with --yes to install kit (it runs what is listed above)\n");
 
   const installed = await w.run(["plugin", "install", KIT, "--yes"]);
@@ -31,7 +31,7 @@ test.concurrent("install asks first: headless it needs --yes; with it the plugin
     [
       `kit 1.0.0  ${copy}`,
       `  from: ${KIT}`,
-      "  commands: /kit:hello",
+      "  commands: /kit:hello, /kit:review",
       "  skills: kit:greet",
       "  agents: kit:reviewer",
       `  hooks: UserPromptSubmit command: echo "kit hook: root=$CLAUDE_PLUGIN_ROOT data=$REIN_PLUGIN_DATA"`,
@@ -102,5 +102,53 @@ test.concurrent("rein plugin import claude offers what Claude Code installed and
   const imported = await w.run(["plugin", "import", "claude", "--yes"]);
   expect(imported.code).toBe(0);
   expect(imported.stdout).toEndWith("imported kit@team 1.0.0\n");
-  expect((await w.run(["plugin", "list"])).stdout).toStartWith(`kit@team 1.0.0  ${join(w.dataDir, "plugins/cache/kit-team/1.0.0")}\n  from: ${kitPath}\n  commands: /kit:hello\n`);
+  expect((await w.run(["plugin", "list"])).stdout).toStartWith(`kit@team 1.0.0  ${join(w.dataDir, "plugins/cache/kit-team/1.0.0")}\n  from: ${kitPath}\n  commands: /kit:hello, /kit:review\n`);
 });
+
+test.concurrent("each component of an installed plugin works in print mode: command, skill, hook, MCP server, bin/, agent; disabled, none of them is there", async () => {
+  await using w = await world();
+  expect((await w.run(["plugin", "install", KIT, "--yes"])).code).toBe(0);
+  const copy = join(w.dataDir, "plugins/cache/kit/1.0.0");
+  const data = join(w.dataDir, "plugins/data/kit");
+  w.fake.script(
+    { reply: [{ type: "tool_use", id: "toolu_skill", name: "skill", input: { name: "kit:greet", args: "Ada" } }] },
+    { reply: [{ type: "tool_use", id: "toolu_mcp", name: "mcp__plugin_kit_where__where", input: {} }] },
+    { reply: [bash("kit-hello there", "toolu_bin")] },
+    { reply: [text("All used.")] },
+  );
+  const used = await w.run(["-p", "/kit:hello world", "--allow", "mcp__plugin_kit_where", "--allow", "bash(kit-hello *)"]);
+  expect(used.stderr).toContain("UserPromptSubmit hook (hooks.json: echo");
+  expect(used.code).toBe(0);
+  expect(used.stdout).toBe("All used.\n");
+  const [first, afterSkill, afterMcp, afterBin] = w.fake.requests;
+  // The command, expanded with its plugin's folder; the hook's context beside it, with the plugin's variables.
+  expect(lastUserText(first)).toContain(`Say hello to world. The kit lives in ${copy}.`);
+  expect(JSON.stringify(first!.body.messages)).toContain(`kit hook: root=${copy} data=${data}`);
+  expect(JSON.stringify(first!.body.system)).toContain("- kit:greet: Greet people the kit's way.");
+  expect(resultText(toolResultsOf(afterSkill)[0])).toContain(`Greet Ada warmly; the kit's data is kept in ${data}.`);
+  expect(resultText(toolResultsOf(afterMcp).at(-1))).toBe(`root=${copy} data=${data}`);
+  expect(resultText(toolResultsOf(afterBin).at(-1))).toContain("hello from the kit bin: there");
+
+  // Its agent: the command that names `reviewer` hands the task to kit:reviewer, which runs as a subagent.
+  w.fake.reset();
+  w.fake.script(
+    { reply: [{ type: "tool_use", id: "toolu_task", name: "task", input: { description: "review src", prompt: "Review src and report the problems.", subagent_type: "kit:reviewer" } }] },
+    { reply: [text("No problems.")] },
+    { reply: [text("Reviewed: no problems.")] },
+  );
+  const reviewed = await w.run(["-p", "/kit:review src"]);
+  expect(reviewed.code).toBe(0);
+  expect(reviewed.stdout).toBe("Reviewed: no problems.\n");
+  expect(lastUserText(w.fake.requests[0])).toContain('call the task tool with subagent_type "kit:reviewer"');
+  expect(JSON.stringify(w.fake.requests[1]!.body.system)).toContain("You review changes. Report problems, one per line.");
+  expect(resultText(toolResultsOf(w.fake.requests[2]).at(-1))).toContain("No problems.");
+
+  expect((await w.run(["plugin", "disable", "kit"])).code).toBe(0);
+  w.fake.reset();
+  const off = await w.run(["-p", "/kit:hello world"]);
+  expect(off.code).toBe(2);
+  expect(off.stderr).toContain("unknown command /kit:hello");
+  expect(w.fake.requests).toHaveLength(0);
+  expect((await w.run(["plugin", "remove", "kit"])).code).toBe(0);
+  expect((await w.run(["plugin", "list"])).stdout).toBe("no plugins (rein plugin install PATH | GIT_URL | NAME@MARKETPLACE)\n");
+}, 60_000);
