@@ -70,7 +70,7 @@ describe("rein acp", () => {
 });
 
 describe("rein acp: bad input", () => {
-  test("a line that is not JSON gets a parse error and the agent goes on; an unknown method gets method-not-found", async () => {
+  test("a line that is not JSON gets a parse error and the agent goes on; an unknown method gets method-not-found; bad params get invalid params", async () => {
     const w = await newWorld();
     const agent = startAgent(w);
     agent.send("{this is not json\n");
@@ -83,6 +83,11 @@ describe("rein acp: bad input", () => {
       (error: acp.RequestError) => error,
     );
     expect(unknown?.code).toBe(-32601);
+    // params that do not fit the method: invalid params, naming the field
+    agent.send('{"jsonrpc":"2.0","id":"raw-1","method":"session/new","params":{"mcpServers":[]}}\n');
+    const invalid = await agent.line((m) => m.id === "raw-1");
+    expect(invalid.error).toMatchObject({ code: -32602 });
+    expect((invalid.error as { message: string }).message).toContain("cwd");
     // still answering
     const listed = await agent.conn.agent.request(acp.methods.agent.session.list, {});
     expect(listed.sessions).toEqual([]);
