@@ -8,9 +8,18 @@ type CommandHandler = Extract<HookHandler, { type: "command" }>;
 export type RawRun = { exitCode: number | null; stdout: string; stderr: string; timedOut: boolean; cut: boolean; error?: string };
 
 export const OUTPUT_LIMIT = 10_000;
+const ENCODER = new TextEncoder();
 const KILL_GRACE_MS = 1_000;
 
-export type CommandRun = { payload: string; cwd: string; env: Readonly<Record<string, string>>; timeoutMs: number; signal: AbortSignal };
+export type CommandRun = {
+  payload: string;
+  cwd: string;
+  env: Readonly<Record<string, string>>;
+  timeoutMs: number;
+  signal: AbortSignal;
+  /** told once the process started (or could not start) */
+  started?: () => void;
+};
 
 export async function runCommand(handler: CommandHandler, run: CommandRun): Promise<RawRun> {
   const argv = handler.args ? [expand(handler.command, run.env), ...handler.args.map((a) => expand(a, run.env))] : ["sh", "-c", handler.command];
@@ -19,14 +28,24 @@ export async function runCommand(handler: CommandHandler, run: CommandRun): Prom
   try {
     child = spawn(argv, run);
   } catch (error) {
+    run.started?.();
     return { exitCode: 127, stdout: "", stderr: "", timedOut: false, cut: false, error: `cannot start ${argv[0]}: ${(error as Error).message}` };
   }
   let timedOut = false;
   const end = () => stopGroup(child.pid, child.exited);
   const timer = setTimeout(() => ((timedOut = true), end()), run.timeoutMs);
   run.signal.addEventListener("abort", end, { once: true });
+  // What the caller does meanwhile may throw (its store failed): the process is ended, then that is thrown.
+  let failed: { error: unknown } | undefined;
+  try {
+    run.started?.();
+  } catch (error) {
+    failed = { error };
+    end();
+  }
   try {
     const [stdout, stderr, exitCode] = await Promise.all([capped(child.stdout), capped(child.stderr), child.exited]);
+    if (failed) throw failed.error;
     const ended = timedOut || run.signal.aborted || child.signalCode !== null;
     return { exitCode: ended ? null : exitCode, stdout: stdout.text, stderr: stderr.text, timedOut, cut: stdout.cut };
   } finally {
@@ -38,8 +57,8 @@ export async function runCommand(handler: CommandHandler, run: CommandRun): Prom
 function spawn(argv: string[], run: CommandRun) {
   return Bun.spawn(argv, {
     cwd: run.cwd,
-    env: { ...run.env },
-    stdin: new TextEncoder().encode(run.payload),
+    env: run.env as Record<string, string>,
+    stdin: ENCODER.encode(run.payload),
     stdout: "pipe",
     stderr: "pipe",
     // a new session: no controlling terminal, and one group to end with everything it started

@@ -45,7 +45,7 @@ export async function matching(entries: readonly HookEntry[], fired: Pick<Fired,
   const candidates = entries.filter((entry) => {
     if (!entry.active || entry.event !== fired.event) return false;
     if (values && !matches(entry.matcher, values)) return false;
-    const key = JSON.stringify(entry.handler);
+    const key = handlerKey(entry.handler);
     if (seen.has(key)) return false;
     seen.add(key);
     return true;
@@ -72,6 +72,21 @@ export async function fire(entries: readonly HookEntry[], fired: Fired, ctx: Hoo
   return mergeVerdicts(verdicts, fired.input);
 }
 
+function runElsewhere(handler: Exclude<HookHandler, { type: "command" }>, payload: string, ctx: HookContext, announce: () => void, timeoutMs: number, signal: AbortSignal, id: string): Promise<RawRun> {
+  announce();
+  if (ctx.runOther) return ctx.runOther(handler, payload, timeoutMs, signal, id);
+  return Promise.resolve({ exitCode: 1, stdout: "", stderr: "", timedOut: false, cut: false, error: `${handler.type} hooks cannot run here` });
+}
+
+const handlerKeys = new WeakMap<HookHandler, string>();
+
+/** What makes two handlers identical (defined twice, run once), worked out once per handler. */
+function handlerKey(handler: HookHandler): string {
+  let key = handlerKeys.get(handler);
+  if (key === undefined) handlerKeys.set(handler, (key = JSON.stringify(handler)));
+  return key;
+}
+
 function isAsync(entry: HookEntry): boolean {
   return entry.handler.type === "command" && entry.handler.async === true;
 }
@@ -81,15 +96,14 @@ async function runOne(entry: HookEntry, fired: Fired, ctx: HookContext, signal: 
   const handler = describeHandler(entry.handler);
   const background = isAsync(entry);
   const base = { id, event: fired.event, source: entry.file, handler, ...(fired.toolUseId ? { tool_use_id: fired.toolUseId } : {}), ...(background ? { async: true as const } : {}) };
-  ctx.emit({ type: "hook_start", ...base });
+  let announced = false;
+  const announce = () => void (announced || ((announced = true), ctx.emit({ type: "hook_start", ...base })));
   const started = performance.now();
   const timeoutMs = (entry.handler.timeout ?? DEFAULT_TIMEOUT_MS / 1000) * 1000;
   const payload = JSON.stringify(payloadFor(entry.dialect, fired, ctx));
-  const raw = entry.handler.type === "command"
-    ? await runCommand(entry.handler, { payload, cwd: ctx.cwd, env: hookEnv(ctx, entry), timeoutMs, signal })
-    : ctx.runOther
-      ? await ctx.runOther(entry.handler, payload, timeoutMs, signal, id)
-      : { exitCode: 1, stdout: "", stderr: "", timedOut: false, cut: false, error: `${entry.handler.type} hooks cannot run here` };
+  // A command's hook_start is stored while its process starts (the write and the start overlap).
+  const raw = entry.handler.type === "command" ? await runCommand(entry.handler, { payload, cwd: ctx.cwd, env: hookEnv(ctx, entry), timeoutMs, signal, started: announce }) : await runElsewhere(entry.handler, payload, ctx, announce, timeoutMs, signal, id);
+  announce();
   const verdict = background ? told(verdictOf(fired.event, raw, timeoutMs)) : verdictOf(fired.event, raw, timeoutMs);
   if (verdict.updatedInput && fired.tool) verdict.updatedInput = inputFrom(fired.tool, verdict.updatedInput, entry.dialect) as Record<string, unknown>;
   ctx.emit({
@@ -109,8 +123,15 @@ function told(verdict: Verdict): Verdict {
   return { output: verdict.output, ...(verdict.error ? { error: verdict.error } : {}), ...(context ? { context } : {}) };
 }
 
+const hookEnvs = new WeakMap<HookContext["env"], WeakMap<HookEntry, Record<string, string>>>();
+
+/** A hook process's environment, made once per session environment and hook. */
 function hookEnv(ctx: HookContext, entry: HookEntry): Record<string, string> {
-  return { ...ctx.env, ...entry.env, REIN_PROJECT_DIR: ctx.projectDir, CLAUDE_PROJECT_DIR: ctx.projectDir };
+  let forEnv = hookEnvs.get(ctx.env);
+  if (!forEnv) hookEnvs.set(ctx.env, (forEnv = new WeakMap()));
+  let env = forEnv.get(entry);
+  if (!env) forEnv.set(entry, (env = { ...ctx.env, ...entry.env, REIN_PROJECT_DIR: ctx.projectDir, CLAUDE_PROJECT_DIR: ctx.projectDir }));
+  return env;
 }
 
 /** The stdin payload, in the hook's dialect (Claude Code's tool names and input fields for its files). */

@@ -1,6 +1,5 @@
 // The hook wiring of a Session: its hook points for this session's id and folder, and the
 // transcript hooks read (`transcript_path`: the session's events as JSONL, appended as they happen).
-import { appendFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { AgentEvent, StampedEvent, StreamFn } from "../agent/types.ts";
 import { runAgentHook, type AgentRunner } from "../hooks/agent.ts";
@@ -11,6 +10,7 @@ import { hookPoints, type HookPoints } from "../hooks/points.ts";
 import { PROVIDER_KEY_ENV } from "../llm/provider-keys.ts";
 import { childEnv } from "../permission/child-env.ts";
 import { newId } from "./ids.ts";
+import { TranscriptFile } from "./transcript-file.ts";
 
 /** The environment of hook processes outside a session (rein hooks test): no provider keys, as in a session. */
 export function hookProcessEnv(env: Readonly<Record<string, string | undefined>>, passthrough: readonly string[]): Record<string, string> {
@@ -43,7 +43,12 @@ export type SessionHookSettings = {
   subagent?: { parentId: string; agentType: string };
 };
 
-export type SessionHooks = { points: HookPoints; record: (event: StampedEvent) => void };
+export type SessionHooks = {
+  points: HookPoints;
+  record: (event: StampedEvent) => void;
+  /** the session rests (a run ended, it is let go): the transcript file is closed until the next event */
+  rest: () => void;
+};
 
 export function sessionHooks(
   settings: SessionHookSettings | undefined,
@@ -60,9 +65,8 @@ export function sessionHooks(
   },
 ): SessionHooks | undefined {
   if (!settings || !settings.entries.some((entry) => entry.active)) return undefined;
-  const dir = join(session.outputDir, session.id);
-  const transcriptPath = join(dir, "transcript.jsonl");
-  let ready = false;
+  const transcriptPath = join(session.outputDir, session.id, "transcript.jsonl");
+  const transcript = new TranscriptFile(transcriptPath);
   const sub = settings.subagent;
   const points = hookPoints(settings.entries, {
     sessionId: sub?.parentId ?? session.id,
@@ -83,14 +87,8 @@ export function sessionHooks(
   return {
     points,
     record(event) {
-      if (event.type === "text_delta" || event.type === "tool_output") return;
-      try {
-        if (!ready) mkdirSync(dir, { recursive: true });
-        ready = true;
-        appendFileSync(transcriptPath, `${JSON.stringify(event)}\n`);
-      } catch {
-        // the transcript is a convenience for hooks; the store keeps the session
-      }
+      if (event.type !== "text_delta" && event.type !== "tool_output") transcript.append(event);
     },
+    rest: () => transcript.rest(),
   };
 }

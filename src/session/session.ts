@@ -391,6 +391,7 @@ export class Session {
       this.saveError = undefined;
       this.runUsage = emptyUsage();
       this.childSpend = { usage: emptyUsage(), cost: 0 };
+      this.hooks?.rest();
       this.options.skills?.grants.splice(grantsBefore);
     }
   }
@@ -502,6 +503,7 @@ export class Session {
     if (!this.hooks || !this.hooksStarted) return;
     this.hooksStarted = false;
     await this.hooks.points.sessionEnd(reason, AbortSignal.timeout(60_000));
+    this.hooks.rest();
   }
 
   /** Tells the session's Notification hooks (the terminal's prompt is idle); nothing without hooks. */

@@ -129,3 +129,17 @@ test("a PostToolUse hook that edits the file it was about: the model's next edit
   expect(readFileSync(file, "utf8")).toBe("one\n// formatted\n");
   expect(resultText(2)).toContain("changed on disk since you last read it. Read it again");
 });
+
+test("the transcript a hook reads holds every event up to its call, and is appended across runs", async () => {
+  const seen = join(kit().dir.path, "seen-in-transcript");
+  const hook = script(kit(), `t=$(sed -n 's/.*"transcript_path":"\\([^"]*\\)".*/\\1/p'); grep -c '"type":"tool_start"' "$t" >> ${seen}`);
+  const { session, log } = hookedSession(kit(), hooksOf(["PostToolUse", "Bash", hook]));
+  kit().fake.script(bashCall("t1", "echo one"), say("ok"), bashCall("t2", "echo two"), say("ok"));
+
+  await session.prompt("first");
+  await session.prompt("second");
+
+  expect(readFileSync(seen, "utf8")).toBe("1\n2\n");
+  const lines = readFileSync(join(kit().dir.path, "output", session.id, "transcript.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+  expect(lines.map((e) => e.seq)).toEqual(log.events.filter((e) => e.type !== "text_delta" && e.type !== "tool_output").map((e) => e.seq));
+});
