@@ -73,6 +73,7 @@ export async function loadSession(args: Args, env: Env, hooks: InteractiveHooks,
     subscribe(next);
     spent = store.spendEvents(session.id);
     lastContext = undefined;
+    ranTurn = false;
     screen.print(chalk.dim(`${how} ${session.id} · ${session.model} · agent ${agentName ?? DEFAULT_AGENT}`));
     showLastExchange(session, screen);
   };
