@@ -64,7 +64,8 @@ describe.skipIf(!hasTmux)("agents in the terminal", () => {
     expect(ask).toMatch(/^ {2}↳ general · check notes\n {4}✓ read {2}notes\.txt .*→ 2 lines$/m);
     pane.keys("y");
     const done = await pane.until("All done.");
-    expect(done).toMatch(/^ {4}✓ bash {2}touch made\.txt/m);
+    // after the dialog's answer, the task's header again, then the child's next line
+    expect(done).toMatch(/^allowed once\n {2}↳ general · check notes\n {4}✓ bash {2}touch made\.txt/m);
     expect(done).toMatch(/^✓ task {2}general · check notes .*→ general on claude-sonnet-5-5: 3 turns/m);
     // the child's own answer is not printed in the parent's transcript
     expect(done).not.toContain("CHILD ANSWER");

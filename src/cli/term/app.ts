@@ -207,7 +207,13 @@ export class App {
     // A rejection or an "always" settles other open asks too: none of them was answered elsewhere.
     for (const open of choice === "once" ? [ask] : this.asks) this.answeredHere.add(open.id);
     const note = answer(this.loaded.ctx, this.loaded.host.session(), ask, choice);
+    this.printAnswer(note);
+  }
+
+  /** The answer's note comes between a subagent's lines: the next of them says again whose they are. */
+  private printAnswer(note: string): void {
     this.screen.print(note);
+    this.transcript.separate();
   }
 
   private cancelMessage(): void {
@@ -283,7 +289,7 @@ export class App {
       this.messageFor = undefined;
       if (this.loaded) {
         for (const open of this.asks) this.answeredHere.add(open.id);
-        this.screen.print(answer(this.loaded.ctx, this.loaded.host.session(), ask, "reject", message || undefined));
+        this.printAnswer(answer(this.loaded.ctx, this.loaded.host.session(), ask, "reject", message || undefined));
       }
       return;
     }

@@ -207,6 +207,11 @@ export class Transcript {
     this.screen.print(`${lines.join("\n")}\n`);
   }
 
+  /** Something else was printed: a subagent's next line gets its task's header again. */
+  separate(): void {
+    this.group = undefined;
+  }
+
   /** A subagent's lines, indented under a header naming its task (printed again when another task's lines came between). */
   private printChild(parent: string, depth: number, lines: string[]): void {
     const header = this.group === parent ? [] : [chalk.dim(`${indentOf(depth - 1)}  ↳ ${visible(taskLabel(this.running.get(parent)) ?? "subagent")}`)];
