@@ -18,9 +18,9 @@ describe.skipIf(!hasTmux)("agents in the terminal", () => {
     expect(pane.screen()).toMatch(/^session s_\w+ · claude-sonnet-5-5 · agent build$/m);
     suite.fake.script({ reply: [{ type: "text", text: "Planned." }] }, { reply: [{ type: "text", text: "Built." }] });
     pane.keys("Tab");
-    const switched = await pane.until("agent: plan");
-    expect(switched).toContain("agent: plan · Plans without changing the project");
-    expect(switched).toMatch(/^plan › $/m);
+    // the line is printed, then the prompt redrawn: two writes, awaited one after the other
+    expect(await pane.until("agent: plan")).toContain("agent: plan · Plans without changing the project");
+    await pane.until(/^plan › $/m);
     pane.keys("make a plan", "Enter");
     const planned = await pane.until(/plan · claude-sonnet-5-5 · context/);
     expect(planned).toContain("Planned.");
