@@ -1,15 +1,21 @@
 // The shadow store of one workspace: a git object store in rein's data folder whose work tree is the
-// workspace. A snapshot reads only the files git's stat cache says changed since the last one.
+// workspace. A snapshot reads only the files git's stat cache says changed since the last one, and
+// a narrower one only the paths it is given.
 import { createHash } from "node:crypto";
-import { copyFileSync, existsSync, lstatSync, mkdirSync, readdirSync, realpathSync, rmdirSync, rmSync, writeFileSync } from "node:fs";
-import { dirname, isAbsolute, join, relative } from "node:path";
+import { copyFileSync, existsSync, lstatSync, mkdirSync, readdirSync, realpathSync, renameSync, rmdirSync, rmSync, writeFileSync } from "node:fs";
+import { basename, dirname, isAbsolute, join, relative } from "node:path";
 import { git, nulList, type GitPlace } from "./git.ts";
+import { emptyDirsUnder, isEmptyDir, lstatOrUndefined, nulInput, sortChanged, type Sorted } from "./scan.ts";
 
 /** Files bigger than this are not copied into a checkpoint (listed as not covered). */
 export const DEFAULT_MAX_FILE_BYTES = 10 * 1024 * 1024;
 
 export type Snapshot = {
   tree: string;
+  /** the paths this snapshot read (or took out) */
+  changed: string[];
+  /** files or folders appeared or went (the folders to watch may have changed) */
+  structural: boolean;
   /** paths left out: bigger than the limit, or a nested repository */
   uncovered: string[];
   /** folders with nothing in them (git keeps no folders) */
@@ -31,6 +37,10 @@ export class ShadowStore {
   readonly dir: string;
   private readonly maxFileBytes: number;
   private ready = false;
+  /** the last snapshot this process took: the index holds it */
+  private last: Snapshot | undefined;
+  /** the index file as this store last left it */
+  private stamp = "";
 
   constructor(options: ShadowOptions) {
     this.dir = workspaceDir(options.dataDir, options.workspace);
@@ -57,35 +67,73 @@ export class ShadowStore {
     this.ready = true;
   }
 
-  /** Records the workspace as it is now. */
-  async snapshot(): Promise<Snapshot> {
+  /**
+   * Records the workspace as it is now: all of it, or only `paths` (files known to have changed,
+   * for instance from the watcher). Only the files whose stat differs from the index are read;
+   * `except` are left as the index has them (files the turn changed, whose state before it the
+   * index already holds).
+   */
+  async snapshot(options: { paths?: readonly string[]; except?: ReadonlySet<string> } = {}): Promise<Snapshot> {
     await this.init();
-    // Read-only and independent: changed tracked files, untracked files, and untracked folders
-    // (whose empty ones are the empty folders, once the files are added), side by side.
-    const [modified, untracked, folders] = await Promise.all([
-      git(this.place, ["diff-files", "--name-only", "-z", "--no-renames"]),
-      git(this.place, ["ls-files", "-z", "-o", "--exclude-standard"]),
-      git(this.place, ["ls-files", "-z", "-o", "--directory", "--exclude-standard"]),
+    const { paths, except } = options;
+    const spec = paths ? ["--", ...paths] : [];
+    if (paths?.length === 0) return this.unchanged();
+    const [modified, untracked] = await Promise.all([
+      git(this.place, ["diff-files", "--name-only", "-z", "--no-renames", ...spec]),
+      git(this.place, ["ls-files", "-z", "-o", "--directory", "--exclude-standard", ...spec]),
     ]);
-    const changed = [...new Set([...nulList(modified), ...nulList(untracked)])];
-    const update: string[] = [];
-    const drop: string[] = [];
-    const uncovered: string[] = [];
-    for (const path of changed) {
-      if (path.endsWith("/")) {
-        uncovered.push(path); // a nested repository: its own git keeps it
-        continue;
-      }
-      const stat = lstatOrUndefined(join(this.place.workTree, path));
-      if (stat && !stat.isSymbolicLink() && stat.size > this.maxFileBytes) {
-        uncovered.push(path);
-        drop.push(path);
-      } else update.push(path);
+    const [tracked, others] = [nulList(modified), nulList(untracked)];
+    const sorted = sortChanged(this.place.workTree, [...tracked, ...others], this.maxFileBytes, except);
+    const structural = others.length > 0 || tracked.some((p) => basename(p) === ".gitignore" || !lstatOrUndefined(join(this.place.workTree, p)));
+    // A new folder is listed whole; its files (honouring .gitignore) need a narrower look.
+    if (sorted.folders.length) {
+      const inside = nulList(await git(this.place, ["ls-files", "-z", "-o", "--exclude-standard", "--", ...sorted.folders]));
+      const more = sortChanged(this.place.workTree, inside, this.maxFileBytes, except);
+      sorted.update.push(...more.update);
+      sorted.drop.push(...more.drop);
+      sorted.uncovered.push(...more.uncovered);
     }
-    if (update.length) await git(this.place, ["update-index", "-z", "--add", "--remove", "--stdin"], update.map((p) => `${p}\0`).join(""));
-    if (drop.length) await git(this.place, ["update-index", "-z", "--force-remove", "--stdin"], drop.map((p) => `${p}\0`).join(""));
-    const tree = (await git(this.place, ["write-tree"])).trim();
-    return { tree, uncovered, emptyDirs: emptyDirs(this.place.workTree, nulList(folders)) };
+    const emptyDirs = paths ? this.keptEmptyDirs(sorted.folders) : emptyDirsUnder(this.place.workTree, sorted.folders);
+    return this.write(sorted, emptyDirs, !paths, structural);
+  }
+
+  /** Records exactly these paths as they are now (files rein's own tools are about to write or wrote), ignored or not. */
+  async record(paths: readonly string[]): Promise<Snapshot> {
+    await this.init();
+    const sorted = sortChanged(this.place.workTree, paths, this.maxFileBytes);
+    return this.write(sorted, this.keptEmptyDirs([]), false, false);
+  }
+
+  /** The last tree this store wrote, when nothing changed since (as far as the caller knows). */
+  private async unchanged(): Promise<Snapshot> {
+    if (this.last && this.indexStamp() === this.stamp) return { ...this.last, changed: [], structural: false, uncovered: [...this.last.uncovered] };
+    return this.write({ update: [], drop: [], uncovered: [], folders: [] }, [], false, false);
+  }
+
+  private async write(sorted: Sorted, emptyDirs: string[], full: boolean, structural: boolean): Promise<Snapshot> {
+    const { update, drop } = sorted;
+    if (update.length) await git(this.place, ["update-index", "-z", "--add", "--remove", "--stdin"], nulInput(update));
+    if (drop.length) await git(this.place, ["update-index", "-z", "--force-remove", "--stdin"], nulInput(drop));
+    // The index may have been written by another store of this session (an undo) since.
+    const same = this.last && !update.length && !drop.length && this.indexStamp() === this.stamp;
+    const tree = same ? this.last!.tree : (await git(this.place, ["write-tree"])).trim();
+    this.stamp = this.indexStamp();
+    // A full snapshot lists every uncovered path again; a narrower one keeps the last list.
+    const kept = full ? [] : (this.last?.uncovered ?? []).filter((p) => !update.includes(p) && lstatOrUndefined(join(this.place.workTree, p)));
+    const uncovered = [...new Set([...kept, ...sorted.uncovered])];
+    this.last = { tree, uncovered, emptyDirs, changed: [...update, ...drop], structural };
+    return { ...this.last, uncovered: [...uncovered] };
+  }
+
+  private indexStamp(): string {
+    const stat = lstatOrUndefined(this.place.indexFile);
+    return stat ? `${stat.ino}:${stat.size}:${stat.mtimeMs}` : "";
+  }
+
+  /** The empty folders the last full snapshot found that are still empty, and those under `folders`. */
+  private keptEmptyDirs(folders: readonly string[]): string[] {
+    const kept = (this.last?.emptyDirs ?? []).filter((dir) => isEmptyDir(join(this.place.workTree, dir)));
+    return [...new Set([...kept, ...emptyDirsUnder(this.place.workTree, folders)])];
   }
 
   /** What changed from tree `a` to tree `b`; `renames` pairs deletions with additions for showing. */
@@ -109,10 +157,24 @@ export class ShadowStore {
     return changes;
   }
 
-  /** Points refs (under refs/rein/) at trees, so that git prune keeps them. */
-  async keep(refs: readonly (readonly [string, string])[]): Promise<void> {
-    const lines = refs.filter(([, tree]) => tree).map(([name, tree]) => `update refs/rein/${name} ${tree}\n`);
-    if (lines.length) await git(this.place, ["update-ref", "--stdin"], lines.join(""));
+  /** Points refs (under refs/rein/) at trees, so that git prune keeps them: loose ref files, written as git does. */
+  keep(refs: readonly (readonly [string, string])[]): void {
+    for (const [name, tree] of refs) {
+      if (!/^[0-9a-f]{40,64}$/.test(tree)) continue;
+      const path = join(this.place.gitDir, "refs", "rein", name);
+      mkdirSync(dirname(path), { recursive: true });
+      writeFileSync(`${path}.lock`, `${tree}\n`);
+      renameSync(`${path}.lock`, path);
+    }
+  }
+
+  /** The folders that hold what a snapshot recorded or left out: the ones to watch. */
+  async folders(snapshot: Snapshot): Promise<string[]> {
+    const dirs = new Set(nulList(await git(this.place, ["ls-tree", "-r", "-d", "-z", "--name-only", snapshot.tree])));
+    for (const path of [...snapshot.uncovered, ...snapshot.emptyDirs.map((d) => `${d}/.`)]) {
+      for (let d = dirname(path.replace(/\/$/, "")); d !== "." && d !== "/" && !dirs.has(d); d = dirname(d)) dirs.add(d);
+    }
+    return [...dirs];
   }
 
   /** A unified diff between two trees (for `rein checkpoints diff`). */
@@ -132,7 +194,7 @@ export class ShadowStore {
       rmSync(scratch.indexFile, { force: true });
       await git(scratch, ["read-tree", source]);
       for (const path of write) removeInTheWay(this.place.workTree, path);
-      await git(scratch, ["checkout-index", "-f", "-z", "--stdin"], write.map((p) => `${p}\0`).join(""));
+      await git(scratch, ["checkout-index", "-f", "-z", "--stdin"], nulInput(write));
       rmSync(scratch.indexFile, { force: true });
     }
   }
@@ -155,28 +217,6 @@ export class ShadowStore {
   }
 }
 
-/**
- * The empty folders among the untracked entries: a folder is listed whole when nothing in it is
- * tracked yet, so the empty ones, and empty folders inside a new folder, are found by looking.
- */
-function emptyDirs(root: string, listed: readonly string[]): string[] {
-  const found: string[] = [];
-  const visit = (dir: string, depth: number): boolean => {
-    let names: string[];
-    try {
-      if (!lstatSync(join(root, dir)).isDirectory()) return false;
-      names = readdirSync(join(root, dir));
-    } catch {
-      return false;
-    }
-    if (names.length === 0) return found.push(dir), true;
-    if (depth < 8 && names.length < 1000) for (const name of names) visit(`${dir}/${name}`, depth + 1);
-    return false;
-  };
-  for (const entry of listed) if (entry.endsWith("/")) visit(entry.slice(0, -1), 0);
-  return found;
-}
-
 /** A new session's index starts as a copy of the newest one of its workspace: its stat cache spares reading every file. */
 function seedIndex(indexFile: string): void {
   const dir = dirname(indexFile);
@@ -191,22 +231,6 @@ function removeInTheWay(root: string, path: string): void {
   // A folder (or a link) where the file goes back would make checkout-index refuse.
   const stat = lstatOrUndefined(join(root, path));
   if (stat?.isDirectory()) rmSync(join(root, path), { recursive: true, force: true });
-}
-
-function lstatOrUndefined(path: string) {
-  try {
-    return lstatSync(path);
-  } catch {
-    return undefined;
-  }
-}
-
-function isEmptyDir(path: string): boolean {
-  try {
-    return lstatSync(path).isDirectory() && readdirSync(path).length === 0;
-  } catch {
-    return false;
-  }
 }
 
 function safeRealpath(path: string): string {

@@ -1,10 +1,15 @@
 // Checkpoints of one session's turns: the workspace is recorded before the first change a turn
-// makes, and again when the turn ends, so the files it changed are known. A failure never stops
-// the turn: the checkpoint is marked incomplete and undo says so.
+// makes, and again when the turn ends, so the files it changed are known. What is read is kept
+// small: a call of rein's file tools records only the files it writes; before a shell command only
+// the paths the watcher saw change since the last look are read (everything when it cannot say);
+// after a turn that ran one, every file's stat. A failure never stops the turn: the checkpoint is
+// marked incomplete and undo says so.
 import { sideEffects, type Request } from "./side-effects.ts";
 import { journalPath, readJournal, writeJournal, type Checkpoint } from "./journal.ts";
 import { capCheckpoints } from "./prune.ts";
 import { ShadowStore, type Snapshot } from "./shadow.ts";
+import { ChangeWatch } from "./watch.ts";
+import { exactWrites } from "./writes.ts";
 
 export type CheckpointSettings = {
   /** the checkpoints folder in rein's data folder */
@@ -25,14 +30,26 @@ export type ChangeCall = {
   readOnly: boolean;
   /** the permission engine's requests for the call (shell lines expanded into commands and paths) */
   requests: readonly Request[];
+  /** the tool's name: rein's file tools say exactly what they write */
+  tool?: string;
+};
+
+type Turn = {
+  seq: number;
+  messagesBefore: number;
+  checkpoint?: Checkpoint;
+  /** files rein's file tools wrote in this turn: the index holds them as they were before it */
+  touched: Set<string>;
+  /** a call that may have written anything ran: the turn's end reads everything */
+  opaque: boolean;
 };
 
 export class TurnCheckpoints {
   private readonly shadow: ShadowStore;
   private readonly journal: string;
-  private turn: { seq: number; messagesBefore: number } | undefined;
-  private current: Checkpoint | undefined;
-  private taking: Promise<void> | undefined;
+  private readonly watch: ChangeWatch;
+  private turn: Turn | undefined;
+  private queue: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly settings: CheckpointSettings,
@@ -41,33 +58,69 @@ export class TurnCheckpoints {
   ) {
     this.shadow = new ShadowStore({ dataDir: settings.dir, workspace, sessionId, ...(settings.maxFileBytes ? { maxFileBytes: settings.maxFileBytes } : {}) });
     this.journal = journalPath(this.shadow.dir, sessionId);
+    this.watch = new ChangeWatch(this.shadow.place.workTree);
   }
 
   /** A turn starts: nothing is read until it first changes something. */
   begin(seq: number, messagesBefore: number): void {
-    this.turn = { seq, messagesBefore };
-    this.current = undefined;
-    this.taking = undefined;
+    this.turn = { seq, messagesBefore, touched: new Set(), opaque: false };
   }
 
   /** Called before each allowed call runs: the first changing call of a turn takes the checkpoint. */
   async before(call: ChangeCall): Promise<void> {
-    if (call.readOnly || !this.turn) return;
-    this.taking ??= this.take(this.turn);
-    await this.taking;
-    const effects = sideEffects(call.requests);
-    if (this.current && effects.length) this.current.side_effects = [...new Set([...this.current.side_effects, ...effects])];
+    const turn = this.turn;
+    if (call.readOnly || !turn) return;
+    await this.serial(() => this.prepare(turn, call));
   }
 
   /** The turn is over: records what it changed. Undefined when it changed nothing through a tool. */
   async end(): Promise<TurnReport | undefined> {
-    const checkpoint = this.current;
+    const turn = this.turn;
     this.turn = undefined;
-    if (!checkpoint) return undefined;
-    await this.taking;
-    if (!checkpoint.incomplete) {
+    if (!turn?.checkpoint) return undefined;
+    return this.serial(() => this.finish(turn, turn.checkpoint!));
+  }
+
+  /** Stops watching the workspace (the session is done). */
+  close(): void {
+    this.watch.close();
+  }
+
+  private serial<T>(work: () => Promise<T>): Promise<T> {
+    const next = this.queue.then(work);
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  private async prepare(turn: Turn, call: ChangeCall): Promise<void> {
+    const checkpoint = (turn.checkpoint ??= this.open(turn));
+    const known = exactWrites(call.tool, call.requests, this.shadow.place.workTree);
+    const fresh = known?.inside.filter((path) => !turn.touched.has(path)) ?? [];
+    const look = !checkpoint.incomplete && !turn.opaque && (!known || fresh.length > 0 || !checkpoint.before);
+    if (look) {
       try {
-        const after = await this.shadow.snapshot();
+        if (known) {
+          for (const path of fresh) turn.touched.add(path);
+          this.noteBefore(checkpoint, await this.shadow.record(fresh));
+        } else {
+          turn.opaque = true;
+          this.noteBefore(checkpoint, await this.look(turn.touched));
+        }
+      } catch (error) {
+        checkpoint.incomplete = `the workspace could not be recorded before the turn (${message(error)})`;
+      }
+    }
+    const effects = sideEffects(call.requests);
+    const added = effects.filter((effect) => !checkpoint.side_effects.includes(effect));
+    checkpoint.side_effects.push(...added);
+    if (look || added.length) this.save(checkpoint);
+  }
+
+  private async finish(turn: Turn, checkpoint: Checkpoint): Promise<TurnReport> {
+    if (!checkpoint.incomplete && checkpoint.before) {
+      try {
+        const after = turn.opaque ? await this.full() : await this.shadow.record([...turn.touched]);
+        if (!turn.opaque) this.watch.notice(turn.touched);
         checkpoint.after = after.tree;
         checkpoint.after_dirs = after.emptyDirs;
         checkpoint.uncovered = [...new Set([...checkpoint.uncovered, ...after.uncovered])];
@@ -76,7 +129,7 @@ export class TurnCheckpoints {
         checkpoint.incomplete = `the workspace could not be recorded after the turn (${message(error)})`;
       }
     }
-    await this.keep(checkpoint);
+    this.keep(checkpoint);
     this.save(checkpoint);
     // Measuring the store costs a git call: every tenth checkpoint of a session is often enough.
     if (this.settings.capBytes !== 0 && checkpoint.n % 10 === 1) capCheckpoints(this.shadow.dir, this.settings.capBytes);
@@ -84,36 +137,36 @@ export class TurnCheckpoints {
     return { n, changed: checkpoint.changed ?? [], uncovered, side_effects, ...(incomplete ? { incomplete } : {}) };
   }
 
-  private async take(turn: { seq: number; messagesBefore: number }): Promise<void> {
-    const all = readJournal(this.journal);
-    const n = (all.at(-1)?.n ?? 0) + 1;
-    let snapshot: Snapshot | undefined;
-    let incomplete: string | undefined;
-    try {
-      snapshot = await this.shadow.snapshot();
-    } catch (error) {
-      incomplete = `the workspace could not be recorded before the turn (${message(error)})`;
-    }
-    this.current = {
-      n,
-      session_id: sessionOf(this.journal),
-      seq: turn.seq,
-      messages_before: turn.messagesBefore,
-      at: Date.now(),
-      before: snapshot?.tree ?? "",
-      before_dirs: snapshot?.emptyDirs ?? [],
-      uncovered: snapshot?.uncovered ?? [],
-      side_effects: [],
-      ...(incomplete ? { incomplete } : {}),
-    };
-    this.save(this.current);
+  /** The workspace before a shell command: the paths the watcher saw change, or all of it. */
+  private async look(except: ReadonlySet<string>): Promise<Snapshot> {
+    const paths = this.watch.take();
+    return paths ? this.shadow.snapshot({ paths, except }) : this.full(except);
+  }
+
+  /** Every file's stat; then the watcher follows the folders this snapshot found. */
+  private async full(except?: ReadonlySet<string>): Promise<Snapshot> {
+    this.watch.reset();
+    const snapshot = await this.shadow.snapshot(except ? { except } : {});
+    if (snapshot.structural || !this.watch.isUp) void this.shadow.folders(snapshot).then((dirs) => this.watch.sync(dirs), () => this.watch.close());
+    return snapshot;
+  }
+
+  private open(turn: Turn): Checkpoint {
+    const n = (readJournal(this.journal).at(-1)?.n ?? 0) + 1;
+    return { n, session_id: sessionOf(this.journal), seq: turn.seq, messages_before: turn.messagesBefore, at: Date.now(), before: "", before_dirs: [], uncovered: [], side_effects: [] };
+  }
+
+  private noteBefore(checkpoint: Checkpoint, snapshot: Snapshot): void {
+    checkpoint.before = snapshot.tree;
+    checkpoint.before_dirs = [...new Set([...checkpoint.before_dirs, ...snapshot.emptyDirs])];
+    checkpoint.uncovered = [...new Set([...checkpoint.uncovered, ...snapshot.uncovered])];
   }
 
   /** Refs on the checkpoint's trees: what git prune keeps. */
-  private async keep(checkpoint: Checkpoint): Promise<void> {
+  private keep(checkpoint: Checkpoint): void {
     const at = `${checkpoint.session_id}/${checkpoint.n}`;
     try {
-      await this.shadow.keep([[`${at}/before`, checkpoint.before], [`${at}/after`, checkpoint.after ?? ""]]);
+      this.shadow.keep([[`${at}/before`, checkpoint.before], [`${at}/after`, checkpoint.after ?? ""]]);
     } catch (error) {
       checkpoint.incomplete ??= `the checkpoint could not be kept (${message(error)})`;
     }

@@ -56,7 +56,7 @@ export async function undoCode(request: UndoRequest): Promise<UndoOutcome> {
   const moved = await move(opened.shadow, oldest.before, newest.after ?? "", skipped(group), request.force === true, [newest.after_dirs ?? [], oldest.before_dirs]);
   if (moved.type === "refused") return moved;
   const at = Date.now();
-  await opened.shadow.keep([[`${request.sessionId}/${newest.n}/undone`, moved.current]]);
+  opened.shadow.keep([[`${request.sessionId}/${newest.n}/undone`, moved.current]]);
   for (const checkpoint of group) checkpoint.undone = { at, code: moved.current };
   writeJournal(opened.journal, opened.all);
   return done(group, moved.files, oldest.messages_before);

@@ -464,7 +464,7 @@ export class Session {
     const readOnly = auth.readOnly === true || this.readOnlyTools.get(call.tool) === true;
     if (readOnly) return auth;
     const requests = this.options.expand ? await this.options.expand(call.requests, this.row.cwd).catch(() => call.requests) : call.requests;
-    await this.checkpoints.before({ readOnly, requests });
+    await this.checkpoints.before({ readOnly, requests, tool: call.tool });
     return auth;
   }
 
@@ -500,6 +500,7 @@ export class Session {
    * it lets the session go; a second call, or one before any prompt started the session, does nothing.
    */
   async end(reason: string): Promise<void> {
+    this.checkpoints?.close();
     if (!this.hooks || !this.hooksStarted) return;
     this.hooksStarted = false;
     await this.hooks.points.sessionEnd(reason, AbortSignal.timeout(60_000));
