@@ -53,7 +53,7 @@ test.concurrent("install asks first: headless it needs --yes; with it the plugin
   expect(removed.code).toBe(0);
   expect((await w.run(["plugin", "list"])).stdout).toBe("no plugins (rein plugin install PATH | GIT_URL | NAME@MARKETPLACE)\n");
   expect(JSON.parse(await readFile(join(w.configDir, "config.json"), "utf8"))).toEqual({});
-});
+}, 30_000);
 
 test.concurrent("a marketplace in a local git repository: add, list, install NAME@MARKETPLACE; an unreachable source is one line", async () => {
   await using w = await world();
@@ -85,7 +85,7 @@ test.concurrent("a marketplace in a local git repository: add, list, install NAM
   expect(kit.code).toBe(0);
   expect(kit.stdout).toEndWith(`installed kit@team-tools 1.0.0 in ${join(w.dataDir, "plugins/cache/kit-team-tools/1.0.0")}; enabled in ${join(w.configDir, "config.json")}\n`);
   expect((await w.run(["plugin", "update"])).stdout).toBe("kit@team-tools is up to date (1.0.0)\n");
-});
+}, 30_000);
 
 test.concurrent("rein plugin import claude offers what Claude Code installed and imports it with --yes", async () => {
   await using w = await world();
@@ -103,7 +103,7 @@ test.concurrent("rein plugin import claude offers what Claude Code installed and
   expect(imported.code).toBe(0);
   expect(imported.stdout).toEndWith("imported kit@team 1.0.0\n");
   expect((await w.run(["plugin", "list"])).stdout).toStartWith(`kit@team 1.0.0  ${join(w.dataDir, "plugins/cache/kit-team/1.0.0")}\n  from: ${kitPath}\n  commands: /kit:hello, /kit:review\n`);
-});
+}, 30_000);
 
 test.concurrent("each component of an installed plugin works in print mode: command, skill, hook, MCP server, bin/, agent; disabled, none of them is there", async () => {
   await using w = await world();
