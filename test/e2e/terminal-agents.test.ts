@@ -138,4 +138,19 @@ describe.skipIf(!hasTmux)("agents in the terminal", () => {
     await pane.until("EXIT=0");
     expect(readFileSync(log, "utf8")).toBe("start end ");
   }, 30_000);
+
+  test("started in --permission-mode plan, Tab to build leaves plan mode: an edit asks instead of being denied", async () => {
+    const { pane } = await start({ name: "planmode", args: "--permission-mode plan" });
+    expect(pane.screen()).toMatch(/· agent plan$/m);
+    await pane.until(/^plan › $/m);
+    pane.keys("Tab");
+    await pane.until("agent: build");
+    suite.fake.script({ reply: [{ type: "tool_use", name: "write", input: { path: "out.txt", content: "x\n" } }] }, { reply: [{ type: "text", text: "Not written." }] });
+    pane.keys("write out.txt", "Enter");
+    await pane.until("write wants to:");
+    pane.keys("n");
+    await pane.until("Not written.");
+    pane.keys("C-d");
+    await pane.until("EXIT=0");
+  }, 30_000);
 });

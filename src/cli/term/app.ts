@@ -56,6 +56,7 @@ export class App {
   ready(loaded: Loaded): void {
     this.loaded = loaded;
     this.idle = new IdleNotice(loaded.idleNotifyMs, () => void loaded.host.session().notifyHooks("idle_prompt", "rein is waiting for your input"));
+    this.refresh(); // the prompt may now name the agent
     this.drain();
   }
 

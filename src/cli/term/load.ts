@@ -89,7 +89,9 @@ export async function loadSession(args: Args, env: Env, hooks: InteractiveHooks,
     const after = settings.agents?.list.find((a) => a.name === agent);
     // An agent's own model applies while it runs; otherwise the model the session had (a /model choice stays).
     const model = after?.model ?? (before?.model ? settings.model : session.model);
-    const rebuilt = sessionOptions({ ...rest, model, ...(agents ? { agents } : {}) }, store, registry);
+    // --permission-mode plan is the plan agent: leaving that agent leaves the mode too.
+    const permissionMode = rest.permissionMode === "plan" && agent !== "plan" ? "default" : rest.permissionMode;
+    const rebuilt = sessionOptions({ ...rest, model, permissionMode, ...(agents ? { agents } : {}) }, store, registry);
     options = options.skills ? { ...rebuilt, skills: options.skills } : rebuilt;
     const row = store.getSession(session.id);
     if (!row) throw new Error(`session ${session.id} is no longer in the store`);
