@@ -29,7 +29,9 @@ export async function ifAllows(rule: string | undefined, tool: string | undefine
   if (tool === "bash") {
     const commands = await commandForms(value, scope);
     if (!commands) return true;
-    return commands.some((forms) => forms.some((form) => matchWildcard(read.pattern, form)));
+    // Claude Code's older prefix form `Bash(git:*)` means what `Bash(git *)` does.
+    const pattern = read.pattern.endsWith(":*") ? `${read.pattern.slice(0, -2)} *` : read.pattern;
+    return commands.some((forms) => forms.some((form) => matchWildcard(pattern, form)));
   }
   return matchWildcard(read.pattern, value) || (field === "path" && matchWildcard(read.pattern, value.split("/").at(-1) ?? value));
 }

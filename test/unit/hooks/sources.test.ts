@@ -102,6 +102,10 @@ test("a handler's `if` rule narrows it to the calls it names; on an event withou
   for (const line of ["ls | grep git", "echo 'git push'", "rm -rf git", "legit push"]) {
     expect({ line, hooks: await names("bash", { command: line }) }).toEqual({ line, hooks: [] });
   }
+  // Claude Code's prefix form
+  const prefixed = hookEntries({ rein: [{ file: "/c.json", scope: "user", hooks: { PreToolUse: [{ hooks: [{ type: "command", command: "npm-run", if: "Bash(npm run:*)" }] }] } }], home: join(dir.path, "none"), projectRoot: join(dir.path, "none"), trusted: true }).entries;
+  const npm = async (line: string) => (await matching(prefixed, { event: "PreToolUse", tool: "bash", input: { command: line } }, dir.path)).length;
+  expect([await npm("cd x && npm run build"), await npm("npm run"), await npm("npm test")]).toEqual([1, 1, 0]);
   // A line that does not parse cannot be checked: the hook runs (it fails open).
   expect(await names("bash", { command: "git push ((" })).toEqual(["git-only"]);
 });
