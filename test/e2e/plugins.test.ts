@@ -152,3 +152,18 @@ test.concurrent("each component of an installed plugin works in print mode: comm
   expect((await w.run(["plugin", "remove", "kit"])).code).toBe(0);
   expect((await w.run(["plugin", "list"])).stdout).toBe("no plugins (rein plugin install PATH | GIT_URL | NAME@MARKETPLACE)\n");
 }, 60_000);
+
+test.concurrent("a plugin the project's config asks for loads only with trust; the user's false keeps it off", async () => {
+  await using w = await world();
+  expect((await w.run(["plugin", "install", KIT, "--yes"])).code).toBe(0);
+  await Bun.write(join(w.configDir, "config.json"), "{}");
+  await Bun.write(join(w.cwd, ".rein/config.json"), JSON.stringify({ enabledPlugins: { kit: true } }));
+
+  const untrusted = await w.run(["skills", "list"]);
+  expect(untrusted.stdout).not.toContain("kit:greet");
+  expect(untrusted.stdout).toContain("  the project config asks for plugin kit: it loads only in a trusted workspace (run with --trust)");
+  expect((await w.run(["skills", "list", "--trust"])).stdout).toContain("  kit:greet  plugin kit ");
+
+  await Bun.write(join(w.configDir, "config.json"), JSON.stringify({ enabledPlugins: { kit: false } }));
+  expect((await w.run(["skills", "list", "--trust"])).stdout).not.toContain("kit:greet");
+}, 30_000);
