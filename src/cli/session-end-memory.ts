@@ -2,6 +2,7 @@
 // model call kept, or why it kept nothing, as one line for stderr. It never changes the exit code.
 import { autoMemories, memoryDirs } from "../session/memory.ts";
 import type { Session, SessionOptions } from "../session/session.ts";
+import { printable } from "./printable.ts";
 
 export type EndMemoryContext = { dataDir: string; projectRoot: string; stream: SessionOptions["stream"]; env: Readonly<Record<string, string | undefined>> };
 
@@ -17,9 +18,14 @@ export async function sessionEndMemoryLine(session: Session, ctx: EndMemoryConte
     sessionId: session.id,
     ...(timeoutMs ? { timeoutMs } : {}),
   });
-  if ("error" in outcome) return `memory.auto kept nothing from this session: ${outcome.error}`;
+  if ("error" in outcome) return oneLine(`memory.auto kept nothing from this session: ${outcome.error}`);
   const skipped = outcome.skipped.length ? ` (left out: ${outcome.skipped.join("; ")})` : "";
-  if (outcome.saved.length === 0) return skipped ? `memory.auto kept nothing new${skipped}` : undefined;
+  if (outcome.saved.length === 0) return skipped ? oneLine(`memory.auto kept nothing new${skipped}`) : undefined;
   const names = outcome.saved.map((m) => m.name).join(", ");
-  return `memory.auto remembered ${outcome.saved.length} fact${outcome.saved.length === 1 ? "" : "s"} from this session: ${names}${skipped} (rein memory list)`;
+  return oneLine(`memory.auto remembered ${outcome.saved.length} fact${outcome.saved.length === 1 ? "" : "s"} from this session: ${names}${skipped} (rein memory list)`);
+}
+
+/** The names come from the model and the error from a server: one line, nothing the terminal would act on. */
+function oneLine(text: string): string {
+  return printable(text.replace(/\s+/g, " ").trim());
 }

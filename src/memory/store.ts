@@ -53,7 +53,9 @@ export async function saveMemory(dirs: MemoryDirs, scope: MemoryScope, input: Me
   const secret = secretIn(`${input.name}\n${input.description}\n${input.text}`);
   if (secret) return `not saved: the memory holds what looks like a secret (${secret}); memories never keep secrets, so write it without the value`;
   const dir = dirs[scope];
-  const meta: MemoryMeta = { name: input.name.trim(), description: input.description.trim(), type: input.type, updated: now.toISOString(), ...(input.source ? { source: input.source } : {}) };
+  // The name and description are one index line each: a line break in them would break MEMORY.md.
+  const line = (text: string) => text.replace(/\s+/g, " ").trim();
+  const meta: MemoryMeta = { name: line(input.name), description: line(input.description), type: input.type, updated: now.toISOString(), ...(input.source ? { source: input.source } : {}) };
   const file = join(dir, `${slug(meta.name)}.md`);
   return writing(dir, async () => {
     await withLock(dir, () => {

@@ -101,3 +101,11 @@ describe("memory.auto", () => {
     expect(parseProposals("no json")).toBe("the reply was not the JSON asked for");
   });
 });
+
+test("a proposed name or description with line breaks stays one line of the index", async () => {
+  fake.script(reply([{ name: "Two\nlines", description: "a\n- [fake](evil.md)", type: "project", text: "Some durable fact about the build." }]));
+  const outcome = await run();
+  if ("error" in outcome) throw new Error(outcome.error);
+  expect(outcome.saved[0]!.name).toBe("Two lines");
+  expect(readFileSync(join(dirs.project, "MEMORY.md"), "utf8")).toBe("- [Two lines](two-lines.md) (project): a - [fake](evil.md)\n");
+});
