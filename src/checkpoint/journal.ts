@@ -10,6 +10,16 @@ const ChangeSchema = v.object({
   from: v.optional(v.string()),
 });
 
+const SavedSchema = v.object({ file: v.string(), sha256: v.string(), mode: v.number() });
+
+/** A file outside the workspace that rein's file tools wrote: null is "no file there". */
+const OutsideSchema = v.object({
+  path: v.string(),
+  before: v.nullable(SavedSchema),
+  /** absent until the turn is over */
+  after: v.optional(v.nullable(SavedSchema)),
+});
+
 const CheckpointSchema = v.object({
   n: v.number(),
   session_id: v.string(),
@@ -24,6 +34,7 @@ const CheckpointSchema = v.object({
   after_dirs: v.optional(v.array(v.string())),
   changed: v.optional(v.array(ChangeSchema)),
   uncovered: v.array(v.string()),
+  outside: v.optional(v.array(OutsideSchema)),
   side_effects: v.array(v.string()),
   /** why the checkpoint is not whole (the workspace could not be read, the disk was full) */
   incomplete: v.optional(v.string()),
@@ -39,6 +50,8 @@ const CheckpointSchema = v.object({
 
 export type Checkpoint = v.InferOutput<typeof CheckpointSchema>;
 export type ChangeEntry = v.InferOutput<typeof ChangeSchema>;
+export type SavedFile = v.InferOutput<typeof SavedSchema>;
+export type OutsideFile = v.InferOutput<typeof OutsideSchema>;
 
 const JournalSchema = v.object({ version: v.literal(1), checkpoints: v.array(CheckpointSchema) });
 

@@ -48,7 +48,7 @@ export function capCheckpoints(workspaceStore: string, cap = DEFAULT_CAP_BYTES):
 function removeSession(dir: string, id: string): boolean {
   const journal = journalPath(dir, id);
   const had = existsSync(journal);
-  for (const path of [journal, join(dir, "index", id), join(dir, "git", "refs", "rein", id)]) rmSync(path, { recursive: true, force: true });
+  for (const path of [journal, join(dir, "index", id), join(dir, "git", "refs", "rein", id), join(dir, "outside", id)]) rmSync(path, { recursive: true, force: true });
   return had;
 }
 

@@ -37,6 +37,8 @@ export class ShadowStore {
   readonly dir: string;
   private readonly maxFileBytes: number;
   private ready = false;
+  /** the index has held the whole workspace once (a narrower snapshot of a new one would record only part) */
+  private populated = false;
   /** the last snapshot this process took: the index holds it */
   private last: Snapshot | undefined;
   /** the index file as this store last left it */
@@ -62,6 +64,7 @@ export class ShadowStore {
       }
     }
     if (!existsSync(this.place.indexFile)) seedIndex(this.place.indexFile);
+    this.populated = existsSync(this.place.indexFile);
     // A process killed while git wrote this session's index leaves its lock; one process drives a session.
     rmSync(`${this.place.indexFile}.lock`, { force: true });
     this.ready = true;
@@ -77,7 +80,7 @@ export class ShadowStore {
     await this.init();
     const { paths, except } = options;
     const spec = paths ? ["--", ...paths] : [];
-    if (paths?.length === 0) return this.unchanged();
+    if (paths?.length === 0 && this.populated) return this.unchanged();
     const [modified, untracked] = await Promise.all([
       git(this.place, ["diff-files", "--name-only", "-z", "--no-renames", ...spec]),
       git(this.place, ["ls-files", "-z", "-o", "--directory", "--exclude-standard", ...spec]),
@@ -94,12 +97,15 @@ export class ShadowStore {
       sorted.uncovered.push(...more.uncovered);
     }
     const emptyDirs = paths ? this.keptEmptyDirs(sorted.folders) : emptyDirsUnder(this.place.workTree, sorted.folders);
-    return this.write(sorted, emptyDirs, !paths, structural);
+    const snapshot = await this.write(sorted, emptyDirs, !paths, structural);
+    if (!paths) this.populated = true;
+    return snapshot;
   }
 
   /** Records exactly these paths as they are now (files rein's own tools are about to write or wrote), ignored or not. */
   async record(paths: readonly string[]): Promise<Snapshot> {
     await this.init();
+    if (!this.populated) await this.snapshot();
     const sorted = sortChanged(this.place.workTree, paths, this.maxFileBytes);
     return this.write(sorted, this.keptEmptyDirs([]), false, false);
   }

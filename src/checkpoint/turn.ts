@@ -5,9 +5,10 @@
 // after a turn that ran one, every file's stat. A failure never stops the turn: the checkpoint is
 // marked incomplete and undo says so.
 import { sideEffects, type Request } from "./side-effects.ts";
-import { journalPath, readJournal, writeJournal, type Checkpoint } from "./journal.ts";
+import { journalPath, readJournal, writeJournal, type Checkpoint, type SavedFile } from "./journal.ts";
+import { saveOutside } from "./outside.ts";
 import { capCheckpoints } from "./prune.ts";
-import { ShadowStore, type Snapshot } from "./shadow.ts";
+import { DEFAULT_MAX_FILE_BYTES, ShadowStore, type Snapshot } from "./shadow.ts";
 import { ChangeWatch } from "./watch.ts";
 import { exactWrites } from "./writes.ts";
 
@@ -110,10 +111,12 @@ export class TurnCheckpoints {
         checkpoint.incomplete = `the workspace could not be recorded before the turn (${message(error)})`;
       }
     }
-    const effects = sideEffects(call.requests);
+    const saved = known ? this.saveOutside(checkpoint, known.outside, "before") : 0;
+    // What rein's file tools write outside the workspace is covered (or listed as not covered).
+    const effects = known ? [] : sideEffects(call.requests);
     const added = effects.filter((effect) => !checkpoint.side_effects.includes(effect));
     checkpoint.side_effects.push(...added);
-    if (look || added.length) this.save(checkpoint);
+    if (look || saved || added.length) this.save(checkpoint);
   }
 
   private async finish(turn: Turn, checkpoint: Checkpoint): Promise<TurnReport> {
@@ -129,6 +132,7 @@ export class TurnCheckpoints {
         checkpoint.incomplete = `the workspace could not be recorded after the turn (${message(error)})`;
       }
     }
+    this.saveOutside(checkpoint, (checkpoint.outside ?? []).map((entry) => entry.path), "after");
     this.keep(checkpoint);
     this.save(checkpoint);
     // Measuring the store costs a git call: every tenth checkpoint of a session is often enough.
@@ -149,6 +153,36 @@ export class TurnCheckpoints {
     const snapshot = await this.shadow.snapshot(except ? { except } : {});
     if (snapshot.structural || !this.watch.isUp) void this.shadow.folders(snapshot).then((dirs) => this.watch.sync(dirs), () => this.watch.close());
     return snapshot;
+  }
+
+  /** Copies outside files into the store: before the turn first writes each, or when it is over. */
+  private saveOutside(checkpoint: Checkpoint, paths: readonly string[], when: "before" | "after"): number {
+    const entries = (checkpoint.outside ??= []);
+    let saved = 0;
+    for (const path of paths) {
+      const index = entries.findIndex((entry) => entry.path === path);
+      if (when === "before" ? index >= 0 || checkpoint.uncovered.includes(path) : index < 0) continue;
+      const name = `${checkpoint.session_id}/${checkpoint.n}/${index < 0 ? entries.length : index}-${when}`;
+      let state: ReturnType<typeof saveOutside>;
+      try {
+        state = saveOutside(this.shadow.dir, name, path, this.settings.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES);
+      } catch (error) {
+        checkpoint.incomplete ??= `${path} could not be copied ${when} the turn (${message(error)})`;
+        continue;
+      }
+      saved++;
+      if (state === "big") {
+        checkpoint.uncovered.push(path);
+        if (index >= 0) entries.splice(index, 1);
+      } else if (when === "before") entries.push({ path, before: state });
+      else {
+        const entry = entries[index]!;
+        entry.after = state;
+        if (!sameSaved(entry.before, state)) (checkpoint.changed ??= []).push({ status: !entry.before ? "added" : !state ? "deleted" : "modified", path });
+      }
+    }
+    if (!entries.length) delete checkpoint.outside;
+    return saved;
   }
 
   private open(turn: Turn): Checkpoint {
@@ -180,6 +214,10 @@ export class TurnCheckpoints {
       checkpoint.incomplete ??= `the checkpoint could not be saved (${message(error)})`;
     }
   }
+}
+
+function sameSaved(a: SavedFile | null, b: SavedFile | null): boolean {
+  return a === b || (a !== null && b !== null && a.sha256 === b.sha256 && a.mode === b.mode);
 }
 
 function sessionOf(journal: string): string {

@@ -2,6 +2,7 @@
 // changed as they were before the first of them, unless someone changed one of those files since
 // the last turn left it (then it refuses and names the files, unless forced).
 import { journalPath, readJournal, writeJournal, type Checkpoint } from "./journal.ts";
+import { changedSince, outsideSpan, putOutside } from "./outside.ts";
 import { ShadowStore } from "./shadow.ts";
 import type { CheckpointSettings } from "./turn.ts";
 
@@ -53,8 +54,13 @@ export async function undoCode(request: UndoRequest): Promise<UndoOutcome> {
     const why = broken.incomplete ?? "its turn did not finish (rein was stopped)";
     return { type: "refused", reason: `checkpoint ${broken.n} is incomplete: ${why}; ${broken.before ? "run again with --force to restore what it holds" : "it cannot be restored"}`, files: [] };
   }
-  const moved = await move(opened.shadow, oldest.before, newest.after ?? "", skipped(group), request.force === true, [newest.after_dirs ?? [], oldest.before_dirs]);
+  const span = outsideSpan([...group].reverse());
+  const outside = refuseOutside(span.map((f) => ({ path: f.path, expected: f.after })), request.force === true);
+  if (outside) return outside;
+  const moved = await move(opened.shadow, oldest.before, newest.after ?? "", [oldest.before, newest.after ?? ""], skipped(group), request.force === true, [newest.after_dirs ?? [], oldest.before_dirs]);
   if (moved.type === "refused") return moved;
+  for (const file of span) putOutside(opened.shadow.dir, file.path, file.before);
+  moved.files.push(...span.map((f) => f.path));
   const at = Date.now();
   opened.shadow.keep([[`${request.sessionId}/${newest.n}/undone`, moved.current]]);
   for (const checkpoint of group) checkpoint.undone = { at, code: moved.current };
@@ -72,8 +78,13 @@ export async function redoCode(request: Omit<UndoRequest, "turns">): Promise<Und
   const oldest = group.at(-1)!;
   const state = oldest.undone!.code;
   if (!state) return { type: "nothing", reason: "the last undo did not change the code: there is no code to redo" };
-  const moved = await move(opened.shadow, state, oldest.before, skipped(group), request.force === true, [oldest.before_dirs, group[0]!.after_dirs ?? []]);
+  const span = outsideSpan([...group].reverse()).filter((f) => f.after !== undefined);
+  const outside = refuseOutside(span.map((f) => ({ path: f.path, expected: f.before })), request.force === true);
+  if (outside) return outside;
+  const moved = await move(opened.shadow, state, oldest.before, [oldest.before, group[0]!.after ?? state], skipped(group), request.force === true, [oldest.before_dirs, group[0]!.after_dirs ?? []]);
   if (moved.type === "refused") return moved;
+  for (const file of span) putOutside(opened.shadow.dir, file.path, file.after ?? null);
+  moved.files.push(...span.map((f) => f.path));
   for (const checkpoint of group) delete checkpoint.undone;
   writeJournal(opened.journal, opened.all);
   return done(group, moved.files, oldest.messages_before);
@@ -93,10 +104,11 @@ type Moved = { type: "moved"; files: string[]; current: string } | { type: "refu
  * Brings the workspace from state `from` (what the turns left) to state `to`, for the files that
  * differ between them. `dirs`: the empty folders of `from` and of `to`.
  */
-async function move(shadow: ShadowStore, to: string, from: string, skip: ReadonlySet<string>, force: boolean, dirs: [string[], string[]]): Promise<Moved> {
+async function move(shadow: ShadowStore, to: string, from: string, span: [string, string], skip: ReadonlySet<string>, force: boolean, dirs: [string[], string[]]): Promise<Moved> {
   const current = await shadow.snapshot();
   const base = from || current.tree;
-  const files = (await shadow.diff(to, base)).map((c) => c.path).filter((p) => !skip.has(p));
+  // The files the turns changed: all that an undo or a redo touches.
+  const files = (await shadow.diff(span[0], span[1] || current.tree)).map((c) => c.path).filter((p) => !skip.has(p));
   const touched = new Set((await shadow.diff(base, current.tree)).map((c) => c.path));
   const conflicts = files.filter((p) => touched.has(p));
   if (conflicts.length && !force) {
@@ -106,6 +118,13 @@ async function move(shadow: ShadowStore, to: string, from: string, skip: Readonl
   const keep = await shadow.dirsOf(to, dirs[1]);
   shadow.pruneDirs([...files, ...dirs[0].map((d) => `${d}/.`)], keep);
   return { type: "moved", files, current: current.tree };
+}
+
+/** A refusal naming the outside files changed since the turn (or the undo) left them, unless forced. */
+function refuseOutside(files: Parameters<typeof changedSince>[0], force: boolean): UndoOutcome | undefined {
+  const changed = force ? [] : changedSince(files);
+  if (!changed.length) return undefined;
+  return { type: "refused", reason: `${changed.length === 1 ? "a file outside the workspace was" : `${changed.length} files outside the workspace were`} changed since rein last left ${changed.length === 1 ? "it" : "them"}; putting ${changed.length === 1 ? "it" : "them"} back would overwrite that (run again with --force to overwrite)`, files: changed };
 }
 
 function skipped(group: readonly Checkpoint[]): Set<string> {

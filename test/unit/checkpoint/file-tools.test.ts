@@ -1,11 +1,11 @@
 // Checkpoints of turns that change files through rein's own file tools: only the files they write
 // are read, and undo puts exactly those back; a shell command in the same turn reads the rest.
 // The real read, write and bash tools, the real permission engine, git and files, the fake model.
-import { beforeEach, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { beforeEach, describe, expect, test } from "bun:test";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { StampedEvent } from "../../../src/agent/types.ts";
-import { undoCode } from "../../../src/checkpoint/undo.ts";
+import { redoCode, undoCode } from "../../../src/checkpoint/undo.ts";
 import { permissionEngine } from "../../../src/session/factory.ts";
 import { Session } from "../../../src/session/session.ts";
 import bash from "../../../tools/bash.ts";
@@ -110,4 +110,63 @@ test("a change made between two turns is kept when the next turn's command chang
 
   expect((await undo(cwd, s)).type).toBe("done");
   expect(text(cwd, "a.txt")).toBe("mine\n");
+});
+
+describe("files outside the workspace that rein's file tools wrote", () => {
+  test("are put back by undo (a new one removed) and changed again by redo", async () => {
+    const cwd = workspace({ "a.txt": "a\n" });
+    const out = mkdtempSync(join(kit.dir.path, "out-"));
+    writeFileSync(join(out, "conf.ini"), "x=1\n");
+    const s = session(cwd);
+    const checkpoint = await turn(s, [
+      { name: "read", input: { path: join(out, "conf.ini") } },
+      { name: "write", input: { path: join(out, "conf.ini"), content: "x=2\n" } },
+      { name: "write", input: { path: join(out, "new/made.txt"), content: "made\n" } },
+    ]);
+    expect(checkpoint?.changed).toEqual([
+      { status: "modified", path: join(out, "conf.ini") },
+      { status: "added", path: join(out, "new/made.txt") },
+    ]);
+    expect(checkpoint?.side_effects).toEqual([]);
+
+    const undone = await undo(cwd, s);
+    expect(undone.type === "done" && undone.files).toEqual([join(out, "conf.ini"), join(out, "new/made.txt")]);
+    expect(text(out, "conf.ini")).toBe("x=1\n");
+    expect(existsSync(join(out, "new/made.txt"))).toBe(false);
+
+    expect(await redoCode({ settings: settings(), workspace: cwd, sessionId: s.id })).toMatchObject({ type: "done" });
+    expect(text(out, "conf.ini")).toBe("x=2\n");
+    expect(text(out, "new/made.txt")).toBe("made\n");
+  });
+
+  test("one changed since the turn makes undo refuse and name it, unless forced", async () => {
+    const cwd = workspace({ "a.txt": "a\n" });
+    const out = mkdtempSync(join(kit.dir.path, "out-"));
+    const s = session(cwd);
+    await turn(s, [{ name: "write", input: { path: join(out, "notes.md"), content: "rein\n" } }]);
+    writeFileSync(join(out, "notes.md"), "mine\n");
+
+    const refused = await undo(cwd, s);
+    expect(refused).toMatchObject({ type: "refused", files: [join(out, "notes.md")] });
+    expect(text(out, "notes.md")).toBe("mine\n");
+    expect((await undoCode({ settings: settings(), workspace: cwd, sessionId: s.id, turns: 1, force: true })).type).toBe("done");
+    expect(existsSync(join(out, "notes.md"))).toBe(false);
+  });
+
+  test("one over the size limit is listed as not covered and left alone", async () => {
+    const cwd = workspace({ "a.txt": "a\n" });
+    const out = mkdtempSync(join(kit.dir.path, "out-"));
+    writeFileSync(join(out, "big.txt"), "y".repeat(3000));
+    const options = { ...kit.options({ tools: [read, write], rules: ALLOW_ALL }), expand: permissionEngine({ projectRoot: cwd, home: kit.dir.path, reinDirs: [] }), checkpoints: { ...settings(), maxFileBytes: 1000 } };
+    const s = Session.create(cwd, options);
+    const checkpoint = await turn(s, [
+      { name: "read", input: { path: join(out, "big.txt") } },
+      { name: "write", input: { path: join(out, "big.txt"), content: "small now\n" } },
+    ]);
+
+    expect(checkpoint?.uncovered).toEqual([join(out, "big.txt")]);
+    const outcome = await undoCode({ settings: { ...settings(), maxFileBytes: 1000 }, workspace: cwd, sessionId: s.id, turns: 1 });
+    expect(outcome.type === "done" && outcome.uncovered).toEqual([join(out, "big.txt")]);
+    expect(text(out, "big.txt")).toBe("small now\n");
+  });
 });
