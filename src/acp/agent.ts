@@ -160,6 +160,7 @@ export async function serveAcp(deps: AcpDeps, input: ReadableStream<Uint8Array>,
       const row = deps.store.getSession(params.sessionId)!;
       // The session is opened again with the mode's rules (and agent); its conversation is the stored one.
       const reopened = Session.open(row, options(entry.cwd, row, choice, entry.mcp));
+      reopened.continueFrom(entry.session); // the same session goes on: its approvals, and its SessionStart already fired
       entry.unsubscribe();
       attach(reopened, entry.cwd, entry.mcp);
       notify(params.sessionId, { sessionUpdate: "current_mode_update", currentModeId: params.modeId });
