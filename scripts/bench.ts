@@ -14,6 +14,7 @@ import { compactionRows } from "./bench-compaction.ts";
 import { extensionFigures, extensionRows } from "./bench-extensions.ts";
 import { hookFigures, hookRows } from "./bench-hooks.ts";
 import { instructionStartup, instructionStartupRows } from "./bench-memory.ts";
+import { mcpFigures, mcpRows } from "./bench-mcp.ts";
 import { benchEnv } from "./bench-proc.ts";
 import { providerFigures, providerRows } from "./bench-providers.ts";
 import { toolReload } from "./bench-reload.ts";
@@ -66,6 +67,8 @@ async function main() {
     console.error(`hooks: ${JSON.stringify(hooks)}`);
     const checkpoints = await checkpointFigures();
     console.error(`checkpoints: ${JSON.stringify(checkpoints)}`);
+    const mcp = await mcpFigures(BIN, fake, SESSION_RUNS);
+    console.error(`mcp: ${JSON.stringify(mcp)}`);
     const compaction = await compactionFigures();
     console.error(`compaction: ${JSON.stringify(compaction)}`);
 
@@ -92,6 +95,7 @@ async function main() {
       ...instructionStartupRows(instructions),
       ...agentRows(agents),
       ...hookRows(hooks),
+      ...mcpRows(mcp),
       ...terminalRows(terminal, floors.printerRss),
     ];
     await Bun.write(join(ROOT, "BENCHMARKS.md"), document(rows));
