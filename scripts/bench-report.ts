@@ -3,7 +3,7 @@
 // bash), shown next to the absolute figure; figures that do not move with the machine (shares,
 // characters) keep an absolute target.
 
-export type Floor = { name: string; value: number; unit: "ms" | "MiB" };
+export type Floor = { name: string; value: number; unit: "ms" | "µs" | "MiB" };
 
 /** `ratio`: at most this many times the floor; `max` / `min`: a bound in the figure's own unit. */
 export type Target = { ratio: number } | { max: number; text: string } | { min: number; text: string };
