@@ -9,7 +9,7 @@ import type { OnAsk } from "./args.ts";
 import { UsageError } from "./args.ts";
 import { openSession } from "./open-session.ts";
 import { startupWarnings, openStore, runSettings, untrustedToolsWarning, type Context } from "./context.ts";
-import { budgetWarning, instructionSources, instructionWarnings, sessionOptions, toolRegistry } from "../session/factory.ts";
+import { budgetWarning, instructionSources, loadInstructions, sessionOptions, toolRegistry } from "../session/factory.ts";
 import { commandProblem, skillProblems } from "../session/skills.ts";
 import { formatLoadError } from "./tools-command.ts";
 import { readStdin } from "./stdin.ts";
@@ -28,10 +28,12 @@ export async function printMode(ctx: Context): Promise<number> {
   let session: Session | undefined;
   // From the start: a signal while reading stdin or waiting for a session's lease still ends with a result.
   const signals = onSignals((signal) => (session ? session.abort() : stopBeforeSession(args.outputFormat, signal)));
-  const settings = runSettings(ctx, { askPolicy: askPolicy(args.onAsk), warn });
+  const read = runSettings(ctx, { askPolicy: askPolicy(args.onAsk), warn });
+  // Read once: their warnings now, their text for the session's prompt.
+  const settings = { ...read, instructions: loadInstructions(instructionSources(read)) };
   const unpriced = budgetWarning(settings);
   if (unpriced) warn(unpriced);
-  for (const cut of instructionWarnings(instructionSources(settings))) warn(cut);
+  for (const cut of settings.instructions.warnings) warn(cut);
   startupWarnings(ctx, warn);
   if (args.includePartialMessages && args.outputFormat !== "claude-stream-json") {
     throw new UsageError("--include-partial-messages needs --output-format claude-stream-json (rein's own stream-json has text_delta events already)");

@@ -103,7 +103,7 @@ function within(top: string, path: string): boolean {
 }
 
 /** The instruction files as the system prompt carries them, one block each. */
-export function instructionsPrompt(sources: InstructionSources): string[] {
+export function instructionsPrompt(sources: InstructionSources, loaded: LoadedInstructions = loadInstructions(sources)): string[] {
   const cap = sources.maxBytes ?? INSTRUCTION_CAP_BYTES;
-  return loadInstructions(sources).files.map((file) => instructionBlock(file, cap));
+  return loaded.files.map((file) => instructionBlock(file, cap));
 }

@@ -2,7 +2,11 @@
 // structure that holds together to its end (PNG chunks with their checksums and a pixel stream that
 // inflates to the size the header says; JPEG segments up to a frame, a scan and its end; GIF blocks
 // to the trailer; WebP's RIFF chunks and bitstream header), and dimensions within what is accepted.
-import { crc32, inflateSync } from "node:zlib";
+import type * as Zlib from "node:zlib";
+
+// node:zlib is loaded with the first PNG checked: importing it costs every start several ms.
+let zlib: typeof Zlib | undefined;
+const lazyZlib = (): typeof Zlib => (zlib ??= require("node:zlib") as typeof Zlib);
 
 /** Providers refuse images wider or taller than this. */
 const MAX_SIDE = 8000;
@@ -58,7 +62,7 @@ function png(b: Uint8Array): string | undefined {
     const type = ascii(b, at + 4, at + 8);
     if (at + 12 + length > b.length) return `its ${type} chunk runs past the end of the file: the file is cut short`;
     const data = b.subarray(at + 8, at + 8 + length);
-    if (crc32(b.subarray(at + 4, at + 8 + length)) !== u32(b, at + 8 + length)) return `its ${type} chunk is damaged (checksum mismatch)`;
+    if (lazyZlib().crc32(b.subarray(at + 4, at + 8 + length)) !== u32(b, at + 8 + length)) return `its ${type} chunk is damaged (checksum mismatch)`;
     if (!header && type !== "IHDR") return "its first chunk is not IHDR";
     if (type === "IHDR") {
       const channels = PNG_CHANNELS[data[9]!];
@@ -76,7 +80,7 @@ function png(b: Uint8Array): string | undefined {
   const row = (width: number) => 1 + Math.ceil((width * h.depth * h.channels) / 8);
   const expected = h.interlaced ? undefined : h.height * row(h.width);
   if (expected !== undefined && expected > MAX_INFLATE_BYTES) return undefined;
-  const pixels = inflateSync(Buffer.concat(idat), expected === undefined ? {} : { maxOutputLength: expected + 1 });
+  const pixels = lazyZlib().inflateSync(Buffer.concat(idat), expected === undefined ? {} : { maxOutputLength: expected + 1 });
   if (expected !== undefined && pixels.length !== expected) return `its pixel data holds ${pixels.length} bytes where ${expected} were expected`;
   return undefined;
 }

@@ -20,7 +20,7 @@ import { attachMcp, namesConfiguredServer, type McpSettings } from "../mcp/sessi
 import type { PromptCommands } from "../mcp/prompts.ts";
 import type { AskPolicy } from "./broker.ts";
 import { boundOutput } from "./bound-output.ts";
-import type { InstructionSources } from "../memory/instructions.ts";
+import { loadInstructions, type InstructionSources, type LoadedInstructions } from "../memory/instructions.ts";
 import { folderInstructions } from "../memory/folder-instructions.ts";
 import { sessionMemory } from "../memory/session-memory.ts";
 import type { FileAccess, Tool } from "../sdk.ts";
@@ -56,6 +56,8 @@ export type RunSettings = {
   userInstructions: string;
   /** bytes kept of each instruction file (default INSTRUCTION_CAP_BYTES) */
   instructionMaxBytes?: number;
+  /** the instruction files, when the front end read them already (to show their warnings first) */
+  instructions?: LoadedInstructions;
   /** folders of user and project tools, loaded and reloaded by the registry */
   toolDirs: ToolDir[];
   /** the user's home, and rein's own folders whose secrets no tool may touch */
@@ -213,12 +215,14 @@ function baseSessionOptions(settings: RunSettings, store: Store, registry: ToolR
   const mcpSandbox = { ...settings.sandbox, masked: () => masked(true) };
   const mcp = settings.mcp?.servers.length ? attachMcp(registry, settings.mcp, { toolEnv, cwd: settings.cwd, version: settings.version, sandbox: mcpSandbox }) : undefined;
   const skills = runSkills(settings, info.contextWindow, (model) => setup.models.problem?.(model), mcp?.prompts);
+  const sources = instructionSources(settings);
+  const instructions = settings.instructions ?? loadInstructions(sources);
   return {
     store,
     stream,
     models: setup.models,
     model: settings.model,
-    system: [systemPrompt(instructionSources(settings), memory?.prompt), agent?.prompt, skills?.catalog].filter(Boolean).join("\n\n"),
+    system: [systemPrompt(sources, memory?.prompt, instructions), agent?.prompt, skills?.catalog].filter(Boolean).join("\n\n"),
     tools: async () => offeredTools([...(await tools()), ...(skills?.tool ? [skills.tool] : [])], agent, rules),
     // Rarely needed: sent once the model loads them; memory too while there is no memory index to read.
     deferredTools: ["history", "webfetch", "task", ...(memory?.prompt.length ? [] : ["memory"])],
@@ -242,7 +246,7 @@ function baseSessionOptions(settings: RunSettings, store: Store, registry: ToolR
     ...(settings.leaseWaitMs !== undefined ? { lease: { waitMs: settings.leaseWaitMs } } : {}),
     toolEnv,
     ...(settings.hooks ? { hooks: settings.hooks } : {}),
-    afterToolCall: folderInstructions(instructionSources(settings)),
+    afterToolCall: folderInstructions(sources),
     sandbox: { ...settings.sandbox, masked },
     ...(skills ? { skills } : {}),
     ...(settings.fileAccess ? { fileAccess: settings.fileAccess } : {}),
