@@ -21,6 +21,7 @@ import { toolReload } from "./bench-reload.ts";
 import { reportTable, type Row } from "./bench-report.ts";
 import { resumeLarge, resumeRows } from "./bench-resume.ts";
 import { RUNS, TURNS } from "./bench-run.ts";
+import { peerFigures, peerNote, peerRows, type PeerFigures } from "./bench-peers.ts";
 import { serverClientFigures, serverClientRows } from "./bench-server-clients.ts";
 import { serverIdle, serverLoad, serverRows } from "./bench-server.ts";
 import { skillCatalogFigures, skillCatalogRows } from "./bench-skills.ts";
@@ -71,6 +72,7 @@ async function main() {
     console.error(`mcp: ${JSON.stringify(mcp)}`);
     const compaction = await compactionFigures();
     console.error(`compaction: ${JSON.stringify(compaction)}`);
+    const peers = process.argv.includes("--peers") ? await peerFigures(BIN) : undefined;
 
     const rows: Row[] = [
       ...startupRows(startup),
@@ -98,7 +100,7 @@ async function main() {
       ...mcpRows(mcp),
       ...terminalRows(terminal, floors.printerRss),
     ];
-    await Bun.write(join(ROOT, "BENCHMARKS.md"), document(rows));
+    await Bun.write(join(ROOT, "BENCHMARKS.md"), document(rows, peers));
     console.error("wrote BENCHMARKS.md");
   } finally {
     await fake.close();
@@ -106,7 +108,7 @@ async function main() {
   }
 }
 
-function document(rows: Row[]): string {
+function document(rows: Row[], peers: PeerFigures | { skipped: string } | undefined): string {
   const cpu = cpus()[0]?.model ?? "unknown CPU";
   return [
     "# Benchmarks",
@@ -115,10 +117,12 @@ function document(rows: Row[]): string {
     `Medians of ${RUNS} runs (the session: ${SESSION_RUNS}) after one warm-up, each a fresh process of the compiled binary, against the`,
     "fake Anthropic server of test/fake/ on 127.0.0.1, which answers at once. Wall time includes spawning the process.",
     "Absolute times move by 2x between runs on these machines: a time's target is a ratio to a floor measured in the same",
-    "run (the one-line program, `bun -e 1`, a bash spawn), and \"x floor\" is this run's ratio. Regenerate with `bun run bench`.",
+    "run (the one-line program, `bun -e 1`, a bash spawn), and \"x floor\" is this run's ratio. Regenerate with `bun run bench`",
+    "(`bun run bench --peers` adds rein beside Claude Code, OpenCode and pi, measured in the same run: scripts/bench-peers.ts).",
     "",
     ...reportTable(rows),
     "",
+    ...(peers ? ["## Beside the peers", "", ...reportTable(peerRows(peers)), "", peerNote(peers), ""] : []),
   ].join("\n");
 }
 
