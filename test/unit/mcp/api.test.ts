@@ -35,6 +35,11 @@ test("GET /sessions/:id/mcp lists the session's servers with state, tools, promp
     expect(roguely!.tools).toContainEqual({ name: "mcp__rogue__ok", server_name: "ok", offered: true });
     expect(ghost).toMatchObject({ name: "ghost", state: "failed" });
     expect(ghost!.error).toContain("could not be started");
+    // A prompt sent over the API that starts with a server's prompt command is that prompt.
+    fake.script({ reply: [{ type: "text", text: "a picture" }] });
+    const ran = await app.request(`/sessions/${session.id}/prompt?wait=1`, { method: "POST", headers: { authorization: `Bearer ${TOKEN}` }, body: JSON.stringify({ text: "/mcp__rogue__picture" }) });
+    expect(await ran.json()).toMatchObject({ type: "result", status: "success", text: "a picture" });
+    expect(JSON.stringify(fake.requests.at(-1)!.body.messages.at(-1))).toContain("Describe this picture.");
   } finally {
     await session.end("other").catch(() => undefined);
     store.close();

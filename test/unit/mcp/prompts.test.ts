@@ -58,7 +58,7 @@ test("a prompt becomes a command: positional and name=value arguments; its messa
 test("a prompt's image messages are attached as images", async () => {
   const { session } = open();
   fake.script(say("a picture"));
-  await session.prompt("/mcp__rogue__picture");
+  expect((await session.prompt("/mcp__rogue__picture")).status).toBe("success");
   const content = userContent();
   expect(content[0]).toEqual({ type: "text", text: "Describe this picture." });
   expect(content[1]).toMatchObject({ type: "image", source: { type: "base64", media_type: "image/png" } });
@@ -85,7 +85,7 @@ test("@SERVER:URI attaches the resource: text in a frame, images as images", asy
   const content = userContent();
   expect(content[0]!.text).toBe(`summarise @everything:${uri}.`);
   expect(content[1]!.text).toStartWith(`<resource server="everything" uri="${uri}">\n`);
-  await session.prompt("what is in @rogue:rogue://picture.png");
+  expect((await session.prompt("what is in @rogue:rogue://picture.png")).status).toBe("success");
   expect(JSON.stringify(fake.requests[1]!.body.messages.at(-1).content)).toContain('"media_type":"image/png"');
 }, 30_000);
 
