@@ -10,11 +10,15 @@ export function wireToolId(id: string): string {
   return FITS.test(id) ? id : `call_${hash(id)}`;
 }
 
+/** Messages already found to carry only ids that fit: every request sends the whole conversation again. */
+const fitting = new WeakSet<Message>();
+
 /** The messages with every tool id made to fit (the same array when all fit: the usual case). */
 export function withWireIds(messages: Message[]): Message[] {
   const fits = (b: ContentBlock) =>
     b.type === "tool_use" ? FITS.test((b as ToolUseBlock).id) : b.type === "tool_result" ? FITS.test((b as ToolResultBlock).tool_use_id) : true;
-  if (messages.every((m) => m.content.every(fits))) return messages;
+  const allFit = (m: Message) => fitting.has(m) || (m.content.every(fits) && (fitting.add(m), true));
+  if (messages.every(allFit)) return messages;
   return messages.map((m) => ({
     ...m,
     content: m.content.map((b) => {
