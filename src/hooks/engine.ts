@@ -45,7 +45,8 @@ export async function matching(entries: readonly HookEntry[], fired: Pick<Fired,
   const candidates = entries.filter((entry) => {
     if (!entry.active || entry.event !== fired.event) return false;
     if (values && !matches(entry.matcher, values)) return false;
-    const key = handlerKey(entry.handler);
+    // A plugin's handler runs with its own variables: the same text in two plugins is two hooks.
+    const key = entry.env ? `${handlerKey(entry.handler)}\0${entry.env.CLAUDE_PLUGIN_ROOT ?? ""}` : handlerKey(entry.handler);
     if (seen.has(key)) return false;
     seen.add(key);
     return true;

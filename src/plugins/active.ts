@@ -1,9 +1,9 @@
 // The plugins a run loads, and what they feed each part: the folders in rein's plugins folder
 // (always on), then the installed plugins that are enabled. Read once per run by the front end.
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { isOn, type Enabled } from "./enabled.ts";
-import { folderPlugins, loadPlugins, type PluginLoad, type PluginRoot } from "./plugins.ts";
+import { folderPlugins, loadPlugins, type Plugin, type PluginLoad, type PluginRoot } from "./plugins.ts";
 import { pluginSources, type PluginSources } from "./sources.ts";
 import { pluginStore, readInstalled } from "./store.ts";
 
@@ -23,6 +23,7 @@ export function activePlugins(places: PluginPlaces): ActivePlugins {
   const problems: string[] = [];
   const roots = [...folderPlugins(join(places.configDir, "plugins"), problems), ...enabledRoots(places, problems)];
   const load = loadPlugins(roots, pluginStore(places.dataDir).data, problems);
+  for (const plugin of load.plugins) if (runsSomething(plugin)) makeDataDir(plugin.dataDir, plugin.name, load.problems);
   const sources = pluginSources(load.plugins);
   return { ...load, problems: [...load.problems, ...sources.warnings], sources };
 }
@@ -51,6 +52,19 @@ function enabledRoots(places: PluginPlaces, problems: string[]): PluginRoot[] {
     if (on && !installed[id]) problems.push(`enabledPlugins in your config names ${id}, which is not installed (rein plugin install ${id}, or remove it from the config)`);
   }
   return roots;
+}
+
+function runsSomething(plugin: Plugin): boolean {
+  return plugin.hooks.length > 0 || plugin.mcpServers.length > 0 || plugin.bin !== undefined;
+}
+
+/** ${CLAUDE_PLUGIN_DATA} exists before the plugin's hooks and servers run, as in Claude Code. */
+function makeDataDir(dir: string, name: string, problems: string[]): void {
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch (error) {
+    problems.push(`plugin ${name}: cannot make its data folder ${dir} (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+  }
 }
 
 export const NO_PLUGINS: ActivePlugins = { plugins: [], problems: [], sources: pluginSources([]) };

@@ -2,6 +2,7 @@
 // more source each: namespaced, with ${CLAUDE_PLUGIN_ROOT} / ${CLAUDE_PLUGIN_DATA} substituted and
 // exported, and what rein cannot run named in a warning.
 import { afterEach, beforeEach, expect, test } from "bun:test";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { loadAgents } from "../../../src/agents/sources.ts";
 import { fire } from "../../../src/hooks/engine.ts";
@@ -41,6 +42,7 @@ test("a plugin's hook runs with CLAUDE_PLUGIN_ROOT and REIN_PLUGIN_DATA in its e
   expect(warnings).toEqual([]);
   expect(entries).toMatchObject([{ event: "UserPromptSubmit", file: join(root, "hooks/hooks.json"), scope: "user", dialect: "claude", active: true }]);
   const ctx = { sessionId: "s1", cwd: d.work, projectDir: d.work, transcriptPath: join(d.work, "t.jsonl"), permissionMode: "default", env: { PATH: process.env.PATH ?? "/usr/bin:/bin" }, emit: () => {}, newId: () => "h1" };
+  expect(existsSync(join(d.dataDir, "plugins/data/kit"))).toBe(true);
   const merged = await fire(entries, { event: "UserPromptSubmit", fields: { prompt: "hi" } }, ctx, new AbortController().signal);
   expect(merged?.context).toBe(`kit hook: root=${root} data=${join(d.dataDir, "plugins/data/kit")}`);
 });
@@ -93,4 +95,14 @@ test("a hooks file or .mcp.json that is not JSON is a problem for that plugin; i
   expect(plugins.plugins.map((p) => p.commands)).toEqual([[join(d.plugins, "half/commands")]]);
   expect(plugins.problems[0]).toStartWith(`plugin half: ${hooks}: not valid JSON (`);
   expect(plugins.problems[1]).toBe(`plugin half: ${mcp}: not a JSON object; its MCP servers were not loaded`);
+});
+
+test("the same hook text in two plugins runs twice, each with its own plugin's variables", async () => {
+  const hook = JSON.stringify({ hooks: { UserPromptSubmit: [{ hooks: [{ type: "command", command: 'echo "from $REIN_PLUGIN_ROOT"' }] }] } });
+  put(join(d.plugins, "one/hooks/hooks.json"), hook);
+  put(join(d.plugins, "two/hooks/hooks.json"), hook);
+  const { entries } = hookEntries(hookInput(active(d)));
+  const ctx = { sessionId: "s1", cwd: d.work, projectDir: d.work, transcriptPath: join(d.work, "t.jsonl"), permissionMode: "default", env: { PATH: process.env.PATH ?? "/usr/bin:/bin" }, emit: () => {}, newId: () => "h1" };
+  const merged = await fire(entries, { event: "UserPromptSubmit", fields: { prompt: "hi" } }, ctx, new AbortController().signal);
+  expect(merged?.context).toBe(`from ${join(d.plugins, "one")}\nfrom ${join(d.plugins, "two")}`);
 });
