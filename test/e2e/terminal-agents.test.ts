@@ -153,4 +153,27 @@ describe.skipIf(!hasTmux)("agents in the terminal", () => {
     pane.keys("C-d");
     await pane.until("EXIT=0");
   }, 30_000);
+
+  test("after switching agents a skill the model loads still grants its allowed-tools: the command runs without asking", async () => {
+    const skill = join(suite.dir.path, "skill-config", "skills", "touchy");
+    mkdirSync(skill, { recursive: true });
+    writeFileSync(join(skill, "SKILL.md"), "---\nname: touchy\ndescription: Touches files\nallowed-tools: Bash(bun run noop *)\n---\nTouch what is asked.\n");
+    const { pane, work } = await start({ name: "skill" });
+    writeFileSync(join(work, "package.json"), JSON.stringify({ scripts: { noop: "true" } }));
+    pane.keys("Tab");
+    await pane.until("agent: plan");
+    pane.keys("Tab");
+    await pane.until("agent: build");
+    suite.fake.script(
+      { reply: [{ type: "tool_use", name: "skill", input: { name: "touchy" } }] },
+      { reply: [{ type: "tool_use", name: "bash", input: { command: "bun run noop" } }] },
+      { reply: [{ type: "text", text: "Ran it." }] },
+    );
+    pane.keys("run noop", "Enter");
+    const done = await pane.until("Ran it.");
+    expect(done).toMatch(/✓ bash {2}bun run noop/);
+    expect(done).not.toContain("wants to:");
+    pane.keys("C-d");
+    await pane.until("EXIT=0");
+  }, 30_000);
 });

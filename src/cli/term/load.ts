@@ -4,7 +4,7 @@ import chalk from "chalk";
 import { promptTokens } from "../../session/model-window.ts";
 import { budgetWarning, DEFAULT_AGENT, instructionSources, type RunSettings, instructionWarnings, sessionOptions, toolRegistry } from "../../session/factory.ts";
 import type { StampedEvent } from "../../session/events.ts";
-import { Session } from "../../session/session.ts";
+import { Session, type SessionOptions } from "../../session/session.ts";
 import type { SpendEvent } from "../../session/store.ts";
 import type { Args } from "../args.ts";
 import { startupWarnings, openStore, resolveContext, runSettings, untrustedToolsWarning, type Env } from "../context.ts";
@@ -92,7 +92,7 @@ export async function loadSession(args: Args, env: Env, hooks: InteractiveHooks,
     // --permission-mode plan is the plan agent: leaving that agent leaves the mode too.
     const permissionMode = rest.permissionMode === "plan" && agent !== "plan" ? "default" : rest.permissionMode;
     const rebuilt = sessionOptions({ ...rest, model, permissionMode, ...(agents ? { agents } : {}) }, store, registry);
-    options = options.skills ? { ...rebuilt, skills: options.skills } : rebuilt;
+    options = keepSkills(rebuilt, options.skills);
     const row = store.getSession(session.id);
     if (!row) throw new Error(`session ${session.id} is no longer in the store`);
     const next = Session.open(row, options);
@@ -178,6 +178,18 @@ function statusLine(agent: string, model: string, window: number, context: numbe
 
 function compact(tokens: number): string {
   return tokens >= 1_000_000 ? `${tokens / 1_000_000}M` : `${Math.round(tokens / 1000)}k`;
+}
+
+/**
+ * The skills of the session as it was (with the MCP servers' prompts, which a rebuild without
+ * attaching the servers again lacks), and their tool in place of the rebuilt one, so the skill a
+ * tool call loads grants its allowed-tools where the permission broker reads them.
+ */
+function keepSkills(rebuilt: SessionOptions, skills: SessionOptions["skills"]): SessionOptions {
+  if (!skills) return rebuilt;
+  const tools = rebuilt.tools;
+  const swap = (list: Extract<SessionOptions["tools"], unknown[]>) => list.map((tool) => (skills.tool && tool.name === skills.tool.name ? skills.tool : tool));
+  return { ...rebuilt, skills, tools: async () => swap(await (typeof tools === "function" ? tools() : tools)) };
 }
 
 /** The agents Tab cycles through: build, plan, then the workspace's and the user's own (a file may replace a built-in one, keeping its place). */
