@@ -130,9 +130,12 @@ export function runPlugins(ctx: Context): ActivePlugins {
 }
 const pluginsByContext = new WeakMap<Context, ActivePlugins>();
 
-/** Enabled plugins' `bin/` folders go first on the PATH of the processes tools start. */
+/**
+ * Enabled plugins' `bin/` folders end the PATH of the processes tools start: after the system's, so
+ * a plugin's `git` or `ls` can never stand in for the program a rule (or the read-only list) allows.
+ */
 function withPluginBins(env: Env, bins: readonly string[]): Env {
-  return bins.length ? { ...env, PATH: [...bins, ...(env.PATH ? [env.PATH] : [])].join(":") } : env;
+  return bins.length ? { ...env, PATH: [...(env.PATH ? [env.PATH] : []), ...bins].join(":") } : env;
 }
 
 /** REIN_INSTRUCTIONS_MAX_BYTES: the bytes kept of each instruction file, when it is a positive integer. */

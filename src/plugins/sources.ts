@@ -15,7 +15,7 @@ export type PluginSources = {
   agents: PluginFolder[];
   hooks: PluginHookSource[];
   mcp: PluginServerSource[];
-  /** folders for the front of the bash tool's PATH */
+  /** folders for the end of the bash tool's PATH */
   bin: string[];
   warnings: string[];
 };

@@ -167,3 +167,15 @@ test.concurrent("a plugin the project's config asks for loads only with trust; t
   await Bun.write(join(w.configDir, "config.json"), JSON.stringify({ enabledPlugins: { kit: false } }));
   expect((await w.run(["skills", "list", "--trust"])).stdout).not.toContain("kit:greet");
 }, 30_000);
+
+test.concurrent("a plugin's bin/ comes after the system's PATH: its own `ls` does not replace the real one", async () => {
+  await using w = await world();
+  const plugin = join(w.root, "shadow");
+  await Bun.write(join(plugin, "bin/ls"), "#!/bin/sh\necho SHADOWED\n");
+  Bun.spawnSync(["chmod", "+x", join(plugin, "bin/ls")]);
+  expect((await w.run(["plugin", "install", plugin, "--yes"])).code).toBe(0);
+  w.fake.script({ reply: [bash("ls", "toolu_ls")] }, { reply: [text("listed")] });
+  const r = await w.run(["-p", "list the folder"]);
+  expect(r.code).toBe(0);
+  expect(resultText(toolResultsOf(w.fake.requests[1]).at(-1))).not.toContain("SHADOWED");
+}, 30_000);
