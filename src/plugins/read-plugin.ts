@@ -20,6 +20,8 @@ export type Plugin = {
   commands: string[];
   /** folders of `NAME/SKILL.md` skills */
   skills: string[];
+  /** a `SKILL.md` at the root and no skills folder: the plugin is that one skill, named after the plugin */
+  skill?: string;
   /** folders of `*.md` agents */
   agents: string[];
   /** hook configurations (event -> matcher groups), each with the file it came from */
@@ -53,6 +55,8 @@ export function readPlugin(root: string, identity: PluginIdentity): Plugin | str
   const commands = manifest.commands === undefined ? [join(root, "commands")] : paths("commands", manifest.commands);
   const agents = manifest.agents === undefined ? [join(root, "agents")] : paths("agents", manifest.agents);
   const bin = join(root, "bin");
+  const skills = dirs([join(root, "skills"), ...paths("skills", manifest.skills)]);
+  const single = skills.length === 0 && pathKind(join(root, "SKILL.md")) === "file";
   return {
     name,
     id,
@@ -61,7 +65,8 @@ export function readPlugin(root: string, identity: PluginIdentity): Plugin | str
     ...(manifest.version ? { version: manifest.version } : {}),
     ...(manifest.description ? { description: manifest.description } : {}),
     commands: dirs(commands),
-    skills: dirs([join(root, "skills"), ...paths("skills", manifest.skills)]),
+    skills,
+    ...(single ? { skill: join(root, "SKILL.md") } : {}),
     agents: dirs(agents),
     hooks: configSets("hooks", join(root, "hooks", "hooks.json"), manifest, paths, problems, root).map(({ file, config }) => ({ file, hooks: config })),
     mcpServers: configSets("mcpServers", join(root, ".mcp.json"), manifest, paths, problems, root).map(({ file, config }) => ({ file, servers: config })),

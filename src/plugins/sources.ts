@@ -10,7 +10,7 @@ export type PluginServerSource = { file: string; servers: Record<string, unknown
 export type PluginFolder = { dir: string; prefix: string };
 
 export type PluginSources = {
-  skills: PluginFolder[];
+  skills: (PluginFolder & { single?: string })[];
   commands: PluginFolder[];
   agents: PluginFolder[];
   hooks: PluginHookSource[];
@@ -25,6 +25,7 @@ export function pluginSources(plugins: readonly Plugin[]): PluginSources {
   for (const plugin of plugins) {
     const prefix = `${plugin.name}:`;
     sources.skills.push(...plugin.skills.map((dir) => ({ dir, prefix })));
+    if (plugin.skill) sources.skills.push({ dir: plugin.root, prefix, single: plugin.name });
     sources.commands.push(...plugin.commands.map((dir) => ({ dir, prefix })));
     sources.agents.push(...plugin.agents.map((dir) => ({ dir, prefix })));
     for (const set of plugin.hooks) sources.hooks.push(hookSource(plugin, set, sources.warnings));

@@ -26,7 +26,8 @@ export function bringsSummary(plugin: Plugin): string {
     const n = dirs.reduce((sum, dir) => sum + programs(dir).length, 0);
     return n ? [`${n} ${what}${n === 1 ? "" : "s"}`] : [];
   };
-  return [...count(plugin.commands, "command file"), ...count(plugin.skills, "skill folder"), ...count(plugin.agents, "agent file")].join(", ") || "nothing else";
+  const single = plugin.skill ? ["1 skill (its SKILL.md)"] : [];
+  return [...count(plugin.commands, "command file"), ...count(plugin.skills, "skill folder"), ...single, ...count(plugin.agents, "agent file")].join(", ") || "nothing else";
 }
 
 function handlerText(handler: unknown): string {

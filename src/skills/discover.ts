@@ -13,11 +13,11 @@ export type SkillPlaces = {
   home: string;
   configDir: string;
   trusted: boolean;
-  /** skills folders of plugins, their skills named `prefix` + folder (`plugin:skill`) */
-  extra?: readonly { dir: string; prefix: string }[];
+  /** skills folders of plugins, their skills named `prefix` + folder (`plugin:skill`); `single`: `dir` is one skill of that name */
+  extra?: readonly { dir: string; prefix: string; single?: string }[];
 };
 export type SkillLoad = { skills: Skill[]; problems: string[]; warnings: string[]; untrusted: string[] };
-export type SkillRoot = { dir: string; scope: SkillScope; prefix?: string };
+export type SkillRoot = { dir: string; scope: SkillScope; prefix?: string; single?: string };
 
 const PROJECT_FOLDERS = [".rein/skills", ".agents/skills", ".claude/skills"];
 
@@ -26,7 +26,7 @@ export function skillRoots(places: Omit<SkillPlaces, "trusted">): SkillRoot[] {
   const roots: SkillRoot[] = [];
   for (const dir of foldersUpTo(places.cwd, places.projectRoot)) for (const folder of PROJECT_FOLDERS) roots.push({ dir: join(dir, folder), scope: "project" });
   for (const dir of [join(places.configDir, "skills"), join(places.home, ".agents", "skills"), join(places.home, ".claude", "skills")]) roots.push({ dir, scope: "user" });
-  for (const { dir, prefix } of places.extra ?? []) roots.push({ dir, scope: "user", prefix });
+  for (const { dir, prefix, single } of places.extra ?? []) roots.push({ dir, scope: "user", prefix, ...(single ? { single } : {}) });
   return roots;
 }
 
@@ -34,13 +34,13 @@ export function loadSkills(places: SkillPlaces): SkillLoad {
   const load: SkillLoad = { skills: [], problems: [], warnings: [], untrusted: [] };
   const byName = new Map<string, Skill>();
   for (const root of skillRoots(places)) {
-    const files = skillFiles(root.dir, load.problems);
+    const files = root.single ? [join(root.dir, "SKILL.md")] : skillFiles(root.dir, load.problems);
     if (root.scope === "project" && !places.trusted) {
       if (files.length) load.untrusted.push(root.dir);
       continue;
     }
     for (const file of files) {
-      const skill = readSkill(file, root.scope, root.dir, load.warnings, root.prefix);
+      const skill = readSkill(file, root.scope, root.dir, load.warnings, root.prefix, root.single);
       if (typeof skill === "string") {
         load.problems.push(skill);
         continue;

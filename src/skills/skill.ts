@@ -35,14 +35,15 @@ const NAME = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
 /** Reads one SKILL.md; `warnings` hears what is off but tolerated, a string return says why it was skipped. */
-export function readSkill(file: string, scope: SkillScope, root: string, warnings: string[], prefix = ""): Skill | string {
+/** `folderName`: what the skill is named after (its folder's name unless the caller knows better). */
+export function readSkill(file: string, scope: SkillScope, root: string, warnings: string[], prefix = "", folderName?: string): Skill | string {
   const read = readSmall(file);
   if ("error" in read) return `${file}: ${read.error}`;
   const parsed = parseFrontMatter(read.text);
   if ("error" in parsed) return `${file}: ${parsed.error}; the skill was not loaded`;
   if (!parsed.present) return `${file}: no front matter; start the file with a "---" block holding name and description`;
   const dir = dirname(file);
-  const name = basename(dir);
+  const name = folderName ?? basename(dir);
   const declared = text(parsed.data.name);
   const description = text(parsed.data.description);
   if (!description) return `${file}: no description in the front matter; the skill was not loaded (add "description: what it does and when to use it")`;

@@ -85,3 +85,18 @@ describe("loadPlugins", () => {
     expect(loaded.commands.find((c) => c.name === "kit:go")?.template).toBe("from the user\n");
   });
 });
+
+describe("a single-skill plugin", () => {
+  test("a SKILL.md at the root and no skills folder: the plugin is one skill, named after the plugin", () => {
+    put(join(plugins, "lint-kit/SKILL.md"), "---\nname: lint-kit\ndescription: Lint the way the team does\n---\nRun the linter on $ARGUMENTS.\n");
+    const loaded = extensions();
+    expect(loaded.skills.skills.map((s) => `${s.name} ${s.plugin} ${s.dir}`)).toEqual([`lint-kit:lint-kit lint-kit ${join(plugins, "lint-kit")}`]);
+    expect(loaded.skills.warnings).toEqual([]);
+  });
+
+  test("with a skills folder, a root SKILL.md is not a skill of its own", () => {
+    put(join(plugins, "kit/SKILL.md"), "---\nname: kit\ndescription: The readme-like root file\n---\nbody\n");
+    put(join(plugins, "kit/skills/fmt/SKILL.md"), "---\nname: fmt\ndescription: Format\n---\nbody\n");
+    expect(extensions().skills.skills.map((s) => s.name)).toEqual(["kit:fmt"]);
+  });
+});
