@@ -40,22 +40,38 @@ function list(dirs: MemoryDirs): number {
 
 /** Opens $VISUAL or $EDITOR on the file, then saves it again (index line, `updated`, the secret check); a bad edit is undone. */
 async function edit(dirs: MemoryDirs, file: string, env: Readonly<Record<string, string | undefined>>): Promise<number> {
+  const edited = await editMemory(dirs, file, env, (run) => run());
+  out(`${edited.message}\n`);
+  return edited.saved ? 0 : 1;
+}
+
+/**
+ * The edit of one memory file in the user's editor, which `lend` runs with the terminal (the
+ * interactive terminal lends its own); the file is checked and saved again, or put back as it was.
+ */
+export async function editMemory(
+  dirs: MemoryDirs,
+  file: string,
+  env: Readonly<Record<string, string | undefined>>,
+  lend: (run: () => void) => void,
+): Promise<{ saved: boolean; message: string }> {
   const before = readFileSync(file, "utf8");
   const editor = env.VISUAL || env.EDITOR || "vi";
-  const run = spawnSync("sh", ["-c", `${editor} "$1"`, "sh", file], { stdio: "inherit", env: { ...process.env, ...env } });
-  if (run.status !== 0) {
-    out(`the editor (${editor}) exited with ${run.status ?? run.signal}; the memory is as it was\n`);
+  let run: ReturnType<typeof spawnSync> | undefined;
+  lend(() => void (run = spawnSync("sh", ["-c", `${editor} "$1"`, "sh", file], { stdio: "inherit", env: { ...process.env, ...env } })));
+  if (run?.status !== 0) {
     writeFileSync(file, before);
-    return 1;
+    return { saved: false, message: `the editor (${editor}) exited with ${run?.status ?? run?.signal}; the memory is as it was` };
   }
   const parsed = parseMemory(readFileSync(file, "utf8"));
   const scope = file.startsWith(dirs.user) ? "user" : "project";
   const saved = typeof parsed === "string" ? `not saved: ${parsed}` : await saveMemory(dirs, scope, { ...parsed.meta, text: parsed.text });
   if (typeof saved === "string") {
     writeFileSync(file, before);
-    out(`${saved}; the memory is as it was\n`);
-    return 1;
+    return { saved: false, message: `${saved}; the memory is as it was` };
   }
-  out(`saved ${saved.name} (${saved.file})\n`);
-  return 0;
+  // A renamed memory is saved under its new name's file: the old file and its index line go.
+  const renamed = saved.file !== file ? await removeMemory(dirs, { scope, file }) : undefined;
+  if (renamed) return { saved: true, message: `saved ${saved.name} (${saved.file}); the old file ${file} stays: ${renamed}` };
+  return { saved: true, message: `saved ${saved.name} (${saved.file})` };
 }

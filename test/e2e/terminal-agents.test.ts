@@ -176,4 +176,22 @@ describe.skipIf(!hasTmux)("agents in the terminal", () => {
     pane.keys("C-d");
     await pane.until("EXIT=0");
   }, 30_000);
+
+  test("/memory edit NAME lends the terminal to $EDITOR, saves the edit, and the prompt works again", async () => {
+    const { pane, data } = await start({ name: "edit", env: { EDITOR: "sed -i s/pnpm/bun/" } });
+    pane.keys("# the build uses pnpm", "Enter");
+    await pane.until("remembered for this project");
+    pane.keys("/memory edit the build uses pnpm", "Enter");
+    const saved = await pane.until(/saved the build uses bun \(\S+the-build-uses-bun\.md\)/);
+    expect(saved).not.toContain("the memory is as it was");
+    const index = [...new Bun.Glob("memory/projects/*/MEMORY.md").scanSync(data)];
+    expect(await Bun.file(join(data, index[0]!)).text()).toBe("- [the build uses bun](the-build-uses-bun.md) (project): the build uses bun\n");
+    pane.keys("/memory edit nothing-like-it", "Enter");
+    await pane.until('no memory named "nothing-like-it": /memory lists them');
+    suite.fake.script({ reply: [{ type: "text", text: "Still here." }] });
+    pane.keys("hello", "Enter");
+    await pane.until("Still here.");
+    pane.keys("C-d");
+    await pane.until("EXIT=0");
+  }, 30_000);
 });

@@ -10,7 +10,7 @@ import { editKey, visible, type LineEditor } from "./editor.ts";
 import { IdleNotice } from "./idle-notice.ts";
 import type { Key } from "./keys.ts";
 import type { Screen } from "./screen.ts";
-import { memoryReport, quickMemoryLine } from "./quick-memory.ts";
+import { memoryEditLine, memoryReport, quickMemoryLine } from "./quick-memory.ts";
 import { agentLabel, cycleAgent } from "./agent-cycle.ts";
 import { BUILTINS, runSlash, runsWhileBusy, type SlashHost } from "./slash.ts";
 import type { Transcript } from "./transcript.ts";
@@ -153,6 +153,8 @@ export class App {
 
   /** Ctrl-Z: set by the terminal's owner (the process stops until the shell resumes it). */
   suspend: (() => void) | undefined;
+  /** Lends the terminal to a program (an editor) while `run` runs: set by the terminal's owner. */
+  lend: ((run: () => void) => void) | undefined;
 
   private key(key: Key): void {
     if (this.loaded?.crashOn && key.name === "enter" && this.editor.text === this.loaded.crashOn) throw new Error("crash test");
@@ -356,6 +358,7 @@ export class App {
       exit: () => this.exit(0),
       prompt: (text) => this.prompt(text),
       memory: () => memoryReport(loaded.ctx),
+      editMemory: (name) => memoryEditLine(loaded.ctx, name, (run) => (this.lend ? this.lend(run) : run())),
     };
   }
 

@@ -1,10 +1,11 @@
 // `# note` typed in the terminal saves the note as a project memory, `#~ note` as a user one
 // (every project); it is not sent to the model. `##` and `#word` stay prompts (a heading, a tag).
-// /memory lists what the session read and remembers.
+// /memory lists what the session read and remembers; /memory edit NAME opens one in $EDITOR.
 import chalk from "chalk";
 import { homedir } from "node:os";
 import { instructionSources, loadInstructions } from "../../session/factory.ts";
-import { listMemories, memoryDirs, quickMemory } from "../../session/memory.ts";
+import { findMemory, listMemories, memoryDirs, quickMemory } from "../../session/memory.ts";
+import { editMemory } from "../memory-command.ts";
 import { instructionCap, type Context } from "../context.ts";
 
 /** What to print when the line was a memory, or undefined when it is a prompt. */
@@ -31,4 +32,13 @@ export function memoryReport(ctx: Context): string {
   lines.push(...broken.map((b) => `  ! ${b.file}: ${b.problem}`));
   lines.push("edit with: rein memory edit NAME; changes count from the next session, or now after /memory reload");
   return chalk.dim(lines.join("\n"));
+}
+
+/** /memory edit NAME: the memory in $VISUAL or $EDITOR, the terminal lent to it; what came of it. */
+export async function memoryEditLine(ctx: Pick<Context, "paths" | "projectRoot" | "env">, name: string, lend: (run: () => void) => void): Promise<string> {
+  const dirs = memoryDirs(ctx.paths.dataDir, ctx.projectRoot);
+  const memory = findMemory(dirs, name);
+  if (!memory) return chalk.yellow(`no memory named "${name}": /memory lists them`);
+  const edited = await editMemory(dirs, memory.file, ctx.env, lend);
+  return edited.saved ? chalk.dim(`${edited.message}; sessions read it from the next one (this one after /memory reload)`) : chalk.red(edited.message);
 }

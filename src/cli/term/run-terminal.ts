@@ -47,6 +47,10 @@ export async function runTerminal({ args, env, hooks, terminal, screen, editor, 
     screen.clear();
     terminal.suspend(() => running.refresh());
   };
+  app.lend = (run) => {
+    screen.clear();
+    terminal.lend(run);
+  };
   terminal.onKeys(app.onKeys);
   terminal.onResize(() => {
     transcript.resize(screen.width);

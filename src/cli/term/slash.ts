@@ -27,7 +27,7 @@ export const BUILTINS: readonly { name: string; args?: string; about: string; wh
   { name: "agents", about: "the agents: primary ones to run as (--agent), subagents for the task tool", whileRunning: true },
   { name: "tasks", args: "[N]", about: "the subagents this session ran, running or finished; /tasks N prints one's transcript", whileRunning: true },
   { name: "mcp", about: "the MCP servers: state, tools, prompts, last error", whileRunning: true },
-  { name: "memory", args: "[reload]", about: "the instruction files read and the memories kept (# NOTE saves one); reload reads them again now", whileRunning: true },
+  { name: "memory", args: "[reload | edit NAME]", about: "the instruction files read and the memories kept (# NOTE saves one); reload reads them again now; edit opens one in $EDITOR", whileRunning: true },
   { name: "serve", about: "serve this session over HTTP", whileRunning: true },
   { name: "exit", about: "leave rein", whileRunning: true },
   { name: "quit", about: "the same as /exit", whileRunning: true },
@@ -57,6 +57,8 @@ export type SlashHost = {
   exit(): void;
   /** what /memory shows */
   memory?(): string;
+  /** /memory edit NAME: opens the memory in the user's editor; what came of it */
+  editMemory?(name: string): Promise<string>;
   /** the terminal's width in columns */
   width?(): number;
   /** sends a prompt to the model, as typed */
@@ -137,7 +139,8 @@ export async function runSlash(line: string, host: SlashHost): Promise<boolean> 
       return true;
     case "memory":
       if (rest === "reload") return reloadMemory(host), true;
-      if (rest) return host.print(chalk.yellow("usage: /memory [reload]")), true;
+      if (/^edit\s+\S/.test(rest)) return await editMemorySlash(host, rest.slice(4).trim()), true;
+      if (rest) return host.print(chalk.yellow("usage: /memory [reload | edit NAME]")), true;
       host.print(host.memory?.() ?? "no memory in this session");
       return true;
     case "serve":
@@ -180,6 +183,13 @@ function helpText(custom: readonly SlashCommand[], prompts: NonNullable<ReturnTy
     "Esc or Ctrl-C stops a turn; Ctrl-C clears the line, twice at an empty prompt exits · Ctrl-D exits",
   ];
   return [...rows.map(([left, right]) => `${chalk.cyan(left!.padEnd(width))}${chalk.dim(right!)}`), ...keys.map((k) => chalk.dim(k))].join("\n");
+}
+
+async function editMemorySlash(host: SlashHost, name: string): Promise<void> {
+  if (!host.editMemory) return host.print(chalk.yellow("this terminal cannot open an editor"));
+  // The editor has the terminal to itself: no turn may be drawing meanwhile.
+  if (host.session().running) return host.print(chalk.yellow("a turn is running; /memory edit when it has finished"));
+  host.print(await host.editMemory(name));
 }
 
 /** Reads the instruction files and the memory index into the system prompt now, not from the next session. */

@@ -21,6 +21,8 @@ export type Terminal = {
   detach(): void;
   /** Ctrl-Z: the terminal as it was, the process stopped; raw mode again when the shell resumes it. */
   suspend(resumed: () => void): void;
+  /** The terminal as it was while `run` has it (an editor), then raw mode again. */
+  lend<T>(run: () => T): T;
 };
 
 const ENTER = "\x1b[?2004h"; // bracketed paste on
@@ -71,6 +73,14 @@ export function openTerminal(fancy: boolean): Terminal {
     stdin?.pause();
   };
 
+  const reenter = () => {
+    if (detached) return;
+    restored = false;
+    if (stdin?.isTTY) stdin.setRawMode(true);
+    stdin?.resume();
+    if (fancy) write(ENTER);
+  };
+
   process.on("exit", restore);
   if (fancy) write(ENTER);
   return {
@@ -99,13 +109,18 @@ export function openTerminal(fancy: boolean): Terminal {
     suspend(resumed) {
       restore();
       process.once("SIGCONT", () => {
-        restored = false;
-        if (stdin?.isTTY) stdin.setRawMode(true);
-        stdin?.resume();
-        if (fancy) write(ENTER);
+        reenter();
         resumed();
       });
       process.kill(process.pid, "SIGSTOP");
+    },
+    lend(run) {
+      restore();
+      try {
+        return run();
+      } finally {
+        reenter();
+      }
     },
   };
 }

@@ -46,7 +46,7 @@ test("rein memory list, show, edit (a bad edit is undone) and rm", async () => {
   expect(shown.stdout).toContain("Always use pnpm, never npm.\n");
 
   const editor = join(dir.path, "edit.sh");
-  writeFileSync(editor, `#!/bin/sh\nsed -i "s/never npm./never npm or yarn./; s/^type: .*/type: $MEMTYPE/" "$1"\n`);
+  writeFileSync(editor, `#!/bin/sh\nsed -i "s/never npm\\\\./never npm or yarn./; s/^type: .*/type: $MEMTYPE/" "$1"\n`);
   chmodSync(editor, 0o755);
   const bad = await rein(["edit", "Always use pnpm, never npm"], { EDITOR: editor, MEMTYPE: "opinion" });
   expect(bad.code).toBe(1);
@@ -71,4 +71,18 @@ test("/memory lists the instruction files read, with imports and what was cut, a
   expect(report).toContain(`${join(project, "AGENTS.md")} (project, 1 import)`);
   expect(report).toContain(`! ${join(project, "AGENTS.md")}: the import @missing.md names ${join(project, "missing.md")}, which does not exist`);
   expect(report).toContain("I like terse answers (user, user)");
+});
+
+test("an edit that renames a memory moves it: one file, one index line, under the new name", async () => {
+  const { editMemory } = await import("../../../src/cli/memory-command.ts");
+  const { saveMemory, listMemories } = await import("../../../src/memory/store.ts");
+  const dirs = memoryDirs(join(dir.path, "rename-data"), project);
+  const saved = await saveMemory(dirs, "project", { name: "Old name", description: "d", type: "project", text: "A fact." });
+  if (typeof saved === "string") throw new Error(saved);
+  let lent = 0;
+  const edited = await editMemory(dirs, saved.file, { EDITOR: "sed -i 's/^name: .*/name: \"New name\"/'" }, (run) => (lent++, run()));
+  expect(edited).toEqual({ saved: true, message: `saved New name (${join(dirs.project, "new-name.md")})` });
+  expect(lent).toBe(1);
+  expect(listMemories(dirs).memories.map((m) => m.name)).toEqual(["New name"]);
+  expect(readFileSync(join(dirs.project, "MEMORY.md"), "utf8")).toBe("- [New name](new-name.md) (project): d\n");
 });
