@@ -1,7 +1,7 @@
 // What a snapshot must read: the paths whose stat differs from the session's index (git's stat
 // cache), sorted into those to record, those over the size limit (listed, never read) and the
 // folders git lists whole (new folders, nested repositories).
-import { existsSync, lstatSync, readdirSync } from "node:fs";
+import { existsSync, lstatSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 
 export type Sorted = {
@@ -69,3 +69,31 @@ export function isEmptyDir(path: string): boolean {
 }
 
 export const nulInput = (paths: readonly string[]) => paths.map((p) => `${p}\0`).join("");
+
+/**
+ * Removes the temporary object files git leaves behind when it fails (a full disk) or is killed:
+ * those modified at or after `since` (the failed call's own; rarely, another session's in flight,
+ * whose checkpoint is then marked incomplete) and those older than an hour.
+ */
+export function dropTemporaryObjects(objectsDir: string, since: number): void {
+  const stale = Date.now() - 3_600_000;
+  let dirs: string[];
+  try {
+    dirs = readdirSync(objectsDir);
+  } catch {
+    return;
+  }
+  for (const dir of dirs) {
+    if (!/^[0-9a-f]{2}$/.test(dir)) continue;
+    let names: string[] = [];
+    try {
+      names = readdirSync(join(objectsDir, dir)).filter((name) => name.startsWith("tmp_obj_"));
+    } catch {
+      continue;
+    }
+    for (const name of names) {
+      const mtime = lstatOrUndefined(join(objectsDir, dir, name))?.mtimeMs ?? 0;
+      if (mtime >= since || mtime < stale) rmSync(join(objectsDir, dir, name), { force: true });
+    }
+  }
+}

@@ -5,7 +5,7 @@ import { createHash } from "node:crypto";
 import { copyFileSync, existsSync, lstatSync, mkdirSync, readdirSync, realpathSync, renameSync, rmdirSync, rmSync, writeFileSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative } from "node:path";
 import { git, nulList, type GitPlace } from "./git.ts";
-import { emptyDirsUnder, isEmptyDir, lstatOrUndefined, nulInput, sortChanged, type Sorted } from "./scan.ts";
+import { dropTemporaryObjects, emptyDirsUnder, isEmptyDir, lstatOrUndefined, nulInput, sortChanged, type Sorted } from "./scan.ts";
 
 /** Files bigger than this are not copied into a checkpoint (listed as not covered). */
 export const DEFAULT_MAX_FILE_BYTES = 10 * 1024 * 1024;
@@ -54,7 +54,7 @@ export class ShadowStore {
     if (this.ready) return;
     mkdirSync(dirname(this.place.indexFile), { recursive: true });
     if (!existsSync(join(this.place.gitDir, "HEAD"))) {
-      await git(this.place, ["init", "-q"]);
+      await git(this.place, ["init", "-q", "--template="]);
       writeFileSync(join(this.dir, "workspace"), `${this.place.workTree}\n`);
       // A data folder inside the workspace must not record itself.
       const own = relative(this.place.workTree, safeRealpath(dirname(this.dir)));
@@ -65,8 +65,10 @@ export class ShadowStore {
     }
     if (!existsSync(this.place.indexFile)) seedIndex(this.place.indexFile);
     this.populated = existsSync(this.place.indexFile);
-    // A process killed while git wrote this session's index leaves its lock; one process drives a session.
+    // A process killed while git wrote this session's index leaves its lock (one process drives a
+    // session), and maybe temporary objects.
     rmSync(`${this.place.indexFile}.lock`, { force: true });
+    dropTemporaryObjects(join(this.place.gitDir, "objects"), Infinity);
     this.ready = true;
   }
 
@@ -118,17 +120,27 @@ export class ShadowStore {
 
   private async write(sorted: Sorted, emptyDirs: string[], full: boolean, structural: boolean): Promise<Snapshot> {
     const { update, drop } = sorted;
-    if (update.length) await git(this.place, ["update-index", "-z", "--add", "--remove", "--stdin"], nulInput(update));
-    if (drop.length) await git(this.place, ["update-index", "-z", "--force-remove", "--stdin"], nulInput(drop));
     // The index may have been written by another store of this session (an undo) since.
     const same = this.last && !update.length && !drop.length && this.indexStamp() === this.stamp;
-    const tree = same ? this.last!.tree : (await git(this.place, ["write-tree"])).trim();
+    const tree = same ? this.last!.tree : await this.writeTree(update, drop);
     this.stamp = this.indexStamp();
     // A full snapshot lists every uncovered path again; a narrower one keeps the last list.
     const kept = full ? [] : (this.last?.uncovered ?? []).filter((p) => !update.includes(p) && lstatOrUndefined(join(this.place.workTree, p)));
     const uncovered = [...new Set([...kept, ...sorted.uncovered])];
     this.last = { tree, uncovered, emptyDirs, changed: [...update, ...drop], structural };
     return { ...this.last, uncovered: [...uncovered] };
+  }
+
+  private async writeTree(update: readonly string[], drop: readonly string[]): Promise<string> {
+    const started = Date.now() - 1000;
+    try {
+      if (update.length) await git(this.place, ["update-index", "-z", "--add", "--remove", "--stdin"], nulInput(update));
+      if (drop.length) await git(this.place, ["update-index", "-z", "--force-remove", "--stdin"], nulInput(drop));
+      return (await git(this.place, ["write-tree"])).trim();
+    } catch (error) {
+      dropTemporaryObjects(join(this.place.gitDir, "objects"), started);
+      throw error;
+    }
   }
 
   private indexStamp(): string {

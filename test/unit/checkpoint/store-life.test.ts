@@ -1,9 +1,9 @@
 // The shadow store's life beyond one turn: forgotten with its session, kept under a size cap, and
 // left usable by a process killed in the middle of a checkpoint. Real git, real files, real processes.
 import { afterAll, expect, test } from "bun:test";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, watch, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { git } from "../../../src/checkpoint/git.ts";
 import { capCheckpoints, forgetCheckpoints } from "../../../src/checkpoint/prune.ts";
 import { ShadowStore, workspaceDir } from "../../../src/checkpoint/shadow.ts";
@@ -94,3 +94,40 @@ await new Promise(() => {});
   expect(next).toMatchObject({ n: 2, changed: [{ status: "modified", path: "a.txt" }] });
   expect(existsSync(`${store.place.indexFile}.lock`)).toBe(false);
 });
+
+test("a process killed while git writes the checkpoint leaves the index lock; the next run's checkpoints work", async () => {
+  const { cwd, settings } = setup("kill-git");
+  for (let i = 0; i < 3000; i++) writeFileSync(join(cwd, `f${i}.txt`), `file ${i}\n`);
+  const store = new ShadowStore({ dataDir: settings.dir, workspace: cwd, sessionId: "s_cut" });
+  const lock = `${store.place.indexFile}.lock`;
+  mkdirSync(dirname(lock), { recursive: true });
+  const script = join(root, "kill-git", "turn.ts");
+  writeFileSync(
+    script,
+    `import { TurnCheckpoints } from ${JSON.stringify(join(import.meta.dir, "../../../src/checkpoint/turn.ts"))};
+const turns = new TurnCheckpoints(${JSON.stringify(settings)}, ${JSON.stringify(cwd)}, "s_cut");
+turns.begin(1, 0);
+await turns.before({ readOnly: false, requests: [] });
+`,
+  );
+  // git holds the index lock while it hashes the 3,000 files: kill it (and rein) right then.
+  const locked = new Promise<void>((resolve) => {
+    const watcher = watch(dirname(lock), (_event, name) => {
+      if (name !== basename(lock)) return;
+      watcher.close();
+      resolve();
+    });
+  });
+  const child = Bun.spawn(["setsid", "bun", script], { stdout: "ignore", stderr: "inherit" });
+  await locked;
+  process.kill(-child.pid, "SIGKILL");
+  await child.exited;
+  expect(existsSync(lock)).toBe(true);
+
+  const report = await turn(settings, cwd, "s_cut", "after the kill\n");
+  expect(report).toMatchObject({ n: 1, changed: [{ status: "modified", path: "a.txt" }] });
+  expect(report.incomplete).toBeUndefined();
+  expect(existsSync(lock)).toBe(false);
+  expect((await undoCode({ settings, workspace: cwd, sessionId: "s_cut", turns: 1 })).type).toBe("done");
+  expect(readFileSync(join(cwd, "a.txt"), "utf8")).toBe("a\n");
+}, 60_000);
