@@ -22,6 +22,8 @@ export type ConnectOptions = {
   version: string;
   /** a remote server's requests go through it (the saved OAuth login, oauth-fetch.ts) */
   fetch?: FetchLike;
+  /** the largest message read from a stdio server (128 MiB by default) */
+  maxMessageBytes?: number;
   /** the session's sandbox (a stdio server runs under it when it is on, or when its entry says "sandbox": true) */
   sandbox?: McpSandbox;
   /** told when the server said its tool or prompt list changed */
@@ -50,7 +52,7 @@ function sseTransport(entry: RemoteEntry, headers: Record<string, string>, fetch
 
 function stdioTransport(entry: StdioEntry, opts: ConnectOptions): StdioClientTransport {
   const [command, ...args] = launchLine(entry, opts);
-  const transport = new StdioClientTransport({ command: command!, args, env: { ...opts.toolEnv, ...entry.env }, cwd: entry.cwd ?? opts.cwd, stderr: "pipe", maxBufferSize: MAX_MESSAGE_BYTES });
+  const transport = new StdioClientTransport({ command: command!, args, env: { ...opts.toolEnv, ...entry.env }, cwd: entry.cwd ?? opts.cwd, stderr: "pipe", maxBufferSize: maxMessage(opts) });
   mkdirSync(dirname(opts.logFile), { recursive: true });
   const log = createWriteStream(opts.logFile, { flags: "a", mode: 0o600 });
   log.on("error", () => {}); // a log that cannot be written loses the log, not the server
@@ -60,7 +62,8 @@ function stdioTransport(entry: StdioEntry, opts: ConnectOptions): StdioClientTra
 }
 
 /** The largest message rein reads from a stdio server (the SDK's default is 10 MiB); a larger one ends the connection. */
-export const MAX_MESSAGE_BYTES = 128 * 1024 * 1024;
+const MAX_MESSAGE_BYTES = 128 * 1024 * 1024;
+const maxMessage = (opts: ConnectOptions) => opts.maxMessageBytes ?? MAX_MESSAGE_BYTES;
 
 /**
  * The server's command line, under bubblewrap as the bash tool's commands run with the sandbox on:
@@ -103,7 +106,7 @@ async function open(transport: SdkTransport, opts: ConnectOptions): Promise<Clie
   client.onclose = () => opts.onClose("the connection closed (the server exited or the stream broke)");
   // The SDK reports a message it could not read here, then closes the connection: say why it closed.
   client.onerror = (error) => {
-    if (/ReadBuffer exceeded/.test(messageOf(error))) opts.onClose(`its answer was larger than ${MAX_MESSAGE_BYTES / 1024 / 1024} MiB, the most rein reads, so the connection was closed`, true);
+    if (/ReadBuffer exceeded/.test(messageOf(error))) opts.onClose(`its answer was larger than ${maxMessage(opts) / 1024 / 1024} MiB, the most rein reads, so the connection was closed`, true);
   };
   return client;
 }

@@ -28,6 +28,8 @@ export type ServerEnv = {
   tokenFile?: string;
   version: string;
   startupTimeoutMs: number;
+  /** the largest message read from a stdio server (128 MiB by default) */
+  maxMessageBytes?: number;
   callTimeoutMs: number;
 };
 
@@ -119,6 +121,7 @@ export class McpServer {
         cwd: this.env.cwd,
         logFile: this.logFile,
         timeoutMs: this.env.startupTimeoutMs,
+        ...(this.env.maxMessageBytes ? { maxMessageBytes: this.env.maxMessageBytes } : {}),
         version: this.env.version,
         onListChanged: () => void this.relist(),
         onClose: (why, known) => {
@@ -136,6 +139,7 @@ export class McpServer {
       this.saveTools();
       this.state = "connected";
       this.lastError = undefined;
+      this.closedBecause = undefined;
     } catch (error) {
       const client = this.client;
       this.client = undefined;

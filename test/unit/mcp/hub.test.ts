@@ -184,3 +184,12 @@ test.concurrent("a call answered with malformed JSON-RPC times out as an error r
   expect(garbled.output).toContain('MCP server "rogue" failed calling garbage: the call did not finish within 0.3 s');
   expect((await call(tools, "mcp__rogue__ok", { text: "still" })).output).toBe('ok {"text":"still"}');
 }, 20_000);
+
+test.concurrent("an answer over the message limit ends the connection with that reason; the next call starts the server again", async () => {
+  await using h = hub({ rogue: rogue() }, { maxMessageBytes: 1024 * 1024 });
+  const tools = await h.tools();
+  const huge = await call(tools, "mcp__rogue__huge");
+  expect(huge).toEqual({ output: 'MCP server "rogue" failed calling huge: its answer was larger than 1 MiB, the most rein reads, so the connection was closed', isError: true });
+  expect(h.servers[0]!.lastError).toContain("larger than 1 MiB");
+  expect((await call(tools, "mcp__rogue__ok", { text: "back" })).output).toBe('ok {"text":"back"}');
+}, 20_000);
