@@ -6,6 +6,7 @@ import { checkArithmetic, plainNumber } from "./arithmetic.ts";
 import { emit, pendingOf } from "./emit.ts";
 import type { Scope } from "./scope.ts";
 import { riskyVariable } from "./state.ts";
+import { forgetAll } from "./vars.ts";
 import type { Walker } from "./walk.ts";
 
 const REASON = "bash evaluates this as arithmetic, and a variable's text in it can run code (a[$(...)])";
@@ -13,6 +14,8 @@ const COMPARE = new Set(["-eq", "-ne", "-lt", "-le", "-gt", "-ge"]);
 
 /** Checks one expression; numeric assignments in it are remembered. False when it was reported. */
 export function arithmetic(w: Walker, text: string, scope: Scope, shown = text): boolean {
+  // It can assign, directly or through a variable's text (`a='f=1'; (( a ))`).
+  if (/[A-Za-z_$`]/.test(text)) forgetAll(scope);
   const result = checkArithmetic(text, scope.ints);
   if (!result.safe) {
     emit(w, pendingOf(scope, shown), REASON);

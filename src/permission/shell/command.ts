@@ -8,6 +8,7 @@ import { arithmetic } from "./arith-walk.ts";
 import type { Scope } from "./scope.ts";
 import { assignedName, riskyVariable } from "./state.ts";
 import type { Walker } from "./walk.ts";
+import { forget, forgetAll, setVar } from "./vars.ts";
 import { evalWord, literal, type Word } from "./words.ts";
 
 // Text that looks like shell code, kept in a variable: bash runs it where the variable is expanded
@@ -25,6 +26,8 @@ export function runCommand(w: Walker, node: Node, scope: Scope): void {
       case "variable_assignment":
         env.push(child.text);
         w.scan(child, scope);
+        forget(scope, assignedName(child.text) ?? ""); // it can stick (a special builtin in POSIX mode, a function)
+        if (assignedName(child.text) === "IFS") w.untrack(); // a function called so splits words on it
         continue;
       case "file_redirect":
         fileRedirect(w, child, scope);
@@ -62,6 +65,7 @@ export function runDeclaration(w: Walker, node: Node, scope: Scope): void {
   resolveCommand(w, scope, { words, env: [...scope.env], wrappers: scope.wrappers, place: scope.place, dynamic: scope.dynamic, text: node.text });
   declarationState(w, words, assignments, scope);
   for (const { node: child, word } of assignments) remember(w, child, word, scope);
+  forgetAll(scope); // `local`, `declare -n`, `export -n`, arrays...: values are not followed through declarations
 }
 
 // `declare -n r=PATH` aliases a name, `export -f` hands functions to child shells, `local PATH`
@@ -90,14 +94,24 @@ export function runUnset(w: Walker, node: Node, scope: Scope): void {
     .filter((c) => c.type !== "comment")
     .map((c) => (c.type === "variable_name" || !c.isNamed ? literal(c.text) : evalWord(w, c, scope)));
   resolveCommand(w, scope, { words, env: [...scope.env], wrappers: scope.wrappers, place: scope.place, dynamic: scope.dynamic, text: node.text });
+  forgetAll(scope);
 }
 
 /** A bare assignment runs no command itself (but `x=$(...)` runs what it substitutes). */
 export function assign(w: Walker, node: Node, scope: Scope): void {
-  remember(w, node, assignmentWord(w, node, scope), scope);
+  const word = assignmentWord(w, node, scope);
+  remember(w, node, word, scope);
+  const name = assignedName(node.text);
+  if (!name) return;
+  // `x=value` with all of value known, where it surely runs before what follows; not `x+=`, `x[i]=`, `x=(...)`.
+  const plain = node.text.startsWith(`${name}=`) && node.childForFieldName("value")?.type !== "array";
+  const value = word.raw ? (word.raw.dynamic ? word.raw.pattern : word.raw.value) : "";
+  // Inside an assignment `~` also expands after `:` (`x=a:~/b`), which the value above does not do.
+  const tildes = /:~/.test(node.text);
+  setVar(scope, name, plain && scope.tracking && !tildes ? value : undefined);
 }
 
-function assignmentWord(w: Walker, node: Node, scope: Scope): Word {
+function assignmentWord(w: Walker, node: Node, scope: Scope): Word & { raw?: Word } {
   const name = node.childForFieldName("name");
   if (name) w.scan(name, scope); // a subscript can hold a substitution
   const value = node.childForFieldName("value");
@@ -111,7 +125,7 @@ function assignmentWord(w: Walker, node: Node, scope: Scope): Word {
   }
   const word = evalWord(w, value, scope);
   const prefix = node.text.slice(0, value.startIndex - node.startIndex);
-  return { value: prefix + word.value, text: node.text, dynamic: word.dynamic };
+  return { value: prefix + word.value, text: node.text, dynamic: word.dynamic, raw: word };
 }
 
 // An assignment to a variable that decides how commands run (PATH, LD_PRELOAD...) makes the rest of

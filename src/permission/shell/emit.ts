@@ -35,6 +35,7 @@ export function emit(w: Walker, pending: Pending, opaque?: string): void {
   const risky = pending.env.map(assignedName).find((name) => name !== undefined && name !== "IFS" && riskyVariable(name));
   const reason = opaque ?? w.tainted ?? (risky ? `it runs with ${risky} set on the line, which changes what it runs` : undefined);
   if (reason) command.opaque = reason;
+  if (reason) w.untrack(); // eval, source, a command named by a variable...: it may assign anything
   if (pending.input) command.input = pending.input;
   else if (pending.dynamic) command.dynamicContext = true;
   if (!pending.place.known) command.dynamicContext = true;

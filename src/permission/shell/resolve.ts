@@ -9,6 +9,7 @@ import { arithmetic } from "./arith-walk.ts";
 import { toRedirect } from "./redirects.ts";
 import { builtinTargets, riskyVariable } from "./state.ts";
 import { shellScope, type Place, type Scope } from "./scope.ts";
+import { forgetAll } from "./vars.ts";
 import { teeWrites } from "./tee.ts";
 import type { Walker } from "./walk.ts";
 import { literal, type Word } from "./words.ts";
@@ -125,7 +126,11 @@ function run(w: Walker, scope: Scope, p: Pending, name: string): void {
       if (local.every((x) => IN_THIS_SHELL.has(x))) changeDirectory(scope, name, p.words.slice(1), p.env);
       return;
     case "trap":
+      w.untrack(); // its code can assign variables before any later command (a DEBUG trap)
       return trap(w, scope, p);
+    case "shopt": // lastpipe, nullglob, dotglob, globstar...: assignments and globs no longer work as followed
+      w.untrack();
+      break;
     case "set":
       emit(w, p);
       // `set -k` turns `NAME=value` words anywhere on a later command into its environment.
@@ -133,6 +138,7 @@ function run(w: Walker, scope: Scope, p: Pending, name: string): void {
         w.taint("set -k makes assignment words anywhere on a command part of its environment");
       }
       if (local.length === 0) setOptions(scope, p.words.slice(1));
+      if (p.words.slice(1).some((word) => word.dynamic || /^[-+][a-zA-Z]*f|^(?:noglob|posix)$/.test(word.value))) w.untrack();
       return;
     case "su":
     case "runuser":
@@ -155,6 +161,7 @@ function run(w: Walker, scope: Scope, p: Pending, name: string): void {
 function assigns(w: Walker, scope: Scope, p: Pending, name: string): boolean {
   const args = p.words.slice(1);
   if (name === "let") {
+    forgetAll(scope);
     emit(w, p);
     for (const word of args) {
       if (word.dynamic) return emit(w, pendingOf(scope, p.text), "let evaluates text only known when the line runs"), true;
@@ -168,6 +175,7 @@ function assigns(w: Walker, scope: Scope, p: Pending, name: string): boolean {
   }
   const targets = builtinTargets(name, args);
   if (!targets) return false;
+  forgetAll(scope);
   if (targets.bad !== undefined) {
     emit(w, p, `${name} assigns a variable named ${targets.bad}, whose subscript bash evaluates (it can run code)`);
     return true;

@@ -30,6 +30,10 @@ export type Scope = {
   physical: boolean;
   /** In a pipeline, the simple command before this part (what its stdin reads), when it was one. */
   input?: ShellCommand;
+  /** Values this line surely gave variables by this point (vars.ts). */
+  vars: ReadonlyMap<string, string>;
+  /** This point runs after every earlier statement of its shell: an assignment here is known later. */
+  tracking: boolean;
 };
 
 export function rootScope(cwd: string, home: string): Scope {
@@ -45,22 +49,36 @@ export function rootScope(cwd: string, home: string): Scope {
     cdpath: false,
     ints: new Set(),
     physical: false,
+    vars: new Map(),
+    tracking: true,
   };
 }
 
+/** A copy for code that runs in a subshell: what it assigns stays there, so it tracks its own straight line. */
 export function childScope(scope: Scope): Scope {
-  return { ...scope, env: [...scope.env], functions: new Map(scope.functions), input: undefined };
+  return { ...scope, env: [...scope.env], functions: new Map(scope.functions), input: undefined, tracking: true };
 }
 
 /** A new shell process running code (`bash -c`): it inherits the directory and environment, not functions. */
 export function shellScope(scope: Scope, wrappers: string[], place: Place, env: string[], dynamic: boolean, replace?: RegExp): Scope {
-  return { ...scope, place, env, wrappers, dynamic: dynamic || scope.dynamic, replace, depth: scope.depth + 1, functions: new Map() };
+  const vars = new Map<string, string>(); // only exported variables reach it, and a trap runs later
+  return { ...scope, place, env, wrappers, dynamic: dynamic || scope.dynamic, replace, depth: scope.depth + 1, functions: new Map(), vars, tracking: true };
 }
 
-/** Runs a part that may or may not run (`a && cd x`, an `if` branch): a `cd` in it leaves the directory unknown. */
+/**
+ * Runs a part that may or may not run (`a && cd x`, an `if` branch): a `cd` in it leaves the
+ * directory unknown, and what it assigns is forgotten, not known (so one branch never lends its
+ * values to another, and a `break` or `return` in it leaves only values known all along).
+ */
 export function conditional(scope: Scope, part: () => void): void {
   const before = scope.place;
-  part();
+  const tracking = scope.tracking;
+  scope.tracking = false;
+  try {
+    part();
+  } finally {
+    scope.tracking = tracking;
+  }
   if (!samePlace(before, scope.place)) scope.place = { cwd: scope.place.cwd, known: false };
 }
 

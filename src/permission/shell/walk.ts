@@ -13,6 +13,8 @@ import { childScope, conditional, samePlace, type Scope } from "./scope.ts";
 import type { Redirect, ShellCommand } from "./types.ts";
 import { riskyVariable } from "./state.ts";
 import { literal } from "./words.ts";
+import { forLoop, repeatUntilSettled } from "./loop.ts";
+import { commonVars, forgetAll } from "./vars.ts";
 
 const STATEMENTS = new Set([
   "c_style_for_statement",
@@ -56,11 +58,20 @@ export class Walker {
   tainted: string | undefined;
   /** Variables declared integer (`declare -i`): an assignment to one is arithmetic. */
   readonly integers = new Set<string>();
+  /** Set once something on the line may have changed variables unseen (an opaque command, a trap): no value is known after. */
+  untracked = false;
+  /** Loop bodies walked so far, against MAX_PASSES. */
+  passes = 0;
 
   constructor(readonly parser: Parser) {}
 
   taint(reason: string): void {
     this.tainted ??= reason;
+    this.untracked = true;
+  }
+
+  untrack(): void {
+    this.untracked = true;
   }
 
   statement(node: Node, scope: Scope): void {
@@ -122,13 +133,17 @@ export class Walker {
     if (!body) return;
     if (this.calling.has(name) || this.calls >= MAX_CALLS) {
       scope.place = { cwd: scope.place.cwd, known: false }; // recursion or too many calls: what it does to the directory is unknown
-      return;
+      return forgetAll(scope);
     }
     this.calls++;
     this.calling.add(name);
+    // A `return` can leave the body anywhere (and `local` hides values): what it assigns is forgotten.
+    const tracking = scope.tracking;
+    scope.tracking = false;
     try {
       this.statement(body, scope);
     } finally {
+      scope.tracking = tracking;
       this.calling.delete(name);
     }
   }
@@ -188,8 +203,7 @@ export class Walker {
       case "while_statement":
         return this.loop(node, scope);
       case "for_statement":
-        this.loopVariable(node, scope);
-        return this.loop(node, scope);
+        return forLoop(this, node, scope);
       case "c_style_for_statement":
         cStyleFor(this, node, scope);
         return this.loop(node, scope);
@@ -224,12 +238,21 @@ export class Walker {
     const start = scope.place;
     this.statement(parts[0]!, scope);
     const afterFirst = scope.place;
-    for (let i = 1; i < parts.length; i++) {
-      if (i === parts.length - 1) beforeLast?.();
-      if (operators[i - 1] === "||") this.orElse(parts[i]!, scope, start);
-      else this.statement(parts[i]!, scope);
+    const varsAfterFirst = scope.vars;
+    // In `a && x=1 && cat $x` each part runs only after all before it: x is known to cat. After `||` it is not.
+    const tracking = scope.tracking;
+    scope.tracking = tracking && !operators.includes("||");
+    try {
+      for (let i = 1; i < parts.length; i++) {
+        if (i === parts.length - 1) beforeLast?.();
+        if (operators[i - 1] === "||") this.orElse(parts[i]!, scope, start);
+        else this.statement(parts[i]!, scope);
+      }
+    } finally {
+      scope.tracking = tracking;
     }
     if (!samePlace(afterFirst, scope.place)) scope.place = { cwd: scope.place.cwd, known: false };
+    scope.vars = commonVars(varsAfterFirst, scope.vars); // the later parts may not have run
   }
 
   private orElse(part: Node, scope: Scope, start: Scope["place"]): void {
@@ -321,17 +344,19 @@ export class Walker {
     if (!name || !body) return;
     if (name === "command_not_found_handle") this.taint("the line defines command_not_found_handle, which bash runs for any unknown command");
     scope.functions.set(name, body);
-    this.statement(body, childScope(scope));
+    // Walked here with no values known: it may be called from anywhere (a trap, later on the line).
+    this.statement(body, { ...childScope(scope), vars: new Map() });
   }
 
   // A loop body runs again from where the previous pass left: when it changes the directory, nothing
-  // in it has a known one.
-  private loop(node: Node, scope: Scope): void {
+  // in it has a known one, and a value it changes is not known to its first commands either. So the
+  // body is walked again, with those values forgotten, until a pass changes none (see loop.ts).
+  loop(node: Node, scope: Scope, passes = () => void (this.passes++, this.sequence(node, scope))): void {
     const firstCommand = this.commands.length;
     const firstRedirect = this.redirects.length;
     const before = scope.place;
     const clean = this.tainted === undefined;
-    conditional(scope, () => this.sequence(node, scope));
+    conditional(scope, () => repeatUntilSettled(this, scope, passes, firstCommand, firstRedirect));
     // A later pass runs the body's first commands after its state changes too.
     if (clean && this.tainted !== undefined) {
       for (let i = firstCommand; i < this.commands.length; i++) this.commands[i]!.opaque ??= this.tainted;
@@ -349,24 +374,11 @@ export class Walker {
     resolveCommand(this, scope, pendingOf(scope, text, [word]));
   }
 
-  // `for PATH in ...` and `select` assign their variable; `for i in 1 2 3`, `{1..9}` or `$(seq 5)`
-  // keep it numeric for arithmetic in the body.
-  private loopVariable(node: Node, scope: Scope): void {
-    const name = node.childForFieldName("variable")?.text;
-    if (!name) return;
-    if (riskyVariable(name)) this.taint(`${name} is assigned on the line, which changes how the commands after it run`);
-    const values = node.childrenForFieldName("value");
-    const numeric = values.length > 0 && values.every((v) => v && /^(?:-?\d+|\{-?\d+\.\.-?\d+(?:\.\.\d+)?\}|\$\(seq(?: -?\d+){1,3}\))$/.test(v.text));
-    const ints = new Set(scope.ints);
-    if (numeric) ints.add(name);
-    else ints.delete(name);
-    scope.ints = ints;
-  }
-
   // `${X:=value}` assigns X; `${s:offset:length}` is arithmetic.
   private expansion(node: Node, scope: Scope): void {
     const assigned = /^\$\{([A-Za-z_]\w*):?=/.exec(node.text)?.[1];
     if (assigned && riskyVariable(assigned)) this.taint(`${assigned} is assigned on the line, which changes how the commands after it run`);
+    if (/^\$\{!?[A-Za-z_]\w*(?:\[[^\]]*\])?:?=/.test(node.text)) forgetAll(scope);
     substring(this, node, scope);
   }
 

@@ -6,6 +6,7 @@ import type { Node } from "web-tree-sitter";
 import { decodeAnsiC } from "./ansi-c.ts";
 import type { Scope } from "./scope.ts";
 import type { ShellCommand } from "./types.ts";
+import { lookup } from "./vars.ts";
 import type { Walker } from "./walk.ts";
 
 export type Word = {
@@ -20,6 +21,8 @@ export type Word = {
   glob?: boolean;
   /** The word is `$(cmd)` unquoted, cmd one simple command: its output becomes the words. */
   input?: ShellCommand;
+  /** Dynamic only as a glob or brace pattern: the text it stands for where no such expansion happens (`x=*.ts`). */
+  pattern?: string;
 };
 
 // `mask` is the value with every quoted character replaced by \0: globs and braces only act unquoted.
@@ -45,7 +48,8 @@ export function evalWord(w: Walker, node: Node, scope: Scope): Word {
   const text = node.text;
   if (GLOB.test(acc.mask) || BRACE.test(acc.mask)) {
     const glob = !acc.dynamic && !BRACE.test(acc.mask) && PLAIN_GLOB.test(text);
-    return { value: text, text, dynamic: true, splits: true, ...(glob ? { glob } : {}) };
+    const pattern = acc.dynamic ? undefined : expandTilde(acc, scope.home);
+    return { value: text, text, dynamic: true, splits: true, ...(glob ? { glob } : {}), ...(pattern !== undefined ? { pattern } : {}) };
   }
   if (acc.dynamic) return acc.splits ? { value: text, text, dynamic: true, splits: true } : { value: text, text, dynamic: true };
   const value = expandTilde(acc, scope.home);
@@ -120,6 +124,10 @@ function expansion(w: Walker, node: Node, scope: Scope, acc: Acc, literalPart: (
   const trimmed = text.trimStart();
   if (trimmed.length < text.length) literalPart(text.slice(0, text.length - trimmed.length), acc);
   if ((trimmed === "$HOME" || trimmed === "${HOME}") && scope.home !== undefined) return quoted(scope.home, acc);
+  // `$f`, `${f}` with a value the line surely gave f: its characters act as quoted ones (no glob, brace or tilde).
+  const name = /^\$(?:([A-Za-z_]\w*)|\{([A-Za-z_]\w*)\})$/.exec(trimmed);
+  const known = name && !w.untracked ? lookup(scope, name[1] ?? name[2]!, literalPart === quoted) : undefined;
+  if (known !== undefined) return quoted(known, acc);
   acc.dynamic = true;
   if (literalPart === unquoted) acc.splits = true;
   w.scan(node, scope);

@@ -234,7 +234,7 @@ export const CORPUS: CorpusEntry[] = [
   opaque("$(printf '\\x72\\x6d') -rf /"),
   opaque("r$(echo m) -rf /"),
   opaque("r${x}m -rf /"),
-  opaque("x=rm; $x -rf /"),
+  rm("x=rm; $x -rf /"), // the line gave x its value: rm is found
   opaque("r* -rf /"),
   opaque("/bin/r? -rf /"),
   opaque("sudo $CMD -rf /"),
@@ -352,7 +352,7 @@ export const CORPUS: CorpusEntry[] = [
   opaque("U='root rm'; sudo -u $U -rf /"),
   opaque("X='A=1 rm'; env $X -rf /"),
   opaque("env A=$X rm -rf /"),
-  opaque("A=-delete; find . $A"),
+  named("find", "A=-delete; find . $A"),
   opaque("find \"$d\" -name x"),
   opaque("find . -exec echo $x \\;"),
   opaque("O='pipefail -c rm'; bash -o $O -c ls"),
