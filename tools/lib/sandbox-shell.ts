@@ -54,6 +54,7 @@ type Shell = {
 };
 
 const shells: Shell[] = [];
+let stopsAtExit = false;
 
 /** Whether a call can run in a shared sandbox: nothing in it that the NUL-separated request or bash's export cannot carry. */
 export function fitsShell(call: ShellCall): boolean {
@@ -101,7 +102,10 @@ function start(key: string, masked: readonly string[]): Shell {
   const shell: Shell = { key, proc, busy: false, dead: false };
   shells.push(shell);
   void read(shell);
-  if (shells.length === 1) process.once("exit", () => shells.forEach(stop));
+  if (!stopsAtExit) {
+    stopsAtExit = true;
+    process.once("exit", () => [...shells].forEach(stop));
+  }
   return shell;
 }
 
