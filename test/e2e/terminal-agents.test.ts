@@ -4,7 +4,7 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { terminalSuite } from "../support/terminal-start.ts";
+import { BIN, terminalSuite } from "../support/terminal-start.ts";
 import { hasTmux } from "../support/tmux.ts";
 
 const suite = terminalSuite("terminal-agents");
@@ -14,7 +14,7 @@ const systemOf = (i: number) => JSON.stringify(suite.fake.requests[i]!.body.syst
 
 describe.skipIf(!hasTmux)("agents in the terminal", () => {
   test("Tab at an empty prompt cycles build -> plan -> build; the prompt, the status line and the request follow", async () => {
-    const { pane } = await start({ name: "tab" });
+    const { pane, data } = await start({ name: "tab" });
     expect(pane.screen()).toMatch(/^session s_\w+ · claude-sonnet-5-5 · agent build$/m);
     suite.fake.script({ reply: [{ type: "text", text: "Planned." }] }, { reply: [{ type: "text", text: "Built." }] });
     pane.keys("Tab");
@@ -43,7 +43,12 @@ describe.skipIf(!hasTmux)("agents in the terminal", () => {
     pane.keys("BTab");
     await pane.until(/^plan › $/m);
     pane.keys("C-d");
-    await pane.until("EXIT=0");
+    const left = await pane.until("EXIT=0");
+    // each run of the reopened session began with a session event naming its agent
+    const id = /session (s_\w+) \(resume: rein -r/.exec(left)![1]!;
+    const exported = Bun.spawnSync([BIN, "sessions", "export", id, "--format", "json"], { env: { ...process.env, REIN_DATA_DIR: data } });
+    const events = (JSON.parse(exported.stdout.toString()) as { events: { type: string; agent?: string }[] }).events;
+    expect(events.filter((e) => e.type === "session").map((e) => e.agent)).toEqual(["plan", "build"]);
   }, 30_000);
 
   test("a subagent's calls show indented under its task, its ask names it, and /tasks opens its transcript", async () => {
