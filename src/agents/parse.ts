@@ -3,8 +3,9 @@
 // OpenCode's (file name as the name, mode, permission, tools as a map, hidden, maxSteps).
 import type { Action, Rule } from "../permission/evaluate.ts";
 import { PERMISSION_MODES, type PermissionMode } from "../permission/modes.ts";
+import { reinToolName, toolPermission } from "../permission/tool-names.ts";
 import { frontMatter } from "./front-matter.ts";
-import { reinToolName, toolList, toolPermission } from "./tool-names.ts";
+import { toolList } from "./tool-names.ts";
 import { AGENT_MODES, type AgentDefinition, type AgentMode } from "./types.ts";
 
 export type AgentFormat = "rein" | "claude" | "opencode";

@@ -4,9 +4,9 @@
 // subagent runs on its parent's rules unchanged, and its own rules can only add a deny or an ask.
 import { evaluateRequest, type PermissionRequest, type Rule } from "../permission/evaluate.ts";
 import { modeRules } from "../permission/modes.ts";
+import { toolPermission } from "../permission/tool-names.ts";
 import { matchWildcard } from "../permission/wildcard.ts";
 import type { Tool } from "../sdk.ts";
-import { toolPermission } from "./tool-names.ts";
 import type { AgentDefinition } from "./types.ts";
 
 /** The agent's own rules, its permission mode's first, each saying where it came from. */

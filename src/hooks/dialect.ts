@@ -2,29 +2,12 @@
 // and input fields (absolute `file_path`, `run_in_background`, `-i`), so existing scripts work
 // unchanged; what it sends back (an updated input) is turned into rein's fields again.
 import { isAbsolute, resolve } from "node:path";
+import { claudeToolName } from "../permission/tool-names.ts";
 
 export type Dialect = "rein" | "claude";
 
-const CLAUDE_NAMES: Readonly<Record<string, readonly string[]>> = {
-  bash: ["Bash"],
-  edit: ["Edit", "MultiEdit"],
-  write: ["Write"],
-  read: ["Read"],
-  glob: ["Glob"],
-  grep: ["Grep"],
-  list: ["LS"],
-  webfetch: ["WebFetch"],
-  todo: ["TodoWrite"],
-  task: ["Task", "Agent"],
-};
-
-/** Both names of a tool: a matcher written in either vocabulary matches it. */
-export function toolNames(tool: string): string[] {
-  return [tool, ...(CLAUDE_NAMES[tool] ?? [])];
-}
-
 export function toolNameFor(tool: string, dialect: Dialect): string {
-  return dialect === "claude" ? (CLAUDE_NAMES[tool]?.[0] ?? tool) : tool;
+  return dialect === "claude" ? claudeToolName(tool) : tool;
 }
 
 /** rein field -> Claude Code field, per tool */

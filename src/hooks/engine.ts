@@ -2,8 +2,9 @@
 // handler defined twice runs once), reports each run as hook_start/hook_end, merges the verdicts.
 import type { EventOf } from "../agent/types.ts";
 import type { HookEvent, HookHandler } from "../config/hooks-schema.ts";
+import { reinToolName, toolAliases } from "../permission/tool-names.ts";
 import { runCommand, type RawRun } from "./command.ts";
-import { inputFor, inputFrom, toolNameFor, toolNames, type Dialect } from "./dialect.ts";
+import { inputFor, inputFrom, toolNameFor, type Dialect } from "./dialect.ts";
 import { ifAllows } from "./if-rule.ts";
 import { matches } from "./matcher.ts";
 import { mergeVerdicts, type Merged } from "./merge.ts";
@@ -40,11 +41,11 @@ export type Fired = { event: HookEvent; match?: string; tool?: string; input?: u
 
 /** The active hooks for an event, its matcher fitting and its `if` rule allowing (a bash line is analysed where it runs, `cwd`). */
 export async function matching(entries: readonly HookEntry[], fired: Pick<Fired, "event" | "match" | "tool" | "input">, cwd = "/"): Promise<HookEntry[]> {
-  const values = fired.tool ? toolNames(fired.tool) : fired.match !== undefined ? [fired.match] : undefined;
+  const values = fired.tool ? toolAliases(fired.tool) : fired.match !== undefined ? [fired.match] : undefined;
   const seen = new Set<string>();
   const candidates = entries.filter((entry) => {
     if (!entry.active || entry.event !== fired.event) return false;
-    if (values && !matches(entry.matcher, values)) return false;
+    if (values && !matches(entry.matcher, values, fired.tool ? reinToolName : undefined)) return false;
     // A plugin's handler runs with its own variables: the same text in two plugins is two hooks.
     const key = entry.env ? `${handlerKey(entry.handler)}\0${entry.env.CLAUDE_PLUGIN_ROOT ?? ""}` : handlerKey(entry.handler);
     if (seen.has(key)) return false;

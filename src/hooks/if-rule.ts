@@ -8,8 +8,8 @@
 import { homedir } from "node:os";
 import { commandPatterns } from "../permission/always.ts";
 import { parseRule } from "../permission/rule-syntax.ts";
+import { reinToolName } from "../permission/tool-names.ts";
 import { matchWildcard } from "../permission/wildcard.ts";
-import { toolNames } from "./dialect.ts";
 
 const MAIN_FIELD: Readonly<Record<string, string>> = { bash: "command", edit: "path", write: "path", read: "path", glob: "pattern", grep: "pattern", list: "path", webfetch: "url" };
 
@@ -21,7 +21,7 @@ export async function ifAllows(rule: string | undefined, tool: string | undefine
   if (tool === undefined) return false;
   const read = parseRule(rule, "allow");
   if (typeof read === "string") return true;
-  if (!toolNames(tool).includes(read.permission)) return false;
+  if (reinToolName(read.permission) !== tool) return false;
   if (read.pattern === "*") return true;
   const field = MAIN_FIELD[tool];
   const value = field && typeof input === "object" && input !== null ? (input as Record<string, unknown>)[field] : undefined;

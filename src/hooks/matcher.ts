@@ -3,13 +3,16 @@
 
 const LITERAL = /^[A-Za-z0-9_ ,|-]+$/;
 
-/** Whether `matcher` matches any of `values` (a tool is matched by both its names). */
-export function matches(matcher: string | undefined, values: readonly string[]): boolean {
+/**
+ * Whether `matcher` matches any of `values` (a tool is matched by all its names). `canonical` maps a
+ * name of an exact list first: for tools, rein's name of a tool named in either vocabulary.
+ */
+export function matches(matcher: string | undefined, values: readonly string[], canonical: (name: string) => string = (name) => name): boolean {
   const pattern = matcher?.trim() ?? "";
   if (pattern === "" || pattern === "*") return true;
   if (LITERAL.test(pattern)) {
     const names = pattern.split(/[|,]/).map((name) => name.trim()).filter(Boolean);
-    return values.some((value) => names.includes(value));
+    return names.some((name) => values.includes(canonical(name)) || values.includes(name));
   }
   const regex = compile(pattern);
   return regex !== undefined && values.some((value) => regex.test(value));

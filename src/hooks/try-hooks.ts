@@ -2,12 +2,11 @@
 // every hook run with the merged decision.
 import type { AgentEvent } from "../agent/types.ts";
 import { HOOK_EVENTS, type HookEvent } from "../config/hooks-schema.ts";
-import { toolNames } from "./dialect.ts";
+import { reinToolName } from "../permission/tool-names.ts";
 import { fire, type HookContext, type HookRunEvent } from "./engine.ts";
 import type { Merged } from "./merge.ts";
 import type { HookEntry } from "./sources.ts";
 
-const REIN_TOOLS = ["bash", "edit", "write", "read", "glob", "grep", "list", "webfetch", "todo"];
 const TOOL_EVENTS: ReadonlySet<HookEvent> = new Set(["PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest"]);
 
 export type TryInput = { event: string; tool?: string; input?: unknown; cwd: string; projectDir: string; env: Readonly<Record<string, string>> };
@@ -18,7 +17,7 @@ export async function tryHooks(entries: readonly HookEntry[], input: TryInput): 
   if (!event) return { problem: `unknown hook event "${input.event}" (rein runs ${HOOK_EVENTS.join(", ")})` };
   if (TOOL_EVENTS.has(event) && !input.tool) return { problem: `${event} is about a tool call: give one with --tool NAME (e.g. --tool Bash --input '{"command":"ls"}')` };
   // Either vocabulary names a built-in tool; the payload is built from rein's name.
-  const tool = input.tool && (REIN_TOOLS.find((t) => toolNames(t).includes(input.tool!)) ?? input.tool);
+  const tool = input.tool && reinToolName(input.tool);
   const runs: Extract<HookRunEvent, { type: "hook_end" }>[] = [];
   let n = 0;
   const ctx: HookContext = {

@@ -2,8 +2,8 @@
 // rules granted for the run that uses the command or skill. They join the run-time approvals, so a
 // configured deny still wins over them.
 import type { Rule } from "../permission/evaluate.ts";
+import { reinToolName, toolPermission } from "../permission/tool-names.ts";
 
-const PERMISSION_OF: Record<string, string> = { bash: "bash", read: "read", glob: "read", grep: "read", list: "read", ls: "read", edit: "edit", write: "edit", multiedit: "edit", webfetch: "webfetch" };
 const ENTRY = /^([\w-]+)(?:\((.*)\))?$/;
 
 export function grantRules(tools: readonly string[], source: string): Rule[] {
@@ -11,8 +11,7 @@ export function grantRules(tools: readonly string[], source: string): Rule[] {
   for (const tool of tools) {
     const match = ENTRY.exec(tool.trim());
     if (!match) continue;
-    const name = match[1]!.toLowerCase();
-    const permission = PERMISSION_OF[name] ?? name;
+    const permission = toolPermission(reinToolName(match[1]!));
     // Claude Code writes a prefix as `git add:*`; rein's wildcard for it is `git add *`.
     const pattern = match[2]?.trim() ? match[2].trim().replace(/:\*$/, " *") : "*";
     rules.push({ permission, pattern, action: "allow", source });

@@ -1,0 +1,50 @@
+// rein's built-in tools by their names in rein's vocabulary and Claude Code's, and the permission a
+// rule names to cover each. Hook matchers, agents' tool lists and `allowed-tools` all read tool
+// names through this table, so a name means the same tool wherever a user writes it.
+
+type BuiltinTool = { claude: readonly string[]; permission: string };
+
+const TABLE: Readonly<Record<string, BuiltinTool>> = {
+  bash: { claude: ["Bash"], permission: "bash" },
+  // The first Claude Code name is the one a Claude Code hook is shown.
+  edit: { claude: ["Edit", "MultiEdit", "NotebookEdit"], permission: "edit" },
+  write: { claude: ["Write"], permission: "edit" },
+  read: { claude: ["Read"], permission: "read" },
+  glob: { claude: ["Glob"], permission: "read" },
+  grep: { claude: ["Grep"], permission: "read" },
+  list: { claude: ["LS"], permission: "read" },
+  webfetch: { claude: ["WebFetch"], permission: "webfetch" },
+  todo: { claude: ["TodoWrite", "TodoRead"], permission: "todo" },
+  task: { claude: ["Task", "Agent"], permission: "task" },
+  history: { claude: [], permission: "read" },
+};
+
+const BUILTIN = new Map(Object.entries(TABLE));
+
+/** rein's built-in tools, by rein's names. */
+export const BUILTIN_TOOLS: readonly string[] = [...BUILTIN.keys()];
+
+const BY_NAME = new Map<string, string>(
+  [...BUILTIN].flatMap(([tool, { claude }]) => [tool, ...claude].map((name) => [name.toLowerCase(), tool] as const)),
+);
+
+/** rein's name for a built-in tool named in either vocabulary, in any case (`Bash`, `MultiEdit`, `task`); any other name (`mcp__x__y`, a user tool) is kept as written. */
+export function reinToolName(name: string): string {
+  const trimmed = name.trim();
+  return BY_NAME.get(trimmed.toLowerCase()) ?? trimmed;
+}
+
+/** Every name of a tool: rein's first, then Claude Code's (a matcher in either vocabulary matches it). */
+export function toolAliases(tool: string): string[] {
+  return [tool, ...(BUILTIN.get(tool)?.claude ?? [])];
+}
+
+/** The name Claude Code gives a rein tool (`edit` -> `Edit`); a tool Claude Code has no name for keeps its own. */
+export function claudeToolName(tool: string): string {
+  return BUILTIN.get(tool)?.claude[0] ?? tool;
+}
+
+/** The permission a rule names to cover a tool (`write` -> `edit`, `glob` -> `read`); any other tool is its own permission. */
+export function toolPermission(tool: string): string {
+  return BUILTIN.get(tool)?.permission ?? tool;
+}
