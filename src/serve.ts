@@ -62,7 +62,8 @@ export function startServer(args: Args, env: Env, ctx: Context, store: Store, li
   if (!LOOPBACK.test(hostname) && !ctx.config.server.token) {
     throw new UsageError(`refusing to listen on ${hostname} without a configured token: set REIN_SERVER_TOKEN or server.token in the user config`);
   }
-  const heartbeatMs = heartbeat(env.REIN_SSE_HEARTBEAT_MS);
+  const heartbeatMs = milliseconds("REIN_SSE_HEARTBEAT_MS", env.REIN_SSE_HEARTBEAT_MS, 15_000, 100, 3_600_000);
+  const idleMs = milliseconds("REIN_SERVE_IDLE_MS", env.REIN_SERVE_IDLE_MS, 30 * 60_000, 1_000, 7 * 24 * 3_600_000);
   const token = ctx.config.server.token ?? generatedToken(join(ctx.paths.dataDir, "server-token"));
   const hub = new SessionHub({
     store,
@@ -87,6 +88,7 @@ export function startServer(args: Args, env: Env, ctx: Context, store: Store, li
       return file;
     },
     trusted: (row) => contextFor(args, env, { cwd: row.cwd }).trusted,
+    idleMs,
   });
   if (live) hub.adopt(live);
   let hosts: string[] = [];
@@ -140,12 +142,12 @@ function listen<T>(start: () => T, hostname: string, port: number): T {
   }
 }
 
-/** REIN_SSE_HEARTBEAT_MS: whole milliseconds from 100 to 3,600,000 (an hour); 15 s when unset. */
-function heartbeat(text: string | undefined): number {
-  if (text === undefined || text === "") return 15_000;
+/** A setting in whole milliseconds from `min` to `max`; `fallback` when unset. */
+function milliseconds(name: string, text: string | undefined, fallback: number, min: number, max: number): number {
+  if (text === undefined || text === "") return fallback;
   const ms = Number(text);
-  if (/^\s*\d+\s*$/.test(text) && ms >= 100 && ms <= 3_600_000) return ms;
-  throw new UsageError(`REIN_SSE_HEARTBEAT_MS: expected whole milliseconds from 100 to 3600000, got ${JSON.stringify(text)}`);
+  if (/^\s*\d+\s*$/.test(text) && ms >= min && ms <= max) return ms;
+  throw new UsageError(`${name}: expected whole milliseconds from ${min} to ${max}, got ${JSON.stringify(text)}`);
 }
 
 /** The same resolution print mode does, for a session's own directory and overrides, in the API's words. */

@@ -203,6 +203,8 @@ export class McpServer {
   }
 
   async close(): Promise<void> {
+    // A connection still being made would otherwise outlive the close.
+    await this.connecting?.catch(() => {});
     const client = this.client;
     this.client = undefined;
     if (this.state === "connected") this.state = "closed";

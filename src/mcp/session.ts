@@ -67,17 +67,21 @@ export type SessionMcp = {
   attach(text: string, signal?: AbortSignal): Promise<ContentBlock[] | { error: string }>;
   /** the servers as they stand, once those still connecting are done (at most the first turn's wait) */
   servers(): Promise<ServerStatus[]>;
+  /** closes the connections and ends the stdio servers' processes (the session is let go) */
+  close(): Promise<void>;
 };
 
 /** The hubs of this process, whose servers end when it exits (one listener for all of them). */
 const live = new Set<{ kill: () => void }>();
+let killOnExit = false;
 
 /** Starts the servers in the background and offers their tools through `registry`; they end with the process. */
 export function attachMcp(registry: ToolRegistry, settings: McpSettings, run: RunPart): SessionMcp {
   const hub = import("./hub.ts").then(({ McpHub }) => {
     const made = new McpHub(settings.servers, { ...settings, ...run, lazy: true });
     void made.start();
-    if (live.size === 0) process.once("exit", () => live.forEach((h) => h.kill()));
+    if (!killOnExit) process.once("exit", () => live.forEach((h) => h.kill()));
+    killOnExit = true;
     live.add(made);
     return made;
   });
@@ -90,6 +94,11 @@ export function attachMcp(registry: ToolRegistry, settings: McpSettings, run: Ru
       const h = await hub;
       await h.firstTurn();
       return h.servers.map((s) => serverStatus(s, h));
+    },
+    close: async () => {
+      const h = await hub;
+      live.delete(h);
+      await h.close();
     },
   };
 }

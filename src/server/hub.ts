@@ -35,6 +35,10 @@ export type HubDeps = {
   saveAlways?: (row: SessionRow, scope: "project" | "user", requests: AskRequests) => string;
   /** Whether the session's workspace is trusted (its project config may take "always" rules). */
   trusted?: (row: SessionRow) => boolean;
+  /** A session idle this long (no prompt, no stream) is unloaded (its MCP servers closed) and opened again on next use; never when absent. */
+  idleMs?: number;
+  /** the clock idleness is measured by */
+  now?: () => number;
 };
 
 export type ReplyScope = "session" | "project" | "user";
@@ -49,8 +53,21 @@ export class SessionHub {
   private closing = false;
   /** streams to end when their session is deleted */
   private readonly watchers = new Map<string, Set<() => void>>();
+  /** when each loaded session was last asked for, and how many streams follow it */
+  private readonly used = new Map<string, number>();
+  private readonly streams = new Map<string, number>();
+  private readonly sweeper: ReturnType<typeof setInterval> | undefined;
 
-  constructor(private readonly deps: HubDeps) {}
+  constructor(private readonly deps: HubDeps) {
+    const idleMs = deps.idleMs;
+    if (idleMs === undefined) return;
+    this.sweeper = setInterval(() => void this.unloadIdle(), Math.min(idleMs, 60_000));
+    this.sweeper.unref?.();
+  }
+
+  private now(): number {
+    return this.deps.now?.() ?? Date.now();
+  }
 
   /** Serves a session someone else drives too (the terminal's live session): the same object, the same events. */
   adopt(session: Session): void {
@@ -62,6 +79,7 @@ export class SessionHub {
     const { cwd, options } = this.deps.optionsFor(params);
     const session = Session.create(cwd, options, params);
     this.live.set(session.id, session);
+    this.used.set(session.id, this.now());
     return session;
   }
 
@@ -71,6 +89,7 @@ export class SessionHub {
    */
   get(id: string): Session {
     const row = this.row(id);
+    this.used.set(id, this.now());
     const live = this.live.get(id);
     if (live) return live;
     let session: Session;
@@ -104,7 +123,16 @@ export class SessionHub {
     const session = this.get(id);
     return {
       stored: (afterSeq, limit) => this.deps.store.events(id, afterSeq, limit),
-      subscribe: (listener) => session.subscribe(listener),
+      subscribe: (listener) => {
+        const unsubscribe = session.subscribe(listener);
+        this.streams.set(id, (this.streams.get(id) ?? 0) + 1);
+        return () => {
+          unsubscribe();
+          if (!this.streams.has(id)) return; // unloaded or removed meanwhile
+          this.streams.set(id, (this.streams.get(id) ?? 1) - 1);
+          this.used.set(id, this.now());
+        };
+      },
       onRemoved: (end) => this.onRemoved(id, end),
       exists: () => {
         const row = this.deps.store.getSession(id);
@@ -183,7 +211,8 @@ export class SessionHub {
       await run.catch(() => {});
     }
     // SessionEnd hooks, before the session's rows go
-    if (!this.adopted.has(id)) await this.live.get(id)?.end("other").catch(() => undefined);
+    const session = this.live.get(id);
+    if (session && !this.adopted.has(id)) await this.unload(id, session);
     this.live.delete(id);
     if (purge) this.deps.store.deleteSession(id);
     else this.deps.store.trashSession(id);
@@ -208,8 +237,30 @@ export class SessionHub {
     for (const id of this.running.keys()) this.live.get(id)?.abort();
     const all = Promise.allSettled([...this.running.values()]);
     await Promise.race([all, new Promise((resolve) => setTimeout(resolve, timeoutMs))]);
+    clearInterval(this.sweeper);
     const owned = [...this.live].filter(([id]) => !this.adopted.has(id));
-    await Promise.allSettled(owned.map(([, session]) => session.end("other")));
+    await Promise.allSettled(owned.map(([id, session]) => this.unload(id, session)));
+  }
+
+  /** Unloads the sessions idle for `idleMs`: no prompt running, no stream following, not asked for meanwhile. */
+  async unloadIdle(): Promise<string[]> {
+    const idleMs = this.deps.idleMs;
+    if (idleMs === undefined || this.closing) return [];
+    const now = this.now();
+    const idle = [...this.live].filter(
+      ([id, session]) => !this.adopted.has(id) && !this.running.has(id) && !session.running && !this.streams.get(id) && now - (this.used.get(id) ?? now) >= idleMs,
+    );
+    await Promise.allSettled(idle.map(([id, session]) => this.unload(id, session)));
+    return idle.map(([id]) => id);
+  }
+
+  /** Ends a session the hub drives (SessionEnd hooks) and closes its MCP servers; it is opened again on next use. */
+  private async unload(id: string, session: Session): Promise<void> {
+    if (this.live.get(id) === session) this.live.delete(id);
+    this.used.delete(id);
+    this.streams.delete(id);
+    await session.end("other").catch(() => undefined);
+    await session.close().catch(() => undefined);
   }
 }
 

@@ -507,6 +507,11 @@ export class Session {
     this.hooks.rest();
   }
 
+  /** Lets go of what the session holds open besides the store (its MCP servers): the front end is done with it. */
+  async close(): Promise<void> {
+    await this.options.mcp?.close();
+  }
+
   /** Tells the session's Notification hooks (the terminal's prompt is idle); nothing without hooks. */
   async notifyHooks(type: "idle_prompt", message: string): Promise<void> {
     await this.hooks?.points.notify(type, message);
