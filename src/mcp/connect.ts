@@ -19,6 +19,8 @@ export type ConnectOptions = {
   cwd: string;
   logFile: string;
   timeoutMs: number;
+  /** gives up connecting (the session closed meanwhile): the server's process ends */
+  signal?: AbortSignal;
   version: string;
   /** a remote server's requests go through it (the saved OAuth login, oauth-fetch.ts) */
   fetch?: FetchLike;
@@ -94,6 +96,7 @@ async function open(transport: SdkTransport, opts: ConnectOptions): Promise<Clie
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`it did not answer the handshake within ${opts.timeoutMs / 1000} s`)), opts.timeoutMs);
+    opts.signal?.addEventListener("abort", () => reject(new Error("it was closed before it connected")), { once: true });
   });
   try {
     await Promise.race([client.connect(transport, { timeout: opts.timeoutMs }), timeout]);

@@ -44,6 +44,8 @@ export class McpServer {
   private client: Client | undefined;
   private pid: number | undefined;
   private connecting: Promise<void> | undefined;
+  /** stops the connection being made, when the server is closed meanwhile */
+  private stopConnecting: AbortController | undefined;
   /** why the connection was closed, when rein knows more than that it closed */
   private closedBecause: string | undefined;
   /** bumped when the lists change, so the source rebuilds its tools */
@@ -110,6 +112,7 @@ export class McpServer {
   private async open(entry: NonNullable<ServerConfig["entry"]>): Promise<void> {
     this.state = "connecting";
     let auth: RemoteAuth | undefined;
+    const stop = (this.stopConnecting = new AbortController());
     try {
       // The SDK loads with the first server that connects (a cached one may never need it).
       const [{ connect }, { remoteAuth }] = await Promise.all([import("./connect.ts"), import("./oauth-fetch.ts")]);
@@ -121,6 +124,7 @@ export class McpServer {
         cwd: this.env.cwd,
         logFile: this.logFile,
         timeoutMs: this.env.startupTimeoutMs,
+        signal: stop.signal,
         ...(this.env.maxMessageBytes ? { maxMessageBytes: this.env.maxMessageBytes } : {}),
         version: this.env.version,
         onListChanged: () => void this.relist(),
@@ -144,6 +148,10 @@ export class McpServer {
       const client = this.client;
       this.client = undefined;
       await client?.close().catch(() => {});
+      if (stop.signal.aborted) {
+        this.state = "closed"; // closed while connecting: not a failure of the server
+        return;
+      }
       this.state = auth?.needsLogin() ? "needs login" : "failed";
       this.lastError = messageOf(error);
     }
@@ -204,11 +212,12 @@ export class McpServer {
 
   async close(): Promise<void> {
     // A connection still being made would otherwise outlive the close.
-    await this.connecting?.catch(() => {});
+    this.stopConnecting?.abort();
     const client = this.client;
     this.client = undefined;
     if (this.state === "connected") this.state = "closed";
     await client?.close().catch(() => {});
+    await this.connecting;
   }
 }
 

@@ -41,10 +41,10 @@ async function gone(marker: string): Promise<void> {
   throw new Error(`the MCP server with ${marker} still runs: ${processesWith(marker).join(", ")}`);
 }
 
-function server(marker: string) {
+function server(marker: string, mode = "serve") {
   const dir = tempDir("rein-mcp-serve-");
   const { store } = Store.open(join(dir.path, "rein.db"));
-  const settings = runSettings(dir.path, fake.url, { rogue: rogue("serve", { args: [join(import.meta.dir, "fixtures/rogue-server.ts"), "serve", marker] }) });
+  const settings = runSettings(dir.path, fake.url, { rogue: rogue(mode, { args: [join(import.meta.dir, "fixtures/rogue-server.ts"), mode, marker] }) });
   settings.mcp!.cacheDir = ""; // no cached tool list: every session starts its server
   let now = 1_000_000;
   const hub = new SessionHub({
@@ -125,5 +125,16 @@ test("shutdown ends every loaded session's MCP server", async () => {
   await s.connected();
   expect(processesWith(marker)).toHaveLength(2);
   await s[Symbol.asyncDispose]();
+  await gone(marker);
+}, 30_000);
+
+test("a session deleted while its server is still connecting ends that server too", async () => {
+  const marker = `marker-connecting-${process.pid}`;
+  await using s = server(marker, "hang-start");
+  const { id } = (await (await s.call("POST", "/sessions", {})).json()) as { id: string };
+  // The session's servers start connecting when it is made; this one never answers the handshake.
+  for (let i = 0; i < 250 && processesWith(marker).length === 0; i++) await Bun.sleep(20);
+  expect(processesWith(marker)).toHaveLength(1);
+  expect((await s.call("DELETE", `/sessions/${id}`)).status).toBe(200);
   await gone(marker);
 }, 30_000);
