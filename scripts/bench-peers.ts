@@ -155,7 +155,8 @@ function carried(files: string[]): [number, number] {
 export function peerRows(p: PeerFigures | { skipped: string }): Row[] {
   if ("skipped" in p) return [{ figure: "rein beside Claude Code, OpenCode and pi (`bun run bench --peers`)", shown: p.skipped }];
   const listed = (f: PerHarness, digits: number, unit: string) => ALL.map((h) => `${NAMES[h]} ${f[h].toFixed(digits)}`).join(" / ") + ` ${unit}`;
-  const fastest = (f: PerHarness) => PEERS.reduce((best, h) => (f[h] < f[best] ? h : best), PEERS[0] as (typeof PEERS)[number]);
+  // A difference of two medians can come out at or below zero on a noisy machine: such a peer is not a floor.
+  const fastest = (f: PerHarness) => PEERS.filter((h) => f[h] > 0).reduce((best, h) => (f[h] < f[best] ? h : best), PEERS.find((h) => f[h] > 0) ?? PEERS[0]);
   const beside = (label: string, f: PerHarness, unit: "ms" | "MiB", digits: number, ratio?: number): Row => {
     const best = fastest(f);
     return {
