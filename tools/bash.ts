@@ -12,6 +12,7 @@ import { startInBackground, type BackgroundCommand } from "./lib/background.ts";
 import { CALL_MARKER, killCall, markedProcesses, newCallMarker, pidCursor, signalCall } from "./lib/process-group.ts";
 import { blockedWriteNote, readOnlyArgv, sandboxArgv, sandboxDecision } from "./lib/sandbox.ts";
 import { fitsShell, runInShell, type ShellCall } from "./lib/sandbox-shell.ts";
+import { ensureWatchdog } from "./lib/watchdog.ts";
 
 const DEFAULT_TIMEOUT_MS = 120_000;
 const MAX_TIMEOUT_MS = 600_000;
@@ -42,6 +43,7 @@ export default defineTool({
     // `exec 2>&1` on the command's own first line puts stderr on the stdout pipe, so the two arrive
     // in the order written and bash's line numbers stay the command's. Only a syntax error on that
     // first line comes before the redirection: it arrives on the stderr pipe, read for that alone.
+    ensureWatchdog(); // stops what the command starts should rein be killed outright (watchdog.ts)
     const shell = ["bash", "-c", `exec 2>&1; ${command}`];
     const argv = !sandbox.use
       ? shell

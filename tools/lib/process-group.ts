@@ -24,9 +24,12 @@ const MAX_FORK_RATE = 200_000;
 /** Beyond this many pids since the cursor, a walk of /proc is cheaper than trying each. */
 const MAX_PROBED = 512;
 
+/** What every marker of this rein process starts with (the watchdog finds them by it, watchdog.ts). */
+export const PROCESS_MARKER = `${process.pid}-${randomBytes(6).toString("hex")}`;
+
 /** A fresh marker value for one call; put it in the command's environment as CALL_MARKER. */
 export function newCallMarker(): string {
-  return `${process.pid}-${randomBytes(8).toString("hex")}`;
+  return `${PROCESS_MARKER}-${randomBytes(8).toString("hex")}`;
 }
 
 /** Where the pid counter stands now (undefined where /proc/loadavg is missing or unreadable). */
