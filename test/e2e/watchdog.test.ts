@@ -3,6 +3,7 @@
 // another checkout is never touched, and each test awaits, within a bound, that none is left.
 import { expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { bash, killLeftovers, pidsMatching, text, waitFor, world } from "./harness.ts";
 
 const RUN = String(process.pid).padStart(7, "0");
@@ -53,11 +54,12 @@ test.concurrent("SIGKILL with a command running in the background: the watchdog 
 
 test.concurrent("a run that ends normally leaves no watchdog behind, and a run without bash starts none", async () => {
   await using w = await world();
-  const marker = `sleep 0.01${RUN}`;
-  w.fake.script({ reply: [bash(marker)] }, { reply: [text("done")] });
+  // The command runs until the test has seen the watchdog, then the run ends on its own.
+  w.fake.script({ reply: [bash("until [ -e go ]; do sleep 0.02; done")] }, { reply: [text("done")] });
   const withBash = w.start(["-p", "go", "--allow", "bash", "--output-format", "stream-json"]);
-  await withBash.waitForEvent("tool_end");
-  expect(await watchdogsOf(withBash.pid)).toHaveLength(1);
+  await withBash.waitForEvent("tool_start");
+  await waitFor(async () => (await watchdogsOf(withBash.pid)).length === 1, "one watchdog for the run");
+  await Bun.write(join(w.cwd, "go"), "");
   expect((await withBash.exited).code).toBe(0);
   await waitFor(async () => (await watchdogsOf(withBash.pid)).length === 0, "the watchdog to exit with rein");
 
