@@ -27,7 +27,7 @@ export function memoryTool(dirs: MemoryDirs): Tool {
       if (input.action === "list") return { output: listing(dirs) };
       if (!input.name) return { output: `The ${input.action} action needs a name.`, isError: true };
       const found = findMemory(dirs, input.name);
-      if (input.action === "read") return found ? { output: `${found.name} (${found.type}, ${found.scope}, updated ${found.updated}; from ${found.file}):\n${found.text}` } : missing(input.name);
+      if (input.action === "read") return found ? { output: `${found.name} (${found.type}, ${found.scope}, updated ${found.updated}${found.source ? `, written by ${found.source}` : ""}; from ${found.file}):\n${found.text}` } : missing(input.name);
       if (input.action === "remove") {
         if (!found) return missing(input.name);
         const failed = await removeMemory(dirs, found);

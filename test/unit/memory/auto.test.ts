@@ -7,7 +7,9 @@ import { join } from "node:path";
 import type { Message } from "../../../src/agent/types.ts";
 import { anthropicStream } from "../../../src/llm/anthropic.ts";
 import { autoMemories, parseProposals } from "../../../src/memory/auto.ts";
+import { memoryTool } from "../../../src/memory/memory-tool.ts";
 import { listMemories, memoryDirs, saveMemory, type MemoryDirs } from "../../../src/memory/store.ts";
+import { toolContext, toolOutcome } from "../../support/tool-context.ts";
 import type { FakeServer } from "../../fake/server.ts";
 import { fakeAnthropicPerFile } from "../../support/fake-anthropic.ts";
 import { tempDir } from "../../support/temp-dir.ts";
@@ -50,6 +52,10 @@ describe("memory.auto", () => {
     expect(outcome.skipped).toEqual(["package manager: already kept as Package manager"]);
     const file = readFileSync(outcome.saved[0]!.file, "utf8");
     expect(file).toContain('source: "memory.auto, session s_test"');
+    // the memory tool says where a memory came from when the model reads it
+    const read = toolOutcome(await memoryTool(dirs).run({ action: "read", name: "Test runner" }, toolContext("/tmp")));
+    expect(read.output).toStartWith("Test runner (project, project, updated ");
+    expect(read.output).toContain(", written by memory.auto, session s_test; from ");
     expect(readFileSync(join(dirs.project, "MEMORY.md"), "utf8")).toContain("[Test runner](test-runner.md)");
     expect(listMemories(dirs).memories.map((m) => m.name).sort()).toEqual(["Package manager", "Short answers", "Test runner"]);
 
