@@ -46,6 +46,11 @@ export function gitEnv(place: GitPlace, parent: Readonly<Record<string, string |
 
 /** Runs git and returns its stdout; a failure throws a GitError with git's own message. */
 export async function git(place: GitPlace, args: readonly string[], input?: string): Promise<string> {
+  return new TextDecoder().decode(await gitBytes(place, args, input));
+}
+
+/** The same, for output that is not text (blobs). */
+export async function gitBytes(place: GitPlace, args: readonly string[], input?: string): Promise<Uint8Array> {
   const child = Bun.spawn(["git", ...args], {
     cwd: place.workTree,
     env: gitEnv(place),
@@ -53,7 +58,7 @@ export async function git(place: GitPlace, args: readonly string[], input?: stri
     stdout: "pipe",
     stderr: "pipe",
   });
-  const [out, err, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+  const [out, err, code] = await Promise.all([new Response(child.stdout).bytes(), new Response(child.stderr).text(), child.exited]);
   if (code !== 0) throw new GitError(`git ${args[0]} failed: ${err.trim() || `exit ${code}`}`);
   return out;
 }

@@ -5,6 +5,7 @@ import { createHash } from "node:crypto";
 import { copyFileSync, existsSync, lstatSync, mkdirSync, readdirSync, realpathSync, renameSync, rmdirSync, rmSync, writeFileSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative } from "node:path";
 import { git, nulList, type GitPlace } from "./git.ts";
+import { putBack, type Entry } from "./put-back.ts";
 import { dropTemporaryObjects, emptyDirsUnder, isEmptyDir, lstatOrUndefined, nulInput, sortChanged, type Sorted } from "./scan.ts";
 
 /** Files bigger than this are not copied into a checkpoint (listed as not covered). */
@@ -200,21 +201,20 @@ export class ShadowStore {
     return git(this.place, ["diff-tree", "-r", "-p", "--no-color", "-M", a, b]);
   }
 
-  /** Writes `paths` into the workspace as tree `source` has them (removing those it lacks). */
-  async restore(source: string, paths: readonly string[]): Promise<void> {
+  /** Brings `paths` in the workspace from tree `from` (as they are now) to tree `to`: written back, or removed. */
+  async restore(to: string, from: string, paths: readonly string[]): Promise<void> {
     if (!paths.length) return;
-    const inSource = new Set(nulList(await git(this.place, ["ls-tree", "-r", "-z", "--name-only", source, "--", ...paths])));
-    const write = paths.filter((p) => inSource.has(p));
-    for (const path of paths) if (!inSource.has(path)) rmSync(join(this.place.workTree, path), { force: true, recursive: false });
-    if (write.length) {
-      // Into a scratch index, then out to the work tree: the session's index keeps its stat cache.
-      const scratch = { ...this.place, indexFile: `${this.place.indexFile}.restore` };
-      rmSync(scratch.indexFile, { force: true });
-      await git(scratch, ["read-tree", source]);
-      for (const path of write) removeInTheWay(this.place.workTree, path);
-      await git(scratch, ["checkout-index", "-f", "-z", "--stdin"], nulInput(write));
-      rmSync(scratch.indexFile, { force: true });
+    const wanted = new Set(paths);
+    const raw = nulList(await git(this.place, ["diff-tree", "-r", "-z", "--no-renames", "--raw", to, from]));
+    const entries: Entry[] = [];
+    for (let i = 0; i + 1 < raw.length; i += 2) {
+      const [mode, , sha] = raw[i]!.slice(1).split(" ");
+      const path = raw[i + 1]!;
+      if (!wanted.has(path)) continue;
+      if (mode === "000000") rmSync(join(this.place.workTree, path), { force: true });
+      else entries.push({ path, mode: mode!, sha: sha! });
     }
+    await putBack(this.place, entries);
   }
 
   /** Removes folders that `keep` (the target's folders) does not hold and that are empty now, deepest first. */
@@ -227,12 +227,6 @@ export class ShadowStore {
       if (isEmptyDir(full)) rmdirSync(full);
     }
   }
-
-  /** The folders tree `tree` holds (with `extra` empty ones). */
-  async dirsOf(tree: string, extra: readonly string[] = []): Promise<Set<string>> {
-    const listed = nulList(await git(this.place, ["ls-tree", "-r", "-d", "-z", "--name-only", tree]));
-    return new Set([...listed, ...extra]);
-  }
 }
 
 /** A new session's index starts as a copy of the newest one of its workspace: its stat cache spares reading every file. */
@@ -243,12 +237,6 @@ function seedIndex(indexFile: string): void {
     .map((name) => ({ name, mtime: lstatSync(join(dir, name)).mtimeMs }))
     .sort((a, b) => b.mtime - a.mtime)[0];
   if (newest) copyFileSync(join(dir, newest.name), indexFile);
-}
-
-function removeInTheWay(root: string, path: string): void {
-  // A folder (or a link) where the file goes back would make checkout-index refuse.
-  const stat = lstatOrUndefined(join(root, path));
-  if (stat?.isDirectory()) rmSync(join(root, path), { recursive: true, force: true });
 }
 
 function safeRealpath(path: string): string {

@@ -107,16 +107,17 @@ type Moved = { type: "moved"; files: string[]; current: string } | { type: "refu
 async function move(shadow: ShadowStore, to: string, from: string, span: [string, string], skip: ReadonlySet<string>, force: boolean, dirs: [string[], string[]]): Promise<Moved> {
   const current = await shadow.snapshot();
   const base = from || current.tree;
-  // The files the turns changed: all that an undo or a redo touches.
-  const files = (await shadow.diff(span[0], span[1] || current.tree)).map((c) => c.path).filter((p) => !skip.has(p));
-  const touched = new Set((await shadow.diff(base, current.tree)).map((c) => c.path));
+  // The files the turns changed (all that an undo or a redo touches), and those changed since.
+  const [changed, since] = await Promise.all([shadow.diff(span[0], span[1] || current.tree), shadow.diff(base, current.tree)]);
+  const files = changed.map((c) => c.path).filter((p) => !skip.has(p));
+  const touched = new Set(since.map((c) => c.path));
   const conflicts = files.filter((p) => touched.has(p));
   if (conflicts.length && !force) {
     return { type: "refused", reason: `${conflicts.length === 1 ? "a file was" : `${conflicts.length} files were`} changed after the turn left ${conflicts.length === 1 ? "it" : "them"}; undo would overwrite that (run again with --force to overwrite)`, files: conflicts };
   }
-  await shadow.restore(to, files);
-  const keep = await shadow.dirsOf(to, dirs[1]);
-  shadow.pruneDirs([...files, ...dirs[0].map((d) => `${d}/.`)], keep);
+  await shadow.restore(to, current.tree, files);
+  // A folder `to` holds files in is not empty once they are back: only its empty ones need keeping.
+  shadow.pruneDirs([...files, ...dirs[0].map((d) => `${d}/.`)], new Set(dirs[1]));
   return { type: "moved", files, current: current.tree };
 }
 
