@@ -65,10 +65,10 @@ export function parseAgentFile(file: AgentFile): Parsed {
   if (fields.tools && typeof fields.tools === "object" && !Array.isArray(fields.tools)) {
     agent.rules.push(...toolSwitches(fields.tools as Record<string, unknown>));
   } else {
-    const tools = toolList(fields.tools);
+    const tools = toolList(fields.tools, note);
     if (tools) agent.tools = tools;
   }
-  const disallowed = toolList(fields.disallowedTools);
+  const disallowed = toolList(fields.disallowedTools, note);
   if (disallowed) agent.disallowedTools = disallowed;
   if (fields.permission !== undefined) agent.rules.push(...permissionRules(fields.permission, note));
   return { agent, notes };

@@ -1,9 +1,12 @@
 // An agent's `tools` and `disallowedTools`: tool names in Claude Code's vocabulary or rein's.
-import { reinToolName } from "../permission/tool-names.ts";
+import { parseToolRule, toolRuleList } from "../permission/tool-rule.ts";
 
-/** `Bash(git *)`-style entries of a tools list are read as the tool alone. */
-export function toolList(value: unknown): string[] | undefined {
-  const items = typeof value === "string" ? value.split(",") : Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : undefined;
-  if (!items) return undefined;
-  return items.map((item) => reinToolName(item.replace(/\(.*\)\s*$/, ""))).filter((name) => name.length > 0);
+/** The tools of a list, in rein's names; a pattern (`Bash(git *)`) counts as its tool alone, an entry that is no tool name is left out with a note. */
+export function toolList(value: unknown, note: (text: string) => void): string[] | undefined {
+  return toolRuleList(value)?.flatMap((entry) => {
+    const read = parseToolRule(entry);
+    if (typeof read !== "string") return [read.tool];
+    note(`tool "${entry}" is not a tool name (${read}): left out`);
+    return [];
+  });
 }

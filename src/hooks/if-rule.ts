@@ -1,14 +1,13 @@
-// A handler's `if`: one permission rule, `Tool` or `Tool(pattern)` (`Bash(git *)`, `Edit(*.ts)`),
-// read with the permission rules' grammar. A Bash rule is matched against each command the line
-// would run, as the permission engine finds them (`a && b`, pipes, `$( )`, wrappers looked through):
-// the hook runs when any of them matches. Other tools match the call's main input (the file path,
-// whole or its name, the URL, the search pattern). Only tool events have a call: a hook with `if` on
-// any other event never runs. A rule or a line that cannot be read lets the hook run (it fails open,
-// as Claude Code's does).
+// A handler's `if`: one rule, `Tool` or `Tool(pattern)` (`Bash(git *)`, `Edit(*.ts)`), read as
+// every tool rule is (permission/tool-rule.ts); a `*` in the tool's name matches any run of
+// characters. A Bash rule is matched against each command the line would run, as the permission
+// engine finds them (`a && b`, pipes, `$( )`, wrappers looked through): the hook runs when any of
+// them matches. Other tools match the call's main input (the file path, whole or its name, the URL,
+// the search pattern). Only tool events have a call: a hook with `if` on any other event never
+// runs. A rule or a line that cannot be read lets the hook run (it fails open, as Claude Code's does).
 import { homedir } from "node:os";
 import { commandPatterns } from "../permission/always.ts";
-import { parseRule } from "../permission/rule-syntax.ts";
-import { reinToolName } from "../permission/tool-names.ts";
+import { parseToolRule } from "../permission/tool-rule.ts";
 import { matchWildcard } from "../permission/wildcard.ts";
 
 const MAIN_FIELD: Readonly<Record<string, string>> = { bash: "command", edit: "path", write: "path", read: "path", glob: "pattern", grep: "pattern", list: "path", webfetch: "url" };
@@ -19,9 +18,9 @@ export type IfScope = { cwd: string; home?: string; lines?: Map<string, Promise<
 export async function ifAllows(rule: string | undefined, tool: string | undefined, input: unknown, scope: IfScope): Promise<boolean> {
   if (rule === undefined) return true;
   if (tool === undefined) return false;
-  const read = parseRule(rule, "allow");
+  const read = parseToolRule(rule);
   if (typeof read === "string") return true;
-  if (reinToolName(read.permission) !== tool) return false;
+  if (read.tool.includes("*") ? !matchWildcard(read.tool, tool) : read.tool !== tool) return false;
   if (read.pattern === "*") return true;
   const field = MAIN_FIELD[tool];
   const value = field && typeof input === "object" && input !== null ? (input as Record<string, unknown>)[field] : undefined;
@@ -29,9 +28,7 @@ export async function ifAllows(rule: string | undefined, tool: string | undefine
   if (tool === "bash") {
     const commands = await commandForms(value, scope);
     if (!commands) return true;
-    // Claude Code's older prefix form `Bash(git:*)` means what `Bash(git *)` does.
-    const pattern = read.pattern.endsWith(":*") ? `${read.pattern.slice(0, -2)} *` : read.pattern;
-    return commands.some((forms) => forms.some((form) => matchWildcard(pattern, form)));
+    return commands.some((forms) => forms.some((form) => matchWildcard(read.pattern, form)));
   }
   return matchWildcard(read.pattern, value) || (field === "path" && matchWildcard(read.pattern, value.split("/").at(-1) ?? value));
 }

@@ -3,9 +3,10 @@
 // `/git:commit`. Front matter: description, argument-hint, model, allowed-tools. Problems are data.
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
+import { toolRuleList } from "../permission/tool-rule.ts";
 import { pathKind } from "./path-kind.ts";
 import { expandTemplate } from "./expand.ts";
-import { hint, parseFrontMatter, text, toolList } from "./front-matter.ts";
+import { hint, parseFrontMatter, text } from "./front-matter.ts";
 import { readSmall } from "./skill.ts";
 
 export type CommandSource = "project" | "user";
@@ -115,7 +116,7 @@ function readCommand({ file, name }: Found, source: CustomCommand["source"], pro
   const argumentHint = hint(data["argument-hint"]);
   const model = text(data.model);
   const agent = text(data.agent);
-  const allowedTools = toolList(data["allowed-tools"]);
+  const allowedTools = toolRuleList(data["allowed-tools"]) ?? [];
   return {
     name,
     description: text(data.description) ?? describe(body),

@@ -83,10 +83,3 @@ export function text(value: unknown): string | undefined {
   if (typeof value === "number") return String(value);
   return typeof value === "string" && value.trim() !== "" ? value.trim() : undefined;
 }
-
-/** `allowed-tools` as a list: a YAML list, or a string split on spaces and commas outside parentheses. */
-export function toolList(value: unknown): string[] {
-  if (Array.isArray(value)) return value.flatMap((v) => (typeof v === "string" && v.trim() ? [v.trim()] : []));
-  if (typeof value !== "string") return [];
-  return (value.match(/[^\s,()]+(?:\([^)]*\))?/g) ?? []).filter((t) => t !== "");
-}

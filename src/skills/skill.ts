@@ -1,7 +1,8 @@
 // One skill: a folder with a SKILL.md (Agent Skills standard, with Claude Code's extra fields).
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { basename, dirname } from "node:path";
-import { flag, hint, parseFrontMatter, text, toolList } from "./front-matter.ts";
+import { toolRuleList } from "../permission/tool-rule.ts";
+import { flag, hint, parseFrontMatter, text } from "./front-matter.ts";
 
 export type SkillScope = "project" | "user";
 export type Skill = {
@@ -64,7 +65,7 @@ export function readSkill(file: string, scope: SkillScope, root: string, warning
     ...(argumentHint ? { argumentHint } : {}),
     ...(model ? { model } : {}),
     ...(agent ? { agent } : {}),
-    allowedTools: toolList(parsed.data["allowed-tools"]),
+    allowedTools: toolRuleList(parsed.data["allowed-tools"]) ?? [],
     modelInvocable: !flag(parsed.data["disable-model-invocation"], false),
     userInvocable: flag(parsed.data["user-invocable"], true),
   };
