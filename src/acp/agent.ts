@@ -21,6 +21,9 @@ export const PROTOCOL_VERSION = 1;
 const authRequired = (message: string) => new RpcError(CODES.authRequired, `Authentication required: ${message}`);
 const sessionNotFound = (sessionId: string) => new RpcError(CODES.notFound, "Resource not found", { sessionId });
 const invalidRequest = (message: string) => new RpcError(CODES.invalidRequest, `Invalid request: ${message}`);
+/** a slash command as the session knows it: the workspace's commands and the MCP servers' prompts */
+type Command = { name: string; description: string; argumentHint?: string };
+const availableCommand = (c: Command): acp.AvailableCommand => ({ name: c.name, description: c.description, ...(c.argumentHint ? { input: { hint: c.argumentHint } } : {}) });
 
 export type AcpDeps = {
   store: Store;
@@ -76,11 +79,19 @@ export async function serveAcp(deps: AcpDeps, input: ReadableStream<Uint8Array>,
   };
 
   // After the response that names the session: a client drops updates for a session it does not know yet.
+  // The MCP servers' prompts known by then go with it; those of servers still connecting follow in a second update.
   const announceCommands = (sessionId: string, opened: SessionOptions) => {
     const commands = opened.skills?.loaded.commands ?? [];
-    if (commands.length === 0) return;
-    const availableCommands = commands.map((c) => ({ name: c.name, description: c.description, ...(c.argumentHint ? { input: { hint: c.argumentHint } } : {}) }));
-    setImmediate(() => notify(sessionId, { sessionUpdate: "available_commands_update", availableCommands }));
+    const prompts = opened.skills?.prompts;
+    const send = (all: readonly Command[]) => notify(sessionId, { sessionUpdate: "available_commands_update", availableCommands: all.map(availableCommand) });
+    const first = [...commands, ...(prompts?.known() ?? [])];
+    setImmediate(() => {
+      if (first.length > 0) send(first);
+      void prompts?.started().then((found) => {
+        const sent = new Set(first.map((c) => c.name));
+        if (live.has(sessionId) && found.some((c) => !sent.has(c.name))) send([...commands, ...found]);
+      });
+    });
   };
 
   const find = (sessionId: string): Live => {

@@ -17,6 +17,8 @@ export type PromptCommands = {
   known(): PromptCommand[];
   /** every server's, once the servers still connecting are done (within the hub's first-turn bound) */
   list(): Promise<PromptCommand[]>;
+  /** every server's, once each has connected or failed (each within its startup timeout; cached ones count as known) */
+  started(): Promise<PromptCommand[]>;
   /** whether `name` is in a configured server's namespace (`mcp__SERVER__...`), whether its prompt is known yet or not */
   owns(name: string): boolean;
   expand(name: string, args: string, signal?: AbortSignal): Promise<ExpandedPrompt>;
@@ -31,6 +33,11 @@ export function promptCommands(hub: Promise<McpHub>, serverNames: readonly strin
     list: async () => {
       const h = await hub;
       await h.firstTurn();
+      return h.servers.flatMap(commandsOf);
+    },
+    started: async () => {
+      const h = await hub;
+      await h.start();
       return h.servers.flatMap(commandsOf);
     },
     owns: (name) => owners(name).length > 0,

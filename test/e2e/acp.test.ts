@@ -239,4 +239,20 @@ describe("rein acp: slash commands", () => {
     await agent.conn.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: "/house-style the parser" }] });
     expect(JSON.stringify(w.fake.requests[0]!.body.messages)).toContain("Use tabs for the parser.");
   });
+
+  test("the MCP servers' prompts follow in a second update once the servers connect, with the skills again", async () => {
+    const w = await newWorld();
+    await mkdir(join(w.home, ".claude/skills/house-style"), { recursive: true });
+    await writeFile(join(w.home, ".claude/skills/house-style/SKILL.md"), "---\nname: house-style\ndescription: How this team writes code\n---\nUse tabs.\n");
+    const rogue = join(import.meta.dir, "../unit/mcp/fixtures/rogue-server.ts");
+    const agent = startAgent(w);
+    await agent.conn.agent.request(acp.methods.agent.initialize, INIT);
+    await agent.conn.agent.request(acp.methods.agent.session.new, { cwd: w.cwd, mcpServers: [{ name: "rogue", command: process.execPath, args: [rogue], env: [] }] });
+    const names = (u: acp.SessionUpdate) => (u.sessionUpdate === "available_commands_update" ? u.availableCommands.map((c) => c.name) : []);
+    const first = await agent.update((u) => u.sessionUpdate === "available_commands_update");
+    expect(names(first)).toContain("house-style");
+    const withPrompts = await agent.update((u) => names(u).includes("mcp__rogue__picture"));
+    expect(names(withPrompts)).toContain("house-style");
+    expect(withPrompts.sessionUpdate === "available_commands_update" && withPrompts.availableCommands.find((c) => c.name === "mcp__rogue__picture")?.description).toBe("Shows a picture.");
+  });
 });
