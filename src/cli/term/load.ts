@@ -83,7 +83,8 @@ export async function loadSession(args: Args, env: Env, hooks: InteractiveHooks,
    * skills already running are kept (the registry holds them).
    */
   const reopen = (agent: string | undefined) => {
-    const { mcp: _mcp, foreignPermissions: _reported, ...rest } = settings;
+    // Instruction files read at start, if the settings carry them, are read again: /memory reload is for that.
+    const { mcp: _mcp, foreignPermissions: _reported, instructions: _read, ...rest } = settings;
     const agents = settings.agents && agent ? { ...settings.agents, name: agent } : settings.agents;
     const before = settings.agents?.list.find((a) => a.name === agentName);
     const after = settings.agents?.list.find((a) => a.name === agent);
