@@ -57,8 +57,8 @@ function loopValues(w: Walker, node: Node, scope: Scope): string[] | undefined {
   const values: string[] = [];
   for (const word of words) {
     if (!word.dynamic) values.push(word.value);
-    else if (word.glob && scope.place.known && !w.untracked) {
-      const matches = expandGlob(word.value, scope.place.cwd, scope.home ?? "/");
+    else if (word.globPattern !== undefined && (scope.place.known || word.globPattern.startsWith("/")) && !w.untracked) {
+      const matches = expandGlob(word.globPattern, scope.place.cwd, scope.home ?? "/");
       if (matches === undefined) return undefined;
       values.push(...matches);
     } else return undefined;

@@ -23,6 +23,8 @@ export type Word = {
   input?: ShellCommand;
   /** Dynamic only as a glob or brace pattern: the text it stands for where no such expansion happens (`x=*.ts`). */
   pattern?: string;
+  /** A glob whose every other part is known and holds no glob character (`"$d"/*.ts`, `~/x/*`): the pattern bash matches. */
+  globPattern?: string;
 };
 
 // `mask` is the value with every quoted character replaced by \0: globs and braces only act unquoted.
@@ -49,7 +51,17 @@ export function evalWord(w: Walker, node: Node, scope: Scope): Word {
   if (GLOB.test(acc.mask) || BRACE.test(acc.mask)) {
     const glob = !acc.dynamic && !BRACE.test(acc.mask) && PLAIN_GLOB.test(text);
     const pattern = acc.dynamic ? undefined : expandTilde(acc, scope.home);
-    return { value: text, text, dynamic: true, splits: true, ...(glob ? { glob } : {}), ...(pattern !== undefined ? { pattern } : {}) };
+    const quotedGlob = [...acc.value].some((c, i) => GLOB.test(c) && acc.mask[i] === "\0");
+    const globPattern = pattern !== undefined && !BRACE.test(acc.mask) && !quotedGlob && !scope.replace ? pattern : undefined;
+    return {
+      value: text,
+      text,
+      dynamic: true,
+      splits: true,
+      ...(glob ? { glob } : {}),
+      ...(pattern !== undefined ? { pattern } : {}),
+      ...(globPattern !== undefined ? { globPattern } : {}),
+    };
   }
   if (acc.dynamic) return acc.splits ? { value: text, text, dynamic: true, splits: true } : { value: text, text, dynamic: true };
   const value = expandTilde(acc, scope.home);

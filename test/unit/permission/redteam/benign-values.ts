@@ -44,4 +44,6 @@ export const benign = [
   'f=README.md; cat "$f" | head -3',
   'f=README.md; echo "$f"; sed -n 1,3p "$f"',
   'c=wc; $c -l README.md',
+  'd=src; for f in "$d"/*.ts; do wc -l "$f"; done',
+  'for f in $WS/notes/*.txt; do head -1 "$f"; done',
 ];

@@ -99,6 +99,12 @@ describe("a glob among a loop's words takes the real files", () => {
   test("an unquoted use of a match holding a blank stays dynamic", async () => {
     expect(await argv("for f in *.ts; do cat $f; done")).toEqual([["cat", "a.ts"], ["cat", "$f"]]);
   });
+  test("a glob after a known folder, or under the home, is expanded; a quoted glob character is not a glob", async () => {
+    expect(await argv('d=src; for f in "$d"/*.ts; do cat "$f"; done')).toEqual([["cat", "src/x.ts"]]);
+    expect(await argv(`for f in ${root}/src/*; do cat "$f"; done`)).toEqual([["cat", `${root}/src/x.ts`]]);
+    expect(await argv('for f in "*".ts; do cat "$f"; done')).toEqual([["cat", "*.ts"]]);
+    expect(await argv("d='s*'; for f in \"$d\"/*.ts; do cat \"$f\"; done")).toEqual([["cat", '"$f"']]);
+  });
   test("a glob that matches nothing is the word itself", async () => {
     expect(await argv('for f in *.nope; do cat "$f"; done')).toEqual([["cat", "*.nope"]]);
   });
