@@ -7,7 +7,7 @@ import { printable } from "./printable.ts";
 export type EndMemoryContext = { dataDir: string; projectRoot: string; stream: SessionOptions["stream"]; env: Readonly<Record<string, string | undefined>> };
 
 /** The line to print, or undefined when there was nothing to say (no fact worth keeping). */
-export async function sessionEndMemoryLine(session: Session, ctx: EndMemoryContext): Promise<string | undefined> {
+export async function sessionEndMemoryLine(session: Session, ctx: EndMemoryContext, signal?: AbortSignal): Promise<string | undefined> {
   // REIN_MEMORY_AUTO_TIMEOUT_MS: tests shorten the bound (20 s by default)
   const timeoutMs = Number(ctx.env.REIN_MEMORY_AUTO_TIMEOUT_MS) || undefined;
   const outcome = await autoMemories({
@@ -17,6 +17,7 @@ export async function sessionEndMemoryLine(session: Session, ctx: EndMemoryConte
     dirs: memoryDirs(ctx.dataDir, ctx.projectRoot),
     sessionId: session.id,
     ...(timeoutMs ? { timeoutMs } : {}),
+    ...(signal ? { signal } : {}),
   });
   if ("error" in outcome) return oneLine(`memory.auto kept nothing from this session: ${outcome.error}`);
   const skipped = outcome.skipped.length ? ` (left out: ${outcome.skipped.join("; ")})` : "";

@@ -30,6 +30,8 @@ export type AutoMemoryInput = {
   dirs: MemoryDirs;
   sessionId: string;
   timeoutMs?: number;
+  /** a person stopped waiting (Ctrl-C): the call ends, nothing more is written */
+  signal?: AbortSignal;
   now?: Date;
 };
 
@@ -44,10 +46,10 @@ export async function autoMemories(input: AutoMemoryInput): Promise<AutoMemoryOu
   const controller = new AbortController();
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<AutoMemoryOutcome>((resolve) => {
-    timer = setTimeout(() => {
-      controller.abort();
-      resolve({ error: `no answer within ${ms / 1000} s` });
-    }, ms);
+    const end = (error: string) => (controller.abort(), resolve({ error }));
+    timer = setTimeout(() => end(`no answer within ${ms / 1000} s`), ms);
+    if (input.signal?.aborted) end("stopped");
+    input.signal?.addEventListener("abort", () => end("stopped"), { once: true });
   });
   try {
     return await Promise.race([propose(input, transcript, controller.signal), late]);

@@ -199,4 +199,19 @@ describe.skipIf(!hasTmux)("agents in the terminal", () => {
     pane.keys("C-d");
     await pane.until("EXIT=0");
   }, 30_000);
+
+  test("memory.auto at exit waits for no one: Ctrl-C while its call hangs skips it, the exit code stays 0", async () => {
+    const config = join(suite.dir.path, "skip-config");
+    mkdirSync(config, { recursive: true });
+    writeFileSync(join(config, "config.json"), JSON.stringify({ memory: { auto: true } }));
+    const { pane } = await start({ name: "skip" });
+    suite.fake.script({ reply: [{ type: "text", text: "Hi." }] }, { hang: true });
+    pane.keys("hello", "Enter");
+    await pane.until("Hi.");
+    pane.keys("C-d");
+    await pane.until("(Ctrl-C skips it)");
+    pane.keys("C-c");
+    const left = await pane.until("EXIT=0");
+    expect(left).toContain("rein: memory.auto kept nothing from this session: stopped");
+  }, 30_000);
 });

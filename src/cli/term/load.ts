@@ -160,8 +160,13 @@ export async function loadSession(args: Args, env: Env, hooks: InteractiveHooks,
       await session.end("prompt_input_exit").catch(() => undefined); // SessionEnd hooks, before the store closes
       // memory.auto, when this process ran a turn and a terminal is still there to say what it kept
       if (ctx.config.memoryAuto && ranTurn && code !== 129) {
-        err(chalk.dim("memory.auto: looking for facts worth keeping…\n"));
-        const line = await sessionEndMemoryLine(session, { dataDir: ctx.paths.dataDir, projectRoot: ctx.projectRoot, stream: options.stream, env });
+        // The terminal is cooked again: Ctrl-C is a SIGINT, and it ends the wait.
+        const skip = new AbortController();
+        const onInterrupt = () => skip.abort();
+        process.on("SIGINT", onInterrupt);
+        err(chalk.dim("memory.auto: looking for facts worth keeping… (Ctrl-C skips it)\n"));
+        const line = await sessionEndMemoryLine(session, { dataDir: ctx.paths.dataDir, projectRoot: ctx.projectRoot, stream: options.stream, env }, skip.signal);
+        process.off("SIGINT", onInterrupt);
         if (line) err(`rein: ${line}\n`);
       }
       const dropped = dropIfEmpty(session.id);

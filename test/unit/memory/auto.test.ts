@@ -30,7 +30,7 @@ const conversation: Message[] = [
   { role: "assistant", content: [{ type: "text", text: "All 12 tests pass." }] },
 ];
 const reply = (memories: unknown[]) => ({ reply: [{ type: "text" as const, text: "```json\n" + JSON.stringify({ memories }) + "\n```" }] });
-const run = (extra: { timeoutMs?: number } = {}) => autoMemories({ stream: stream(), model: "claude-test-1", messages: conversation, dirs, sessionId: "s_test", ...extra });
+const run = (extra: { timeoutMs?: number; signal?: AbortSignal } = {}) => autoMemories({ stream: stream(), model: "claude-test-1", messages: conversation, dirs, sessionId: "s_test", ...extra });
 
 describe("memory.auto", () => {
   test("keeps at most 3 new facts, none already kept and none holding a secret, each noting its session", async () => {
@@ -93,6 +93,14 @@ describe("memory.auto", () => {
     expect(await run()).toEqual({ error: "the reply was not the JSON asked for" });
     fake.script({ hang: true });
     expect(await run({ timeoutMs: 300 })).toEqual({ error: "no answer within 0.3 s" });
+    // a person's Ctrl-C while the call hangs: stopped once the request is in
+    const { promise: asked, resolve: arrived } = Promise.withResolvers<void>();
+    fake.script({ respond: () => (arrived(), { hang: true }) });
+    const stop = new AbortController();
+    const stopped = run({ signal: stop.signal });
+    await asked;
+    stop.abort();
+    expect(await stopped).toEqual({ error: "stopped" });
     expect(listMemories(dirs).memories).toEqual([]);
   });
 
