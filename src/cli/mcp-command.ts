@@ -5,7 +5,8 @@ import { projectPaths } from "../config/paths.ts";
 import { listingHub, parseEntry, saveServer, serverStatus, statusLine, type ServerStatus } from "../session/mcp.ts";
 import { VERSION } from "../version.ts";
 import { UsageError } from "./args.ts";
-import { mcpFor, runSettingsForExplain, type Context } from "./context.ts";
+import { mcpFor, runSettingsForExplain, toolDirs, type Context } from "./context.ts";
+import { toolRegistry } from "../session/factory.ts";
 import { out, warn } from "./output.ts";
 
 export async function mcpCommand(rest: string[], ctx: Context): Promise<number> {
@@ -24,7 +25,10 @@ export async function mcpCommand(rest: string[], ctx: Context): Promise<number> 
   }
   const { home, reinDirs, projectRoot } = runSettingsForExplain(ctx);
   const sandbox = { mode: ctx.config.sandbox, network: ctx.env.REIN_SANDBOX_NETWORK === "1", places: { home, reinDirs, workspace: projectRoot } };
-  const hub = await listingHub(settings, servers, { env: ctx.env, passthrough: ctx.config.envPassthrough, cwd: ctx.cwd, version: VERSION, sandbox });
+  // A tool file named like a server's tool is used instead of it, as in a session.
+  const taken = toolRegistry(toolDirs(ctx));
+  await taken.refresh();
+  const hub = await listingHub(settings, servers, { env: ctx.env, passthrough: ctx.config.envPassthrough, cwd: ctx.cwd, version: VERSION, sandbox, taken: taken.fileTools() });
   try {
     await hub.start();
     const rows = hub.servers.map((s) => serverStatus(s, hub));

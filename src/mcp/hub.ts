@@ -10,8 +10,11 @@ import { serverTools, type ToolProblem } from "./tools.ts";
 import { definitionsSize, searchTool } from "./search-tool.ts";
 import { resourcesTool } from "./resources.ts";
 
-/** `toolBudget`: the most characters the MCP tools' definitions may take before the search tool stands in for them */
-export type HubOptions = ServerEnv & { waitMs: number; lazy?: boolean; toolBudget?: number };
+/**
+ * `toolBudget`: the most characters the MCP tools' definitions may take before the search tool stands in for them;
+ * `taken`: the names tool files already have (name -> which file), whose tools are used instead of a server's
+ */
+export type HubOptions = ServerEnv & { waitMs: number; lazy?: boolean; toolBudget?: number; taken?: () => ReadonlyMap<string, string> };
 
 export class McpHub {
   readonly servers: McpServer[];
@@ -68,30 +71,49 @@ export class McpHub {
   }
 
   /**
-   * Each server's tools that no earlier server's tool has the name of: `a.b` and `a_b` both make
-   * `mcp__a_b__...`, and the first configured keeps the name.
+   * Each server's tools that no tool file and no earlier server's tool has the name of: `a.b` and
+   * `a_b` both make `mcp__a_b__...`, and the first configured keeps the name.
    */
   offered(): Map<McpServer, Tool[]> {
+    const taken = this.taken();
     const owners = new Map<string, McpServer>();
     const offered = new Map<McpServer, Tool[]>();
     for (const server of this.servers) {
-      const kept = this.toolsOf(server).tools.filter((t) => !owners.has(t.name));
+      const kept = this.toolsOf(server).tools.filter((t) => !owners.has(t.name) && !taken.has(t.name));
       for (const t of kept) owners.set(t.name, server);
       offered.set(server, kept);
     }
     return offered;
   }
 
-  /** The server's tools left out because an earlier server's tool has their name. */
+  /** The server's tools left out because a tool file or an earlier server's tool has their name. */
   clashes(server: McpServer): ToolProblem[] {
     const offered = this.offered();
+    const taken = this.taken();
     const kept = new Set((offered.get(server) ?? []).map((t) => t.name));
     return this.toolsOf(server)
       .tools.filter((t) => !kept.has(t.name))
       .map((t) => {
+        const file = taken.get(t.name);
+        if (file) return { tool: t.name, reason: `its name is taken by the tool file ${file}, which is used instead (rename that tool to have both)` };
         const owner = [...offered].find(([other, tools]) => other !== server && tools.some((o) => o.name === t.name))?.[0];
         return { tool: t.name, reason: `its name is taken by a tool of MCP server "${owner?.name}"` };
       });
+  }
+
+  /** The servers' tools whose names tool files have: those files' tools are used instead. */
+  shadowed(): { server: string; tool: string; file: string }[] {
+    const taken = this.taken();
+    return this.servers.flatMap((server) =>
+      this.toolsOf(server).tools.flatMap((t) => {
+        const file = taken.get(t.name);
+        return file ? [{ server: server.name, tool: t.name, file }] : [];
+      }),
+    );
+  }
+
+  private taken(): ReadonlyMap<string, string> {
+    return this.options.taken?.() ?? NONE;
   }
 
   close(): Promise<void> {
@@ -103,6 +125,8 @@ export class McpHub {
     for (const server of this.servers) server.kill();
   }
 }
+
+const NONE: ReadonlyMap<string, string> = new Map();
 
 function bounded(promise: Promise<void>, ms: number): Promise<void> {
   let timer: ReturnType<typeof setTimeout> | undefined;

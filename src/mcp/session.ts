@@ -57,7 +57,8 @@ export function mcpSettings(opts: SourceOptions & { dataDir: string }): McpSetti
   };
 }
 
-export type RunPart = { toolEnv: Readonly<Record<string, string>>; cwd: string; version: string; sandbox?: McpSandbox };
+/** `warn`: told once for each server tool a tool file's name hides */
+export type RunPart = { toolEnv: Readonly<Record<string, string>>; cwd: string; version: string; sandbox?: McpSandbox; warn?: (line: string) => void };
 
 /** What a session has of its MCP servers besides their tools. */
 export type SessionMcp = {
@@ -78,14 +79,27 @@ let killOnExit = false;
 /** Starts the servers in the background and offers their tools through `registry`; they end with the process. */
 export function attachMcp(registry: ToolRegistry, settings: McpSettings, run: RunPart): SessionMcp {
   const hub = import("./hub.ts").then(({ McpHub }) => {
-    const made = new McpHub(settings.servers, { ...settings, ...run, lazy: true });
+    const made = new McpHub(settings.servers, { ...settings, ...run, lazy: true, taken: () => registry.fileTools() });
     void made.start();
     if (!killOnExit) process.once("exit", () => live.forEach((h) => h.kill()));
     killOnExit = true;
     live.add(made);
     return made;
   });
-  registry.addSource({ source: "mcp", tools: async () => (await hub).tools() });
+  const told = new Set<string>();
+  registry.addSource({
+    source: "mcp",
+    tools: async () => {
+      const h = await hub;
+      const tools = await h.tools();
+      for (const { server, tool, file } of h.shadowed()) {
+        if (told.has(tool)) continue;
+        told.add(tool);
+        run.warn?.(`MCP server "${server}"'s tool ${tool} is left out: the tool file ${file} has that name and is used instead (rename that tool to have both)`);
+      }
+      return tools;
+    },
+  });
   return {
     prompts: promptCommands(hub, settings.servers.map((s) => s.name)),
     // Text that names no resource waits for nothing.

@@ -86,6 +86,11 @@ export class ToolRegistry {
     return out;
   }
 
+  /** The tools of tool files as the last load left them: name -> file. */
+  fileTools(): ReadonlyMap<string, string> {
+    return new Map(this.loaded.flatMap((l) => (l.file ? [[l.tool.name, l.file] as const] : [])));
+  }
+
   errors(): readonly LoadError[] {
     return this.failures;
   }

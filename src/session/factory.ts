@@ -213,7 +213,7 @@ function baseSessionOptions(settings: RunSettings, store: Store, registry: ToolR
   const masked = maskSource({ home: settings.home, reinDirs: settings.reinDirs, workspace: settings.projectRoot });
   // A stdio server under the sandbox cannot read what a read-only command cannot (credentials, the workspace's .env files).
   const mcpSandbox = { ...settings.sandbox, masked: () => masked(true) };
-  const mcp = settings.mcp?.servers.length ? attachMcp(registry, settings.mcp, { toolEnv, cwd: settings.cwd, version: settings.version, sandbox: mcpSandbox }) : undefined;
+  const mcp = settings.mcp?.servers.length ? attachMcp(registry, settings.mcp, { toolEnv, cwd: settings.cwd, version: settings.version, sandbox: mcpSandbox, ...(settings.warn ? { warn: settings.warn } : {}) }) : undefined;
   const skills = runSkills(settings, info.contextWindow, (model) => setup.models.problem?.(model), mcp?.prompts);
   const sources = instructionSources(settings);
   const instructions = settings.instructions ?? loadInstructions(sources);

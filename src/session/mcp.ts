@@ -22,12 +22,14 @@ export async function listingHub(
     version: string;
     /** the sandbox setting, and where the paths it masks are found */
     sandbox?: { mode: McpSandbox["mode"]; network: boolean; places: MaskContext };
+    /** the names tool files have (name -> file): their tools are used instead of a server's */
+    taken?: ReadonlyMap<string, string>;
   },
 ): Promise<McpHub> {
   const { McpHub } = await import("../mcp/hub.ts");
   const given = run.sandbox;
   const sandbox = given && { mode: given.mode, network: given.network, masked: () => sandboxMasks(given.places) };
-  return new McpHub(servers, { ...settings, toolEnv: childEnv(run.env, { passthrough: run.passthrough }), cwd: run.cwd, version: run.version, ...(sandbox ? { sandbox } : {}) });
+  return new McpHub(servers, { ...settings, toolEnv: childEnv(run.env, { passthrough: run.passthrough }), cwd: run.cwd, version: run.version, ...(sandbox ? { sandbox } : {}), ...(run.taken ? { taken: () => run.taken! } : {}) });
 }
 export { saveServer } from "../mcp/save.ts";
 export { parseEntry } from "../mcp/config.ts";

@@ -128,3 +128,27 @@ test.concurrent("print mode: a server's prompt as /mcp__SERVER__PROMPT, and @SER
   expect(unknown.stderr).toContain("unknown command /mcp__everything__nope: MCP server \"everything\" has the prompts /mcp__everything__simple-prompt");
   expect(w.fake.requests).toHaveLength(2);
 }, 30_000);
+
+test.concurrent("a user tool file named mcp__SERVER__TOOL is used instead of the server's tool: a warning names both, rein mcp get says which", async () => {
+  await using w = await world();
+  await configure(w, { mcpServers: { everything }, permissions: { allow: ["mcp__everything"] } });
+  const file = join(w.configDir, "tools", "echo.ts");
+  await Bun.write(
+    file,
+    `import * as v from "valibot";
+import { defineTool } from "rein/tool";
+export default defineTool({ name: "mcp__everything__echo", description: "My own echo.", input: v.object({ message: v.string() }), permissions: () => [], run: ({ message }) => "mine: " + message });
+`,
+  );
+  w.fake.script({ reply: [use("mcp__everything__echo", { message: "hi" })] }, { reply: [text("done")] });
+  const r = await w.run(["-p", "echo"], WAIT);
+  expect(r).toMatchObject({ code: 0, stdout: "done\n" });
+  const echoes = (w.fake.requests[0]!.body as { tools: { name: string; description: string }[] }).tools.filter((t) => t.name === "mcp__everything__echo");
+  expect(echoes.map((t) => t.description)).toEqual(["My own echo."]);
+  expect(resultText(toolResultsOf(w.fake.requests[1])[0])).toBe("mine: hi");
+  expect(r.stderr).toContain(`MCP server "everything"'s tool mcp__everything__echo is left out: the tool file ${file} has that name and is used instead`);
+  expect(r.stderr.match(/is left out: the tool file/g)).toHaveLength(1);
+  const get = await w.run(["mcp", "get", "everything"]);
+  expect(get.stdout).toContain(`  mcp__everything__echo  not offered\n`);
+  expect(get.stdout).toContain(`  mcp__everything__echo: left out: its name is taken by the tool file ${file}, which is used instead`);
+}, 30_000);
