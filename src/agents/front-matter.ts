@@ -1,22 +1,13 @@
-// A Markdown file with YAML front matter: the fields, and the body after them.
+// An agent file's front matter (read as every Markdown file's is, leniently: config/front-matter.ts),
+// which an agent cannot do without: the fields, and the body after them as the prompt.
+import { readFrontMatter } from "../config/front-matter.ts";
 
-export type FrontMatter = { fields: Record<string, unknown>; body: string };
+export type FrontMatter = { fields: Record<string, unknown>; body: string; lenient?: string };
 
 /** The file's fields and body, or a sentence saying why its front matter cannot be read. */
 export function frontMatter(text: string): FrontMatter | string {
-  const normalised = text.replace(/^\uFEFF/, "").replace(/\r\n/g, "\n");
-  if (!normalised.startsWith("---\n")) return "it has no front matter (a first line `---`, the fields, then `---`)";
-  const end = normalised.indexOf("\n---", 3);
-  if (end === -1) return "its front matter is not closed by a line `---`";
-  const after = normalised.indexOf("\n", end + 4);
-  const body = after === -1 ? "" : normalised.slice(after + 1);
-  let parsed: unknown;
-  try {
-    parsed = Bun.YAML.parse(normalised.slice(4, end + 1));
-  } catch (error) {
-    return `its front matter is not valid YAML (${(error instanceof Error ? error.message : String(error)).split("\n")[0]})`;
-  }
-  if (parsed === null || parsed === undefined) return { fields: {}, body: body.trim() };
-  if (typeof parsed !== "object" || Array.isArray(parsed)) return "its front matter is not a list of `field: value` lines";
-  return { fields: parsed as Record<string, unknown>, body: body.trim() };
+  const read = readFrontMatter(text);
+  if ("error" in read) return read.error;
+  if (!read.present) return "it has no front matter (a first line `---`, the fields, then `---`)";
+  return { fields: read.data, body: read.body.trim(), ...(read.lenient ? { lenient: read.lenient } : {}) };
 }

@@ -35,6 +35,7 @@ export function parseAgentFile(file: AgentFile): Parsed {
   const { fields, body } = read;
   const notes: string[] = [];
   const note = (text: string) => notes.push(`agent file ${file.path}: ${text}`);
+  if (read.lenient) note(`the front matter is not strict YAML (${read.lenient}), so it was read as plain \`field: value\` lines; quote values that hold ": " or "#"`);
   const description = typeof fields.description === "string" ? fields.description.trim() : "";
   if (!description) return { warning: `agent file ${file.path} skipped: it has no \`description\` (say in one line what the agent is for)`, notes };
   const known = file.format === "opencode" ? OPENCODE_FIELDS : file.format === "claude" ? CLAUDE_FIELDS : [...new Set([...CLAUDE_FIELDS, ...OPENCODE_FIELDS])];

@@ -3,10 +3,11 @@
 // `/git:commit`. Front matter: description, argument-hint, model, allowed-tools. Problems are data.
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
+import { readFrontMatter } from "../config/front-matter.ts";
 import { toolRuleList } from "../permission/tool-rule.ts";
 import { pathKind } from "./path-kind.ts";
 import { expandTemplate } from "./expand.ts";
-import { hint, parseFrontMatter, text } from "./front-matter.ts";
+import { hint, text } from "./front-matter.ts";
 import { readSmall } from "./skill.ts";
 
 export type CommandSource = "project" | "user";
@@ -107,7 +108,7 @@ function readCommand({ file, name }: Found, source: CustomCommand["source"], pro
     problems.push(`${file}: ${read.error}.`);
     return undefined;
   }
-  const parsed = parseFrontMatter(read.text);
+  const parsed = readFrontMatter(read.text);
   if ("error" in parsed) {
     problems.push(`${file}: ${parsed.error}.`);
     return undefined;

@@ -1,8 +1,9 @@
 // One skill: a folder with a SKILL.md (Agent Skills standard, with Claude Code's extra fields).
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { basename, dirname } from "node:path";
+import { readFrontMatter } from "../config/front-matter.ts";
 import { toolRuleList } from "../permission/tool-rule.ts";
-import { flag, hint, parseFrontMatter, text } from "./front-matter.ts";
+import { flag, hint, text } from "./front-matter.ts";
 
 export type SkillScope = "project" | "user";
 export type Skill = {
@@ -40,7 +41,7 @@ const utf8 = new TextDecoder("utf-8", { fatal: true });
 export function readSkill(file: string, scope: SkillScope, root: string, warnings: string[], prefix = "", folderName?: string): Skill | string {
   const read = readSmall(file);
   if ("error" in read) return `${file}: ${read.error}`;
-  const parsed = parseFrontMatter(read.text);
+  const parsed = readFrontMatter(read.text);
   if ("error" in parsed) return `${file}: ${parsed.error}; the skill was not loaded`;
   if (!parsed.present) return `${file}: no front matter; start the file with a "---" block holding name and description`;
   const dir = dirname(file);

@@ -61,17 +61,30 @@ test("OpenCode agent files: the path is the name, permission and tools maps beco
 
 test("a file without a description or with broken front matter is skipped with a warning naming it; the others load", () => {
   write(join(ctx.projectRoot, ".rein", "agents", "nodesc.md"), "---\nname: nodesc\n---\nbody\n");
-  write(join(ctx.projectRoot, ".rein", "agents", "broken.md"), "---\nname: [unclosed\ndescription: x\n---\nbody\n");
+  write(join(ctx.projectRoot, ".rein", "agents", "broken.md"), '---\nname: broken\ndescription: "never closed\n---\nbody\n');
   write(join(ctx.projectRoot, ".rein", "agents", "open.md"), "---\ndescription: never closed\n");
   write(join(ctx.projectRoot, ".rein", "agents", "good.md"), "---\ndescription: fine\n---\n");
   const { agents, report } = loadAgents(ctx);
   expect(report.warnings).toEqual([
-    expect.stringMatching(/broken\.md skipped: its front matter is not valid YAML/),
+    expect.stringMatching(/broken\.md skipped: the front matter is not valid YAML/),
     expect.stringMatching(/nodesc\.md skipped: it has no `description`/),
-    expect.stringMatching(/open\.md skipped: its front matter is not closed/),
+    expect.stringMatching(/open\.md skipped: the front matter is not closed/),
   ]);
   expect(agents.map((a) => a.name)).toContain("good");
   expect(agents.map((a) => a.name)).not.toContain("nodesc");
+});
+
+test("front matter is read leniently, as for skills: an unquoted colon or a lone bracket loads, with a note saying how it was read", () => {
+  write(join(ctx.projectRoot, ".claude", "agents", "colon.md"), "---\nname: colon\ndescription: Use when: the diff is large\ntools: Read, Grep\n---\nYou read.\n");
+  write(join(ctx.projectRoot, ".rein", "agents", "bracket.md"), "---\nname: [draft\ndescription: x\n---\nbody\n");
+  const { agents, report } = loadAgents(ctx);
+  expect(report.warnings).toEqual([]);
+  expect(agents.find((a) => a.name === "colon")).toMatchObject({ description: "Use when: the diff is large", tools: ["read", "grep"], prompt: "You read." });
+  expect(agents.find((a) => a.name === "[draft")?.description).toBe("x");
+  expect(report.notes.filter((n) => n.includes("not strict YAML"))).toEqual([
+    expect.stringMatching(/bracket\.md: the front matter is not strict YAML \(.+\), so it was read as plain `field: value` lines/),
+    expect.stringMatching(/colon\.md: the front matter is not strict YAML/),
+  ]);
 });
 
 test("two agents with one name: the nearer wins, with a note naming both files", () => {

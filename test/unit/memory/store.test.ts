@@ -51,7 +51,7 @@ test("a memory file broken by hand is listed with what is wrong; the others stil
   expect(memories.map((m) => m.name)).toEqual(["Good one"]);
   expect(broken.map((b) => b.problem)).toEqual([
     "its front matter type is wrong: one of user, project, feedback, reference",
-    "its front matter is never closed (no second line ---)",
+    "the front matter is not closed (no second line ---)",
   ]);
   await saveMemory(dirs, "project", { name: "Good one", description: "changed", type: "feedback", text: "Prefer tiny commits." });
   expect(findMemory(dirs, "good-one")?.text).toBe("Prefer tiny commits.");

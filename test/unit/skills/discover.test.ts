@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { loadSkills, skillRoots, type SkillPlaces } from "../../../src/skills/discover.ts";
-import { parseFrontMatter } from "../../../src/skills/front-matter.ts";
+import { readFrontMatter } from "../../../src/config/front-matter.ts";
 import { tempDir, type TempDir } from "../../support/temp-dir.ts";
 
 let dir: TempDir;
@@ -110,11 +110,11 @@ describe("loadSkills", () => {
   });
 });
 
-describe("parseFrontMatter", () => {
+describe("readFrontMatter", () => {
   test("strict YAML when it parses; the line reading only for plain `key: value` pairs", () => {
-    expect(parseFrontMatter("---\ndescription: >\n  folded\n  text\n---\nbody")).toEqual({ data: { description: "folded text\n" }, body: "body", present: true });
-    expect(parseFrontMatter("---\ndescription: a: b\nargument-hint: [pr] [priority]\n---\nx")).toMatchObject({ data: { description: "a: b", "argument-hint": "[pr] [priority]" } });
-    expect(parseFrontMatter("---\nkey: {a: b: c\n  nested: [\n---\nx")).toHaveProperty("error");
-    expect(parseFrontMatter("no block")).toEqual({ data: {}, body: "no block", present: false });
+    expect(readFrontMatter("---\ndescription: >\n  folded\n  text\n---\nbody")).toEqual({ data: { description: "folded text\n" }, body: "body", present: true });
+    expect(readFrontMatter("---\ndescription: a: b\nargument-hint: [pr] [priority]\n---\nx")).toMatchObject({ data: { description: "a: b", "argument-hint": "[pr] [priority]" } });
+    expect(readFrontMatter("---\nkey: {a: b: c\n  nested: [\n---\nx")).toHaveProperty("error");
+    expect(readFrontMatter("no block")).toEqual({ data: {}, body: "no block", present: false });
   });
 });
