@@ -2,7 +2,7 @@
 // state after trying to connect (bounded by the startup timeout), its tools and its last error.
 // Values of env and headers are never printed: they are often tokens.
 import { projectPaths } from "../config/paths.ts";
-import { listingHub, parseEntry, saveServer, serverStatus, statusLine, type ServerStatus } from "../session/mcp.ts";
+import { listingHub, loginLine, loginState, parseEntry, saveServer, serverStatus, statusLine, type LoginState, type ServerStatus } from "../session/mcp.ts";
 import { VERSION } from "../version.ts";
 import { UsageError } from "./args.ts";
 import { mcpFor, runSettingsForExplain, toolDirs, type Context } from "./context.ts";
@@ -31,7 +31,11 @@ export async function mcpCommand(rest: string[], ctx: Context): Promise<number> 
   const hub = await listingHub(settings, servers, { env: ctx.env, passthrough: ctx.config.envPassthrough, cwd: ctx.cwd, version: VERSION, sandbox, taken: taken.fileTools() });
   try {
     await hub.start();
-    const rows = hub.servers.map((s) => serverStatus(s, hub));
+    // Read after the servers connected: a token renewed on the way shows as renewed.
+    const rows = hub.servers.map((s): Row => {
+      const row = serverStatus(s, hub);
+      return row.url ? { ...row, login: loginState(settings.tokenFile, { name: row.name, url: row.url }) } : row;
+    });
     if (ctx.args.json) out(`${JSON.stringify(action === "get" ? rows[0] : { servers: rows }, null, 2)}\n`);
     else if (action === "get") out(detail(rows[0]!));
     else out(rows.length ? rows.map((row) => `${statusLine(row)}\n`).join("") : "no MCP servers configured (add \"mcpServers\" to ~/.config/rein/config.json, or a .mcp.json)\n");
@@ -41,7 +45,7 @@ export async function mcpCommand(rest: string[], ctx: Context): Promise<number> 
   }
 }
 
-type Row = ServerStatus;
+type Row = ServerStatus & { login?: LoginState };
 
 function detail(row: Row): string {
   const lines = [
@@ -50,6 +54,7 @@ function detail(row: Row): string {
     ...(row.command ? [`command: ${row.command.join(" ")}`, `env: ${row.env?.join(", ") || "(none)"}`, `log: ${row.log}`] : []),
     ...(row.url ? [`url: ${row.url}`, `headers: ${row.headers?.join(", ") || "(none)"}`] : []),
     `state: ${row.state}`,
+    ...(row.login ? [loginLine(row.login, row.name)] : []),
     ...(row.error ? [`error: ${row.error}`] : []),
     ...row.tools.map((t) => `  ${t.name}${t.name === `mcp__${row.name}__${t.server_name}` ? "" : `  (${t.server_name})`}${t.offered ? "" : "  not offered"}`),
     ...row.prompts.map((p) => `  ${p}  (prompt)`),

@@ -33,3 +33,4 @@ export async function listingHub(
 }
 export { saveServer } from "../mcp/save.ts";
 export { parseEntry } from "../mcp/config.ts";
+export { loginLine, loginState, type LoginState } from "../mcp/login-state.ts";

@@ -28,6 +28,7 @@ test.concurrent("needs login, login through the printed URL, a tool call with th
 
   const before = await w.run(["mcp", "list"]);
   expect(before.stdout).toMatch(/^remote {2}http {2}needs login {2}.*rein mcp login remote/m);
+  expect((await w.run(["mcp", "get", "remote"])).stdout).toContain("\nlogin: none saved (rein mcp login remote logs in");
 
   const login = w.start(["mcp", "login", "remote"]);
   await login.waitForStdout((out) => out.includes("Waiting for the browser"), "the authorization URL");
@@ -41,6 +42,11 @@ test.concurrent("needs login, login through the printed URL, a tool call with th
   expect(statSync(w.dataDir).mode & 0o777).toBe(0o700);
   const { access_token } = JSON.parse(await Bun.file(tokenFile).text()).logins[`remote ${fake.url}`].tokens;
   expect(done.stdout + done.stderr).not.toContain(access_token);
+  const got = await w.run(["mcp", "get", "remote"]);
+  expect(got.stdout).toMatch(/\nlogin: logged in at http:\/\/127\.0\.0\.1:\d+; the token expires \d{4}-\d\d-\d\d \d\d:\d\dZ \(in \d+ (min|h)\), then is renewed with the refresh token\n/);
+  const json = JSON.parse((await w.run(["mcp", "get", "remote", "--json"])).stdout) as { login: Record<string, unknown> };
+  expect(json.login).toMatchObject({ logged_in: true, expired: false, renewable: true });
+  expect(got.stdout + JSON.stringify(json)).not.toContain(access_token);
 
   w.fake.script({ reply: [use("mcp__remote__whoami", {})] }, { reply: [text("done")] });
   const run = await w.run(["-p", "who am I?"]);
