@@ -65,7 +65,7 @@ export function runDeclaration(w: Walker, node: Node, scope: Scope): void {
   resolveCommand(w, scope, { words, env: [...scope.env], wrappers: scope.wrappers, place: scope.place, dynamic: scope.dynamic, text: node.text });
   declarationState(w, words, assignments, scope);
   for (const { node: child, word } of assignments) remember(w, child, word, scope);
-  forgetAll(scope); // `local`, `declare -n`, `export -n`, arrays...: values are not followed through declarations
+  // (resolve.ts `declares`: the values it sets are forgotten, and after attributes no assignment is followed)
 }
 
 // `declare -n r=PATH` aliases a name, `export -f` hands functions to child shells, `local PATH`
@@ -108,7 +108,7 @@ export function assign(w: Walker, node: Node, scope: Scope): void {
   const value = word.raw ? (word.raw.dynamic ? word.raw.pattern : word.raw.value) : "";
   // Inside an assignment `~` also expands after `:` (`x=a:~/b`), which the value above does not do.
   const tildes = /:~/.test(node.text);
-  setVar(scope, name, plain && scope.tracking && !tildes ? value : undefined);
+  setVar(scope, name, plain && scope.tracking && !tildes && !w.integers.has(name) ? value : undefined);
 }
 
 function assignmentWord(w: Walker, node: Node, scope: Scope): Word & { raw?: Word } {

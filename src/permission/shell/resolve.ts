@@ -22,6 +22,8 @@ const MAX_SHELL_DEPTH = 8;
 // Builtins that evaluate array subscripts in their arguments: `read 'a[$(rm x)]'` runs rm.
 const SUBSCRIPT_BUILTINS = new Set(["let", "declare", "typeset", "local", "export", "readonly", "printf", "read", "unset", "test", "[", "mapfile", "readarray", "wait"]);
 const SUBSCRIPT_CODE = /\[[^\]]*(?:\$\(|`)/;
+// Builtins that declare or remove variables, or give them attributes.
+const DECLARES = new Set(["declare", "typeset", "local", "export", "readonly", "unset", "enable"]);
 // Wrappers after which a builtin still runs in this shell (`time` is bash's keyword here).
 const IN_THIS_SHELL = new Set(["command", "builtin", "time"]);
 
@@ -113,6 +115,7 @@ function lookThrough(w: Walker, scope: Scope, p: Pending, name: string, spec: Wr
 /** A command that is not a wrapper: reported, with what it runs, writes, or does to the directory. */
 function run(w: Walker, scope: Scope, p: Pending, name: string): void {
   const local = p.wrappers.slice(scope.wrappers.length); // wrappers looked through in this shell
+  if (DECLARES.has(name)) declares(w, scope, p);
   switch (name) {
     case "find":
       return find(w, scope, p);
@@ -154,6 +157,16 @@ function run(w: Walker, scope: Scope, p: Pending, name: string): void {
   if (runner) return runCode(w, scope, p, runner.code, inner(p, name));
   const subscript = SUBSCRIPT_BUILTINS.has(name) && p.words.some((word) => !word.dynamic && SUBSCRIPT_CODE.test(word.value));
   emit(w, p, subscript ? `${name} evaluates an array subscript that runs code` : undefined);
+}
+
+/**
+ * `builtin declare f=x`, `command export f`, `unset f` reached through a wrapper: what they assign
+ * is not followed, and after attributes (`-n` name references, `-l` lower-casing, `-i`...) no
+ * assignment's value is what it says.
+ */
+function declares(w: Walker, scope: Scope, p: Pending): void {
+  forgetAll(scope);
+  if (p.words.slice(1).some((word) => word.dynamic || /^[-+]/.test(word.value))) w.untrack();
 }
 
 // Builtins that assign by name (`printf -v PATH`, `read 'a[$(x)]'`), `let` (arithmetic) and
