@@ -57,7 +57,8 @@ export async function undoCode(request: UndoRequest): Promise<UndoOutcome> {
   const span = outsideSpan([...group].reverse());
   const outside = refuseOutside(span.map((f) => ({ path: f.path, expected: f.after })), request.force === true);
   if (outside) return outside;
-  const moved = await move(opened.shadow, oldest.before, newest.after ?? "", [oldest.before, newest.after ?? ""], skipped(group), request.force === true, [newest.after_dirs ?? [], oldest.before_dirs]);
+  const between = await betweenTurns(opened.shadow, group);
+  const moved = await move(opened.shadow, oldest.before, newest.after ?? "", [oldest.before, newest.after ?? ""], skipped(group), request.force === true, [newest.after_dirs ?? [], oldest.before_dirs], between);
   if (moved.type === "refused") return moved;
   for (const file of span) putOutside(opened.shadow.dir, file.path, file.before);
   moved.files.push(...span.map((f) => f.path));
@@ -104,14 +105,14 @@ type Moved = { type: "moved"; files: string[]; current: string } | { type: "refu
  * Brings the workspace from state `from` (what the turns left) to state `to`, for the files that
  * differ between them. `dirs`: the empty folders of `from` and of `to`.
  */
-async function move(shadow: ShadowStore, to: string, from: string, span: [string, string], skip: ReadonlySet<string>, force: boolean, dirs: [string[], string[]]): Promise<Moved> {
+async function move(shadow: ShadowStore, to: string, from: string, span: [string, string], skip: ReadonlySet<string>, force: boolean, dirs: [string[], string[]], between: ReadonlySet<string> = new Set()): Promise<Moved> {
   const current = await shadow.snapshot();
   const base = from || current.tree;
   // The files the turns changed (all that an undo or a redo touches), and those changed since.
   const [changed, since] = await Promise.all([shadow.diff(span[0], span[1] || current.tree), shadow.diff(base, current.tree)]);
   const files = changed.map((c) => c.path).filter((p) => !skip.has(p));
   const touched = new Set(since.map((c) => c.path));
-  const conflicts = files.filter((p) => touched.has(p));
+  const conflicts = files.filter((p) => touched.has(p) || between.has(p));
   if (conflicts.length && !force) {
     return { type: "refused", reason: `${conflicts.length === 1 ? "a file was" : `${conflicts.length} files were`} changed after the turn left ${conflicts.length === 1 ? "it" : "them"}; undo would overwrite that (run again with --force to overwrite)`, files: conflicts };
   }
@@ -119,6 +120,13 @@ async function move(shadow: ShadowStore, to: string, from: string, span: [string
   // A folder `to` holds files in is not empty once they are back: only its empty ones need keeping.
   shadow.pruneDirs([...files, ...dirs[0].map((d) => `${d}/.`)], new Set(dirs[1]));
   return { type: "moved", files, current: current.tree };
+}
+
+/** The files someone else changed between two of these turns (newest first): undoing them all would lose that. */
+async function betweenTurns(shadow: ShadowStore, group: readonly Checkpoint[]): Promise<Set<string>> {
+  const gaps = group.slice(1).map((older, i) => [older.after, group[i]!.before] as const).filter(([a, b]) => a && b && a !== b);
+  const diffs = await Promise.all(gaps.map(([a, b]) => shadow.diff(a!, b)));
+  return new Set(diffs.flat().map((c) => c.path));
 }
 
 /** A refusal naming the outside files changed since the turn (or the undo) left them, unless forced. */

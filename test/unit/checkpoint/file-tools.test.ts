@@ -112,6 +112,22 @@ test("a change made between two turns is kept when the next turn's command chang
   expect(text(cwd, "a.txt")).toBe("mine\n");
 });
 
+test("undoing two turns refuses to overwrite a change made between them, unless forced", async () => {
+  const cwd = workspace({ "a.txt": "one\n", "b.txt": "b\n" });
+  const s = session(cwd);
+  await turn(s, [{ name: "bash", input: { command: "echo two > a.txt" } }]);
+  writeFileSync(join(cwd, "a.txt"), "mine\n");
+  await turn(s, [{ name: "bash", input: { command: "echo B > b.txt" } }]);
+
+  const both = { settings: settings(), workspace: cwd, sessionId: s.id, turns: 2 };
+  expect(await undoCode(both)).toMatchObject({ type: "refused", files: ["a.txt"] });
+  expect(text(cwd, "a.txt")).toBe("mine\n");
+  expect(text(cwd, "b.txt")).toBe("B\n");
+  expect((await undoCode({ ...both, force: true })).type).toBe("done");
+  expect(text(cwd, "a.txt")).toBe("one\n");
+  expect(text(cwd, "b.txt")).toBe("b\n");
+});
+
 describe("files outside the workspace that rein's file tools wrote", () => {
   test("are put back by undo (a new one removed) and changed again by redo", async () => {
     const cwd = workspace({ "a.txt": "a\n" });
