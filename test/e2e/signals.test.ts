@@ -92,7 +92,7 @@ test.concurrent("SIGKILL while a tool runs: -c sends an interrupted error result
     const sent = messagesOf(w.fake.requests.at(-1));
     expect(sent.map((m) => m.role)).toEqual(["user", "assistant", "user", "user"]);
   } finally {
-    // kill -9 gives rein no chance to stop its tool's process group; do it here, by pid.
+    // rein had no chance to stop its tool; its watchdog does (watchdog.test.ts): this only cleans up should it fail.
     await killLeftovers(command);
   }
 });
