@@ -14,6 +14,8 @@ export type LeaseOptions = {
   now?: () => number;
   /** called when a renewal finds the lease taken over */
   onLost?: () => void;
+  /** called once, with the holder's row, when the lease is taken and the wait begins */
+  onWait?: (holder: LeaseRow) => void;
 };
 
 export const LEASE_WAIT_MS = 10_000;
@@ -50,10 +52,13 @@ export async function acquireLease(db: Database, sessionId: string, options: Lea
   const holder = `${me.token}-${++leases}`;
   const deadline = now() + options.waitMs;
   let pause = 25;
+  let told = false;
   for (;;) {
     const other = tryLease(db, sessionId, holder, now(), options.ttlMs);
     if (!other) return renewing(db, sessionId, holder, options);
     if (signal.aborted || now() >= deadline) return other;
+    if (!told) options.onWait?.(other);
+    told = true;
     await delay(Math.min(pause, Math.max(1, deadline - now())), signal);
     pause = Math.min(pause * 2, 250);
   }
@@ -73,14 +78,21 @@ export function ifFree(db: Database, sessionId: string, fn: () => void, now = Da
 
 /** Whose lease stands in the way of this process, said for a person. */
 export function busyText(sessionId: string, row: LeaseRow, waitedMs: number): string {
-  const where = row.host === me.host ? `pid ${row.pid}` : `pid ${row.pid} on ${row.host}`;
-  const since = new Date(row.acquired_at).toISOString().slice(11, 19);
-  const waited = waitedMs > 0 ? `; waited ${Math.round(waitedMs / 100) / 10} s for it` : "";
-  return (
-    `session ${sessionId} is in use by another rein (${where}, since ${since} UTC)${waited}. ` +
-    `Try again when that run has finished, or start a new session (without -c or -r)`
-  );
+  const waited = waitedMs > 0 ? `; waited ${seconds(waitedMs)} for it` : "";
+  return `session ${sessionId} is in use by ${holderText(row)}${waited}. Try again when that run has finished, or start a new session (without -c or -r)`;
 }
+
+/** What a run says as it starts waiting for the holder. */
+export function waitText(sessionId: string, row: LeaseRow, waitMs: number): string {
+  return `session ${sessionId} is in use by ${holderText(row)}: waiting up to ${seconds(waitMs)} for it to finish`;
+}
+
+function holderText(row: LeaseRow): string {
+  const where = row.host === me.host ? `pid ${row.pid}` : `pid ${row.pid} on ${row.host}`;
+  return `another rein (${where}, since ${new Date(row.acquired_at).toISOString().slice(11, 19)} UTC)`;
+}
+
+const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
 
 function renewing(db: Database, sessionId: string, holder: string, options: LeaseOptions): Lease {
   const now = options.now ?? Date.now;
@@ -148,12 +160,13 @@ export class RunLease {
   ) {}
 
   /** Takes the lease (if not held already); why the run cannot go on when it stays taken ("" when aborted while waiting). */
-  async take(signal: AbortSignal, onLost: () => void): Promise<string | undefined> {
+  async take(signal: AbortSignal, onLost: () => void, onWait?: (line: string) => void): Promise<string | undefined> {
     if (this.lease?.held()) return undefined;
     const now = this.options.now ?? Date.now;
     const since = now();
     const waitMs = this.options.waitMs ?? LEASE_WAIT_MS;
-    const got = await acquireLease(this.db, this.sessionId, { waitMs, ttlMs: this.options.ttlMs ?? LEASE_TTL_MS, now, onLost }, signal);
+    const told = onWait && ((row: LeaseRow) => onWait(waitText(this.sessionId, row, waitMs)));
+    const got = await acquireLease(this.db, this.sessionId, { waitMs, ttlMs: this.options.ttlMs ?? LEASE_TTL_MS, now, onLost, ...(told ? { onWait: told } : {}) }, signal);
     if (!("release" in got)) return signal.aborted ? "" : busyText(this.sessionId, got, now() - since);
     this.lease = got;
     return undefined;

@@ -79,6 +79,8 @@ export type SessionOptions = {
   now?: () => number;
   /** how long a run waits for another process's run on the same session, and the lease's life (tests) */
   lease?: Partial<Pick<LeaseOptions, "waitMs" | "ttlMs">>;
+  /** told, in one line, when a run starts waiting for another process's run on this session (the terminal shows it) */
+  onLeaseWait?: (line: string) => void;
   /** the environment of the processes tools start; by default rein's, with the credentials removed */
   toolEnv?: Readonly<Record<string, string>>;
   /** where read, write and edit get and put a file's text: the disk unless an editor serves it (`rein acp`) */
@@ -633,7 +635,7 @@ export class Session {
    * Returns why the run cannot go on when the lease stays taken.
    */
   private async claim(signal: AbortSignal): Promise<string | undefined> {
-    const busy = await this.lease.take(signal, () => this.controller?.abort());
+    const busy = await this.lease.take(signal, () => this.controller?.abort(), this.options.onLeaseWait);
     if (busy === undefined && (this.stale || this.options.store.lastSeq(this.id) !== this.lastSeq)) this.reload();
     return busy;
   }

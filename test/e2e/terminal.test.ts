@@ -3,6 +3,7 @@
 import { describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { existsSync, mkdirSync } from "node:fs";
+import { hostname } from "node:os";
 import { join } from "node:path";
 import { BIN, terminalSuite } from "../support/terminal-start.ts";
 import { hasTmux } from "../support/tmux.ts";
@@ -191,6 +192,30 @@ describe.skipIf(!hasTmux)("the interactive terminal", () => {
     expect(pane.screen()).not.toContain("[y] yes, once");
     pane.keys("again", "Enter");
     await pane.until("Fresh start.");
+    pane.keys("C-d");
+    await pane.until("EXIT=0");
+  }, 30_000);
+
+  test("a prompt waiting for another process's run on the session says who holds it; Ctrl-C stops the wait", async () => {
+    const { pane, data } = await start({ name: "lease-wait", env: { REIN_LEASE_WAIT_MS: "60000" } });
+    // Another rein (this test's process, alive) holds the session's lease.
+    const db = new Database(join(data, "rein.db"));
+    const { id } = db.query("SELECT id FROM sessions").get() as { id: string };
+    const now = Date.now();
+    db.query("INSERT INTO leases (session_id, holder, pid, host, acquired_at, expires_at) VALUES (?, 'other', ?, ?, ?, ?)").run(id, process.pid, hostname(), now, now + 600_000);
+    pane.keys("hello", "Enter");
+    await pane.until("waiting up to 60 s");
+    expect(pane.screen()).toContain(`session ${id} is in use by another rein (pid ${process.pid}, since`);
+    expect(pane.screen()).toContain("(Esc or Ctrl-C stops waiting)");
+    pane.keys("C-c");
+    await pane.until("(interrupted)");
+    expect(suite.fake.requests).toHaveLength(0);
+    // Once the other run is done, the next prompt goes through.
+    db.query("DELETE FROM leases WHERE session_id = ?").run(id);
+    db.close();
+    suite.fake.script({ reply: [{ type: "text", text: "Got it now." }] });
+    pane.keys("again", "Enter");
+    await pane.until("Got it now.");
     pane.keys("C-d");
     await pane.until("EXIT=0");
   }, 30_000);

@@ -38,7 +38,9 @@ export async function loadSession(args: Args, env: Env, hooks: InteractiveHooks,
   const untrusted = untrustedToolsWarning(ctx);
   if (untrusted) warn(untrusted);
   const registry = toolRegistry(settings.toolDirs, (errors) => warn(`tools not loaded:\n${errors.map(formatLoadError).join("\n")}`));
-  let options = sessionOptions(settings, store, registry);
+  // A run that waits for another process's run on this session says so; Esc or Ctrl-C stops the wait as it stops a turn.
+  const onLeaseWait = (line: string) => screen.print(chalk.dim(`${line} (Esc or Ctrl-C stops waiting)`));
+  let options: SessionOptions = { ...sessionOptions(settings, store, registry), onLeaseWait };
   let agentName = settings.agents?.name;
   const commands = options.skills?.loaded.commands ?? [];
   for (const problem of options.skills ? skillProblems(options.skills.loaded) : []) warn(problem);
@@ -93,7 +95,7 @@ export async function loadSession(args: Args, env: Env, hooks: InteractiveHooks,
     // --permission-mode plan is the plan agent: leaving that agent leaves the mode too.
     const permissionMode = rest.permissionMode === "plan" && agent !== "plan" ? "default" : rest.permissionMode;
     const rebuilt = sessionOptions({ ...rest, model, permissionMode, ...(agents ? { agents } : {}) }, store, registry);
-    options = keepSkills(rebuilt, options.skills);
+    options = { ...keepSkills(rebuilt, options.skills), onLeaseWait };
     const row = store.getSession(session.id);
     if (!row) throw new Error(`session ${session.id} is no longer in the store`);
     const next = Session.open(row, options);
