@@ -2,13 +2,17 @@
 // against them: a near miss of one (`bsah`, `Bash`) or a built-in tool checked under another name
 // (`write` is checked as `edit`) is an error, as its rule would silently match nothing; any other
 // name may belong to a tool loaded later (a user, project or MCP tool), which only warrants a warning.
+import { BUILTIN_TOOLS, builtinPermission } from "./tool-names.ts";
 
 /** What requests rein's engine and built-in tools make. */
 export const BUILTIN_PERMISSIONS: readonly string[] = ["bash", "read", "edit", "external_directory", "webfetch"];
-/** Built-in tools whose calls are checked under another permission. */
-const CHECKED_AS: Readonly<Record<string, string>> = { write: "edit", glob: "read", grep: "read", list: "read" };
-/** Built-in tools that touch nothing and ask for no permission. */
-const NO_PERMISSION = new Set(["todo", "history"]);
+/** Built-in tools whose calls are checked under another permission (`write` as `edit`). */
+const CHECKED_AS: ReadonlyMap<string, string> = new Map(
+  BUILTIN_TOOLS.flatMap((tool) => {
+    const own = builtinPermission(tool);
+    return own?.asks && own.permission !== tool ? [[tool, own.permission] as const] : [];
+  }),
+);
 
 /** `foreign`: none of rein's names, maybe a user, project or MCP tool's (see foreignPermissionWarnings). */
 export type NameCheck = { error: string } | { warning: string } | { foreign: true } | undefined;
@@ -18,9 +22,9 @@ export type ForeignPermission = { permission: string; where: string };
 export function checkPermissionName(name: string): NameCheck {
   if (name.includes("*") || BUILTIN_PERMISSIONS.includes(name)) return undefined;
   const known = `known permissions: ${BUILTIN_PERMISSIONS.join(", ")}`;
-  const as = CHECKED_AS[name];
+  const as = CHECKED_AS.get(name);
   if (as) return { error: `the ${name} tool is checked as ${as}, so a rule for "${name}" matches nothing: write ${as} instead (${known})` };
-  if (NO_PERMISSION.has(name)) return { warning: `the ${name} tool asks for no permission, so a rule for "${name}" has no effect` };
+  if (builtinPermission(name)?.asks === false) return { warning: `the ${name} tool asks for no permission, so a rule for "${name}" has no effect` };
   const closest = closestName(name);
   if (closest) return { error: `unknown permission "${name}" (did you mean "${closest}"? ${known})` };
   return { foreign: true };
@@ -41,8 +45,8 @@ export function foreignPermissionWarnings(foreign: readonly ForeignPermission[],
 /** The known name a misspelling most likely meant: the same but for case, or one or two edits away. */
 function closestName(name: string): string | undefined {
   const lower = name.toLowerCase();
-  const scored = [...BUILTIN_PERMISSIONS, ...Object.keys(CHECKED_AS)]
-    .map((known) => ({ known: CHECKED_AS[known] ?? known, distance: editDistance(lower, known) }))
+  const scored = [...BUILTIN_PERMISSIONS, ...CHECKED_AS.keys()]
+    .map((known) => ({ known: CHECKED_AS.get(known) ?? known, distance: editDistance(lower, known) }))
     .sort((a, b) => a.distance - b.distance);
   const best = scored[0]!;
   return best.distance <= (name.length >= 6 ? 2 : 1) ? best.known : undefined;

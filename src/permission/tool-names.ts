@@ -2,7 +2,8 @@
 // rule names to cover each. Hook matchers, agents' tool lists and `allowed-tools` all read tool
 // names through this table, so a name means the same tool wherever a user writes it.
 
-type BuiltinTool = { claude: readonly string[]; permission: string };
+/** `asks: false`: its calls make no permission request (a rule for it can only hide it from an agent). */
+type BuiltinTool = { claude: readonly string[]; permission: string; asks?: false };
 
 const TABLE: Readonly<Record<string, BuiltinTool>> = {
   bash: { claude: ["Bash"], permission: "bash" },
@@ -14,9 +15,9 @@ const TABLE: Readonly<Record<string, BuiltinTool>> = {
   grep: { claude: ["Grep"], permission: "read" },
   list: { claude: ["LS"], permission: "read" },
   webfetch: { claude: ["WebFetch"], permission: "webfetch" },
-  todo: { claude: ["TodoWrite", "TodoRead"], permission: "todo" },
+  todo: { claude: ["TodoWrite", "TodoRead"], permission: "todo", asks: false },
   task: { claude: ["Task", "Agent"], permission: "task" },
-  history: { claude: [], permission: "read" },
+  history: { claude: [], permission: "read", asks: false },
 };
 
 const BUILTIN = new Map(Object.entries(TABLE));
@@ -42,6 +43,12 @@ export function toolAliases(tool: string): string[] {
 /** The name Claude Code gives a rein tool (`edit` -> `Edit`); a tool Claude Code has no name for keeps its own. */
 export function claudeToolName(tool: string): string {
   return BUILTIN.get(tool)?.claude[0] ?? tool;
+}
+
+/** A built-in tool's permission and whether its calls ask it; undefined for any other tool. */
+export function builtinPermission(tool: string): { permission: string; asks: boolean } | undefined {
+  const entry = BUILTIN.get(tool);
+  return entry && { permission: entry.permission, asks: entry.asks !== false };
 }
 
 /** The permission a rule names to cover a tool (`write` -> `edit`, `glob` -> `read`); any other tool is its own permission. */
