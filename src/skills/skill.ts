@@ -4,6 +4,7 @@ import { basename, dirname } from "node:path";
 import { readFrontMatter } from "../config/front-matter.ts";
 import { toolRuleList } from "../permission/tool-rule.ts";
 import { flag, hint, text } from "./front-matter.ts";
+import { grantProblems } from "./grants.ts";
 
 export type SkillScope = "project" | "user";
 export type Skill = {
@@ -55,6 +56,8 @@ export function readSkill(file: string, scope: SkillScope, root: string, warning
   const argumentHint = hint(parsed.data["argument-hint"]);
   const model = text(parsed.data.model);
   const agent = text(parsed.data.agent);
+  const allowedTools = toolRuleList(parsed.data["allowed-tools"]) ?? [];
+  warnings.push(...grantProblems(allowedTools).map((problem) => `${file}: ${problem}`));
   return {
     name: `${prefix}${name}`,
     description: description.length > MAX_DESCRIPTION ? `${description.slice(0, MAX_DESCRIPTION - 1)}…` : description,
@@ -66,7 +69,7 @@ export function readSkill(file: string, scope: SkillScope, root: string, warning
     ...(argumentHint ? { argumentHint } : {}),
     ...(model ? { model } : {}),
     ...(agent ? { agent } : {}),
-    allowedTools: toolRuleList(parsed.data["allowed-tools"]) ?? [],
+    allowedTools,
     modelInvocable: !flag(parsed.data["disable-model-invocation"], false),
     userInvocable: flag(parsed.data["user-invocable"], true),
   };
