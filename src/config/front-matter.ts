@@ -15,13 +15,22 @@ export type FrontMatter = {
 const OPEN = /^---[ \t]*(?:\n|$)/;
 const BLOCK = /^---[ \t]*\n(?:([\s\S]*?)\n)?---[ \t]*(?:\n|$)/;
 
-/** The fields and the body, or what is wrong with the block as a phrase (no trailing period). */
-export function readFrontMatter(text: string): FrontMatter | { error: string } {
+const UNCLOSED = "the front matter is not closed (no second line ---)";
+
+/** The block's text (undefined when there is none) and the body after it, or `unclosed` for a block never closed. */
+export function splitFrontMatter(text: string): { block?: string; body: string } | { unclosed: string } {
   const clean = text.replace(/^\uFEFF/, "").replaceAll("\r\n", "\n");
   const match = BLOCK.exec(clean);
-  if (!match) return OPEN.test(clean) ? { error: "the front matter is not closed (no second line ---)" } : { data: {}, body: clean, present: false };
-  const body = clean.slice(match[0].length).replace(/^\n+/, "");
-  const block = match[1] ?? "";
+  if (!match) return OPEN.test(clean) ? { unclosed: UNCLOSED } : { body: clean };
+  return { block: match[1] ?? "", body: clean.slice(match[0].length).replace(/^\n+/, "") };
+}
+
+/** The fields and the body, or what is wrong with the block as a phrase (no trailing period). */
+export function readFrontMatter(text: string): FrontMatter | { error: string } {
+  const split = splitFrontMatter(text);
+  if ("unclosed" in split) return { error: split.unclosed };
+  const { block, body } = split;
+  if (block === undefined) return { data: {}, body, present: false };
   const strict = strictYaml(block);
   if (typeof strict === "object") return { data: strict, body, present: true };
   const loose = looseYaml(block);

@@ -1,6 +1,7 @@
 // The memory index as the system prompt carries it: the first 200 lines or 25 KB of each MEMORY.md
 // (its front matter left out), said to be data from earlier sessions, not the user's words now.
 import { join } from "node:path";
+import { splitFrontMatter } from "../config/front-matter.ts";
 import { INDEX, readIndex, type MemoryDirs } from "./store.ts";
 
 export const INDEX_MAX_LINES = 200;
@@ -22,12 +23,9 @@ const MEMORY_USE =
   "The memory tool keeps durable facts across sessions (list, read, add, update, remove): add one when the user states a lasting preference or a fact about the project worth knowing next time; never a secret. What you write counts from the next session.";
 
 function indexText(source: string, path: string, warnings: string[]): string {
-  let text = source.replace(/^\uFEFF/, "");
-  if (/^---\r?\n/.test(text)) {
-    const end = text.indexOf("\n---", 3);
-    if (end < 0) warnings.push(`${path}: its front matter is never closed (no second line ---); the whole file is read as the index`);
-    else text = text.slice(text.indexOf("\n", end + 1) + 1);
-  }
+  const split = splitFrontMatter(source);
+  if ("unclosed" in split) warnings.push(`${path}: ${split.unclosed}; the whole file is read as the index`);
+  let text = "unclosed" in split ? source.replace(/^\uFEFF/, "") : split.body;
   text = text.replace(/<!--[\s\S]*?-->/g, "");
   const lines = text.trim().split("\n").slice(0, INDEX_MAX_LINES);
   let kept = lines.join("\n");

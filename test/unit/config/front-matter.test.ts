@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { loadAgents } from "../../../src/agents/sources.ts";
-import { readFrontMatter } from "../../../src/config/front-matter.ts";
+import { readFrontMatter, splitFrontMatter } from "../../../src/config/front-matter.ts";
 import { listMemories } from "../../../src/memory/store.ts";
 import { loadCustomCommands } from "../../../src/skills/commands.ts";
 import { loadSkills } from "../../../src/skills/discover.ts";
@@ -27,6 +27,12 @@ describe("readFrontMatter", () => {
     expect(readFrontMatter('---\ndescription: "open\n---\nx')).toEqual({ error: expect.stringMatching(/^the front matter is not valid YAML \(.+\); quote values that hold ": " or "#"$/) });
     expect(readFrontMatter("---\nkey: {a: b: c\n  nested: [\n---\nx")).toHaveProperty("error");
     expect(readFrontMatter("---\ndescription: x\n")).toEqual({ error: "the front matter is not closed (no second line ---)" });
+  });
+
+  test("the block is found the same way where only the body matters (a MEMORY.md index)", () => {
+    expect(splitFrontMatter('---\nkey: "open\n----\n---\n- [a](a.md)\n')).toEqual({ block: 'key: "open\n----', body: "- [a](a.md)\n" });
+    expect(splitFrontMatter("---\nx: 1\n")).toEqual({ unclosed: "the front matter is not closed (no second line ---)" });
+    expect(splitFrontMatter("- [a](a.md)\n")).toEqual({ body: "- [a](a.md)\n" });
   });
 });
 

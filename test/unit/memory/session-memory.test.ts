@@ -118,7 +118,7 @@ test("user memories reach every project; a secret is never written; a broken MEM
   expect(system).toContain("Memory index for every project");
   expect(system).toContain("- [Tone](tone.md) (user): short answers");
   expect(system).toContain("- [Layout](layout.md): src holds the code");
-  expect(warnings).toEqual([`${index}: its front matter is never closed (no second line ---); the whole file is read as the index`]);
+  expect(warnings).toEqual([`${index}: the front matter is not closed (no second line ---); the whole file is read as the index`]);
 });
 
 test("a subfolder's instruction file arrives with the first read of a file below it, once, and never in the system prompt", async () => {
