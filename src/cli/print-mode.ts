@@ -49,7 +49,7 @@ export async function printMode(ctx: Context): Promise<number> {
     for (const problem of options.skills ? skillProblems(options.skills.loaded) : []) warn(problem);
     const unrunnable = args.compact ? undefined : await commandProblem(prompt, options.skills);
     if (unrunnable) throw new UsageError(unrunnable);
-    session = openSession(ctx, store, options);
+    session = openSession(ctx, store, options, warn);
     const format = args.outputFormat;
     // The stderr renderer would repeat, for --compact, the line the text format prints on stdout.
     let streaming: (() => void) | undefined;

@@ -38,6 +38,7 @@ import { compactConversation, WORTH_COMPACTING } from "./compaction.ts";
 import { NO_COMPACTION, stateOf, type CompactionState } from "./compacted-view.ts";
 import { newId } from "./ids.ts";
 import { ifFree, RunLease, type LeaseOptions } from "./lease.ts";
+import { withChosenModel } from "./chosen-model.ts";
 import { compactManually, type CompactOutcome } from "./manual-compaction.ts";
 import { openView } from "./open-view.ts";
 import { sendable } from "./sendable.ts";
@@ -584,7 +585,9 @@ export class Session {
     const problem = this.options.models?.problem?.(model);
     if (problem) throw new Error(problem);
     this.options = { ...this.options, model };
-    this.options.store.updateSession(this.id, { model });
+    // Kept as chosen: resuming the session goes on with it (cli/open-session.ts).
+    const settings = withChosenModel(this.options.store.getSession(this.id)?.settings, model);
+    this.options.store.updateSession(this.id, { model, settings });
   }
 
   /** The rules in force, in evaluation order (the last match wins). */

@@ -293,9 +293,10 @@ export class Store {
     })();
   }
 
-  updateSession(id: string, fields: { title?: string; model?: string }, now = Date.now()): void {
+  updateSession(id: string, fields: { title?: string; model?: string; settings?: string }, now = Date.now()): void {
     if (fields.title !== undefined) this.db.query(`UPDATE sessions SET title = ? WHERE id = ?`).run(fields.title, id);
     if (fields.model !== undefined) this.db.query(`UPDATE sessions SET model = ? WHERE id = ?`).run(fields.model, id);
+    if (fields.settings !== undefined) this.db.query(`UPDATE sessions SET settings = ? WHERE id = ?`).run(fields.settings, id);
     this.db.query(`UPDATE sessions SET updated_at = ? WHERE id = ?`).run(now, id);
   }
 

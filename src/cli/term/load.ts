@@ -13,7 +13,7 @@ import { skillProblems } from "../../session/skills.ts";
 import type { InteractiveHooks, ServedSession } from "../interactive.ts";
 import { markdownRenderer } from "../markdown.ts";
 import { err } from "../output.ts";
-import { openSession } from "../open-session.ts";
+import { openSession, resumeSession } from "../open-session.ts";
 import { sessionEndMemoryLine } from "../session-end-memory.ts";
 import { formatLoadError } from "../tools-command.ts";
 import type { App, Loaded } from "./app.ts";
@@ -45,7 +45,7 @@ export async function loadSession(args: Args, env: Env, hooks: InteractiveHooks,
   const commands = options.skills?.loaded.commands ?? [];
   for (const problem of options.skills ? skillProblems(options.skills.loaded) : []) warn(problem);
 
-  let session = openSession(ctx, store, options);
+  let session = openSession(ctx, store, options, warn);
   // Sessions started here that no prompt reached are dropped when left: no empty "(untitled)" ones.
   const fresh = new Set(args.resume || args.continue ? [] : [session.id]);
   const dropIfEmpty = (id: string) => fresh.delete(id) && store.lastSeq(id) === 0 && store.deleteSession(id);
@@ -146,7 +146,7 @@ export async function loadSession(args: Args, env: Env, hooks: InteractiveHooks,
         const found = store.findSession(id);
         if (typeof found === "string") return found;
         await session.end("resume").catch(() => undefined);
-        attach(Session.open(found, options), "resumed session");
+        attach(resumeSession(found, options, ctx.args.model, warn), "resumed session");
         return undefined;
       },
       compact: async (focus) => {
