@@ -3,17 +3,24 @@
 // credential file reads as empty; unsandboxed, both work. A server that must be sandboxed where
 // bubblewrap cannot run does not start, and says why.
 import { afterAll, expect, test } from "bun:test";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { homedir, tmpdir } from "node:os";
+import { join, sep } from "node:path";
 import { sandboxAvailable } from "../../../src/registry/sandbox.ts";
 import { call, hub, ROOT } from "./servers.ts";
 
 const FILESYSTEM = join(ROOT, "node_modules/@modelcontextprotocol/server-filesystem/dist/index.js");
 const workspace = mkdtempSync(join(tmpdir(), "rein-mcp-sandbox-"));
-// Outside both the workspace and the temp folder (which the sandbox leaves writable).
-mkdirSync(join(ROOT, "node_modules/.cache"), { recursive: true });
-const outside = mkdtempSync(join(ROOT, "node_modules/.cache/rein-mcp-outside-"));
+// Outside both the workspace and the temp folder (which the sandbox leaves writable). The checkout
+// itself may sit in the temp folder (CI clones into /tmp), so the first parent that does not wins.
+const tmp = realpathSync(tmpdir());
+const outsideParent = [join(homedir(), ".cache"), "/var/tmp", join(ROOT, "node_modules/.cache")].find((dir) => {
+  mkdirSync(dir, { recursive: true });
+  const real = realpathSync(dir);
+  return real !== tmp && !real.startsWith(tmp + sep);
+});
+if (!outsideParent) throw new Error("sandbox.test: no writable folder outside the temp folder for the 'outside' side");
+const outside = mkdtempSync(join(outsideParent, "rein-mcp-outside-"));
 const secret = join(workspace, ".env");
 writeFileSync(secret, "TOKEN=hunter2\n");
 afterAll(() => [workspace, outside].forEach((dir) => rmSync(dir, { recursive: true, force: true })));
