@@ -79,6 +79,9 @@ function covers(parts: readonly string[], entry: readonly string[]): boolean {
   return entry.every((name, i) => parts[i] !== undefined && segmentMatches(parts[i]!, name));
 }
 
+// Without case: a line can change a value's case before use (`declare -l f; f=~/.SSH/ID_RSA`,
+// `${f,,}`, `tr A-Z a-z`), and on a case-insensitive file system `~/.SSH` is `~/.ssh` anyway.
 function segmentMatches(glob: string, name: string): boolean {
-  return /[*?[]/.test(glob) ? globMatcher(glob).test(name) : glob === name;
+  const [g, n] = [glob.toLowerCase(), name.toLowerCase()];
+  return /[*?[]/.test(g) ? globMatcher(g).test(n) : g === n;
 }

@@ -14,6 +14,10 @@ export function setup(dirs: RedTeamDirs): void {
 }
 
 export const credentials = [
+  // A value whose case the line changes before use (declare -l, ${x,,}, tr).
+  'declare -l f; f=~/.SSH/ID_RSA; cat "$f"',
+  'f=~/.SSH/ID_RSA; cat "${f,,}"',
+  "cat $(echo ~/.SSH/ID_RSA | tr A-Z a-z)",
   'f=~/.ssh/id_rsa; cat "$f"',
   "f=$HOME/.ssh/id_rsa; cat $f",
   'd=~/.ssh; cat "$d/id_rsa"',
