@@ -17,11 +17,12 @@ export type ShellRun = { ended: Promise<ShellEnd>; kill: () => void };
 
 const LOOP = `exec 2>/dev/null
 shopt -s nullglob dotglob
+# Nothing of the loop's own environment reaches a call: unexported once here, not per call (a fork).
+for name in $(compgen -e) OLDPWD; do export -n -- "$name"; done
 while IFS= read -r -d '' nonce && IFS= read -r -d '' cwd && IFS= read -r -d '' line && IFS= read -r -d '' count; do
   vars=()
   for ((i = 0; i < count; i++)); do IFS= read -r -d '' var; vars+=("$var"); done
   (
-    for name in $(compgen -e); do unset -v "$name"; done
     export -- "\${vars[@]}"
     cd -- "$cwd" && exec bash -c "exec 2>&1; $line"
   ) </dev/null 2>&1
