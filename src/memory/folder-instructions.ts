@@ -3,19 +3,16 @@
 // the system prompt, and the cached prefix, never change mid-session.
 import { isAbsolute, resolve } from "node:path";
 import type { CallChain } from "../agent/types.ts";
-import { INSTRUCTION_CAP_BYTES, instructionBlock, loadFolderInstructions, loadInstructions, type InstructionSources, type SeenFiles } from "./instructions.ts";
+import { INSTRUCTION_CAP_BYTES, instructionBlock, loadFolderInstructions, type InstructionSources, type LoadedInstructions } from "./instructions.ts";
 
 const FILE_TOOLS = new Set(["read", "edit", "write"]);
 
-export function folderInstructions(sources: InstructionSources): NonNullable<CallChain["afterToolCall"]> {
-  let seen: SeenFiles | undefined;
+/** `loaded`: the files the system prompt carries; a copy of what it saw grows as folders are met. */
+export function folderInstructions(sources: InstructionSources, loaded: LoadedInstructions): NonNullable<CallChain["afterToolCall"]> {
+  const seen = { real: new Set(loaded.seen.real), texts: new Set(loaded.seen.texts) };
   return async (call) => {
     const path = FILE_TOOLS.has(call.name) ? (call.input as { path?: unknown } | null)?.path : undefined;
     if (typeof path !== "string" || !path) return undefined;
-    if (!seen) {
-      seen = { real: new Set(), texts: new Set() };
-      loadInstructions(sources, seen); // what the system prompt already carries
-    }
     const file = isAbsolute(path) ? path : resolve(sources.cwd, path);
     const { files, warnings } = loadFolderInstructions(file, sources, seen);
     if (!files.length && !warnings.length) return undefined;

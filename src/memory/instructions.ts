@@ -35,10 +35,11 @@ export type InstructionFile = {
   imports: ImportedFile[];
 };
 
-export type LoadedInstructions = { files: InstructionFile[]; warnings: string[] };
-
 /** What was read once already: real paths and texts (a symlink or a copy is read once). */
 export type SeenFiles = { real: Set<string>; texts: Set<string> };
+
+/** `seen`: what was read, so the folder instructions met later skip what the prompt carries. */
+export type LoadedInstructions = { files: InstructionFile[]; warnings: string[]; seen: SeenFiles };
 
 /** The instruction files that go into the prompt, in order, each read up to the cap, with imports expanded. */
 export function loadInstructions(sources: InstructionSources, seen: SeenFiles = { real: new Set(), texts: new Set() }): LoadedInstructions {
@@ -50,11 +51,11 @@ export function loadInstructions(sources: InstructionSources, seen: SeenFiles = 
   for (const dir of foldersUpTo(sources.cwd, sources.projectRoot).reverse()) {
     for (const name of INSTRUCTION_NAMES) pushFile(files, warnings, seen, join(dir, name), "project", sources);
   }
-  return { files, warnings };
+  return { files, warnings, seen };
 }
 
 /** The files in folders below the working directory down to `file`'s folder, not read yet: for a tool that reads or edits `file`. */
-export function loadFolderInstructions(file: string, sources: InstructionSources, seen: SeenFiles): LoadedInstructions {
+export function loadFolderInstructions(file: string, sources: InstructionSources, seen: SeenFiles): Omit<LoadedInstructions, "seen"> {
   const warnings: string[] = [];
   const files: InstructionFile[] = [];
   const dirs = foldersUpTo(dirname(file), sources.cwd).reverse().slice(1);

@@ -246,7 +246,7 @@ function baseSessionOptions(settings: RunSettings, store: Store, registry: ToolR
     ...(settings.leaseWaitMs !== undefined ? { lease: { waitMs: settings.leaseWaitMs } } : {}),
     toolEnv,
     ...(settings.hooks ? { hooks: settings.hooks } : {}),
-    afterToolCall: folderInstructions(sources),
+    afterToolCall: folderInstructions(sources, instructions),
     sandbox: { ...settings.sandbox, masked },
     ...(skills ? { skills } : {}),
     ...(settings.fileAccess ? { fileAccess: settings.fileAccess } : {}),
