@@ -9,7 +9,7 @@ import * as v from "valibot";
 import { defineTool } from "rein/tool";
 import description from "../prompts/tools/bash.txt" with { type: "text" };
 import { startInBackground, type BackgroundCommand } from "./lib/background.ts";
-import { CALL_MARKER, killCall, markedProcesses, newCallMarker, pidCursor, signalCall } from "./lib/process-group.ts";
+import { CALL_MARKER, killCall, newCallMarker, pidCursor, signalCall, signalMarked } from "./lib/process-group.ts";
 import { blockedWriteNote, readOnlyArgv, sandboxArgv, sandboxDecision } from "./lib/sandbox.ts";
 import { fitsShell, runInShell, type ShellCall } from "./lib/sandbox-shell.ts";
 import { ensureWatchdog } from "./lib/watchdog.ts";
@@ -138,14 +138,8 @@ function inSharedSandbox(masked: readonly string[], call: ShellCall, marker: str
   if (!run) return undefined;
   const ended = run.ended.then((end): Ended => ("lost" in end ? { exitCode: null, signalCode: "SIGKILL", leftovers: false } : { exitCode: end.status, signalCode: null, leftovers: end.leftovers }));
   const signal = (name: "SIGTERM" | "SIGKILL") => {
-    if (name === "SIGKILL") return run.kill();
-    for (const pid of markedProcesses(marker, "/proc", since)) {
-      try {
-        process.kill(pid, name);
-      } catch {
-        // exited meanwhile
-      }
-    }
+    if (name === "SIGKILL") run.kill();
+    else signalMarked(marker, name, since);
   };
   return { ended, signal };
 }

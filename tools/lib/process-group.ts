@@ -41,8 +41,13 @@ export function pidCursor(proc = "/proc", now = Date.now()): PidCursor | undefin
 /** Sends `signal` (0: none, only asks) to the call's group and to every process carrying its marker; false when none was left. */
 export function signalCall(call: CallProcesses, signal: NodeJS.Signals | 0): boolean {
   const group = signalGroup(call.pgid, signal);
+  return signalMarked(call.marker, signal, call.since) || group;
+}
+
+/** Sends `signal` to every process carrying `marker` (started after `since`, when given); false when none was left. */
+export function signalMarked(marker: string, signal: NodeJS.Signals | 0, since?: PidCursor): boolean {
   let marked = false;
-  for (const pid of markedProcesses(call.marker, "/proc", call.since)) {
+  for (const pid of markedProcesses(marker, "/proc", since)) {
     try {
       process.kill(pid, signal);
       marked = true;
@@ -50,7 +55,7 @@ export function signalCall(call: CallProcesses, signal: NodeJS.Signals | 0): boo
       // exited meanwhile
     }
   }
-  return group || marked;
+  return marked;
 }
 
 /**
