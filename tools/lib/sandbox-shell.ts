@@ -51,7 +51,7 @@ type Shell = {
   busy: boolean;
   dead: boolean;
   /** where the output of the call in progress goes, and how its end mark is recognised */
-  current?: { mark: Uint8Array; output: (bytes: Uint8Array) => void; end: (end: ShellEnd) => void };
+  current?: { mark: Buffer; output: (bytes: Uint8Array) => void; end: (end: ShellEnd) => void };
 };
 
 const shells: Shell[] = [];
@@ -81,7 +81,7 @@ export function runInShell(masked: readonly string[], call: ShellCall, output: (
   target.busy = true;
   const ended = new Promise<ShellEnd>((resolve) => {
     target.current = {
-      mark: new TextEncoder().encode(`\x1e${nonce} `),
+      mark: Buffer.from(`\x1e${nonce} `),
       output,
       end: (end) => {
         target.current = undefined;
@@ -126,13 +126,13 @@ function stop(shell: Shell): void {
 
 /** Forwards the sandbox's stdout to the call in progress until its end mark; at EOF, the call is lost. */
 async function read(shell: Shell): Promise<void> {
-  let pending: Uint8Array = new Uint8Array(0);
+  let pending: Buffer = Buffer.alloc(0);
   const reader = shell.proc.stdout.getReader();
   try {
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      pending = concat(pending, value);
+      pending = Buffer.concat([pending, value]);
       pending = deliver(shell, pending);
     }
   } catch {
@@ -143,39 +143,22 @@ async function read(shell: Shell): Promise<void> {
 }
 
 /** Passes on what is surely output, ends the call at its mark; returns what must wait for more bytes. */
-function deliver(shell: Shell, bytes: Uint8Array): Uint8Array {
+function deliver(shell: Shell, bytes: Buffer): Buffer {
   const call = shell.current;
-  if (!call) return new Uint8Array(0); // nothing is written between calls
-  const at = indexOf(bytes, call.mark);
+  if (!call) return Buffer.alloc(0); // nothing is written between calls
+  const at = bytes.indexOf(call.mark);
   if (at < 0) {
     // A mark may begin in the last bytes: hold back as many as it is long, less one.
     const keep = Math.min(bytes.length, call.mark.length - 1);
     const safe = bytes.indexOf(RS, bytes.length - keep);
     const cut = safe >= 0 ? safe : bytes.length;
     if (cut > 0) call.output(bytes.subarray(0, cut));
-    return bytes.slice(cut);
+    return bytes.subarray(cut);
   }
   const newline = bytes.indexOf(0x0a, at + call.mark.length);
   if (at > 0) call.output(bytes.subarray(0, at));
-  if (newline < 0) return bytes.slice(at);
-  const [status, left] = new TextDecoder().decode(bytes.subarray(at + call.mark.length, newline)).split(" ");
+  if (newline < 0) return bytes.subarray(at);
+  const [status, left] = bytes.toString("latin1", at + call.mark.length, newline).split(" ");
   call.end({ status: Number(status), leftovers: left === "1" });
-  return bytes.slice(newline + 1);
-}
-
-function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
-  if (a.length === 0) return b;
-  const out = new Uint8Array(a.length + b.length);
-  out.set(a);
-  out.set(b, a.length);
-  return out;
-}
-
-function indexOf(bytes: Uint8Array, needle: Uint8Array): number {
-  for (let i = bytes.indexOf(needle[0]!); i >= 0 && i <= bytes.length - needle.length; i = bytes.indexOf(needle[0]!, i + 1)) {
-    let j = 1;
-    while (j < needle.length && bytes[i + j] === needle[j]) j++;
-    if (j === needle.length) return i;
-  }
-  return -1;
+  return bytes.subarray(newline + 1);
 }
