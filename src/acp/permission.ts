@@ -7,7 +7,7 @@ import type { StampedEvent } from "../session/events.ts";
 import { formatRule } from "../session/rules.ts";
 import type { Session } from "../session/session.ts";
 import type { Peer } from "./rpc.ts";
-import { toolKind, toolLocations, toolTitle } from "./tool-view.ts";
+import { pendingCall } from "./updates.ts";
 import { ANSWERS, answerOf } from "./wire.ts";
 
 type AskEvent = Extract<StampedEvent, { type: "permission_ask" }>;
@@ -39,15 +39,7 @@ export async function askPermission(client: Peer, session: Session, ask: AskEven
   try {
     const request: acp.RequestPermissionRequest = {
       sessionId: session.id,
-      toolCall: {
-        toolCallId: ask.tool_use_id,
-        title: toolTitle(ask.tool, input),
-        kind: toolKind(ask.tool),
-        status: "pending",
-        locations: toolLocations(input, cwd),
-        rawInput: input,
-        content: [{ type: "content", content: { type: "text", text: explanation(ask) } }],
-      },
+      toolCall: { ...pendingCall(ask.tool_use_id, ask.tool, input, cwd), content: [{ type: "content", content: { type: "text", text: explanation(ask) } }] },
       options: permissionOptions(ask),
     };
     const response = answerOf(ANSWERS.requestPermission, await client.request("session/request_permission", request));

@@ -2,7 +2,7 @@
 // kind, title, paths and (for edits) diffs, a running call's output as it comes, the todo list as a
 // plan, usage after each model turn. One translator per session: it remembers each call's input
 // (and the tail of its output) until the call ends.
-import type { PlanEntry, SessionUpdate, ToolCallContent } from "@agentclientprotocol/sdk";
+import type { PlanEntry, SessionUpdate, ToolCall, ToolCallContent } from "@agentclientprotocol/sdk";
 import type { StampedEvent } from "../session/events.ts";
 import { toolContent, toolKind, toolLocations, toolTitle } from "./tool-view.ts";
 
@@ -63,15 +63,12 @@ export function translator(cwd: string, contextWindow: () => number, now: () => 
 }
 
 export function toolCall(id: string, name: string, input: unknown, cwd: string): SessionUpdate {
-  return {
-    sessionUpdate: "tool_call",
-    toolCallId: id,
-    title: toolTitle(name, input),
-    kind: toolKind(name),
-    status: "pending",
-    locations: toolLocations(input, cwd),
-    rawInput: input,
-  };
+  return { sessionUpdate: "tool_call", ...pendingCall(id, name, input, cwd) };
+}
+
+/** A call about to run, as both `tool_call` and a permission request show it. */
+export function pendingCall(id: string, name: string, input: unknown, cwd: string): ToolCall {
+  return { toolCallId: id, title: toolTitle(name, input), kind: toolKind(name), status: "pending", locations: toolLocations(input, cwd), rawInput: input };
 }
 
 export function toolEnd(id: string, name: string, input: unknown, output: string, isError: boolean, cwd: string): SessionUpdate {
