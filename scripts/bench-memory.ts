@@ -5,6 +5,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Row } from "./bench-report.ts";
+import { median } from "./bench-run.ts";
 import { systemPrompt } from "../src/session/system-prompt.ts";
 
 const LEVELS = 10;
@@ -25,7 +26,7 @@ export function instructionStartup(runs = 201): { noneMs: number; hierarchyMs: n
     }
     const cwd = join(deep, ...Array.from({ length: LEVELS - 1 }, (_, i) => `l${i + 1}`));
     const config = join(root, "config", "AGENTS.md");
-    const time = (projectRoot: string, at: string) => median(runs, () => systemPrompt({ projectRoot, cwd: at, userInstructions: config, home: root }));
+    const time = (projectRoot: string, at: string) => medianMs(runs, () => systemPrompt({ projectRoot, cwd: at, userInstructions: config, home: root }));
     const noneMs = time(none, none);
     const hierarchyMs = time(deep, cwd);
     return { noneMs, hierarchyMs, extraMs: hierarchyMs - noneMs };
@@ -45,7 +46,8 @@ export function instructionStartupRows(figure: ReturnType<typeof instructionStar
   ];
 }
 
-function median(runs: number, once: () => unknown): number {
+/** Median milliseconds of `runs` calls of `once`, after one warm-up call. */
+function medianMs(runs: number, once: () => unknown): number {
   once();
   const samples: number[] = [];
   for (let i = 0; i < runs; i++) {
@@ -53,6 +55,5 @@ function median(runs: number, once: () => unknown): number {
     once();
     samples.push(performance.now() - started);
   }
-  samples.sort((a, b) => a - b);
-  return samples[Math.floor(samples.length / 2)]!;
+  return median(samples);
 }
