@@ -42,11 +42,9 @@ function enabledRoots(places: PluginPlaces, problems: string[]): PluginRoot[] {
     else problems.push(`plugin ${plugin.id}: its copy ${plugin.root} is gone; run rein plugin update ${plugin.id}`);
   }
   for (const [id, on] of Object.entries(enabled.project)) {
-    if (!on || installed[id] || enabled.user[id] !== undefined) continue;
-    problems.push(`the project config asks for plugin ${id}, which is not installed (rein plugin install ${id})`);
-  }
-  for (const [id, on] of Object.entries(enabled.project)) {
-    if (on && installed[id] && enabled.user[id] === undefined && !places.trusted) problems.push(`the project config asks for plugin ${id}: it loads only in a trusted workspace (run with --trust)`);
+    if (!on || enabled.user[id] !== undefined) continue;
+    if (!installed[id]) problems.push(`the project config asks for plugin ${id}, which is not installed (rein plugin install ${id})`);
+    else if (!places.trusted) problems.push(`the project config asks for plugin ${id}: it loads only in a trusted workspace (run with --trust)`);
   }
   for (const [id, on] of Object.entries(enabled.user)) {
     if (on && !installed[id]) problems.push(`enabledPlugins in your config names ${id}, which is not installed (rein plugin install ${id}, or remove it from the config)`);
