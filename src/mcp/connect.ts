@@ -12,6 +12,7 @@ import { tmpdir } from "node:os";
 import { sandboxArgv, sandboxAvailable } from "../registry/sandbox.ts";
 import { ACCEPT_ANY } from "./accept-any-schema.ts";
 import type { McpSandbox, RemoteEntry, ServerEntry, StdioEntry } from "./config.ts";
+import { messageOf } from "./message.ts";
 
 export type ConnectOptions = {
   /** the environment tools' processes get (no provider keys, no credential-looking variables) */
@@ -121,8 +122,4 @@ function startError(error: unknown): string {
   if (code === "ENOENT" || /ENOENT|not found/.test(message)) return `its command could not be started (${message})`;
   if (/Connection closed/i.test(message)) return "it exited before answering the handshake (see its log)";
   return message;
-}
-
-export function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -2,6 +2,7 @@
 // a random port unless one is configured, takes one request to /callback, checks its state, and
 // closes. A state that does not match ends the login: it is not this login's answer.
 import { LoginError } from "./oauth-discover.ts";
+import { messageOf } from "./message.ts";
 
 export type Callback = {
   redirectUri: string;
@@ -36,7 +37,7 @@ export function listenForCode(state: string, opts: { port?: number; timeoutMs: n
       },
     });
   } catch (error) {
-    throw new LoginError(`could not listen on 127.0.0.1:${opts.port ?? 0} for the login's answer (${error instanceof Error ? error.message : String(error)})`);
+    throw new LoginError(`could not listen on 127.0.0.1:${opts.port ?? 0} for the login's answer (${messageOf(error)})`);
   }
   const timer = setTimeout(() => {
     settle.reject(new LoginError(`no answer came back to the login within ${opts.timeoutMs / 60_000} minutes: run rein mcp login ${opts.name} again`));

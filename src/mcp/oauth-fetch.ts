@@ -8,6 +8,7 @@ import type { AuthorizationServerMetadata } from "@modelcontextprotocol/sdk/shar
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { ServerEntry } from "./config.ts";
 import { readLogin, saveLogin, storedTokens, type LoginKey, type StoredLogin } from "./oauth-store.ts";
+import { messageOf } from "./message.ts";
 
 /** Refresh this long before the saved expiry, so a token does not lapse in flight. */
 const EARLY_MS = 30_000;
@@ -72,7 +73,7 @@ async function refreshOnce(tokenFile: string, server: LoginKey, used: StoredLogi
     saveLogin(tokenFile, renewed);
     return renewed;
   } catch (error) {
-    return `the authorization server said: ${error instanceof Error ? error.message : String(error)}`;
+    return `the authorization server said: ${messageOf(error)}`;
   }
 }
 

@@ -12,6 +12,7 @@ import { listenForCode } from "./oauth-callback.ts";
 import { scopeOf } from "./oauth-config.ts";
 import { discover, LoginError, type Discovery } from "./oauth-discover.ts";
 import { saveLogin, storedTokens, type StoredLogin } from "./oauth-store.ts";
+import { messageOf } from "./message.ts";
 
 export type LoginOptions = {
   name: string;
@@ -56,7 +57,7 @@ export async function login(opts: LoginOptions): Promise<StoredLogin | "open"> {
       ...(found.resource ? { resource: found.resource } : {}),
       fetchFn,
     }).catch((error: unknown) => {
-      throw new LoginError(`the authorization server did not give tokens for the code: ${error instanceof Error ? error.message : String(error)}`);
+      throw new LoginError(`the authorization server did not give tokens for the code: ${messageOf(error)}`);
     });
     const saved: StoredLogin = {
       name: opts.name,
@@ -97,6 +98,6 @@ async function clientFor(opts: LoginOptions, found: Discovery, redirectUri: stri
     ...(scope ? { scope } : {}),
     fetchFn,
   }).catch((error: unknown) => {
-    throw new LoginError(`registering rein with ${found.issuer} failed: ${error instanceof Error ? error.message : String(error)}`);
+    throw new LoginError(`registering rein with ${found.issuer} failed: ${messageOf(error)}`);
   });
 }

@@ -8,6 +8,7 @@ import type { McpServer } from "./server.ts";
 import { contentParts } from "./content.ts";
 import { serverPermission, toolName } from "./names.ts";
 import { promptArguments, usage } from "./prompt-arguments.ts";
+import { messageOf } from "./message.ts";
 
 export type PromptCommand = { name: string; description: string; argumentHint?: string };
 export type ExpandedPrompt = { text: string; attachments: ImageBlock[] } | { error: string };
@@ -74,7 +75,7 @@ async function getPrompt(server: McpServer, prompt: McpServer["prompts"][number]
     if (!text && attachments.length === 0) return { error: `/${name}: MCP server "${server.name}" gave the prompt ${prompt.name} no content; nothing was sent` };
     return { text: text || `(the images of /${name})`, attachments };
   } catch (error) {
-    return { error: error instanceof Error ? error.message : String(error) };
+    return { error: messageOf(error) };
   }
 }
 

@@ -6,6 +6,7 @@ import { defineJsonTool, type Tool } from "../sdk.ts";
 import { resourceParts } from "./content.ts";
 import { serverPermission } from "./names.ts";
 import type { McpServer } from "./server.ts";
+import { messageOf } from "./message.ts";
 
 export const RESOURCES_TOOL = "mcp_resources";
 const MAX_LISTED = 200;
@@ -53,7 +54,7 @@ export function resourcesTool(servers: () => readonly McpServer[]): Tool {
         const { texts, images } = await readResource(chosen[0], input.uri, ctx.signal);
         return { output: texts.join("\n"), ...(images.length ? { images } : {}) };
       } catch (error) {
-        return { output: error instanceof Error ? error.message : String(error), isError: true };
+        return { output: messageOf(error), isError: true };
       }
     },
   });
@@ -95,7 +96,7 @@ export async function attachMentions(servers: readonly McpServer[], text: string
       blocks.push(...texts.map((t) => ({ type: "text" as const, text: t })));
       blocks.push(...images.map((i): ImageBlock => ({ type: "image", source: { type: "base64", media_type: i.mediaType, data: i.base64 } })));
     } catch (error) {
-      return { error: `@${name}:${uri}: ${error instanceof Error ? error.message : String(error)}; the prompt was not sent` };
+      return { error: `@${name}:${uri}: ${messageOf(error)}; the prompt was not sent` };
     }
   }
   return blocks;

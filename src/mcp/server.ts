@@ -13,6 +13,7 @@ import { listEverything, parseListing, type Listing } from "./lists.ts";
 import type { ServerConfig } from "./sources.ts";
 import { cleanName } from "./names.ts";
 import type { RemoteAuth } from "./oauth-fetch.ts";
+import { messageOf } from "./message.ts";
 
 export type ServerState = "disabled" | "failed" | "needs login" | "connecting" | "connected" | "closed";
 
@@ -219,8 +220,4 @@ export class McpServer {
     await client?.close().catch(() => {});
     await this.connecting;
   }
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

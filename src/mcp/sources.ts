@@ -8,6 +8,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseEntry, type ServerEntry } from "./config.ts";
+import { messageOf } from "./message.ts";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -80,7 +81,7 @@ function readJson(file: string): Json {
     const parsed: unknown = JSON.parse(text);
     return record(parsed) ?? { problem: "the file is not a JSON object" };
   } catch (error) {
-    return { problem: `not valid JSON (${error instanceof Error ? error.message : String(error)})` };
+    return { problem: `not valid JSON (${messageOf(error)})` };
   }
 }
 

@@ -9,6 +9,7 @@ import { matchWildcard } from "../permission/wildcard.ts";
 import { contentParts } from "./content.ts";
 import { toolName } from "./names.ts";
 import type { McpServer } from "./server.ts";
+import { messageOf } from "./message.ts";
 
 const MAX_DESCRIPTION = 2_000;
 
@@ -42,7 +43,7 @@ function asTool(server: McpServer, t: McpTool): Tool {
       try {
         return toolResult(await server.call(t.name, input, ctx.signal));
       } catch (error) {
-        return { output: error instanceof Error ? error.message : String(error), isError: true };
+        return { output: messageOf(error), isError: true };
       }
     },
   });
