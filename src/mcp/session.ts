@@ -16,8 +16,6 @@ const DEFAULT_STARTUP_TIMEOUT_MS = 30_000;
 const DEFAULT_CALL_TIMEOUT_MS = 120_000;
 const DEFAULT_TOOL_BUDGET = 6_000;
 
-type Env = Readonly<Record<string, string | undefined>>;
-
 export type McpSettings = {
   servers: ServerConfig[];
   /** files that could not be read, for the front end to show */
@@ -116,7 +114,6 @@ export function attachMcp(registry: ToolRegistry, settings: McpSettings, run: Ru
     },
   };
 }
-
 
 /** Whether a rule's permission names a configured server or one of its tools (loaded yet or not). */
 export function namesConfiguredServer(permission: string, servers: readonly ServerConfig[]): boolean {
