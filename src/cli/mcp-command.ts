@@ -20,7 +20,7 @@ export async function mcpCommand(rest: string[], ctx: Context): Promise<number> 
   for (const warning of settings.warnings) warn(warning);
   const servers = action === "get" ? settings.servers.filter((s) => s.name === name) : settings.servers;
   if (action === "get" && servers.length === 0) {
-    warn(`no MCP server named "${name}" (configured: ${settings.servers.map((s) => s.name).join(", ") || "none"})`);
+    warn(noSuchServer(name, settings.servers));
     return 1;
   }
   const { home, reinDirs, projectRoot } = runSettingsForExplain(ctx);
@@ -43,6 +43,11 @@ export async function mcpCommand(rest: string[], ctx: Context): Promise<number> 
   } finally {
     await hub.close();
   }
+}
+
+/** The line for a server name that is not configured, naming those that are. */
+export function noSuchServer(name: string | undefined, servers: readonly { name: string }[]): string {
+  return `no MCP server named "${name}" (configured: ${servers.map((s) => s.name).join(", ") || "none"})`;
 }
 
 type Row = ServerStatus & { login?: LoginState };

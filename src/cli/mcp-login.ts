@@ -6,6 +6,7 @@ import { login, removeLogins } from "../session/mcp-oauth.ts";
 import { VERSION } from "../version.ts";
 import { UsageError } from "./args.ts";
 import { mcpFor, type Context } from "./context.ts";
+import { noSuchServer } from "./mcp-command.ts";
 import { out, warn } from "./output.ts";
 
 export async function mcpLogin(name: string | undefined, ctx: Context): Promise<number> {
@@ -13,7 +14,7 @@ export async function mcpLogin(name: string | undefined, ctx: Context): Promise<
   const settings = mcpFor(ctx);
   const server = settings.servers.find((s) => s.name === name);
   if (!server) {
-    warn(`no MCP server named "${name}" (configured: ${settings.servers.map((s) => s.name).join(", ") || "none"})`);
+    warn(noSuchServer(name, settings.servers));
     return 1;
   }
   const entry = server.entry;
