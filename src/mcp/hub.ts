@@ -86,9 +86,8 @@ export class McpHub {
     return offered;
   }
 
-  /** The server's tools left out because a tool file or an earlier server's tool has their name. */
-  clashes(server: McpServer): ToolProblem[] {
-    const offered = this.offered();
+  /** The server's tools left out because a tool file or an earlier server's tool has their name (`offered`: this.offered(), when the caller has it). */
+  clashes(server: McpServer, offered = this.offered()): ToolProblem[] {
     const taken = this.taken();
     const kept = new Set((offered.get(server) ?? []).map((t) => t.name));
     return this.toolsOf(server)

@@ -10,8 +10,9 @@ export type ServerStatus = ReturnType<typeof serverStatus>;
 
 export function serverStatus(server: McpServer, hub: McpHub) {
   const entry = server.config.entry;
-  const offered = new Set((hub.offered().get(server) ?? []).map((t) => t.name));
-  const problems = [...hub.toolsOf(server).problems, ...hub.clashes(server)];
+  const byServer = hub.offered();
+  const offered = new Set((byServer.get(server) ?? []).map((t) => t.name));
+  const problems = [...hub.toolsOf(server).problems, ...hub.clashes(server, byServer)];
   return {
     name: server.name,
     source: server.config.source,
