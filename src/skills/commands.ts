@@ -5,6 +5,7 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { readFrontMatter } from "../config/front-matter.ts";
 import { toolRuleList } from "../permission/tool-rule.ts";
+import { sortByName } from "./by-name.ts";
 import { pathKind } from "./path-kind.ts";
 import { expandTemplate } from "./expand.ts";
 import { hint, text } from "./front-matter.ts";
@@ -58,7 +59,7 @@ export function loadCustomCommands(dirs: readonly CommandDir[], builtins: readon
       byName.set(command.name, command);
     }
   }
-  const commands = [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const commands = sortByName([...byName.values()]);
   return { commands, problems };
 }
 

@@ -4,6 +4,7 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { foldersUpTo } from "../config/find-project-root.ts";
+import { sortByName } from "./by-name.ts";
 import { pathKind } from "./path-kind.ts";
 import { readSkill, type Skill, type SkillScope } from "./skill.ts";
 
@@ -50,7 +51,7 @@ export function loadSkills(places: SkillPlaces): SkillLoad {
       else byName.set(skill.name, skill);
     }
   }
-  load.skills = [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  load.skills = sortByName([...byName.values()]);
   return load;
 }
 

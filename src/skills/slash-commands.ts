@@ -2,6 +2,7 @@
 // user may invoke. A skill wins over a command of the same name, as in Claude Code.
 import type { ContentBlock } from "../agent/types.ts";
 import type { Rule } from "../permission/evaluate.ts";
+import { sortByName } from "./by-name.ts";
 import { commandDirs, loadCustomCommands, type CommandDir, type CustomCommand } from "./commands.ts";
 import { loadSkills, type SkillLoad, type SkillPlaces } from "./discover.ts";
 import { expandTemplate, slashWord } from "./expand.ts";
@@ -30,7 +31,7 @@ export function loadSkillsAndCommands(places: SkillPlaces, builtins: readonly st
     if (reserved.has(skill.name)) problems.push(`${skill.file}: /${skill.name} is a built-in command; the skill is not a command here (the model can still load it)`);
     else byName.set(skill.name, asCommand(skill));
   }
-  const commands = [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const commands = sortByName([...byName.values()]);
   return { skills, commands, problems, trusted: places.trusted };
 }
 
