@@ -89,7 +89,8 @@ function handlerKey(handler: HookHandler): string {
   return key;
 }
 
-function isAsync(entry: HookEntry): boolean {
+/** An `async: true` command hook: it runs in the background and decides nothing. */
+export function isAsync(entry: HookEntry): boolean {
   return entry.handler.type === "command" && entry.handler.async === true;
 }
 

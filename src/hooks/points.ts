@@ -2,7 +2,7 @@
 // before a prompt, at session start and end, and around compaction. Text written here is what the
 // model reads, so it says that a hook (the user's configuration), not the user, decided.
 import type { CallChain } from "../agent/types.ts";
-import { fire as fireEntries, type Fired, type HookContext } from "./engine.ts";
+import { fire as fireEntries, isAsync, type Fired, type HookContext } from "./engine.ts";
 import { withLateContext } from "./late-context.ts";
 import type { HookEntry } from "./sources.ts";
 
@@ -84,7 +84,7 @@ export function hookPoints(entries: readonly HookEntry[], ctx: HookContext): Hoo
       return `A ${stopEvent} hook configured by the user kept the run going: ${merged.reason ?? "carry on"}`;
     };
   }
-  const background = entries.some((e) => e.active && e.handler.type === "command" && e.handler.async === true);
+  const background = entries.some((e) => e.active && isAsync(e));
   return {
     chain: background ? withLateContext(chain, takeLate) : chain,
     newRun: () => void (halt = undefined),
