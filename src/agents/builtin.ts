@@ -13,7 +13,7 @@ export const DEFAULT_AGENT = "build";
 const READ_ONLY_TOOLS = ["read", "glob", "grep", "list", "bash", "webfetch", "history"];
 
 /** Where plan mode may write: Markdown files under the project's .rein/plans/. */
-export function plansFolder(projectRoot: string): string {
+function plansFolder(projectRoot: string): string {
   return join(projectRoot, ".rein", "plans");
 }
 

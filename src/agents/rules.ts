@@ -43,7 +43,7 @@ export function tightening(agent: AgentDefinition): (requests: PermissionRequest
 }
 
 /** Whether the rules deny the permission outright: the last rule naming it is a deny of everything. */
-export function blanketDenied(permission: string, rules: readonly Rule[]): boolean {
+function blanketDenied(permission: string, rules: readonly Rule[]): boolean {
   for (let i = rules.length - 1; i >= 0; i--) {
     const rule = rules[i]!;
     if (matchWildcard(rule.permission, permission)) return rule.action === "deny" && rule.pattern === "*";

@@ -33,7 +33,7 @@ const PROJECT_FOLDERS: { path: string[]; format: AgentFormat; recursive: boolean
   { path: [".opencode", "agent"], format: "opencode", recursive: false },
 ];
 
-export function agentFolders(ctx: AgentSourceContext): Folder[] {
+function agentFolders(ctx: AgentSourceContext): Folder[] {
   const project = foldersUpTo(ctx.cwd, ctx.projectRoot).flatMap((dir) =>
     PROJECT_FOLDERS.map((f) => ({ dir: join(dir, ...f.path), format: f.format, project: true, recursive: f.recursive })),
   );

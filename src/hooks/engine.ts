@@ -138,7 +138,7 @@ function hookEnv(ctx: HookContext, entry: HookEntry): Record<string, string> {
 }
 
 /** The stdin payload, in the hook's dialect (Claude Code's tool names and input fields for its files). */
-export function payloadFor(dialect: Dialect, fired: Fired, ctx: Pick<HookContext, "sessionId" | "transcriptPath" | "cwd" | "permissionMode" | "subagent">): Record<string, unknown> {
+function payloadFor(dialect: Dialect, fired: Fired, ctx: Pick<HookContext, "sessionId" | "transcriptPath" | "cwd" | "permissionMode" | "subagent">): Record<string, unknown> {
   return {
     session_id: ctx.sessionId,
     transcript_path: ctx.transcriptPath,
