@@ -156,6 +156,8 @@ export class Session {
   private readonly hookAgent: HookAgentRun | undefined;
   private readonly deferral: ToolDeferral | undefined;
   private readonly checkpoints: TurnCheckpoints | undefined;
+  /** each call's expanded requests, by the call's own list */
+  private readonly expansions = new WeakMap<PermissionRequest[], Promise<PermissionRequest[]>>();
   /** the read-only flags of the tools the loop was last given */
   private readOnlyTools = new Map<string, boolean>();
 
@@ -187,7 +189,7 @@ export class Session {
     }));
     this.broker = new PermissionBroker({
       rules: () => this.options.rules,
-      ...(options.expand ? { expand: (requests: PermissionRequest[]) => options.expand!(requests, row.cwd) } : {}),
+      ...(options.expand ? { expand: (requests: PermissionRequest[]) => this.expanded(requests)! } : {}),
       newId: () => newId("ask"),
       granted: () => this.options.skills?.approvals() ?? [],
       policy: options.askPolicy,
@@ -466,9 +468,18 @@ export class Session {
     if (!auth.allow || !this.checkpoints) return auth;
     const readOnly = auth.readOnly === true || this.readOnlyTools.get(call.tool) === true;
     if (readOnly) return auth;
-    const requests = this.options.expand ? await this.options.expand(call.requests, this.row.cwd).catch(() => call.requests) : call.requests;
+    const requests = (await this.expanded(call.requests)?.catch(() => call.requests)) ?? call.requests;
     await this.checkpoints.before({ readOnly, requests, tool: call.tool });
     return auth;
+  }
+
+  /** The engine's expansion of a call's requests, made once for the broker and the checkpoint both (a shell parse each). */
+  private expanded(requests: PermissionRequest[]): Promise<PermissionRequest[]> | undefined {
+    const expand = this.options.expand;
+    if (!expand) return undefined;
+    let expansion = this.expansions.get(requests);
+    if (!expansion) this.expansions.set(requests, (expansion = expand(requests, this.row.cwd)));
+    return expansion;
   }
 
   /** The turn's checkpoint event, when the turn changed something through a tool. */
