@@ -259,20 +259,19 @@ export class Store {
   /** What `rein doctor` reports: PRAGMA quick_check, the file and WAL sizes, the session counts. */
   health(): Health {
     // A page damaged past what quick_check can walk fails the check itself: that is its answer.
-    const read = <T>(query: () => T, fallback: T): T | string => {
+    const read = <T>(query: () => T): T | string => {
       try {
         return query();
       } catch (error) {
         return error instanceof Error ? error.message : String(error);
       }
     };
-    const problems = read(() => this.db.query("PRAGMA quick_check(20)").all() as { quick_check: string }[], []);
+    const problems = read(() => this.db.query("PRAGMA quick_check(20)").all() as { quick_check: string }[]);
     const counted = read(
       () =>
         this.db
           .query(`SELECT count(*) FILTER (WHERE deleted_at IS NULL) AS live, count(*) FILTER (WHERE deleted_at IS NOT NULL) AS trashed FROM sessions`)
           .get() as { live: number; trashed: number },
-      { live: 0, trashed: 0 },
     );
     const counts = typeof counted === "string" ? { live: 0, trashed: 0 } : counted;
     return {
