@@ -2,6 +2,7 @@
 // contents): text as text, images as images it can see, embedded resources as their text (an image
 // blob as an image), and whatever it cannot read (audio, other binary) as a line saying what it was.
 import type { ContentBlock as McpContent, ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
+import type { ImageBlock } from "../agent/types.ts";
 import type { ToolImage } from "../sdk.ts";
 
 export type Parts = { texts: string[]; images: ToolImage[] };
@@ -24,6 +25,11 @@ export function resourceParts(contents: readonly ResourceContents[], frame: (tex
   const parts: Parts = { texts: [], images: [] };
   for (const one of contents) addResource(parts, one, (text) => frame(text, one.uri));
   return parts;
+}
+
+/** Images as the blocks of a user's message. */
+export function imageBlocks(images: readonly ToolImage[]): ImageBlock[] {
+  return images.map((i) => ({ type: "image", source: { type: "base64", media_type: i.mediaType, data: i.base64 } }));
 }
 
 function addResource(parts: Parts, resource: ResourceContents, frame: (text: string) => string): void {

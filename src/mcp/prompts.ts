@@ -5,7 +5,7 @@
 import type { ImageBlock } from "../agent/types.ts";
 import type { McpHub } from "./hub.ts";
 import type { McpServer } from "./server.ts";
-import { contentParts } from "./content.ts";
+import { contentParts, imageBlocks } from "./content.ts";
 import { serverPermission, toolName } from "./names.ts";
 import { promptArguments, usage } from "./prompt-arguments.ts";
 import { messageOf } from "./message.ts";
@@ -70,7 +70,7 @@ async function getPrompt(server: McpServer, prompt: McpServer["prompts"][number]
   try {
     const result = await server.request(`getting prompt ${prompt.name}`, signal, (client, options) => client.getPrompt({ name: prompt.name, arguments: args }, options));
     const { texts, images } = contentParts(result.messages.map((m) => m.content));
-    const attachments = images.map((i): ImageBlock => ({ type: "image", source: { type: "base64", media_type: i.mediaType, data: i.base64 } }));
+    const attachments = imageBlocks(images);
     const text = texts.join("\n\n").trim();
     if (!text && attachments.length === 0) return { error: `/${name}: MCP server "${server.name}" gave the prompt ${prompt.name} no content; nothing was sent` };
     return { text: text || `(the images of /${name})`, attachments };

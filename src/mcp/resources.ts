@@ -1,9 +1,9 @@
 // Servers' resources: one tool for the model (`mcp_resources`: list them, or read one, which asks
 // for `mcp__SERVER__resources` with the URI as pattern, as a tool call asks), and `@SERVER:URI` in a
 // prompt, which attaches that resource to the user's message (text as text, images as images).
-import type { ContentBlock, ImageBlock } from "../agent/types.ts";
+import type { ContentBlock } from "../agent/types.ts";
 import { defineJsonTool, type Tool } from "../sdk.ts";
-import { resourceParts } from "./content.ts";
+import { imageBlocks, resourceParts } from "./content.ts";
 import { serverPermission } from "./names.ts";
 import type { McpServer } from "./server.ts";
 import { messageOf } from "./message.ts";
@@ -94,7 +94,7 @@ export async function attachMentions(servers: readonly McpServer[], text: string
     try {
       const { texts, images } = await readResource(server, uri, signal, cut);
       blocks.push(...texts.map((t) => ({ type: "text" as const, text: t })));
-      blocks.push(...images.map((i): ImageBlock => ({ type: "image", source: { type: "base64", media_type: i.mediaType, data: i.base64 } })));
+      blocks.push(...imageBlocks(images));
     } catch (error) {
       return { error: `@${name}:${uri}: ${messageOf(error)}; the prompt was not sent` };
     }
