@@ -34,12 +34,23 @@ export function listMemories(dirs: MemoryDirs): { memories: Memory[]; broken: Br
   for (const scope of ["project", "user"] as const) {
     for (const name of memoryFiles(dirs[scope])) {
       const file = join(dirs[scope], name);
-      const parsed = parseMemory(readFileSync(file, "utf8"));
+      const text = readIfThere(file);
+      if (text === undefined) continue; // removed by another process since the listing
+      const parsed = parseMemory(text);
       if (typeof parsed === "string") broken.push({ scope, file, problem: parsed });
       else memories.push({ ...parsed.meta, scope, file, text: parsed.text });
     }
   }
   return { memories, broken };
+}
+
+function readIfThere(file: string): string | undefined {
+  try {
+    return readFileSync(file, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error;
+  }
 }
 
 /** A memory by its name or file name, project ones first. */

@@ -29,6 +29,27 @@ test("two processes writing 15 memories each at once: all 30 files and 30 index 
   expect(readdirSync(dirs.project).filter((f) => f.endsWith(".tmp") || f === ".lock")).toEqual([]);
 });
 
+test("listing while another process saves and removes memories never fails on a file removed since the listing", async () => {
+  const dirs = memoryDirs(join(dir.path, "churn"), "/work/project");
+  expect(typeof (await saveMemory(dirs, "project", { name: "Kept", description: "d", type: "project", text: "kept" }))).toBe("object");
+  const script = `import { removeMemory, saveMemory } from ${JSON.stringify(STORE)};
+    const dirs = ${JSON.stringify(dirs)};
+    for (let i = 0; i < 150; i++) {
+      const m = await saveMemory(dirs, "project", { name: "churn " + i, description: "d", type: "project", text: "t" });
+      if (typeof m !== "string") await removeMemory(dirs, m);
+    }`;
+  const churn = Bun.spawn([process.execPath, "-e", script], { stderr: "pipe" });
+  let lists = 0;
+  while (churn.exitCode === null) {
+    expect(listMemories(dirs).memories.map((m) => m.name)).toContain("Kept");
+    lists++;
+    await Bun.sleep(0);
+  }
+  expect(await churn.exited).toBe(0);
+  expect(lists).toBeGreaterThan(0);
+  expect(listMemories(dirs).memories.map((m) => m.name)).toEqual(["Kept"]);
+});
+
 test("a read-only memory folder: the write is refused with one line saying what to do, and nothing is lost", async () => {
   const dirs = memoryDirs(join(dir.path, "ro"), "/work/project");
   expect(typeof (await saveMemory(dirs, "project", { name: "Kept", description: "d", type: "project", text: "kept" }))).toBe("object");
