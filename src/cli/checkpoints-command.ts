@@ -5,7 +5,7 @@ import { UsageError } from "./args.ts";
 import { openStore, type Context } from "./context.ts";
 import { err } from "./output.ts";
 import { stamp, write } from "./sessions-format.ts";
-import { chosenSession, describeUndo } from "./undo-command.ts";
+import { chosenSession, describeUndo, refusal } from "./undo-command.ts";
 
 const ACTIONS = "rein checkpoints list | diff N | restore N [--force]";
 
@@ -27,7 +27,7 @@ export async function checkpointsCommand(rest: string[], ctx: Context): Promise<
     const outcome = await restoreCheckpoint(store, row, dir, n, ctx.args.force);
     if (ctx.args.json) write(`${JSON.stringify({ session_id: row.id, ...outcome })}\n`);
     else if (outcome.type === "done") write(describeUndo({ type: "done", code: outcome, messages: 0 }));
-    else err(`rein: ${outcome.reason}${outcome.type === "refused" && outcome.files.length ? `:\n${outcome.files.map((f) => `  ${f}`).join("\n")}` : ""}\n`);
+    else err(`rein: ${refusal(outcome.reason, outcome.type === "refused" ? outcome.files : [])}\n`);
     return outcome.type === "done" ? 0 : 1;
   } finally {
     store.close();

@@ -20,7 +20,7 @@ export async function undoCommand(ctx: Context, redo = false): Promise<number> {
       : await undoTurns(store, row, { checkpointsDir, turns: ctx.args.turns ?? 1, code: !conversation, conversation: !code, force: ctx.args.force });
     if (ctx.args.json) write(`${JSON.stringify({ session_id: row.id, ...report })}\n`);
     else if (report.type === "done") write(describeUndo(report, redo));
-    else err(`rein: ${report.reason}${report.files.length ? `:\n${report.files.map((f) => `  ${f}`).join("\n")}` : ""}\n`);
+    else err(`rein: ${refusal(report.reason, report.files)}\n`);
     return report.type === "done" ? 0 : 1;
   } finally {
     store.close();
@@ -37,6 +37,11 @@ export function chosenSession(ctx: Context, store: Store): SessionRow {
   const latest = store.latestSession(ctx.cwd);
   if (!latest) throw new UsageError(`no session in ${ctx.cwd} (name one with -r ID; see rein sessions list)`);
   return latest;
+}
+
+/** Why an undo (or redo, or restore) did nothing, and the files that stopped it, one a line. */
+export function refusal(reason: string, files: readonly string[]): string {
+  return files.length ? `${reason}:\n${files.map((f) => `  ${f}`).join("\n")}` : reason;
 }
 
 /** What an undo (or redo) did, for a person: the files, and what it could not take back. */

@@ -3,7 +3,7 @@ import chalk from "chalk";
 import type { Session } from "../../session/session.ts";
 import type { Store } from "../../session/store.ts";
 import { redoTurns, undoTurns } from "../../session/undo.ts";
-import { describeUndo } from "../undo-command.ts";
+import { describeUndo, refusal } from "../undo-command.ts";
 
 const USAGE = "usage: /undo [code|conversation] [N] (both by default; N turns back, 1 by default), /redo";
 
@@ -20,7 +20,6 @@ export async function undoSlash(store: Store, session: Session, redo: boolean, r
     ? await redoTurns(store, session.row, { checkpointsDir, force: false })
     : await undoTurns(store, session.row, { checkpointsDir, turns: Number(count ?? 1), code: part !== "conversation", conversation: part !== "code", force: false });
   if (report.type === "done") return chalk.dim(describeUndo(report, redo).trimEnd());
-  const files = report.files.map((f) => `  ${f}`).join("\n");
   const force = report.type === "refused" && report.files.length ? `\n(rein ${redo ? "redo" : "undo"} -r ${session.id} --force overwrites them)` : "";
-  return chalk.yellow(`${report.reason}${files ? `:\n${files}` : ""}${force}`);
+  return chalk.yellow(`${refusal(report.reason, report.files)}${force}`);
 }
