@@ -195,14 +195,14 @@ export function budgetWarning(settings: RunSettings): string | undefined {
 }
 
 export function sessionOptions(settings: RunSettings, store: Store, registry = toolRegistry(settings.toolDirs)): SessionOptions {
-  const options = baseSessionOptions(settings, store, registry);
-  return settings.agents ? withAgent(options, settings.agents) : options;
+  const agent = settings.agents?.name ? settings.agents.list.find((a) => a.name === settings.agents!.name) : undefined;
+  const options = baseSessionOptions(settings, store, registry, agent);
+  return settings.agents ? withAgent(options, settings.agents, agent) : options;
 }
 
-function baseSessionOptions(settings: RunSettings, store: Store, registry: ToolRegistry): SessionOptions {
+function baseSessionOptions(settings: RunSettings, store: Store, registry: ToolRegistry, agent: AgentDefinition | undefined): SessionOptions {
   const setup = runProviders(settings);
   if (typeof setup === "string") throw new Error(setup);
-  const agent = settings.agents?.name ? settings.agents.list.find((a) => a.name === settings.agents!.name) : undefined;
   const memory = settings.dataDir ? sessionMemory(settings.dataDir, settings.projectRoot, settings.warn) : undefined;
   const rules = afterDefaults(ruleSet(settings.permissionMode, settings.rules, agent), memory?.rules ?? []);
   const tools = withTool(toolsCheckingRules(registry, settings), memory?.tool);
@@ -255,8 +255,7 @@ function baseSessionOptions(settings: RunSettings, store: Store, registry: ToolR
 }
 
 /** The task tool, when the session's agent may start subagents (see subagents.ts). */
-function withAgent(options: SessionOptions, agents: NonNullable<RunSettings["agents"]>): SessionOptions {
-  const agent = agents.list.find((a) => a.name === agents.name);
+function withAgent(options: SessionOptions, agents: NonNullable<RunSettings["agents"]>, agent: AgentDefinition | undefined): SessionOptions {
   if (agent && !mayStartTasks(agent)) return options;
   return withSubagents(options, { agents: agents.list, ...(agents.cap ? { cap: agents.cap } : {}) });
 }
