@@ -7,9 +7,18 @@ import { defineJsonTool, type Tool } from "../sdk.ts";
 export const SEARCH_TOOL = "mcp_tool_search";
 const MAX_FOUND = 8;
 
+/** Each tool's definition size, as the hub measures its tools every turn and a tool keeps its identity until its server's list changes. */
+const sizes = new WeakMap<Tool, number>();
+
 /** The characters the tools' definitions take in a request. */
 export function definitionsSize(tools: readonly Tool[]): number {
-  return tools.reduce((sum, tool) => sum + JSON.stringify(toolDefinition(tool)).length, 0);
+  return tools.reduce((sum, tool) => sum + sizeOf(tool), 0);
+}
+
+function sizeOf(tool: Tool): number {
+  let size = sizes.get(tool);
+  if (size === undefined) sizes.set(tool, (size = JSON.stringify(toolDefinition(tool)).length));
+  return size;
 }
 
 export function searchTool(servers: readonly { name: string; count: number }[], all: () => readonly Tool[], load: (names: string[]) => void): Tool {
