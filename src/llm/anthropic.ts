@@ -12,6 +12,7 @@ import { DEFAULT_IDLE_TIMEOUT_MS, withRetries, type AttemptIO, type Failure } fr
 import { withCacheBreakpoints } from "./cache-breakpoints.ts";
 import { bodySummary, fetchErrorText, httpFailure } from "./error-text.ts";
 import { preconnect } from "./preconnect.ts";
+import { withoutSdkWarnings } from "./quiet-sdk.ts";
 import { DEFAULT_RETRY, type RetryPolicy } from "./retry.ts";
 import { streamFetch } from "./stream-fetch.ts";
 import { withWireIds } from "./tool-ids.ts";
@@ -56,16 +57,18 @@ async function* streamOnce(messages: Messages, request: ModelRequest, io: Attemp
   const acc: Accumulator = accumulate();
   try {
     const cached = withCacheBreakpoints(request);
-    const events = await messages.create(
-      {
-        model: request.model,
-        system: cached.system,
-        messages: withWireIds(cached.messages) as MessageParam[],
-        tools: cached.tools as ApiTool[],
-        max_tokens: request.max_tokens,
-        stream: true,
-      },
-      { signal: io.signal, timeout: io.idleMs },
+    const events = await withoutSdkWarnings(() =>
+      messages.create(
+        {
+          model: request.model,
+          system: cached.system,
+          messages: withWireIds(cached.messages) as MessageParam[],
+          tools: cached.tools as ApiTool[],
+          max_tokens: request.max_tokens,
+          stream: true,
+        },
+        { signal: io.signal, timeout: io.idleMs },
+      ),
     );
     for await (const event of events) {
       if (event.type === "content_block_delta") io.progress();

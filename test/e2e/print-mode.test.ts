@@ -135,3 +135,15 @@ test.concurrent("the tools sent are the built-ins' definitions, converted when t
   const loader = sent.find((tool) => tool.name === "load_tools");
   for (const name of [...deferred, "memory", "task"]) expect(String(loader?.description)).toContain(`${name} (`);
 });
+
+test.concurrent("a model the Anthropic SDK calls deprecated prints no SDK warning on stderr, turn after turn", async () => {
+  await using w = await world();
+  w.fake.script({ reply: [text("Looking."), bash("echo hi")] }, { reply: [text("Done.")] });
+
+  const r = await w.run(["-p", "go", "-m", "claude-sonnet-4-5"]);
+
+  expect(r.code).toBe(0);
+  expect(r.stdout).toBe("Done.\n");
+  expect(w.fake.requests.map((q) => q.body.model)).toEqual(["claude-sonnet-4-5", "claude-sonnet-4-5"]);
+  expect(r.stderr).not.toMatch(/deprecated|end-of-life|migrate/i);
+});
