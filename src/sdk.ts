@@ -44,7 +44,7 @@ export type SandboxPolicy = {
    * bubblewrap works it runs with nothing writable, the masked paths hidden and no network
    */
   readOnly: boolean;
-  /** absolute paths (credentials, rein's own secrets) a read-only run cannot read */
+  /** absolute paths a sandboxed run cannot read: credentials and rein's own secrets, for a read-only run the workspace's .env files too */
   masked: readonly string[];
 };
 

@@ -49,7 +49,7 @@ export default defineTool({
       ? shell
       : sandbox.readOnly
         ? readOnlyArgv(shell, { workspace: ctx.cwd, masked: ctx.sandbox.masked })
-        : sandboxArgv(shell, { workspace: ctx.cwd, tmp: tmpdir(), network: sandbox.network, writable: [ctx.outputDir] });
+        : sandboxArgv(shell, { workspace: ctx.cwd, tmp: tmpdir(), network: sandbox.network, writable: [ctx.outputDir], masked: ctx.sandbox.masked });
     if (background) return backgroundStarted(startInBackground(argv, { cwd: ctx.cwd, env: ctx.env, log: spillPath(ctx.outputDir, `${ctx.toolUseId}.background`), command }));
     const marker = newCallMarker(); // finds what left the process group (setsid) when the call ends
     const capture = new OutputCapture(spillPath(ctx.outputDir, ctx.toolUseId), ctx.output);

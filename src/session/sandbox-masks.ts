@@ -1,7 +1,9 @@
-// What a read-only sandboxed command cannot read: the credentials denied in every mode, rein's own
-// secrets in its folders, and the environment files anywhere in the workspace (a `grep -r` of the
-// workspace must not sweep up packages/api/.env). Only what exists (a mount needs a target), each at
-// its real path (where a symlink to it leads inside the sandbox too).
+// What a sandboxed command cannot read: the credentials denied in every mode and rein's own secrets
+// in its folders, for every sandboxed command (auto mode's included: it has no network, so a key is
+// of no use inside but to print it for the model); for a read-only one also the environment files
+// anywhere in the workspace (a `grep -r` of the workspace must not sweep up packages/api/.env).
+// Only what exists (a mount needs a target), each at its real path (where a symlink to it leads
+// inside the sandbox too).
 import { readdirSync, realpathSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { deniedEntries, sensitivePath } from "../permission/sensitive.ts";
@@ -16,16 +18,18 @@ const SEARCH_BUDGET = 20_000;
 const SEARCH_TTL_MS = 30_000;
 
 /**
- * The masks for each call, from a session's folders, kept until a call that could write runs (one
- * not read-only), SEARCH_TTL_MS pass, or one of rein's folders changes (rein wrote a secret there):
- * a read-only call writes nothing, so it cannot have made a new .env or credential.
+ * The masks for each call, from a session's folders. A read-only call's are kept until a call that
+ * could write runs (one not read-only), SEARCH_TTL_MS pass, or one of rein's folders changes (rein
+ * wrote a secret there): a read-only call writes nothing, so it cannot have made a new .env or
+ * credential. A call that may write gets the credentials alone, looked up afresh (no workspace
+ * search: the project's own commands, `npm test`, may need its .env, which asks rather than denies).
  */
 export function maskSource(ctx: MaskContext, now: () => number = Date.now): (readOnly: boolean) => string[] {
   let kept: { at: number; reinDirs: string; masks: string[] } | undefined;
   return (readOnly) => {
     if (!readOnly) {
       kept = undefined;
-      return [];
+      return sandboxMasks(ctx, []);
     }
     const reinDirs = ctx.reinDirs.map(mtimeOf).join(",");
     if (!kept || now() - kept.at > SEARCH_TTL_MS || kept.reinDirs !== reinDirs) kept = { at: now(), reinDirs, masks: sandboxMasks(ctx) };

@@ -56,7 +56,7 @@ test("the workspace search is kept until a call that could write runs, or half a
   expect(envs(masks(true))).toEqual([]);
   writeFileSync(join(workspace, ".env"), "");
   expect(envs(masks(true))).toEqual([]); // read-only calls cannot have written it: the search is kept
-  expect(masks(false)).toEqual([]); // a call that could write: nothing to mask for it, the search is dropped
+  expect(envs(masks(false))).toEqual([]); // a call that could write: credentials only, and the search is dropped
   expect(envs(masks(true))).toEqual([join(workspace, ".env")]);
   writeFileSync(join(workspace, ".envrc"), "");
   clock += 30_001; // written by something else meanwhile: found once the search is old
@@ -73,4 +73,17 @@ test("the masks are kept between read-only calls, but a secret rein writes into 
   expect(masks(true)).toBe(first); // the same list, not computed again
   writeFileSync(join(data, "server-token"), "");
   expect(masks(true)).toContain(join(data, "server-token"));
+});
+
+test("a call that could write (auto mode's) gets the credentials and rein's secrets masked, not the workspace's .env files", () => {
+  const workspace = join(root, "writer");
+  const home = join(root, "writer-home");
+  const data = join(root, "writer-data");
+  for (const dir of [workspace, join(home, ".ssh"), join(home, ".config", "gh"), data]) mkdirSync(dir, { recursive: true });
+  writeFileSync(join(home, ".config", "gh", "hosts.yml"), "token");
+  writeFileSync(join(data, "server-token"), "");
+  writeFileSync(join(workspace, ".env"), "");
+  const masks = maskSource({ home, reinDirs: [data], workspace }, () => 0);
+  const mine = (list: string[]) => list.filter((path) => path.startsWith(`${root}/`));
+  expect(mine(masks(false))).toEqual([join(data, "server-token"), join(home, ".config", "gh", "hosts.yml"), join(home, ".ssh")].sort());
 });
