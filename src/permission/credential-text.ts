@@ -6,11 +6,11 @@
 import { isAbsolute, join } from "node:path";
 import { selectsEnv } from "./env-filters.ts";
 import { globMatcher } from "./options/glob.ts";
-import { HOME_DENIED, SYSTEM_DENIED } from "./sensitive.ts";
+import { AMBIGUOUS_NAMES as AMBIGUOUS, HOME_DENIED, PATTERN_DENIED, SYSTEM_DENIED } from "./sensitive.ts";
 
-// Names that also occur as ordinary project files: only a path anchored at the home counts.
-const AMBIGUOUS = new Set([".npmrc", ".yarnrc.yml", ".pypirc"]);
 const SEPARATORS = /[\s;|&()<>=,+`{}@:!]+/;
+// `$(...)` (one level of nesting), `$((...))`, `...` and `${...}`.
+const SUBSTITUTION = /\$\((?:[^()]|\([^()]*\))*\)|`[^`]*`|\$\{[^}]*\}/g;
 
 export type Mention = { path: string; what: string };
 
@@ -25,7 +25,10 @@ export function envMention(line: string): string | undefined {
 export function credentialMention(line: string, home: string, cwds: readonly string[]): Mention | undefined {
   const text = plainText(line, home);
   const homeParts = split(home);
-  for (const raw of text.split(SEPARATORS)) {
+  // A substitution inside a path stands for any text too (`/proc/$(pgrep rein)/environ`).
+  const substituted = text.replace(SUBSTITUTION, "*");
+  const tokens = substituted === text ? text.split(SEPARATORS) : [...text.split(SEPARATORS), ...substituted.split(SEPARATORS)];
+  for (const raw of tokens) {
     if (!/[./~$*?[]/.test(raw)) continue;
     const token = raw.replace(/\$\{?[A-Za-z_]\w*\}?|\$[0-9#?$!@*-]/g, "*");
     const found = matchToken(token, home, homeParts, cwds);
@@ -62,7 +65,7 @@ function matchToken(token: string, home: string, homeParts: string[], cwds: read
   const candidates = absolute ? [path] : cwds.map((cwd) => join(cwd, path));
   for (const candidate of candidates) {
     const candidateParts = split(candidate);
-    for (const [entry, what] of [...SYSTEM_DENIED, ...HOME_DENIED.map(([rel, w]) => [join(home, rel), w] as const)]) {
+    for (const [entry, what] of [...PATTERN_DENIED, ...SYSTEM_DENIED, ...HOME_DENIED.map(([rel, w]) => [join(home, rel), w] as const)]) {
       const entryParts = split(entry);
       if (candidateParts.length >= entryParts.length && covers(candidateParts, entryParts)) return { path: entry, what };
     }
@@ -82,6 +85,7 @@ function covers(parts: readonly string[], entry: readonly string[]): boolean {
 // Without case: a line can change a value's case before use (`declare -l f; f=~/.SSH/ID_RSA`,
 // `${f,,}`, `tr A-Z a-z`), and on a case-insensitive file system `~/.SSH` is `~/.ssh` anyway.
 function segmentMatches(glob: string, name: string): boolean {
+  if (name === "*") return true; // a pattern entry's any-name
   const [g, n] = [glob.toLowerCase(), name.toLowerCase()];
   return /[*?[]/.test(g) ? globMatcher(g).test(n) : g === n;
 }

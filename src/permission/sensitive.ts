@@ -1,73 +1,15 @@
-// Paths no rule or mode may open up (credentials, rein's own secrets) and paths that always ask
-// (`.env` files). Checked before any rule, on the path as resolveForCheck returns it (absolute,
+// Paths no rule or mode may open up (the credential set of credential-set.ts: credentials, other
+// agents' logins, histories, processes' environments and memory, rein's own secrets) and paths that
+// always ask (`.env` files). Checked before any rule, on the path as resolveForCheck returns it (absolute,
 // symlinks resolved); `home` and `reinDirs` must be resolved the same way, or a symlinked home
 // would hide ~/.ssh. Matching is case-sensitive.
 import { basename, normalize } from "node:path";
 import { envFile } from "../sdk/env-file.ts";
+import { CORE_DUMP, HOME_DENIED, PATTERN_DENIED, REIN_SECRET, SYSTEM_DENIED } from "./credential-set.ts";
+
+export { AMBIGUOUS_NAMES, HOME_DENIED, PATTERN_DENIED, SYSTEM_DENIED } from "./credential-set.ts";
 
 export type SensitiveMatch = { action: "deny" | "ask"; reason: string };
-
-// Under the home directory: the entry itself and, for directories, everything inside.
-export const HOME_DENIED: ReadonlyArray<readonly [string, string]> = [
-  [".ssh", "SSH keys and configuration"],
-  [".gnupg", "GPG keys"],
-  [".aws", "AWS credentials"],
-  [".config/gcloud", "Google Cloud credentials"],
-  [".azure", "Azure credentials"],
-  [".kube", "Kubernetes credentials"],
-  [".docker/config.json", "container registry credentials"],
-  [".npmrc", "npm registry token"],
-  [".yarnrc.yml", "yarn registry token"],
-  [".pypirc", "PyPI token"],
-  [".cargo/credentials", "crates.io token"],
-  [".cargo/credentials.toml", "crates.io token"],
-  [".gem/credentials", "RubyGems token"],
-  [".netrc", "network login credentials"],
-  [".git-credentials", "git credentials"],
-  [".config/git/credentials", "git credentials"],
-  [".config/gh/hosts.yml", "GitHub CLI token"],
-  [".pgpass", "PostgreSQL passwords"],
-  [".vault-token", "Vault token"],
-  [".terraform.d/credentials.tfrc.json", "Terraform Cloud token"],
-  [".password-store", "password store"],
-  [".local/share/keyrings", "desktop keyrings"],
-  [".config/hub", "GitHub token"],
-  [".config/glab-cli", "GitLab token"],
-  [".config/rclone/rclone.conf", "cloud storage credentials"],
-  [".config/doctl", "DigitalOcean token"],
-  [".config/op", "1Password session"],
-  [".config/configstore", "CLI tokens (firebase, npm tools)"],
-  [".config/pip/pip.conf", "package index credentials"],
-  [".config/composer/auth.json", "Composer credentials"],
-  [".composer/auth.json", "Composer credentials"],
-  [".s3cfg", "S3 credentials"],
-  [".boto", "cloud storage credentials"],
-  [".oci", "Oracle Cloud credentials"],
-  [".databrickscfg", "Databricks token"],
-  [".my.cnf", "MySQL password"],
-  [".m2/settings.xml", "Maven repository credentials"],
-  [".gradle/gradle.properties", "Gradle repository credentials"],
-  [".bundle/config", "RubyGems credentials"],
-  [".nuget/NuGet/NuGet.Config", "NuGet credentials"],
-  [".terraformrc", "Terraform token"],
-  [".mozilla", "browser passwords and cookies"],
-  [".config/google-chrome", "browser passwords and cookies"],
-  [".config/chromium", "browser passwords and cookies"],
-  [".config/BraveSoftware", "browser passwords and cookies"],
-];
-
-export const SYSTEM_DENIED: ReadonlyArray<readonly [string, string]> = [
-  ["/etc/shadow", "system password hashes"],
-  ["/etc/shadow-", "system password hashes"],
-  ["/etc/gshadow", "system password hashes"],
-  ["/etc/sudoers", "sudo configuration"],
-  ["/etc/sudoers.d", "sudo configuration"],
-];
-
-// In rein's config and data folders: the config (server token, saved approvals), the trust answers
-// (trusting a workspace loads its tools) and the session store. Other files there (user tools,
-// AGENTS.md, the output folder the agent is told to read) follow the ordinary rules.
-const REIN_SECRET = /^(config\.json|trust\.json|rein\.db)($|[.-])|token/;
 
 // Inside a repository's git folder: its config can run programs (core.fsmonitor, core.pager,
 // aliases) and often holds a checkout token; hooks run on the next commit.
@@ -98,9 +40,13 @@ export function sensitivePath(
   for (const [entry, what] of SYSTEM_DENIED) {
     if (within(path, entry)) return deny(what);
   }
+  for (const [pattern, what] of PATTERN_DENIED) {
+    if (matchesPattern(path, pattern)) return deny(what);
+  }
+  if (CORE_DUMP.test(basename(path))) return deny("a core dump, which holds a process's memory");
   for (const dir of reinDirs) {
     const parent = normalize(dir).replace(/(.)\/$/, "$1");
-    if (path.startsWith(`${parent}/`) && !path.slice(parent.length + 1).includes("/") && REIN_SECRET.test(basename(path))) {
+    if (path.startsWith(`${parent}/`) && REIN_SECRET.test(path.slice(parent.length + 1).split("/")[0]!)) {
       return deny("rein's own secrets and settings");
     }
   }
@@ -121,6 +67,13 @@ function gitInternal(path: string, permission: "read" | "edit"): SensitiveMatch 
   return undefined;
 }
 
+/** Whether `path` is `pattern` (each `*` one name of any spelling), or inside it. */
+export function matchesPattern(path: string, pattern: string): boolean {
+  const parts = path.split("/").filter(Boolean);
+  const want = pattern.split("/").filter(Boolean);
+  return parts.length >= want.length && want.every((name, i) => name === "*" || name === parts[i]);
+}
+
 function within(path: string, entry: string): boolean {
   return path === entry || path.startsWith(`${entry}/`);
 }
@@ -135,7 +88,14 @@ function deny(what: string): SensitiveMatch {
  */
 export function sensitiveWithin(absoluteDir: string, home: string): string[] {
   const dir = normalize(absoluteDir).replace(/(.)\/$/, "$1");
-  return deniedEntries(home).filter((entry) => entry !== dir && within(entry, dir === "/" ? "" : dir));
+  const fixed = deniedEntries(home).filter((entry) => entry !== dir && within(entry, dir === "/" ? "" : dir));
+  // `/proc` and `/proc/self` hold environ and mem files.
+  const parts = dir.split("/").filter(Boolean);
+  const patterns = PATTERN_DENIED.map(([pattern]) => pattern).filter((pattern) => {
+    const want = pattern.split("/").filter(Boolean);
+    return parts.length < want.length && parts.every((name, i) => want[i] === "*" || want[i] === name);
+  });
+  return [...fixed, ...patterns];
 }
 
 /** The fixed entries denied in every mode (under `home` and the system's), whether or not they exist. */

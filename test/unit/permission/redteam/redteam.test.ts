@@ -24,6 +24,8 @@ const corpora: [string, Corpus][] = [];
 for (const file of files) corpora.push([file, (await import(`./${file}`)) as Corpus]);
 for (const [, corpus] of corpora) corpus.setup?.(dirs);
 
+// Each corpus runs its lines one after another through the whole engine: more than bun's 5 s on a busy machine.
+const TIMEOUT_MS = 120_000;
 const fill = (line: string) => line.replaceAll("$WS", dirs.workspace).replaceAll("$HOME_DIR", dirs.home);
 const decide = async (line: string, mode: PermissionMode, flags: Rule[]) =>
   (await explainCommand(fill(line), { cwd: dirs.workspace, projectRoot: dirs.workspace, home: dirs.home, reinDirs: [], tmp: dirs.tmp, mode, rules: { user: [], project: [], flags } })).decision;
@@ -38,7 +40,7 @@ for (const [file, corpus] of corpora) {
           if ((await decide(line, "default", ALLOW_LIST)) === "allow") allowed.push(`allow-list: ${line}`);
         }
         expect(allowed).toEqual([]);
-      });
+      }, TIMEOUT_MS);
     }
     if (corpus.benign?.length) {
       test(`all ${corpus.benign.length} everyday lines are allowed without asking`, async () => {
@@ -48,7 +50,7 @@ for (const [file, corpus] of corpora) {
           if (decision !== "allow") asked.push(`${decision}: ${line}`);
         }
         expect(asked).toEqual([]);
-      });
+      }, TIMEOUT_MS);
     }
     if (corpus.credentials?.length) {
       test(`all ${corpus.credentials.length} credential reads are denied in auto mode`, async () => {
@@ -58,7 +60,7 @@ for (const [file, corpus] of corpora) {
           if (decision !== "deny") notDenied.push(`${decision}: ${line}`);
         }
         expect(notDenied).toEqual([]);
-      });
+      }, TIMEOUT_MS);
     }
   });
 }
