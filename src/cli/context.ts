@@ -76,6 +76,8 @@ export function runSettings(ctx: Context, extra: Pick<RunSettings, "askPolicy" |
     ...(config.maxTokens ? { maxTokens: config.maxTokens } : {}),
     permissionMode: config.permissionMode,
     rules: config.rules,
+    ...(config.directories.length ? { directories: config.directories } : {}),
+    ...(Object.keys(config.settingsEnv).length ? { settingsEnv: config.settingsEnv } : {}),
     sandbox: { mode: config.sandbox, network: env.REIN_SANDBOX_NETWORK === "1" },
     env: withPluginBins(env, runPlugins(ctx).sources.bin),
     envPassthrough: config.envPassthrough,
@@ -153,6 +155,7 @@ export function runSettingsForExplain(ctx: Context) {
     reinDirs: reinDirs(ctx),
     mode: ctx.config.permissionMode,
     rules: ctx.config.rules,
+    directories: ctx.config.directories,
   };
 }
 

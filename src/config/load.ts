@@ -1,5 +1,7 @@
+import { homedir } from "node:os";
 import { resolve } from "node:path";
 import * as v from "valibot";
+import { type ClaudeFileReport, readClaudeSettings } from "./claude-settings.ts";
 import { ConfigError } from "./config-error.ts";
 import type { HooksConfig } from "./hooks-schema.ts";
 import { projectPaths, reinPaths } from "./paths.ts";
@@ -41,8 +43,18 @@ export type ResolvedConfig = {
   sandbox: SandboxSetting;
   /** credential-looking environment variables that tools' processes still get (env.passthrough) */
   envPassthrough: string[];
-  /** Lowest precedence first. Each source lists its allow rules, then ask, then deny: the last match wins. */
-  rules: { user: Rule[]; project: Rule[]; flags: Rule[] };
+  /**
+   * Lowest precedence first. Each source lists its allow rules, then ask, then deny: the last match
+   * wins. `tail` holds Claude Code's ask and deny rules (any settings file), which hold over every
+   * allow as in Claude Code, followed by rein's own denies again so that no ask softens one.
+   */
+  rules: { user: Rule[]; project: Rule[]; flags: Rule[]; tail: Rule[] };
+  /** Claude Code settings files' `env` (trusted ones): variables for the processes tools start */
+  settingsEnv: Record<string, string>;
+  /** folders outside the project that count as the workspace (additionalDirectories) */
+  directories: string[];
+  /** Claude Code's settings files that were read, with what rein applied of each and what not */
+  claudeFiles: ClaudeFileReport[];
   server: { token?: string; origins: string[]; hosts: string[] };
   /** The `providers` entries of the config files, user first, each with the file it came from. */
   providers: (ProviderEntry & { name: string; source: string })[];
@@ -76,7 +88,7 @@ export type Overrides = {
   sandbox?: boolean;
 };
 
-export type LoadOptions = { cwd: string; projectRoot: string; env: Env; overrides: Overrides };
+export type LoadOptions = { cwd: string; projectRoot: string; env: Env; overrides: Overrides; home?: string };
 
 export const CONFIG_DEFAULTS = { model: "claude-sonnet-5-5", maxTurns: 100, permissionMode: "default" } as const;
 
@@ -93,16 +105,29 @@ export function loadConfig(opts: LoadOptions): ResolvedConfig {
   const rawProject = readConfigFile(projectFile, { kind: "project", userConfig: userFile });
   const warnings: string[] = [];
   const project = rawProject && !opts.overrides.trust ? untrusted(rawProject, projectFile, warnings) : rawProject;
+  const home = opts.home ?? (opts.env.HOME || homedir());
+  const claude = readClaudeSettings({ cwd: resolve(opts.cwd), projectRoot: resolve(opts.cwd, opts.projectRoot), home, env: opts.env, trusted: opts.overrides.trust === true });
+  warnings.push(...claude.warnings);
 
+  // Claude Code's files sit below rein's own at each level; its managed file is above everything.
   const layers: Settings[] = [
+    claude.user,
     { ...user, serverToken: user?.server?.token },
+    claude.project,
     project ?? {},
     fromEnv(opts.env),
     fromFlags(opts.overrides),
+    claude.managed,
   ];
   const pick = <K extends keyof Settings>(key: K): Settings[K] =>
     layers.findLast((layer) => layer[key] !== undefined)?.[key];
-  const rules = { user: fileRules(user), project: projectRules(project, user, !opts.overrides.trust), flags: flagRules(opts.overrides) };
+  const ownRules = { user: fileRules(user), project: projectRules(project, user, !opts.overrides.trust), flags: flagRules(opts.overrides) };
+  const rules = {
+    user: [...claude.allow.user, ...ownRules.user],
+    project: [...claude.allow.project, ...ownRules.project],
+    flags: ownRules.flags,
+    tail: claudeTail(claude, ownRules),
+  };
 
   return {
     model: pick("model") ?? CONFIG_DEFAULTS.model,
@@ -130,8 +155,18 @@ export function loadConfig(opts: LoadOptions): ResolvedConfig {
     ],
     memoryAuto: project?.memory?.auto ?? user?.memory?.auto ?? false,
     sources: [user && userFile, rawProject && projectFile].filter((file) => file !== undefined),
-    ...ruleNotes([[userFile, rules.user], [projectFile, fileRules(project)], ["a --allow, --deny or --ask flag", rules.flags]], warnings),
+    settingsEnv: claude.env,
+    directories: claude.directories,
+    claudeFiles: claude.files,
+    ...ruleNotes([[userFile, ownRules.user], [projectFile, fileRules(project)], ["a --allow, --deny or --ask flag", rules.flags]], warnings),
   };
+}
+
+/** Claude Code's asks and denies hold over any allow (its order is deny, ask, allow); rein's own denies stay above its asks. */
+function claudeTail(claude: ReturnType<typeof readClaudeSettings>, own: { user: Rule[]; project: Rule[]; flags: Rule[] }): (Rule & { source: string })[] {
+  if (claude.asks.length === 0 && claude.denies.length === 0) return [];
+  const denies = (source: string, list: readonly Rule[]) => list.filter((rule) => rule.action === "deny").map((rule) => ({ ...rule, source }));
+  return [...claude.asks, ...denies("user config", own.user), ...denies("project config", own.project), ...denies("command line", own.flags), ...claude.denies];
 }
 
 function providerEntries(config: ConfigFile | undefined, file: string): (ProviderEntry & { name: string; source: string })[] {

@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { engineContext, expandRequests } from "../permission/engine.ts";
 import { allowedByAnalysis, evaluate, type Action, type Rule } from "../permission/evaluate.ts";
 import type { PermissionMode } from "../permission/modes.ts";
+import { resolveForCheck } from "../permission/paths.ts";
 import { ruleSet } from "./factory.ts";
 
 export type Explanation = {
@@ -28,13 +29,17 @@ export type ExplainOptions = {
   home: string;
   reinDirs: string[];
   mode: PermissionMode;
-  rules: { user: Rule[]; project: Rule[]; flags: Rule[] };
+  rules: { user: Rule[]; project: Rule[]; flags: Rule[]; tail?: Rule[] };
+  /** folders outside the project that count as the workspace */
+  directories?: readonly string[];
   /** the temp folder, open without an external_directory request (default: the system's) */
   tmp?: string;
 };
 
 export async function explainCommand(line: string, opts: ExplainOptions): Promise<Explanation> {
-  const ctx = engineContext({ ...opts, tmp: opts.tmp ?? tmpdir() });
+  const base = engineContext({ ...opts, tmp: opts.tmp ?? tmpdir() });
+  const extra = (opts.directories ?? []).map((dir) => resolveForCheck(dir, "/", opts.home));
+  const ctx = extra.length ? { ...base, openDirs: [...base.openDirs, ...extra] } : base;
   const { requests, commands } = await expandRequests([{ permission: "bash", pattern: line, always: [] }], ctx);
   const decision = evaluate(requests, ruleSet(opts.mode, opts.rules));
   return {

@@ -12,6 +12,7 @@ import { tmpdir } from "node:os";
 import type { EngineContext } from "../permission/engine.ts";
 import type { PermissionRequest, Rule } from "../permission/evaluate.ts";
 import { childEnv } from "../permission/child-env.ts";
+import { resolveForCheck } from "../permission/paths.ts";
 import { foreignPermissionWarnings, type ForeignPermission } from "../permission/known-permissions.ts";
 import { DEFAULT_RULES, modeRules, type PermissionMode } from "../permission/modes.ts";
 import { builtinTools, warmBuiltinTools } from "../registry/builtin.ts";
@@ -49,7 +50,12 @@ export type RunSettings = {
   maxCost?: number;
   maxTokens?: number;
   permissionMode: PermissionMode;
-  rules: { user: Rule[]; project: Rule[]; flags: Rule[] };
+  /** `tail`: rules that hold over every allow before them (Claude Code's asks and denies; see config/load.ts) */
+  rules: { user: Rule[]; project: Rule[]; flags: Rule[]; tail?: Rule[] };
+  /** folders outside the project that count as the workspace (no external_directory question) */
+  directories?: readonly string[];
+  /** variables a settings file sets for the processes tools start (Claude Code's `env`) */
+  settingsEnv?: Readonly<Record<string, string>>;
   outputDir: string;
   /** rein's data folder: the memory folders are under it (no memory without it) */
   dataDir?: string;
@@ -99,13 +105,15 @@ export function outputBound(contextWindowTokens: number): number {
 const loadEngine = () => import("../permission/engine.ts");
 
 /** The permission engine for a run: shell lines and paths expanded into what the rules see. */
-export function permissionEngine(settings: Pick<RunSettings, "projectRoot" | "home" | "reinDirs">) {
+export function permissionEngine(settings: Pick<RunSettings, "projectRoot" | "home" | "reinDirs" | "directories">) {
   const contexts = new Map<string, EngineContext>();
   return async (requests: PermissionRequest[], cwd: string): Promise<PermissionRequest[]> => {
     const { engineContext, expandRequests } = await loadEngine();
     let ctx = contexts.get(cwd);
     if (!ctx) {
       ctx = engineContext({ cwd, projectRoot: settings.projectRoot, home: settings.home, reinDirs: settings.reinDirs, tmp: tmpdir() });
+      const extra = (settings.directories ?? []).map((dir) => resolveForCheck(dir, "/", settings.home));
+      if (extra.length) ctx = { ...ctx, openDirs: [...ctx.openDirs, ...extra] };
       contexts.set(cwd, ctx);
     }
     return (await expandRequests(requests, ctx)).requests;
@@ -139,6 +147,7 @@ export function ruleSet(mode: PermissionMode, rules: RunSettings["rules"], agent
     ...from("user config", rules.user),
     ...from("project config", rules.project),
     ...from("command line", rules.flags),
+    ...from("Claude Code settings", rules.tail ?? []),
     ...(agent ? agentTail(agent) : []),
   ];
 }
@@ -209,7 +218,7 @@ function baseSessionOptions(settings: RunSettings, store: Store, registry: ToolR
   const info = setup.models.info(settings.model);
   if (!settings.stream) setup.prepare(settings.model);
   const stream = settings.stream ?? setup.stream;
-  const toolEnv = childEnv(settings.env, { passthrough: settings.envPassthrough, secrets: setup.keyNames });
+  const toolEnv = { ...childEnv(settings.env, { passthrough: settings.envPassthrough, secrets: setup.keyNames }), ...settings.settingsEnv };
   const masked = maskSource({ home: settings.home, reinDirs: settings.reinDirs, workspace: settings.projectRoot });
   // A stdio server under the sandbox cannot read what a read-only command cannot (credentials, the workspace's .env files).
   const mcpSandbox = { ...settings.sandbox, masked: () => masked(true) };

@@ -60,6 +60,7 @@ describe("precedence: defaults < user < project < environment < flags", () => {
         { permission: "bash", pattern: "npm test *", action: "allow" },
         { permission: "webfetch", pattern: "*", action: "deny" },
       ],
+      tail: [],
     });
   });
 
