@@ -90,6 +90,7 @@ export function runSettings(ctx: Context, extra: Pick<RunSettings, "askPolicy" |
     toolDirs: toolDirs(ctx),
     home: env.HOME || homedir(),
     reinDirs: reinDirs(ctx),
+    trusted: ctx.trusted,
     retry: {
       ...(baseDelayMs !== undefined ? { baseDelayMs } : {}),
       ...(maxAttempts !== undefined ? { maxAttempts } : {}),
@@ -173,7 +174,7 @@ export function runHooks(ctx: Context): ReturnType<typeof loadHooks> {
 }
 const hooksByContext = new WeakMap<Context, ReturnType<typeof loadHooks>>();
 
-function reinDirs(ctx: Context): string[] {
+export function reinDirs(ctx: Context): string[] {
   return [ctx.paths.configDir, ctx.paths.dataDir, join(ctx.projectRoot, ".rein")];
 }
 

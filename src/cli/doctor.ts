@@ -4,7 +4,7 @@ import { foreignPermissionWarnings } from "../config/rule.ts";
 import { INSTRUCTION_CAP_BYTES, instructionSources, loadInstructions, sandboxAvailable, toolRegistry } from "../session/factory.ts";
 import { API_CHECK_TIMEOUT_MS, checkAnthropicApi, providerReport } from "../session/provider-check.ts";
 import type { Health } from "../session/store.ts";
-import { instructionCap, openStoreForReading, toolDirs, type Context } from "./context.ts";
+import { instructionCap, reinDirs, openStoreForReading, toolDirs, type Context } from "./context.ts";
 import { out } from "./output.ts";
 import { listMemories, memoryDirs } from "../session/memory.ts";
 
@@ -94,7 +94,7 @@ function sandboxCheck(setting: Context["config"]["sandbox"]): Check {
 function instructionsCheck(ctx: Context): Check {
   const max = instructionCap(ctx.env);
   const home = ctx.env.HOME || homedir();
-  const sources = instructionSources({ projectRoot: ctx.projectRoot, userInstructions: ctx.paths.userInstructions, cwd: ctx.cwd, home, ...(max ? { instructionMaxBytes: max } : {}) });
+  const sources = instructionSources({ projectRoot: ctx.projectRoot, userInstructions: ctx.paths.userInstructions, cwd: ctx.cwd, home, reinDirs: reinDirs(ctx), trusted: ctx.trusted, ...(max ? { instructionMaxBytes: max } : {}) });
   const { files, warnings } = loadInstructions(sources);
   const cap = `each file capped at ${Math.round((max ?? INSTRUCTION_CAP_BYTES) / 1024)} KiB`;
   const loaded = files.map((f) => `${f.path} (${f.scope}${f.cut ? ", cut" : ""}${f.imports.length ? `, imports ${f.imports.map((i) => i.path).join(", ")}` : ""})`);

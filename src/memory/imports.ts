@@ -1,8 +1,12 @@
 // `@path` imports in instruction files: relative to the importing file (`~/` is the home folder),
-// at most MAX_IMPORT_DEPTH hops, never inside code spans or fences; a cycle, a missing file or a
-// sensitive path leaves the `@path` as written and says why in a warning.
+// at most MAX_IMPORT_DEPTH hops, never inside code spans or fences. A sensitive path (credentials,
+// rein's secrets, `.env` files) is never imported, trusted or not; from a workspace that is not
+// trusted, a file inside the repository imports only what is inside it too (an untrusted
+// AGENTS.md must not carry `@~/.claude/.credentials.json` into the prompt). A cycle, a missing
+// file or a refusal leaves the `@path` as written and says why in one warning naming the file and
+// the line.
 import { realpathSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join, relative, resolve, sep } from "node:path";
 import { sensitivePath } from "../permission/sensitive.ts";
 import { kib, readCapped } from "./read-capped.ts";
 
@@ -16,6 +20,11 @@ export type ImportContext = {
   cap: number;
   warnings: string[];
   imported: ImportedFile[];
+  /**
+   * Set when the workspace is not trusted: the repository's root (symlinks resolved). A file
+   * inside it imports only files inside it.
+   */
+  confineTo?: string;
 };
 
 const FENCE = /^\s{0,3}(`{3,}|~{3,})/;
@@ -26,7 +35,7 @@ export function expandImports(text: string, file: string, ctx: ImportContext, ch
   let fence: string | undefined;
   return text
     .split("\n")
-    .map((line) => {
+    .map((line, index) => {
       const mark = FENCE.exec(line)?.[1];
       if (mark && (!fence || (mark[0] === fence[0] && mark.length >= fence.length))) {
         fence = fence ? undefined : mark;
@@ -36,21 +45,26 @@ export function expandImports(text: string, file: string, ctx: ImportContext, ch
       // Odd pieces are code spans: left alone.
       return line
         .split(/(`+[^`]*`+)/)
-        .map((piece, i) => (i % 2 ? piece : piece.replace(IMPORT, (all, pre: string, target: string) => importOne(all, pre, target, file, ctx, chain))))
+        .map((piece, i) => (i % 2 ? piece : piece.replace(IMPORT, (all, pre: string, target: string) => importOne(all, pre, target, { file, line: index + 1 }, ctx, chain))))
         .join("");
     })
     .join("\n");
 }
 
-function importOne(all: string, pre: string, raw: string, file: string, ctx: ImportContext, chain: readonly string[]): string {
+function importOne(all: string, pre: string, raw: string, at: { file: string; line: number }, ctx: ImportContext, chain: readonly string[]): string {
+  const { file } = at;
   const trail = /[.,;:!?)\]]+$/.exec(raw)?.[0] ?? "";
   const target = raw.slice(0, raw.length - trail.length);
   if (!/[./]/.test(target)) return all; // `@someone`, not a path
   const abs = target.startsWith("~/") ? join(ctx.home, target.slice(2)) : resolve(dirname(file), target);
   const refuse = (why: string) => {
-    ctx.warnings.push(`${file}: the import @${target} ${why}; it stays as written`);
+    ctx.warnings.push(`${file}:${at.line}: the import @${target} ${why}; it stays as written`);
     return all;
   };
+  const confined = ctx.confineTo !== undefined && inside(ctx.confineTo, file) ? ctx.confineTo : undefined;
+  const outside = (path: string) => `is not imported: ${path} is outside the repository, and this workspace is not trusted (run with --trust to import it)`;
+  // Checked before the file is even looked at: an untrusted repository learns nothing of what is outside it.
+  if (confined && !inside(confined, abs)) return looksLikeFile(target) || target.startsWith("~/") ? refuse(outside(abs)) : all;
   let real: string;
   try {
     real = realpathSync(abs);
@@ -60,6 +74,7 @@ function importOne(all: string, pre: string, raw: string, file: string, ctx: Imp
   }
   const sensitive = sensitivePath(abs, ctx.home, ctx.reinDirs) ?? sensitivePath(real, ctx.home, ctx.reinDirs);
   if (sensitive) return refuse(`is denied: ${abs} is ${sensitive.reason}, which never goes to the model`);
+  if (confined && !inside(confined, real)) return refuse(outside(`${abs} (a link to ${real})`));
   if (chain.includes(real)) return refuse(`is a cycle (${[...chain, real].join(" -> ")}) and is not expanded again`);
   if (chain.length > MAX_IMPORT_DEPTH) return refuse(`is more than ${MAX_IMPORT_DEPTH} imports deep and is not expanded`);
   const read = readCapped(real, ctx.cap);
@@ -67,6 +82,11 @@ function importOne(all: string, pre: string, raw: string, file: string, ctx: Imp
   ctx.imported.push({ path: abs, from: file, bytes: read.bytes, cut: read.cut });
   if (read.cut) ctx.warnings.push(cutWarning(abs, read.bytes, ctx.cap));
   return `${pre}${expandImports(read.text, real, ctx, [...chain, real])}${trail}`;
+}
+
+function inside(top: string, path: string): boolean {
+  const rel = relative(top, path);
+  return rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !rel.startsWith(sep));
 }
 
 function looksLikeFile(target: string): boolean {

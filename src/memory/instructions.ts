@@ -24,6 +24,8 @@ export type InstructionSources = {
   /** for `~/` in imports and the sensitive paths no import may read */
   home?: string;
   reinDirs?: readonly string[];
+  /** the workspace is trusted: a project file's imports may leave the repository (absent: not trusted) */
+  trusted?: boolean;
 };
 
 export type InstructionFile = {
@@ -93,9 +95,18 @@ function pushFile(files: InstructionFile[], warnings: string[], seen: SeenFiles,
   if (!read?.text || seen.texts.has(read.text)) return;
   seen.texts.add(read.text);
   if (read.cut) warnings.push(cutWarning(path, read.bytes, cap));
-  const ctx: ImportContext = { home: sources.home ?? homedir(), reinDirs: sources.reinDirs ?? [], cap, warnings, imported: [] };
+  const confine = sources.trusted ? {} : { confineTo: realOr(sources.projectRoot) };
+  const ctx: ImportContext = { home: sources.home ?? homedir(), reinDirs: sources.reinDirs ?? [], cap, warnings, imported: [], ...confine };
   const text = expandImports(read.text, real, ctx);
   files.push({ path, scope, text, bytes: read.bytes, cut: read.cut, imports: ctx.imported });
+}
+
+function realOr(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
 }
 
 function within(top: string, path: string): boolean {

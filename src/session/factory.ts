@@ -69,6 +69,8 @@ export type RunSettings = {
   /** the user's home, and rein's own folders whose secrets no tool may touch */
   home: string;
   reinDirs: string[];
+  /** the workspace is trusted (--trust, or remembered): its instruction files may import from outside it */
+  trusted?: boolean;
   version: string;
   askPolicy?: AskPolicy;
   /** rules' permissions that are none of rein's, and where to say so when no loaded tool has them either */
@@ -162,10 +164,18 @@ export function toolRegistry(dirs: ToolDir[], onErrors?: (errors: readonly LoadE
 
 /** Where a run's instructions come from; `instructionWarnings` of it names the files that were cut. */
 export function instructionSources(
-  settings: Pick<RunSettings, "projectRoot" | "userInstructions" | "cwd" | "instructionMaxBytes"> & Partial<Pick<RunSettings, "home" | "reinDirs">>,
+  settings: Pick<RunSettings, "projectRoot" | "userInstructions" | "cwd" | "instructionMaxBytes"> & Partial<Pick<RunSettings, "home" | "reinDirs" | "trusted">>,
 ): InstructionSources {
-  const { projectRoot, userInstructions, cwd, instructionMaxBytes, home, reinDirs } = settings;
-  return { projectRoot, userInstructions, cwd, ...(instructionMaxBytes ? { maxBytes: instructionMaxBytes } : {}), ...(home ? { home } : {}), ...(reinDirs ? { reinDirs } : {}) };
+  const { projectRoot, userInstructions, cwd, instructionMaxBytes, home, reinDirs, trusted } = settings;
+  return {
+    projectRoot,
+    userInstructions,
+    cwd,
+    ...(instructionMaxBytes ? { maxBytes: instructionMaxBytes } : {}),
+    ...(home ? { home } : {}),
+    ...(reinDirs ? { reinDirs } : {}),
+    ...(trusted ? { trusted } : {}),
+  };
 }
 
 /** The providers a run can reach, or a sentence naming what in the config is wrong. */

@@ -6,7 +6,7 @@ import { homedir } from "node:os";
 import { instructionSources, loadInstructions } from "../../session/factory.ts";
 import { findMemory, listMemories, memoryDirs, quickMemory } from "../../session/memory.ts";
 import { editMemory } from "../memory-command.ts";
-import { instructionCap, type Context } from "../context.ts";
+import { instructionCap, reinDirs, type Context } from "../context.ts";
 
 /** What to print when the line was a memory, or undefined when it is a prompt. */
 export async function quickMemoryLine(line: string, ctx: Pick<Context, "paths" | "projectRoot">): Promise<string | undefined> {
@@ -22,7 +22,7 @@ export async function quickMemoryLine(line: string, ctx: Pick<Context, "paths" |
 export function memoryReport(ctx: Context): string {
   const max = instructionCap(ctx.env);
   const home = ctx.env.HOME || homedir();
-  const sources = instructionSources({ projectRoot: ctx.projectRoot, userInstructions: ctx.paths.userInstructions, cwd: ctx.cwd, home, ...(max ? { instructionMaxBytes: max } : {}) });
+  const sources = instructionSources({ projectRoot: ctx.projectRoot, userInstructions: ctx.paths.userInstructions, cwd: ctx.cwd, home, reinDirs: reinDirs(ctx), trusted: ctx.trusted, ...(max ? { instructionMaxBytes: max } : {}) });
   const { files, warnings } = loadInstructions(sources);
   const dirs = memoryDirs(ctx.paths.dataDir, ctx.projectRoot);
   const { memories, broken } = listMemories(dirs);

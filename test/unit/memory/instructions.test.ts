@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { instructionFiles, instructionWarnings, loadInstructions } from "../../../src/memory/instructions.ts";
 import { systemPrompt } from "../../../src/session/system-prompt.ts";
 
@@ -123,7 +123,7 @@ test("a 5 MB instruction file is read only up to the cap, and the warning names 
 });
 
 describe("@path imports", () => {
-  const load = (root: string, home = root) => loadInstructions({ projectRoot: root, cwd: root, userInstructions: NOWHERE, home });
+  const load = (root: string, home = root, trusted = true) => loadInstructions({ projectRoot: root, cwd: root, userInstructions: NOWHERE, home, trusted });
 
   test("relative and ~/ imports are expanded in place; code spans and fences are left alone", () => {
     const root = temp();
@@ -180,5 +180,49 @@ describe("@path imports", () => {
     expect(warnings[0]).toContain("@~/.ssh/id_ed25519 is denied");
     expect(warnings[1]).toContain("@.env is denied");
     expect(warnings[2]).toContain(`names ${join(root, "nothere.md")}, which does not exist`);
+    expect(warnings.every((w) => w.startsWith(`${realpathSync(join(root, "AGENTS.md"))}:1: `))).toBe(true);
+  });
+
+  test("untrusted, a project file imports only inside the repository; each refusal names the file and the line", () => {
+    const root = temp();
+    const home = temp();
+    const outside = temp();
+    mkdirSync(join(root, "docs"));
+    writeFileSync(join(root, "docs", "style.md"), "STYLE INSIDE @../../x/y.md");
+    writeFileSync(join(home, "personal.md"), "PERSONAL OUTSIDE");
+    writeFileSync(join(outside, "notes.md"), "NOTES OUTSIDE");
+    symlinkSync(join(outside, "notes.md"), join(root, "docs", "linked.md")); // inside by name, outside in fact
+    writeFileSync(join(root, "AGENTS.md"), ["Read @docs/style.md", `Home: @~/personal.md`, `Up: @${relative(root, join(outside, "notes.md"))}`, "Link: @docs/linked.md", "Ping @alice"].join("\n"));
+    const { files, warnings } = load(root, home, false);
+    const text = files[0]!.text;
+    expect(text).toContain("STYLE INSIDE");
+    for (const secret of ["PERSONAL OUTSIDE", "NOTES OUTSIDE"]) expect(text).not.toContain(secret);
+    expect(text).toContain("Home: @~/personal.md");
+    expect(text).toContain("Ping @alice");
+    const agents = realpathSync(join(root, "AGENTS.md"));
+    expect(warnings).toHaveLength(4);
+    expect(warnings[0]).toStartWith(`${realpathSync(join(root, "docs", "style.md"))}:1: the import @../../x/y.md is not imported: `);
+    expect(warnings[1]).toStartWith(`${agents}:2: the import @~/personal.md is not imported: ${join(home, "personal.md")} is outside the repository, and this workspace is not trusted (run with --trust to import it)`);
+    expect(warnings[2]).toStartWith(`${agents}:3: `);
+    expect(warnings[3]).toStartWith(`${agents}:4: the import @docs/linked.md is not imported: `);
+    expect(warnings[3]).toContain("a link to");
+    // Trusted, the same file imports from outside.
+    expect(load(root, home, true).files[0]!.text).toContain("PERSONAL OUTSIDE");
+  });
+
+  test("the user's own instruction file imports from anywhere, trusted or not; a credential never, trusted or not", () => {
+    const root = temp();
+    const config = temp();
+    const home = temp();
+    mkdirSync(join(home, ".ssh"));
+    writeFileSync(join(home, ".ssh", "id_rsa"), "PRIVATE KEY TEXT");
+    writeFileSync(join(home, "personal.md"), "PERSONAL");
+    writeFileSync(join(config, "AGENTS.md"), "Mine: @~/personal.md key: @~/.ssh/id_rsa");
+    for (const trusted of [false, true]) {
+      const { files, warnings } = loadInstructions({ projectRoot: root, cwd: root, userInstructions: join(config, "AGENTS.md"), home, trusted });
+      expect(files[0]!.text).toContain("Mine: PERSONAL");
+      expect(files[0]!.text).not.toContain("PRIVATE KEY TEXT");
+      expect(warnings).toEqual([expect.stringMatching(/AGENTS\.md:1: the import @~\/\.ssh\/id_rsa is denied: /)]);
+    }
   });
 });

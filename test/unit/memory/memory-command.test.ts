@@ -67,9 +67,9 @@ test("/memory lists the instruction files read, with imports and what was cut, a
   const { memoryReport } = await import("../../../src/cli/term/quick-memory.ts");
   writeFileSync(join(project, "AGENTS.md"), "Read @missing.md and @notes.md");
   writeFileSync(join(project, "notes.md"), "notes");
-  const report = memoryReport({ paths: { dataDir: data, userInstructions: join(dir.path, "config", "AGENTS.md") }, projectRoot: project, cwd: project, env: {} } as never);
+  const report = memoryReport({ paths: { dataDir: data, configDir: join(dir.path, "config"), userInstructions: join(dir.path, "config", "AGENTS.md") }, projectRoot: project, cwd: project, env: {} } as never);
   expect(report).toContain(`${join(project, "AGENTS.md")} (project, 1 import)`);
-  expect(report).toContain(`! ${join(project, "AGENTS.md")}: the import @missing.md names ${join(project, "missing.md")}, which does not exist`);
+  expect(report).toContain(`! ${join(project, "AGENTS.md")}:1: the import @missing.md names ${join(project, "missing.md")}, which does not exist`);
   expect(report).toContain("I like terse answers (user, user)");
 });
 
