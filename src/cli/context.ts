@@ -6,7 +6,7 @@ import { dirname, join, resolve } from "node:path";
 import { findProjectRoot, loadConfig, type ResolvedConfig } from "../config/load.ts";
 import { projectPaths, reinPaths, type ReinPaths } from "../config/paths.ts";
 import { workspaceTrust } from "../config/trust.ts";
-import { DEFAULT_AGENT, loadAgents, loadHooks, runProblem, sandboxAvailable, type RunSettings, type ToolDir } from "../session/factory.ts";
+import { DEFAULT_AGENT, loadAgents, loadHooks, lspConfigs, runProblem, sandboxAvailable, type RunSettings, type ToolDir } from "../session/factory.ts";
 import { Store } from "../session/store.ts";
 import { mcpSettings } from "../session/mcp-settings.ts";
 import { activePlugins, type ActivePlugins } from "../session/plugins.ts";
@@ -99,6 +99,8 @@ export function runSettings(ctx: Context, extra: Pick<RunSettings, "askPolicy" |
     ...(idleTimeoutMs ? { idleTimeoutMs } : {}),
     ...(leaseWaitMs !== undefined ? { leaseWaitMs } : {}),
     mcp: mcpFor(ctx),
+    ...lspFor(ctx),
+    ...(ctx.config.webSearch ? { webSearch: ctx.config.webSearch } : {}),
     hooks: { entries: runHooks(ctx).entries, projectDir: ctx.projectRoot, permissionMode: config.permissionMode },
     ...agentsFor(ctx, extra.warn),
     skills: { configDir: ctx.paths.configDir, trusted: ctx.trusted, plugins: runPlugins(ctx) },
@@ -107,6 +109,15 @@ export function runSettings(ctx: Context, extra: Pick<RunSettings, "askPolicy" |
   const problem = runProblem(settings);
   if (problem) throw new MissingKeyError(problem);
   return settings;
+}
+
+/** The language servers of rein's config files and the enabled plugins (a project's only with trust). */
+export function lspFor(ctx: Context): Pick<RunSettings, "lsp"> {
+  const plugins = runPlugins(ctx).sources.lsp.map((set) => ({ file: set.file, scope: "plugin" as const, servers: set.servers, env: set.env }));
+  const configs = lspConfigs([...plugins, ...(ctx.config.lsp ?? [])], ctx.trusted);
+  if (!configs.length) return {};
+  const waitMs = Number(ctx.env.REIN_LSP_WAIT_MS);
+  return { lsp: { configs, logDir: join(ctx.paths.dataDir, "lsp", "logs"), ...(waitMs > 0 ? { waitMs } : {}) } };
 }
 
 /** The MCP servers the config files and Claude Code's files name for this project. */

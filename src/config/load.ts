@@ -20,6 +20,7 @@ import {
   SandboxSchema,
   type SandboxSetting,
   ServerTokenSchema,
+  type WebSearchConfig,
 } from "./schema.ts";
 
 export { ConfigError } from "./config-error.ts";
@@ -68,6 +69,10 @@ export type ResolvedConfig = {
   mcpServers: { file: string; scope: "user" | "project"; servers: Record<string, unknown> }[];
   /** memory.auto: facts proposed and saved at a session's end; a repository can turn it on only with trust */
   memoryAuto: boolean;
+  /** The `lsp` servers of rein's config files, user first (trust and checking are the LSP loader's business). */
+  lsp?: { file: string; scope: "user" | "project"; servers: Record<string, unknown> }[];
+  /** where websearch searches; a project's applies only with trust (its queries would go to that host) */
+  webSearch?: WebSearchConfig;
   /** Config files that were read, user first. */
   sources: string[];
   warnings: string[];
@@ -154,6 +159,15 @@ export function loadConfig(opts: LoadOptions): ResolvedConfig {
       ...(rawProject?.mcpServers ? [{ file: projectFile, scope: "project" as const, servers: rawProject.mcpServers }] : []),
     ],
     memoryAuto: project?.memory?.auto ?? user?.memory?.auto ?? false,
+    ...(user?.lsp || rawProject?.lsp
+      ? {
+          lsp: [
+            ...(user?.lsp ? [{ file: userFile, scope: "user" as const, servers: user.lsp }] : []),
+            ...(rawProject?.lsp ? [{ file: projectFile, scope: "project" as const, servers: rawProject.lsp }] : []),
+          ],
+        }
+      : {}),
+    ...webSearchOf(user, rawProject, projectFile, opts.overrides.trust === true, warnings),
     sources: [user && userFile, rawProject && projectFile].filter((file) => file !== undefined),
     settingsEnv: claude.env,
     directories: claude.directories,
@@ -167,6 +181,14 @@ function claudeTail(claude: ReturnType<typeof readClaudeSettings>, own: { user: 
   if (claude.asks.length === 0 && claude.denies.length === 0) return [];
   const denies = (source: string, list: readonly Rule[]) => list.filter((rule) => rule.action === "deny").map((rule) => ({ ...rule, source }));
   return [...claude.asks, ...denies("user config", own.user), ...denies("project config", own.project), ...denies("command line", own.flags), ...claude.denies];
+}
+
+function webSearchOf(user: ConfigFile | undefined, project: ConfigFile | undefined, file: string, trusted: boolean, warnings: string[]): { webSearch?: WebSearchConfig } {
+  if (project?.webSearch && !trusted) {
+    warnings.push(`ignored webSearch from ${file}: an untrusted workspace cannot choose where your searches are sent (run with --trust to accept it)`);
+  }
+  const chosen = (trusted ? project?.webSearch : undefined) ?? user?.webSearch;
+  return chosen ? { webSearch: chosen } : {};
 }
 
 function providerEntries(config: ConfigFile | undefined, file: string): (ProviderEntry & { name: string; source: string })[] {

@@ -126,6 +126,17 @@ const ProvidersSchema = v.record(
 
 export type ProviderEntry = v.InferOutput<typeof ProviderEntrySchema>;
 
+export const WEB_SEARCH_FORMATS = ["searxng"] as const;
+
+const WebSearchSchema = strict({
+  url: BaseUrlSchema,
+  format: v.optional(v.picklist(WEB_SEARCH_FORMATS, expected(`expected one of ${WEB_SEARCH_FORMATS.join(", ")}`))),
+  /** the most results one search returns (default 10) */
+  maxResults: v.optional(positiveInteger()),
+});
+
+export type WebSearchConfig = v.InferOutput<typeof WebSearchSchema>;
+
 /** One config file, user or project. Rule strings come out parsed. */
 export const ConfigFileSchema = strict({
   model: v.optional(ModelSchema),
@@ -149,6 +160,10 @@ export const ConfigFileSchema = strict({
   hooks: v.optional(HooksSchema),
   /** installed plugins on (true) or off (false) by id, Claude Code's `enabledPlugins`; a project's load only with trust */
   enabledPlugins: v.optional(v.record(v.string(), v.boolean(expected("expected true or false")), expected('expected an object like {"name@marketplace": true}'))),
+  /** language servers in Claude Code's `.lsp.json` shape; each entry is checked when the session starts (src/lsp/config.ts) */
+  lsp: v.optional(v.record(v.string(), v.unknown(), expected("expected an object of language servers"))),
+  /** where the websearch tool searches: a SearXNG-style JSON API (`GET URL?q=QUERY&format=json`) */
+  webSearch: v.optional(WebSearchSchema),
   /** memory.auto: at a session's end one model call proposes durable facts to remember (src/memory/auto.ts) */
   memory: v.optional(strict({ auto: flag() })),
 });

@@ -5,7 +5,7 @@
 import { BUILTIN_TOOLS, builtinPermission } from "./tool-names.ts";
 
 /** What requests rein's engine and built-in tools make. */
-export const BUILTIN_PERMISSIONS: readonly string[] = ["bash", "read", "edit", "external_directory", "webfetch"];
+export const BUILTIN_PERMISSIONS: readonly string[] = ["bash", "read", "edit", "external_directory", "webfetch", "websearch"];
 /** Built-in tools whose calls are checked under another permission (`write` as `edit`). */
 const CHECKED_AS: ReadonlyMap<string, string> = new Map(
   BUILTIN_TOOLS.flatMap((tool) => {

@@ -22,6 +22,7 @@ export const ManifestSchema = v.looseObject({
   agents: v.optional(Paths),
   hooks: v.optional(PathsOrInline),
   mcpServers: v.optional(PathsOrInline),
+  lspServers: v.optional(PathsOrInline),
 });
 export type Manifest = v.InferOutput<typeof ManifestSchema>;
 

@@ -28,6 +28,8 @@ export type Plugin = {
   hooks: { file: string; hooks: Record<string, unknown> }[];
   /** MCP server entries by name, each set with the file it came from */
   mcpServers: { file: string; servers: Record<string, unknown> }[];
+  /** language server entries by name (`.lsp.json`, the manifest's `lspServers`), each set with its file */
+  lspServers: { file: string; servers: Record<string, unknown> }[];
   /** the `bin/` folder, put on the bash tool's PATH */
   bin?: string;
   /** what was refused or unreadable; the plugin loads without it */
@@ -44,7 +46,7 @@ export function readPlugin(root: string, identity: PluginIdentity): Plugin | str
   const name = manifest.name ?? identity.name ?? basename(root);
   const id = identity.id ?? name;
   const problems: string[] = [];
-  const paths = (field: "commands" | "skills" | "agents" | "hooks" | "mcpServers", value: string | string[] | undefined) =>
+  const paths = (field: "commands" | "skills" | "agents" | "hooks" | "mcpServers" | "lspServers", value: string | string[] | undefined) =>
     (value === undefined ? [] : Array.isArray(value) ? value : [value]).flatMap((path) => {
       const full = inside(root, path);
       if (full) return [full];
@@ -70,21 +72,23 @@ export function readPlugin(root: string, identity: PluginIdentity): Plugin | str
     agents: dirs(agents),
     hooks: configSets("hooks", join(root, "hooks", "hooks.json"), manifest, paths, problems, root).map(({ file, config }) => ({ file, hooks: config })),
     mcpServers: configSets("mcpServers", join(root, ".mcp.json"), manifest, paths, problems, root).map(({ file, config }) => ({ file, servers: config })),
+    lspServers: configSets("lspServers", join(root, ".lsp.json"), manifest, paths, problems, root).map(({ file, config }) => ({ file, servers: config })),
     ...(pathKind(bin) === "dir" ? { bin } : {}),
     problems,
   };
 }
 
-type PathsOf = (field: "hooks" | "mcpServers", value: string | string[] | undefined) => string[];
+type ConfigField = "hooks" | "mcpServers" | "lspServers";
+type PathsOf = (field: ConfigField, value: string | string[] | undefined) => string[];
 
 /**
  * `hooks/hooks.json` or `.mcp.json`, then the manifest's field (files, or the configuration itself).
  * A file may wrap its configuration in `key` (hooks.json has `hooks` beside a `description`).
  */
-function configSets(field: "hooks" | "mcpServers", defaultFile: string, manifest: Manifest, paths: PathsOf, problems: string[], root: string) {
+function configSets(field: ConfigField, defaultFile: string, manifest: Manifest, paths: PathsOf, problems: string[], root: string) {
   const value = manifest[field];
   const files = [defaultFile, ...(isInline(value) ? [] : paths(field, value))];
-  const consequence = field === "hooks" ? "its hooks were not loaded" : "its MCP servers were not loaded";
+  const consequence = field === "hooks" ? "its hooks were not loaded" : field === "mcpServers" ? "its MCP servers were not loaded" : "its language servers were not loaded";
   const sets = [...new Set(files)].flatMap((file) => {
     const json = readJsonFile(file, problems, consequence);
     if (json === undefined) return [];

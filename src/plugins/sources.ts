@@ -15,13 +15,15 @@ export type PluginSources = {
   agents: PluginFolder[];
   hooks: PluginHookSource[];
   mcp: PluginServerSource[];
+  /** language servers, named `plugin:PLUGIN:SERVER`, with the plugin's variables filled */
+  lsp: (PluginServerSource & { env: Record<string, string> })[];
   /** folders for the end of the bash tool's PATH */
   bin: string[];
   warnings: string[];
 };
 
 export function pluginSources(plugins: readonly Plugin[]): PluginSources {
-  const sources: PluginSources = { skills: [], commands: [], agents: [], hooks: [], mcp: [], bin: [], warnings: [] };
+  const sources: PluginSources = { skills: [], commands: [], agents: [], hooks: [], mcp: [], lsp: [], bin: [], warnings: [] };
   for (const plugin of plugins) {
     const prefix = `${plugin.name}:`;
     sources.skills.push(...plugin.skills.map((dir) => ({ dir, prefix })));
@@ -30,6 +32,10 @@ export function pluginSources(plugins: readonly Plugin[]): PluginSources {
     sources.agents.push(...plugin.agents.map((dir) => ({ dir, prefix })));
     for (const set of plugin.hooks) sources.hooks.push(hookSource(plugin, set, sources.warnings));
     for (const set of plugin.mcpServers) sources.mcp.push(serverSource(plugin, set));
+    for (const set of plugin.lspServers) {
+      const servers = Object.fromEntries(Object.entries(set.servers).map(([name, raw]) => [`plugin:${plugin.name}:${name}`, fillDeep(raw, plugin)]));
+      sources.lsp.push({ file: set.file, servers, env: pluginEnv(plugin) });
+    }
     if (plugin.bin) sources.bin.push(plugin.bin);
   }
   return sources;

@@ -26,6 +26,10 @@ import { folderInstructions } from "../memory/folder-instructions.ts";
 import { sessionMemory } from "../memory/session-memory.ts";
 import type { FileAccess, Tool } from "../sdk.ts";
 import { systemPrompt } from "./system-prompt.ts";
+import { lspSession, type LspServerConfig } from "../lsp/session.ts";
+export { lspConfigs } from "../lsp/config.ts";
+import { websearchTool, type WebSearchSettings } from "../registry/builtin.ts";
+import { afterCalls } from "./after-calls.ts";
 export { instructionWarnings, loadInstructions, INSTRUCTION_CAP_BYTES } from "../memory/instructions.ts";
 import { sessionSkills, type SessionSkills } from "./skills.ts";
 import type { ActivePlugins } from "../plugins/active.ts";
@@ -96,6 +100,10 @@ export type RunSettings = {
   skills?: { configDir: string; trusted: boolean; builtins?: readonly string[]; plugins?: ActivePlugins };
   /** where read, write and edit get and put file text (an ACP editor's buffers); the disk when absent */
   fileAccess?: FileAccess;
+  /** the language servers configured (started with the first file of their languages), and their logs' folder */
+  lsp?: { configs: readonly LspServerConfig[]; logDir: string; waitMs?: number };
+  /** the websearch tool's backend (config `webSearch`); no websearch tool without it */
+  webSearch?: WebSearchSettings;
 };
 
 /** What the model reads of one tool result, in characters: 15% of the window's characters, within 10k-60k. */
@@ -224,7 +232,7 @@ function baseSessionOptions(settings: RunSettings, store: Store, registry: ToolR
   if (typeof setup === "string") throw new Error(setup);
   const memory = settings.dataDir ? sessionMemory(settings.dataDir, settings.projectRoot, settings.warn) : undefined;
   const rules = afterDefaults(ruleSet(settings.permissionMode, settings.rules, agent), memory?.rules ?? []);
-  const tools = withTool(toolsCheckingRules(registry, settings), memory?.tool);
+  const registryTools = toolsCheckingRules(registry, settings);
   const info = setup.models.info(settings.model);
   if (!settings.stream) setup.prepare(settings.model);
   const stream = settings.stream ?? setup.stream;
@@ -236,6 +244,11 @@ function baseSessionOptions(settings: RunSettings, store: Store, registry: ToolR
   const skills = runSkills(settings, info.contextWindow, (model) => setup.models.problem?.(model), mcp?.prompts);
   const sources = instructionSources(settings);
   const instructions = settings.instructions ?? loadInstructions(sources);
+  const lsp = settings.lsp?.configs.length
+    ? lspSession({ configs: settings.lsp.configs, root: settings.projectRoot, cwd: settings.cwd, env: toolEnv, logDir: settings.lsp.logDir, sandbox: mcpSandbox, ...(settings.lsp.waitMs ? { waitMs: settings.lsp.waitMs } : {}) })
+    : undefined;
+  const search = settings.webSearch ? websearchTool(settings.webSearch) : undefined;
+  const tools = withTool(withTool(withTool(registryTools, memory?.tool), lsp?.tool), search);
   return {
     store,
     stream,
@@ -244,7 +257,7 @@ function baseSessionOptions(settings: RunSettings, store: Store, registry: ToolR
     system: [systemPrompt(sources, memory?.prompt, instructions), agent?.prompt, skills?.catalog].filter(Boolean).join("\n\n"),
     tools: async () => offeredTools([...(await tools()), ...(skills?.tool ? [skills.tool] : [])], agent, rules),
     // Rarely needed: sent once the model loads them; memory too while there is no memory index to read.
-    deferredTools: ["history", "webfetch", "task", ...(memory?.prompt.length ? [] : ["memory"])],
+    deferredTools: ["history", "webfetch", "task", "lsp", "websearch", ...(memory?.prompt.length ? [] : ["memory"])],
     rules,
     ...(agent ? { agent: agent.name } : {}),
     expand: permissionEngine(settings),
@@ -265,11 +278,12 @@ function baseSessionOptions(settings: RunSettings, store: Store, registry: ToolR
     ...(settings.leaseWaitMs !== undefined ? { lease: { waitMs: settings.leaseWaitMs } } : {}),
     toolEnv,
     ...(settings.hooks ? { hooks: settings.hooks } : {}),
-    afterToolCall: folderInstructions(sources, instructions),
+    afterToolCall: afterCalls(folderInstructions(sources, instructions), lsp?.afterToolCall),
     sandbox: { ...settings.sandbox, masked },
     ...(skills ? { skills } : {}),
     ...(settings.fileAccess ? { fileAccess: settings.fileAccess } : {}),
     ...(mcp ? { mcp } : {}),
+    ...(lsp ? { lsp } : {}),
   };
 }
 

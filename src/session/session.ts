@@ -49,6 +49,7 @@ import { TurnCheckpoints, type CheckpointSettings } from "../checkpoint/turn.ts"
 import type { SessionRow, Store } from "./store.ts";
 import type { SessionSkills } from "./skills.ts";
 import type { SessionMcp } from "../mcp/session.ts";
+import type { LspSession } from "../lsp/session.ts";
 
 export type SessionOptions = {
   store: Store;
@@ -108,6 +109,8 @@ export type SessionOptions = {
   checkpoints?: CheckpointSettings;
   /** the MCP servers: `@SERVER:URI` in a prompt attaches that resource */
   mcp?: SessionMcp;
+  /** the language servers (started with the first file of their languages) */
+  lsp?: LspSession;
 };
 
 /**
@@ -291,6 +294,11 @@ export class Session {
   /** The session's MCP servers as they stand (none without MCP). */
   async mcpServers(): Promise<Awaited<ReturnType<SessionMcp["servers"]>>> {
     return (await this.options.mcp?.servers()) ?? [];
+  }
+
+  /** The session's language servers and their state (none without any configured). */
+  lspServers(): ReturnType<LspSession["status"]> {
+    return this.options.lsp?.status() ?? [];
   }
 
   subscribe(listener: Listener): () => void {
@@ -523,6 +531,7 @@ export class Session {
 
   /** Lets go of what the session holds open besides the store (its MCP servers): the front end is done with it. */
   async close(): Promise<void> {
+    this.options.lsp?.close();
     await this.options.mcp?.close();
   }
 

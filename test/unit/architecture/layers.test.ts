@@ -17,7 +17,9 @@ const ALLOWED: Record<string, readonly string[]> = {
   config: ["permission"],
   agents: ["agent", "sdk", "config", "permission", "prompts"],
   mcp: ["agent", "sdk", "config", "permission", "registry"],
-  session: ["agent", "agents", "mcp", "sdk", "permission", "llm", "registry", "prompts", "hooks", "memory", "skills", "checkpoint", "plugins"],
+  session: ["agent", "agents", "mcp", "lsp", "sdk", "permission", "llm", "registry", "prompts", "hooks", "memory", "skills", "checkpoint", "plugins"],
+  // lsp runs its servers with the process-group leaf of tools/lib (markers, the watchdog), as bash does.
+  lsp: ["agent", "sdk", "config", "permission", "registry", "tools", "prompts"],
   memory: ["agent", "sdk", "config", "permission", "prompts"],
   hooks: ["agent", "sdk", "config", "permission"],
   skills: ["agent", "sdk", "config", "permission", "prompts"],
