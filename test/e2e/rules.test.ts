@@ -27,7 +27,7 @@ test.concurrent("a permission that may be a user or MCP tool's runs; only one no
   const r = await w.run(["-p", "hi", "--ask", "mcp__github__create_issue"]);
   expect(r.code).toBe(0);
   expect(r.stdout).toBe("ok\n");
-  expect(r.stderr).toContain('"mcp__github__create_issue" is none of rein\'s permissions (bash, read, edit, external_directory, webfetch) and no loaded tool has that name');
+  expect(r.stderr).toContain('"mcp__github__create_issue" is none of rein\'s permissions (bash, read, edit, external_directory, webfetch, websearch) and no loaded tool has that name');
   expect(r.stderr).not.toContain('"myTool"');
 
   await writeFile(join(w.configDir, "config.json"), JSON.stringify({ permissions: { allow: ["myTool"], ask: ["mcp__github__create_issue"] } }));

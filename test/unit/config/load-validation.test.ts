@@ -31,7 +31,7 @@ describe("a file that is not valid config", () => {
   test("a bad deny rule in the project file is reported against that file", () => {
     ws.writeProject({ permissions: { deny: ["Bash(rm *)"] } });
     expect(thrown(() => ws.load()).message).toBe(
-      `config error in ${ws.projectFile}: "permissions.deny[0]": expected a rule like bash(npm test *), got "Bash(rm *)" (unknown permission "Bash" (did you mean "bash"? known permissions: bash, read, edit, external_directory, webfetch))`,
+      `config error in ${ws.projectFile}: "permissions.deny[0]": expected a rule like bash(npm test *), got "Bash(rm *)" (unknown permission "Bash" (did you mean "bash"? known permissions: bash, read, edit, external_directory, webfetch, websearch))`,
     );
   });
 
