@@ -5,8 +5,8 @@ import { readFrontMatter } from "../config/front-matter.ts";
 export type FrontMatter = { fields: Record<string, unknown>; body: string; lenient?: string };
 
 /** The file's fields and body, or a sentence saying why its front matter cannot be read. */
-export function frontMatter(text: string): FrontMatter | string {
-  const read = readFrontMatter(text);
+export function frontMatter(text: string, keys?: readonly string[]): FrontMatter | string {
+  const read = readFrontMatter(text, keys ? { keys } : {});
   if ("error" in read) return read.error;
   if (!read.present) return "it has no front matter (a first line `---`, the fields, then `---`)";
   return { fields: read.data, body: read.body.trim(), ...(read.lenient ? { lenient: read.lenient } : {}) };

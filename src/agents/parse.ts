@@ -4,6 +4,7 @@
 import type { Action, Rule } from "../permission/evaluate.ts";
 import { PERMISSION_MODES, type PermissionMode } from "../permission/modes.ts";
 import { reinToolName, toolPermission } from "../permission/tool-names.ts";
+import { claudeFields } from "./claude-fields.ts";
 import { frontMatter } from "./front-matter.ts";
 import { toolList } from "./tool-names.ts";
 import { AGENT_MODES, type AgentDefinition, type AgentMode } from "./types.ts";
@@ -12,8 +13,10 @@ export type AgentFormat = "rein" | "claude" | "opencode";
 export type AgentFile = { path: string; /** the path below the agents folder, without `.md` */ id: string; text: string; format: AgentFormat; project: boolean };
 export type Parsed = { agent?: AgentDefinition; warning?: string; notes: string[] };
 
-const CLAUDE_FIELDS = ["name", "description", "tools", "disallowedTools", "model", "permissionMode", "maxTurns"];
-const OPENCODE_FIELDS = ["description", "mode", "model", "permission", "tools", "hidden", "maxSteps", "disable"];
+// The fields an agent file may set (Claude Code's, then OpenCode's); others are accepted and unused.
+const CLAUDE_FIELDS = ["name", "description", "tools", "disallowedTools", "model", "permissionMode", "maxTurns", "skills", "memory", "effort", "initialPrompt", "mcpServers", "hooks", "background", "isolation", "color"];
+const OPENCODE_FIELDS = ["description", "mode", "model", "permission", "tools", "hidden", "maxSteps", "disable", "temperature", "top_p", "color"];
+const FIELDS = [...new Set([...CLAUDE_FIELDS, ...OPENCODE_FIELDS])];
 const MODEL_ALIASES: Record<string, string> = {
   sonnet: "claude-sonnet-5-5",
   opus: "claude-opus-5-5",
@@ -30,17 +33,14 @@ const CLAUDE_MODES: Record<string, PermissionMode> = {
 };
 
 export function parseAgentFile(file: AgentFile): Parsed {
-  const read = frontMatter(file.text);
+  const read = frontMatter(file.text, FIELDS);
   if (typeof read === "string") return { warning: `agent file ${file.path} skipped: ${read}`, notes: [] };
   const { fields, body } = read;
   const notes: string[] = [];
   const note = (text: string) => notes.push(`agent file ${file.path}: ${text}`);
-  if (read.lenient) note(`the front matter is not strict YAML (${read.lenient}), so it was read as plain \`field: value\` lines; quote values that hold ": " or "#"`);
+  if (read.lenient) note(`the front matter is not strict YAML (${read.lenient}), so it was read leniently; quote values that hold ": " or "#"`);
   const description = typeof fields.description === "string" ? fields.description.trim() : "";
   if (!description) return { warning: `agent file ${file.path} skipped: it has no \`description\` (say in one line what the agent is for)`, notes };
-  const known = file.format === "opencode" ? OPENCODE_FIELDS : file.format === "claude" ? CLAUDE_FIELDS : [...new Set([...CLAUDE_FIELDS, ...OPENCODE_FIELDS])];
-  const unknown = Object.keys(fields).filter((key) => !known.includes(key));
-  if (unknown.length) note(`ignored field${unknown.length === 1 ? "" : "s"} ${unknown.join(", ")}`);
   if (fields.disable === true) return { notes };
 
   const name = file.format === "opencode" || typeof fields.name !== "string" || !fields.name.trim() ? file.id : fields.name.trim();
@@ -72,6 +72,7 @@ export function parseAgentFile(file: AgentFile): Parsed {
   const disallowed = toolList(fields.disallowedTools, note);
   if (disallowed) agent.disallowedTools = disallowed;
   if (fields.permission !== undefined) agent.rules.push(...permissionRules(fields.permission, note));
+  Object.assign(agent, claudeFields(fields, note));
   return { agent, notes };
 }
 

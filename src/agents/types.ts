@@ -29,6 +29,22 @@ export type AgentDefinition = {
   source: string;
   /** read from the repository: loosens nothing without trust */
   project: boolean;
+  /** skills whose text is loaded into the agent's prompt when it starts (Claude Code's `skills`) */
+  skills?: string[];
+  /** the memory folder whose MEMORY.md is read into its prompt: ~/.claude/agent-memory/NAME/ (user), .claude/agent-memory/NAME/ (project), .claude/agent-memory-local/NAME/ (local) */
+  memory?: "user" | "project" | "local";
+  /** Claude Code's reasoning effort: a level or a number (carried; rein's models take no effort setting yet) */
+  effort?: "low" | "medium" | "high" | "xhigh" | "max" | number;
+  /** sent as the first user turn when the agent runs as the main agent, before any prompt given */
+  initialPrompt?: string;
+  /** MCP servers for the agent: names of configured servers, or `{NAME: config}` entries */
+  mcpServers?: (string | Record<string, unknown>)[];
+  /** hooks active only while the agent runs (its Stop hooks fire as SubagentStop), in the hooks.json shape */
+  hooks?: Record<string, unknown>;
+  /** runs as a background task when started (applied by the background workers) */
+  background?: boolean;
+  /** "worktree": runs in its own git worktree (applied by the worktree support) */
+  isolation?: "worktree";
 };
 
 /** What reading agent files found beside the agents: files skipped (warnings) and fields ignored (notes). */

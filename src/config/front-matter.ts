@@ -1,15 +1,31 @@
-// The `---` block of YAML at the top of a Markdown file (an agent, a skill, a command, a memory),
-// read leniently as the Agent Skills standard asks: strict YAML first; when that fails, a reading of
-// plain `key: value` lines, which saves the common unquoted-colon description
-// ("description: Use when: ..."). What neither reads is a problem the caller reports with the file's
-// name; each caller validates its own fields afterwards.
+// The `---` block of YAML at the top of a Markdown file (an agent, a skill, a command, a memory), read
+// as YAML parsers read it, then leniently, as the Agent Skills standard asks and Claude Code does:
+// 1. strict YAML (Bun's built-in parser: YAML 1.2 core, the same readings as the `yaml` package);
+// 2. Claude Code's retry: each top-level `key: value` whose plain value YAML cannot take (an unquoted
+//    ": ", "#", "@", a backquote) is quoted, and the block parsed again;
+// 3. a reading by lines (front-matter-lines.ts) that keeps lists, block scalars and nested maps, and
+//    lets lines that start no field continue the value above them (Claude Code's agent descriptions
+//    with their multi-line `<example>` blocks).
+// What none of these reads is a problem the caller reports with the file's name; each caller
+// validates its own fields afterwards.
+import { readLines } from "./front-matter-lines.ts";
+
 export type FrontMatter = {
   data: Record<string, unknown>;
   body: string;
   /** false when the file has no block (then `data` is empty) */
   present: boolean;
-  /** why strict YAML refused the block, when it was read line by line instead */
+  /** why strict YAML refused the block, when it was read leniently instead */
   lenient?: string;
+};
+
+export type FrontMatterOptions = {
+  /**
+   * The fields the caller reads. In the reading by lines, a `word:` line naming none of them
+   * continues the value above it (`Context: ...` inside a description's example) instead of
+   * starting a field.
+   */
+  keys?: readonly string[];
 };
 
 const OPEN = /^---[ \t]*(?:\n|$)/;
@@ -26,20 +42,24 @@ export function splitFrontMatter(text: string): { block?: string; body: string }
 }
 
 /** The fields and the body, or what is wrong with the block as a phrase (no trailing period). */
-export function readFrontMatter(text: string): FrontMatter | { error: string } {
+export function readFrontMatter(text: string, options: FrontMatterOptions = {}): FrontMatter | { error: string } {
   const split = splitFrontMatter(text);
   if ("unclosed" in split) return { error: split.unclosed };
   const { block, body } = split;
   if (block === undefined) return { data: {}, body, present: false };
   const strict = strictYaml(block);
   if (typeof strict === "object") return { data: strict, body, present: true };
-  const loose = looseYaml(block);
-  if (loose) return { data: loose, body, present: true, lenient: strict ?? "not a mapping" };
-  return { error: `the front matter is not valid YAML (${strict ?? "not a mapping of field: value lines"}); quote values that hold ": " or "#"` };
+  const why = strict ?? "not a mapping";
+  const quoted = quoteValues(block);
+  const retried = quoted === undefined ? undefined : strictYaml(quoted);
+  if (typeof retried === "object") return { data: retried, body, present: true, lenient: why };
+  const lines = readLines(block, options.keys);
+  if (lines) return { data: lines, body, present: true, lenient: why };
+  return { error: `the front matter is not valid YAML (${why}); quote values that hold ": " or "#"` };
 }
 
 /** The parsed mapping, the parser's complaint, or undefined for YAML that is not a mapping. */
-function strictYaml(block: string): Record<string, unknown> | string | undefined {
+export function strictYaml(block: string): Record<string, unknown> | string | undefined {
   try {
     const value: unknown = Bun.YAML.parse(block);
     if (value === null || value === undefined) return {};
@@ -49,45 +69,32 @@ function strictYaml(block: string): Record<string, unknown> | string | undefined
   }
 }
 
-const PAIR = /^([A-Za-z_][\w-]*)[ \t]*:(?:[ \t]+(.*))?$/;
-const ITEM = /^[ \t]+-[ \t]+(.*)$/;
+const TOP_PAIR = /^([A-Za-z_][\w-]*):[ \t]+(\S.*)$/;
+/** What a plain YAML value cannot hold (Claude Code's list): flow and anchor characters, comments, a colon and a space. */
+const NEEDS_QUOTES = /[{}[\]*&#!|>%@`]|: /;
 
-/** Top-level `key: rest of the line` pairs and `- item` lists; undefined for anything richer (flow, blocks, an open quote). */
-function looseYaml(block: string): Record<string, unknown> | undefined {
-  const data: Record<string, unknown> = {};
-  let list: string | undefined;
-  for (const line of block.split("\n")) {
-    if (line.trim() === "" || line.trimStart().startsWith("#")) continue;
-    const item = ITEM.exec(line);
-    if (item && list !== undefined) {
-      const items = Array.isArray(data[list]) ? (data[list] as unknown[]) : [];
-      data[list] = [...items, unquote(item[1]!.trim())];
-      continue;
-    }
-    const pair = PAIR.exec(line);
-    if (!pair) return undefined;
-    const value = (pair[2] ?? "").trim();
-    if (/^[|>&*!]/.test(value) || unterminated(value)) return undefined;
-    list = value === "" ? pair[1]! : undefined;
-    data[pair[1]!] = value === "" ? undefined : unquote(value);
-  }
-  return data;
+/** The block with top-level plain values YAML would refuse put in double quotes (tabs of indentation made spaces); undefined when nothing changed. */
+function quoteValues(block: string): string | undefined {
+  let changed = false;
+  const lines = block.split("\n").map((line) => {
+    const tabs = line.replace(/^\t+/, (t) => "  ".repeat(t.length));
+    if (tabs !== line) changed = true;
+    const pair = TOP_PAIR.exec(tabs);
+    if (!pair) return tabs;
+    const [, key, raw] = pair as unknown as [string, string, string];
+    const value = raw.trimEnd();
+    if (/^(["']).*\1$/.test(value) || /^[|>][-+0-9]*$/.test(value) || flowList(value) || !NEEDS_QUOTES.test(value)) return tabs;
+    changed = true;
+    return `${key}: "${value.replaceAll("\\", "\\\\").replaceAll('"', '\\"')}"`;
+  });
+  return changed ? lines.join("\n") : undefined;
 }
 
-/** A quoted value whose quote does not close on its line. */
-function unterminated(value: string): boolean {
-  const quote = value[0];
-  return (quote === '"' || quote === "'") && (value.length < 2 || !value.endsWith(quote));
-}
-
-/** A value in quotes without them; a double-quoted one with its escapes read (`\"`, `\n`, `\u00e9`). */
-function unquote(value: string): string {
-  if (value.length < 2) return value;
-  if (value.startsWith("'") && value.endsWith("'")) return value.slice(1, -1).replaceAll("''", "'");
-  if (!value.startsWith('"') || !value.endsWith('"')) return value;
+function flowList(value: string): boolean {
+  if (!value.startsWith("[") || !value.endsWith("]")) return false;
   try {
-    return String(JSON.parse(value));
+    return Array.isArray(Bun.YAML.parse(value));
   } catch {
-    return value.slice(1, -1);
+    return false;
   }
 }

@@ -36,6 +36,8 @@ const CommandHandler = v.strictObject(
     args: v.optional(v.array(v.string(got("expected a string")), got("expected a list of arguments"))),
     shell: v.optional(v.picklist(["bash", "sh"], got("expected bash or sh"))),
     async: v.optional(v.boolean(got("expected true or false"))),
+    /** runs in the background like `async`, and its exit 2 wakes the model with its stderr */
+    asyncRewake: v.optional(v.boolean(got("expected true or false"))),
     ...common,
   },
   unknownKey,
@@ -52,6 +54,15 @@ const HttpHandler = v.strictObject(
 );
 const PromptHandler = v.strictObject({ type: v.literal("prompt"), prompt: text("a prompt"), model: v.optional(text("a model name")), ...common }, unknownKey);
 const AgentHandler = v.strictObject({ type: v.literal("agent"), prompt: text("a prompt"), model: v.optional(text("a model name")), ...common }, unknownKey);
+
+/** The keys rein reads, per handler type and for a matcher group. */
+export const HOOK_KEYS: Record<string, readonly string[]> = {
+  command: Object.keys(CommandHandler.entries),
+  http: Object.keys(HttpHandler.entries),
+  prompt: Object.keys(PromptHandler.entries),
+  agent: Object.keys(AgentHandler.entries),
+  group: ["matcher", "hooks"],
+};
 
 export const HookHandlerSchema = v.variant("type", [CommandHandler, HttpHandler, PromptHandler, AgentHandler], (issue) =>
   `expected a handler with "type" one of ${HANDLER_TYPES.join(", ")}, got ${JSON.stringify((issue.input as { type?: unknown } | undefined)?.type ?? issue.input)}`,

@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import * as v from "valibot";
-import { HOOK_EVENTS, HookGroupSchema, type HookEvent, type HookHandler, type HooksConfig } from "../config/hooks-schema.ts";
+import { HOOK_EVENTS, HOOK_KEYS, HookGroupSchema, type HookEvent, type HookHandler, type HooksConfig } from "../config/hooks-schema.ts";
 import type { Dialect } from "./dialect.ts";
 import { matcherProblem } from "./matcher.ts";
 
@@ -33,8 +33,10 @@ export type HookSourcesInput = {
   plugins?: readonly { file: string; hooks: Record<string, unknown>; env: Readonly<Record<string, string>> }[];
 };
 
-export function hookEntries(input: HookSourcesInput): { entries: HookEntry[]; warnings: string[] } {
+/** `warnings`: what was not loaded (a group, a file); `notes`: what was left out of what loaded (a key rein does not read). */
+export function hookEntries(input: HookSourcesInput): { entries: HookEntry[]; warnings: string[]; notes: string[] } {
   const warnings: string[] = [];
+  const notes: string[] = [];
   const entries: HookEntry[] = [];
   const add = (file: string, scope: HookEntry["scope"], dialect: Dialect, hooks: HooksConfig, env?: HookEntry["env"]) => {
     for (const [event, groups] of Object.entries(hooks) as [HookEvent, HooksConfig[HookEvent]][]) {
@@ -54,15 +56,15 @@ export function hookEntries(input: HookSourcesInput): { entries: HookEntry[]; wa
     [join(input.projectRoot, ".claude", "settings.local.json"), "project"],
   ];
   for (const [file, scope] of claudeFiles) {
-    const hooks = readClaudeHooks(file, warnings);
+    const hooks = readClaudeHooks(file, warnings, notes);
     if (hooks) add(file, scope, "claude", hooks);
   }
-  for (const plugin of input.plugins ?? []) add(plugin.file, "user", "claude", claudeHooks(plugin.hooks, plugin.file, warnings), plugin.env);
-  return { entries, warnings };
+  for (const plugin of input.plugins ?? []) add(plugin.file, "user", "claude", claudeHooks(plugin.hooks, plugin.file, warnings, notes), plugin.env);
+  return { entries, warnings, notes };
 }
 
 /** A Claude Code settings file's hooks, group by group: what is wrong costs that group and a warning, never the rest. */
-function readClaudeHooks(file: string, warnings: string[]): HooksConfig | undefined {
+function readClaudeHooks(file: string, warnings: string[], notes: string[]): HooksConfig | undefined {
   let text: string;
   try {
     text = readFileSync(file, "utf8");
@@ -82,10 +84,34 @@ function readClaudeHooks(file: string, warnings: string[]): HooksConfig | undefi
     warnings.push(`${file}: "hooks" is not an object of events; its hooks were not loaded`);
     return undefined;
   }
-  return claudeHooks(hooks, file, warnings);
+  return claudeHooks(hooks, file, warnings, notes);
 }
 
-function claudeHooks(hooks: Record<string, unknown>, file: string, warnings: string[]): HooksConfig {
+/**
+ * Claude Code's files carry keys rein does not read (newer ones, internal ones: `once`,
+ * `rewakeMessage`...): each is left out with a note, never the group it is in.
+ */
+function withoutUnknownKeys(group: unknown, where: string, notes: string[]): unknown {
+  if (!isRecord(group)) return group;
+  const kept = pick(group, HOOK_KEYS.group!, where, notes);
+  if (!Array.isArray(kept.hooks)) return kept;
+  const hooks = kept.hooks.map((handler, h) => {
+    if (!isRecord(handler) || typeof handler.type !== "string" || !HOOK_KEYS[handler.type] || handler.type === "group") return handler;
+    return pick(handler, HOOK_KEYS[handler.type]!, `${where}.hooks[${h}]`, notes);
+  });
+  return { ...kept, hooks };
+}
+
+function pick(object: Record<string, unknown>, keys: readonly string[], where: string, notes: string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(object)) {
+    if (keys.includes(key)) out[key] = value;
+    else notes.push(`${where}": key "${key}" is not one rein reads; ignored`);
+  }
+  return out;
+}
+
+function claudeHooks(hooks: Record<string, unknown>, file: string, warnings: string[], notes: string[]): HooksConfig {
   const out: HooksConfig = {};
   for (const [event, groups] of Object.entries(hooks)) {
     // Claude Code has more events than rein runs: those are not an error in its files.
@@ -95,7 +121,7 @@ function claudeHooks(hooks: Record<string, unknown>, file: string, warnings: str
       continue;
     }
     const kept = groups.flatMap((group, g) => {
-      const parsed = v.safeParse(HookGroupSchema, group);
+      const parsed = v.safeParse(HookGroupSchema, withoutUnknownKeys(group, `${file}: "hooks.${event}[${g}]`, notes));
       if (parsed.success) return [parsed.output];
       const issue = parsed.issues[0];
       const path = v.getDotPath(issue);
