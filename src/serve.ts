@@ -1,7 +1,7 @@
 // `rein --serve`: part of the composition root. Resolves the token and the address, builds the
 // Hono app over a session hub, hands it to Bun.serve, and shuts down cleanly (exit 0) on SIGTERM, SIGINT or SIGHUP.
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import type { Args } from "./cli/args.ts";
 import { UsageError } from "./cli/args.ts";
@@ -23,6 +23,7 @@ import { projectPaths } from "./config/paths.ts";
 import { saveAllowRules } from "./config/save-rules.ts";
 import { alwaysRules } from "./session/broker.ts";
 import { stopBackgroundCommands } from "./cli/stop-background.ts";
+import { readOwnText } from "./sdk/own-file.ts";
 
 export const DEFAULT_PORT = 4774;
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|\[::1\]|localhost)$/;
@@ -177,7 +178,7 @@ function optionsOf(ctx: Context, store: Store) {
 /** A token kept in the data folder (mode 0600): made and printed once, reused by later starts. */
 function generatedToken(file: string): string {
   if (existsSync(file)) {
-    const saved = readFileSync(file, "utf8").trim();
+    const saved = readOwnText(file).trim();
     if (saved.length >= 32) return saved;
   }
   const token = randomBytes(24).toString("hex");

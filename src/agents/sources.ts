@@ -2,9 +2,10 @@
 // the project root (rein's, Claude Code's, OpenCode's), then the user's. The nearer of two agents
 // with one name wins, with a note; built-in agents come last. Enabled plugins' agent folders come
 // after the user's, their agents named `plugin:agent`.
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readdirSync, statSync } from "node:fs";
 import { join, sep } from "node:path";
 import { foldersUpTo } from "../config/find-project-root.ts";
+import { missingFile, readOwnText, readProblem } from "../sdk/own-file.ts";
 import { builtinAgents } from "./builtin.ts";
 import { parseAgentFile, type AgentFormat } from "./parse.ts";
 import { trusting } from "./trust.ts";
@@ -58,7 +59,7 @@ export function loadAgents(ctx: AgentSourceContext): { agents: AgentDefinition[]
     if (agent.source !== "built-in") report.notes.push(`agent "${agent.name}" of ${agent.source} is not used: ${nearer.source} defines one with the same name and is nearer`);
   };
   for (const folder of agentFolders(ctx)) {
-    for (const file of markdownFiles(folder)) {
+    for (const file of markdownFiles(folder, report.warnings)) {
       const parsed = parseAgentFile({ ...file, format: folder.format, project: folder.project });
       if (parsed.warning) report.warnings.push(parsed.warning);
       report.notes.push(...parsed.notes);
@@ -85,7 +86,7 @@ function pluginAgent(agent: AgentDefinition, prefix: string, notes: string[]): A
   return { ...rest, name: `${prefix}${agent.name}` };
 }
 
-function markdownFiles(folder: Folder): { path: string; id: string; text: string }[] {
+function markdownFiles(folder: Folder, warnings: string[]): { path: string; id: string; text: string }[] {
   let names: string[];
   try {
     if (!statSync(folder.dir).isDirectory()) return [];
@@ -99,8 +100,10 @@ function markdownFiles(folder: Folder): { path: string; id: string; text: string
     .flatMap((name) => {
       const path = join(folder.dir, name);
       try {
-        return [{ path, id: name.slice(0, -3).split(sep).join("/"), text: readFileSync(path, "utf8") }];
-      } catch {
+        return [{ path, id: name.slice(0, -3).split(sep).join("/"), text: readOwnText(path) }];
+      } catch (error) {
+        // A folder named `x.md` is not an agent file; anything else that cannot be read is said.
+        if (!missingFile(error) && !statSync(path, { throwIfNoEntry: false })?.isDirectory()) warnings.push(`agent file ${path} skipped: ${readProblem(error)}`);
         return [];
       }
     });

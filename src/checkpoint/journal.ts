@@ -1,8 +1,9 @@
 // The checkpoints of one session: a small JSON file beside the shadow store, rewritten whole (via a
 // temporary file and a rename, so a killed process leaves the old or the new one, never half).
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as v from "valibot";
+import { readOwnText } from "../sdk/own-file.ts";
 
 const ChangeSchema = v.object({
   status: v.picklist(["added", "modified", "deleted", "renamed", "mode"]),
@@ -63,7 +64,7 @@ export function journalPath(workspaceDir: string, sessionId: string): string {
 export function readJournal(path: string): Checkpoint[] {
   if (!existsSync(path)) return [];
   try {
-    const parsed = v.safeParse(JournalSchema, JSON.parse(readFileSync(path, "utf8")));
+    const parsed = v.safeParse(JournalSchema, JSON.parse(readOwnText(path)));
     if (parsed.success) return parsed.output.checkpoints;
   } catch {
     // fall through

@@ -1,10 +1,11 @@
 // rein memory list | show NAME | edit NAME | rm NAME: the memories the model reads, by hand.
 import { spawnSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { findMemory, listMemories, memoryDirs, parseMemory, removeMemory, saveMemory, type MemoryDirs } from "../session/memory.ts";
 import { UsageError } from "./args.ts";
 import type { Context } from "./context.ts";
 import { out } from "./output.ts";
+import { readOwnText } from "../sdk/own-file.ts";
 
 export async function memoryCommand(rest: readonly string[], ctx: Context): Promise<number> {
   const [action = "list", name] = rest;
@@ -18,7 +19,7 @@ export async function memoryCommand(rest: readonly string[], ctx: Context): Prom
     return 1;
   }
   if (action === "show") {
-    out(`${memory.file}\n\n${readFileSync(memory.file, "utf8")}`);
+    out(`${memory.file}\n\n${readOwnText(memory.file)}`);
     return 0;
   }
   if (action === "rm") {
@@ -55,7 +56,7 @@ export async function editMemory(
   env: Readonly<Record<string, string | undefined>>,
   lend: (run: () => void) => void,
 ): Promise<{ saved: boolean; message: string }> {
-  const before = readFileSync(file, "utf8");
+  const before = readOwnText(file);
   const editor = env.VISUAL || env.EDITOR || "vi";
   let run: ReturnType<typeof spawnSync> | undefined;
   lend(() => void (run = spawnSync("sh", ["-c", `${editor} "$1"`, "sh", file], { stdio: "inherit", env: { ...process.env, ...env } })));
@@ -63,7 +64,7 @@ export async function editMemory(
     writeFileSync(file, before);
     return { saved: false, message: `the editor (${editor}) exited with ${run?.status ?? run?.signal}; the memory is as it was` };
   }
-  const parsed = parseMemory(readFileSync(file, "utf8"));
+  const parsed = parseMemory(readOwnText(file));
   const scope = file.startsWith(dirs.user) ? "user" : "project";
   const saved = typeof parsed === "string" ? `not saved: ${parsed}` : await saveMemory(dirs, scope, { ...parsed.meta, text: parsed.text });
   if (typeof saved === "string") {

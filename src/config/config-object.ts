@@ -1,13 +1,14 @@
 // Reading and writing a config file as a plain JSON object, for the commands that change one key of
 // it (saved approvals, rein mcp add/remove) and keep the rest as it was. Writes replace atomically.
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
+import { readOwnText } from "../sdk/own-file.ts";
 
 /** The file's object ({} when there is no file), or undefined when it is not a JSON object. */
 export function readConfigObject(file: string): Record<string, unknown> | undefined {
   if (!existsSync(file)) return {};
   try {
-    const value = JSON.parse(readFileSync(file, "utf8")) as unknown;
+    const value = JSON.parse(readOwnText(file)) as unknown;
     if (value && typeof value === "object" && !Array.isArray(value)) return value as Record<string, unknown>;
   } catch {
     // not JSON: the caller says what it left alone

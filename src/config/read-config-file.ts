@@ -1,8 +1,8 @@
-import { readFileSync } from "node:fs";
 import * as v from "valibot";
 import { ConfigError } from "./config-error.ts";
 import { locateJsonError } from "./json-error.ts";
 import { type ConfigFile, ConfigFileSchema } from "./schema.ts";
+import { missingFile, NotRegularFileError, readOwnText, readProblem } from "../sdk/own-file.ts";
 
 /** Keys only the user config may set: a repository could otherwise send the user's key to its own host. */
 const USER_ONLY_KEYS = ["apiKey", "baseURL", "server"] as const;
@@ -23,11 +23,12 @@ export function readConfigFile(file: string, kind: ConfigFileKind): ConfigFile |
 
 function readText(file: string): string | undefined {
   try {
-    return readFileSync(file, "utf8");
+    return readOwnText(file);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
     // ENOTDIR: `.rein` is a file, so there is no `.rein/config.json` either.
-    if (code === "ENOENT" || code === "ENOTDIR") return undefined;
+    if (missingFile(error)) return undefined;
+    if (error instanceof NotRegularFileError) throw new ConfigError(`config error in ${file}: ${readProblem(error)}; replace it with a JSON file`, { file });
+    const code = (error as NodeJS.ErrnoException).code;
     throw new ConfigError(`config error in ${file}: cannot read the file (${code ?? String(error)})`, { file });
   }
 }

@@ -1,8 +1,9 @@
 // Workspace trust: project tools (and a project config that loosens permissions) run or widen what
 // repository code may do, so they apply only in a workspace the user trusted. The answer is kept in
 // the user's data folder, never in the repository.
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { readOwnText } from "../sdk/own-file.ts";
 
 type TrustFile = { trusted: string[]; distrusted: string[] };
 
@@ -34,7 +35,7 @@ export function rememberTrust(dataDir: string, root: string, trusted: boolean): 
 
 function read(path: string): TrustFile {
   try {
-    const parsed = JSON.parse(readFileSync(path, "utf8")) as Partial<TrustFile>;
+    const parsed = JSON.parse(readOwnText(path)) as Partial<TrustFile>;
     return {
       trusted: Array.isArray(parsed.trusted) ? parsed.trusted.filter((d) => typeof d === "string") : [],
       distrusted: Array.isArray(parsed.distrusted) ? parsed.distrusted.filter((d) => typeof d === "string") : [],

@@ -2,12 +2,12 @@
 // config/hooks-schema.ts) and of Claude Code's settings files. Everything is concatenated; project
 // sources run only in a trusted workspace (they are listed, inactive, otherwise). Enabled plugins'
 // hook files are one more source, read like Claude Code's files, with the plugin's variables.
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import * as v from "valibot";
 import { HOOK_EVENTS, HOOK_KEYS, HookGroupSchema, type HookEvent, type HookHandler, type HooksConfig } from "../config/hooks-schema.ts";
 import type { Dialect } from "./dialect.ts";
 import { matcherProblem } from "./matcher.ts";
+import { missingFile, readOwnText, readProblem } from "../sdk/own-file.ts";
 
 export type HookEntry = {
   event: HookEvent;
@@ -67,8 +67,9 @@ export function hookEntries(input: HookSourcesInput): { entries: HookEntry[]; wa
 function readClaudeHooks(file: string, warnings: string[], notes: string[]): HooksConfig | undefined {
   let text: string;
   try {
-    text = readFileSync(file, "utf8");
-  } catch {
+    text = readOwnText(file);
+  } catch (error) {
+    if (!missingFile(error)) warnings.push(`${file}: ${readProblem(error)}; its hooks were not loaded`);
     return undefined; // no such file: nothing to load
   }
   let json: unknown;

@@ -2,9 +2,10 @@
 // in a folder made 0700), keyed by server name and URL: a login is used only for the URL it was
 // made for, so a config that gives the same name another URL gets none of its tokens. The file's
 // name puts it among rein's secrets, which no tool may read and the sandbox hides.
-import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import * as v from "valibot";
+import { readOwnText } from "../sdk/own-file.ts";
 
 const Tokens = v.looseObject({
   access_token: v.string(),
@@ -68,7 +69,7 @@ export function storedTokens(answer: { access_token: string; token_type: string;
 
 function readAll(file: string): Record<string, unknown> {
   try {
-    const parsed = v.safeParse(File, JSON.parse(readFileSync(file, "utf8")));
+    const parsed = v.safeParse(File, JSON.parse(readOwnText(file)));
     return parsed.success ? { ...parsed.output.logins } : {};
   } catch {
     return {}; // no logins yet

@@ -3,7 +3,7 @@
 // resources) with a timeout, and remembers its state and last error for `rein mcp list` and for the
 // model's error results. A server that exited is connected again on the next request.
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { RequestOptions } from "@modelcontextprotocol/sdk/shared/protocol.js";
@@ -14,6 +14,7 @@ import type { ServerConfig } from "./sources.ts";
 import { cleanName } from "./names.ts";
 import type { RemoteAuth } from "./oauth-fetch.ts";
 import { messageOf } from "./message.ts";
+import { readOwnText } from "../sdk/own-file.ts";
 
 export type ServerState = "disabled" | "failed" | "needs login" | "connecting" | "connected" | "closed";
 
@@ -81,7 +82,7 @@ export class McpServer {
     const file = this.cacheFile;
     if (!file || this.state !== "closed") return false;
     try {
-      const listing = parseListing(JSON.parse(readFileSync(file, "utf8")));
+      const listing = parseListing(JSON.parse(readOwnText(file)));
       if (!listing) return false;
       this.setListing(listing);
       return true;

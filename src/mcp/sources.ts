@@ -5,10 +5,10 @@
 // other tools' files are read here, and only read. A project source (the repository's files) starts its
 // servers only in a trusted workspace, as they run programs. Enabled plugins' servers come first
 // (the farthest), already named `plugin:PLUGIN:SERVER`.
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseEntry, type ServerEntry } from "./config.ts";
 import { messageOf } from "./message.ts";
+import { missingFile, readOwnText, readProblem } from "../sdk/own-file.ts";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -73,8 +73,9 @@ type Json = Record<string, unknown> | undefined | { problem: string };
 function readJson(file: string): Json {
   let text: string;
   try {
-    text = readFileSync(file, "utf8");
-  } catch {
+    text = readOwnText(file);
+  } catch (error) {
+    if (!missingFile(error)) return { problem: readProblem(error) };
     return undefined; // missing: nothing configured there
   }
   try {

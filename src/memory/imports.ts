@@ -78,7 +78,7 @@ function importOne(all: string, pre: string, raw: string, at: { file: string; li
   if (chain.includes(real)) return refuse(`is a cycle (${[...chain, real].join(" -> ")}) and is not expanded again`);
   if (chain.length > MAX_IMPORT_DEPTH) return refuse(`is more than ${MAX_IMPORT_DEPTH} imports deep and is not expanded`);
   const read = readCapped(real, ctx.cap);
-  if (!read) return refuse(`names ${abs}, which is not a readable file`);
+  if ("problem" in read) return refuse(`names ${abs}, which is not read: ${read.problem}`);
   ctx.imported.push({ path: abs, from: file, bytes: read.bytes, cut: read.cut });
   if (read.cut) ctx.warnings.push(cutWarning(abs, read.bytes, ctx.cap));
   return `${pre}${expandImports(read.text, real, ctx, [...chain, real])}${trail}`;

@@ -92,7 +92,11 @@ function pushFile(files: InstructionFile[], warnings: string[], seen: SeenFiles,
   seen.real.add(real);
   const cap = sources.maxBytes ?? INSTRUCTION_CAP_BYTES;
   const read = readCapped(real, cap);
-  if (!read?.text || seen.texts.has(read.text)) return;
+  if ("problem" in read) {
+    if (!read.missing) warnings.push(`${path}: skipped: ${read.problem}`);
+    return;
+  }
+  if (!read.text || seen.texts.has(read.text)) return;
   seen.texts.add(read.text);
   if (read.cut) warnings.push(cutWarning(path, read.bytes, cap));
   const confine = sources.trusted ? {} : { confineTo: realOr(sources.projectRoot) };

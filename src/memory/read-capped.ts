@@ -1,25 +1,19 @@
-// Reads at most `cap` bytes of a file, so a 5 MB instruction file costs no more than a small one.
-import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+// Reads at most `cap` bytes of a file, so a 5 MB instruction file costs no more than a small one;
+// through the reader that never blocks on a named pipe (sdk/own-file.ts).
+import { missingFile, readOwnBytes, readProblem } from "../sdk/own-file.ts";
 
 export type CappedText = { text: string; bytes: number; cut: boolean };
+/** Why a file was not read; `missing`: it does not exist (callers stay quiet about that). */
+export type CappedProblem = { problem: string; missing: boolean };
 
-/** The file's first `cap` bytes (never more is read), cut back to a whole UTF-8 character; undefined when it cannot be read. */
-export function readCapped(path: string, cap: number): CappedText | undefined {
-  let fd: number | undefined;
+/** The file's first `cap` bytes (never more is read), cut back to a whole UTF-8 character; or why it cannot be read. */
+export function readCapped(path: string, cap: number): CappedText | CappedProblem {
   try {
-    fd = openSync(path, "r");
-    const stat = fstatSync(fd);
-    if (!stat.isFile()) return undefined;
-    const bytes = stat.size;
-    const buffer = Buffer.alloc(Math.min(bytes, cap));
-    const length = readSync(fd, buffer, 0, buffer.length, 0);
-    const cut = bytes > cap;
-    const kept = cut ? buffer.subarray(0, wholeCharEnd(buffer.subarray(0, length))) : buffer.subarray(0, length);
-    return { text: kept.toString("utf8").trim(), bytes, cut };
-  } catch {
-    return undefined;
-  } finally {
-    if (fd !== undefined) closeSync(fd);
+    const { bytes: buffer, size, cut } = readOwnBytes(path, cap);
+    const kept = cut ? buffer.subarray(0, wholeCharEnd(buffer)) : buffer;
+    return { text: kept.toString("utf8").trim(), bytes: size, cut };
+  } catch (error) {
+    return { problem: readProblem(error), missing: missingFile(error) };
   }
 }
 

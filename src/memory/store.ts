@@ -3,11 +3,12 @@
 // memory) and one Markdown file per memory. Writes take the folder's lock, go to a temporary file
 // and are renamed into place, so two processes writing at once lose nothing.
 import { createHash } from "node:crypto";
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { formatMemory, parseMemory, type MemoryMeta, type MemoryType } from "./front-matter.ts";
 import { withLock } from "./lock.ts";
 import { secretIn } from "./secrets.ts";
+import { missingFile, readOwnText, readProblem } from "../sdk/own-file.ts";
 
 export type MemoryScope = "project" | "user";
 export type MemoryDirs = Record<MemoryScope, string>;
@@ -34,7 +35,13 @@ export function listMemories(dirs: MemoryDirs): { memories: Memory[]; broken: Br
   for (const scope of ["project", "user"] as const) {
     for (const name of memoryFiles(dirs[scope])) {
       const file = join(dirs[scope], name);
-      const text = readIfThere(file);
+      let text: string | undefined;
+      try {
+        text = readIfThere(file);
+      } catch (error) {
+        broken.push({ scope, file, problem: readProblem(error) });
+        continue;
+      }
       if (text === undefined) continue; // removed by another process since the listing
       const parsed = parseMemory(text);
       if (typeof parsed === "string") broken.push({ scope, file, problem: parsed });
@@ -46,7 +53,7 @@ export function listMemories(dirs: MemoryDirs): { memories: Memory[]; broken: Br
 
 function readIfThere(file: string): string | undefined {
   try {
-    return readFileSync(file, "utf8");
+    return readOwnText(file);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     throw error;
@@ -88,11 +95,13 @@ export async function removeMemory(dirs: MemoryDirs, memory: Pick<Memory, "scope
   });
 }
 
-/** The index as it is on disk ("" when there is none). */
-export function readIndex(dir: string): string {
+/** The index as it is on disk ("" when there is none; `warnings` hears why when it cannot be read). */
+export function readIndex(dir: string, warnings?: string[]): string {
+  const file = join(dir, INDEX);
   try {
-    return readFileSync(join(dir, INDEX), "utf8");
-  } catch {
+    return readOwnText(file);
+  } catch (error) {
+    if (warnings && !missingFile(error)) warnings.push(`${file}: skipped: ${readProblem(error)}`);
     return "";
   }
 }

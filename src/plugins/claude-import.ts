@@ -1,12 +1,13 @@
 // What Claude Code installed, for rein plugin import claude: `~/.claude/plugins/installed_plugins.json`
 // (version 1: one record per id; version 2: a list per id, by scope), `known_marketplaces.json`
 // (each marketplace's clone, `installLocation`) and `enabledPlugins` in `~/.claude/settings.json`.
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import * as v from "valibot";
 import { setEnabled } from "./enabled.ts";
 import { finishInstall, prepareSource, type InstallPlaces, type Prepared } from "./install.ts";
 import { pluginStore, readInstalled, readMarketplaces, writeMarketplaces, type InstalledPlugin } from "./store.ts";
+import { readOwnText } from "../sdk/own-file.ts";
 
 const Record_ = v.looseObject({ installPath: v.string(), version: v.optional(v.string()), gitCommitSha: v.optional(v.string()), scope: v.optional(v.string()) });
 const InstalledFile = v.looseObject({ plugins: v.record(v.string(), v.union([Record_, v.array(Record_)])) });
@@ -48,7 +49,7 @@ export function claudeInstalls(home: string): ClaudeInstalls {
 function readJson<T>(file: string, schema: v.GenericSchema<unknown, T>, problems: string[]): T | undefined {
   let text: string;
   try {
-    text = readFileSync(file, "utf8");
+    text = readOwnText(file);
   } catch {
     return undefined;
   }

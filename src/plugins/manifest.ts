@@ -1,8 +1,9 @@
 // `.claude-plugin/plugin.json`, Claude Code's plugin manifest. It is optional; unknown fields are
 // ignored, and a known field of the wrong type is a load error for that plugin alone.
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import * as v from "valibot";
+import { readOwnText, readProblem } from "../sdk/own-file.ts";
 
 const Paths = v.union([v.string(), v.array(v.string())], "expected a ./ path or a list of them");
 const PathsOrInline = v.union([v.string(), v.array(v.string()), v.record(v.string(), v.unknown())], "expected a ./ path, a list of them, or an object");
@@ -36,8 +37,9 @@ export function readManifest(root: string): Manifest | string {
   if (!existsSync(file)) return {};
   let json: unknown;
   try {
-    json = JSON.parse(readFileSync(file, "utf8"));
+    json = JSON.parse(readOwnText(file));
   } catch (error) {
+    if (!(error instanceof SyntaxError)) return `${file}: ${readProblem(error)}`;
     return `${file}: not valid JSON (${(error as Error).message.split("\n")[0]}); the plugin was not loaded`;
   }
   const parsed = v.safeParse(ManifestSchema, json);

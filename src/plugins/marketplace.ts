@@ -1,10 +1,11 @@
 // A marketplace: a folder or git repository with `.claude-plugin/marketplace.json` listing plugins
 // and where each comes from. `./` sources are relative to the marketplace's root; git sources
 // (`github`, `url`, `git-subdir`) are cloned with the system's git.
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import * as v from "valibot";
 import type { PluginSource } from "./store.ts";
+import { readOwnText, readProblem } from "../sdk/own-file.ts";
 
 const GitFields = { ref: v.optional(v.string()), sha: v.optional(v.string()) };
 const EntrySource = v.union([
@@ -34,8 +35,9 @@ export function readMarketplace(root: string): Marketplace | string {
   if (!existsSync(file)) return `${root} has no .claude-plugin/marketplace.json: it is not a marketplace`;
   let json: unknown;
   try {
-    json = JSON.parse(readFileSync(file, "utf8"));
+    json = JSON.parse(readOwnText(file));
   } catch (error) {
+    if (!(error instanceof SyntaxError)) return `${file}: ${readProblem(error)}`;
     return `${file}: not valid JSON (${(error as Error).message.split("\n")[0]})`;
   }
   const parsed = v.safeParse(MarketplaceSchema, json);

@@ -1,11 +1,12 @@
 // One plugin folder in Claude Code's format: its manifest (optional) and its components, found by
 // folder or named in the manifest. What is wrong with one component (a path leading out of the
 // plugin, a hooks file that is not JSON) costs that component and a line; the rest still loads.
-import { readFileSync, realpathSync } from "node:fs";
+import { realpathSync } from "node:fs";
 import { basename, join, relative, resolve } from "node:path";
 import { pathKind } from "../skills/path-kind.ts";
 import { manifestFile, readManifest, type Manifest } from "./manifest.ts";
 import { safeName } from "./store.ts";
+import { readOwnText, readProblem } from "../sdk/own-file.ts";
 
 export type Plugin = {
   name: string;
@@ -113,10 +114,9 @@ function inside(root: string, path: string): string | undefined {
 function readJsonFile(file: string, problems: string[], consequence: string): Record<string, unknown> | undefined {
   let text: string;
   try {
-    text = readFileSync(file, "utf8");
+    text = readOwnText(file);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code !== "ENOENT") problems.push(`${file}: cannot read it (${code ?? String(error)}); ${consequence}`);
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") problems.push(`${file}: ${readProblem(error)}; ${consequence}`);
     return undefined;
   }
   try {

@@ -1,9 +1,10 @@
 // rein's record of installed plugins and known marketplaces, in its data folder:
 // `plugins/installed.json`, `plugins/marketplaces.json`, the copies in `plugins/cache/ID/VERSION/`,
 // marketplace clones in `plugins/marketplaces/NAME/` and each plugin's data in `plugins/data/ID/`.
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import * as v from "valibot";
+import { readOwnText, readProblem } from "../sdk/own-file.ts";
 
 const Source = v.variant("kind", [
   v.object({ kind: v.literal("path"), path: v.string() }),
@@ -61,10 +62,10 @@ export function writeMarketplaces(store: PluginStore, marketplaces: Record<strin
 function readRecord<F, T>(file: string, schema: v.GenericSchema<unknown, F>, pick: (f: F) => T, empty: F): T | string {
   let text: string;
   try {
-    text = readFileSync(file, "utf8");
+    text = readOwnText(file);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return pick(empty);
-    return `${file}: cannot read it (${(error as NodeJS.ErrnoException).code ?? String(error)})`;
+    return `${file}: ${readProblem(error)}`;
   }
   let json: unknown;
   try {

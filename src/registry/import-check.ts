@@ -3,8 +3,9 @@
 // synchronous endless loop would block everything, signal handlers included (a timer cannot fire
 // either). A hung worker is terminated (that stops even a busy loop) and a new one checks the rest.
 
-import { readFileSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { readOwnBytes } from "../sdk/own-file.ts";
 
 /** How long a worker may take to start (it loads the tool modules), before checks are given up. */
 const START_TIMEOUT_MS = 30_000;
@@ -62,7 +63,7 @@ export class ImportChecker {
 function stampOf(file: string): string {
   try {
     const s = statSync(file);
-    return `${s.size}:${s.mtimeMs}:${Bun.hash(readFileSync(file)).toString(36)}`;
+    return `${s.size}:${s.mtimeMs}:${Bun.hash(readOwnBytes(file).bytes).toString(36)}`;
   } catch {
     return "";
   }

@@ -1,8 +1,9 @@
 // The conversation half of undo: a session's messages from a turn on are taken out of the store
 // (kept in a redo file beside the checkpoints, so /redo can put them back).
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { StoredMessage, Store } from "./store.ts";
+import { readOwnText } from "../sdk/own-file.ts";
 
 /** One undo, as redo needs it: the messages taken out, and whether code was undone with them. */
 export type UndoEntry = { at: number; code: boolean; messages: StoredMessage[] };
@@ -40,7 +41,7 @@ export function readRedo(checkpointsDir: string, sessionId: string): UndoEntry[]
   const path = redoPath(checkpointsDir, sessionId);
   if (!existsSync(path)) return [];
   try {
-    const parsed: unknown = JSON.parse(readFileSync(path, "utf8"));
+    const parsed: unknown = JSON.parse(readOwnText(path));
     return Array.isArray(parsed) ? (parsed as UndoEntry[]) : [];
   } catch {
     return [];

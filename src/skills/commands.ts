@@ -95,6 +95,7 @@ function markdownFiles(dir: string, prefix: string, depth: number, problems: str
     if (kind === "dir" && depth < MAX_DEPTH) found.push(...markdownFiles(file, `${prefix}${entry}:`, depth + 1, problems));
     if (!entry.endsWith(".md")) continue;
     if (kind === "file") found.push({ file, name: `${prefix}${entry.slice(0, -3)}` });
+    else if (kind === "other") problems.push(`${file}: skipped: it is not a regular file.`);
     else if (typeof kind === "object") problems.push(`${file}: cannot read it (${kind.error}).`);
   }
   return found;

@@ -78,6 +78,7 @@ function skillFiles(root: string, problems: string[]): string[] {
     const file = join(dir, "SKILL.md");
     const inner = pathKind(file);
     if (inner === "file") files.push(file);
+    else if (inner === "other") problems.push(`${file}: skipped: it is not a regular file`);
     else if (typeof inner === "object" && inner.error !== "ENOENT") problems.push(`${file}: cannot read it (${inner.error})`);
   }
   return files;

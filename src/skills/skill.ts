@@ -1,7 +1,7 @@
 // One skill: a folder with a SKILL.md (Agent Skills standard, with Claude Code's extra fields).
-import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { basename, dirname } from "node:path";
 import { readFrontMatter } from "../config/front-matter.ts";
+import { readOwnBytes, readProblem } from "../sdk/own-file.ts";
 import { toolRuleList } from "../permission/tool-rule.ts";
 import { flag, hint, text } from "./front-matter.ts";
 import { grantProblems } from "./grants.ts";
@@ -75,20 +75,14 @@ export function readSkill(file: string, scope: SkillScope, root: string, warning
   };
 }
 
-/** The file's text, or why not; never reads more than MAX_SKILL_BYTES. */
+/** The file's text, or why not; never reads more than MAX_SKILL_BYTES (nor blocks on a named pipe). */
 export function readSmall(file: string, max = MAX_SKILL_BYTES): { text: string } | { error: string } {
-  let fd: number | undefined;
   try {
-    fd = openSync(file, "r");
-    const size = fstatSync(fd).size;
-    if (size > max) return { error: `the file is ${(size / (1024 * 1024)).toFixed(1)} MiB; files over ${max / 1024} KiB are not loaded (move long material into files next to it)` };
-    const buffer = Buffer.alloc(size);
-    const length = readSync(fd, buffer, 0, size, 0);
-    return { text: utf8.decode(buffer.subarray(0, length)) };
+    const { bytes, size, cut } = readOwnBytes(file, max);
+    if (cut) return { error: `the file is ${(size / (1024 * 1024)).toFixed(1)} MiB; files over ${max / 1024} KiB are not loaded (move long material into files next to it)` };
+    return { text: utf8.decode(bytes) };
   } catch (error) {
     if (error instanceof TypeError) return { error: "not UTF-8 text; save it as UTF-8" };
-    return { error: `cannot read it (${(error as NodeJS.ErrnoException).code ?? String(error)})` };
-  } finally {
-    if (fd !== undefined) closeSync(fd);
+    return { error: readProblem(error) };
   }
 }

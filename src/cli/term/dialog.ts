@@ -1,7 +1,7 @@
 // The permission dialog: what the call would do, why it asks, the exact rules "always" would save,
 // and one key per answer. Drawn in the live region; the keys come from the terminal.
 import chalk from "chalk";
-import { readFileSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { projectPaths } from "../../config/paths.ts";
 import { saveAllowRules } from "../../config/save-rules.ts";
@@ -13,6 +13,7 @@ import type { Session } from "../../session/session.ts";
 import type { Context } from "../context.ts";
 import { visible } from "./editor.ts";
 import type { Key } from "./keys.ts";
+import { readOwnText } from "../../sdk/own-file.ts";
 
 export type AskEvent = Extract<StampedEvent, { type: "permission_ask" }>;
 export type Choice = "once" | "session" | "project" | "user" | "reject" | "message";
@@ -78,7 +79,7 @@ export function targetFile(tool: string, input: unknown, cwd: string): TargetFil
   if (typeof path !== "string") return undefined;
   const file = resolve(cwd, path);
   try {
-    return statSync(file).size <= MAX_PREVIEW_FILE ? { exists: true, text: readFileSync(file, "utf8") } : { exists: true };
+    return statSync(file).size <= MAX_PREVIEW_FILE ? { exists: true, text: readOwnText(file) } : { exists: true };
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === "ENOENT" ? { exists: false } : { exists: true };
   }

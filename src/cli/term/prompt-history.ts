@@ -1,6 +1,7 @@
 // The prompts typed in the terminal, kept across runs (one JSON string per line, the last 500).
-import { appendFileSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
+import { readOwnText } from "../../sdk/own-file.ts";
 
 const KEEP = 500;
 /** a longer prompt (a big paste) is not worth recalling with the arrow keys */
@@ -11,7 +12,7 @@ const made = new Set<string>();
 export function loadHistory(file: string): string[] {
   let text: string;
   try {
-    text = readFileSync(file, "utf8");
+    text = readOwnText(file);
   } catch {
     return [];
   }

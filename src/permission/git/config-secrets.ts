@@ -1,8 +1,8 @@
 // Whether the configuration git would print holds a secret: a checkout token (actions/checkout keeps
 // one as http.<url>.extraheader), a password or token value, or a remote URL with a password in it.
 // An include is not followed: what it pulls in is unknown, so it counts as a secret.
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { readOwnText } from "../../sdk/own-file.ts";
 
 const SECRET = /^\s*[\w.-]*(?:extraheader|token|password|secret)\s*=|:\/\/[^/\s:@]+:[^/\s@]+@|^\s*\[\s*include/im;
 
@@ -14,7 +14,7 @@ export function configWithSecret(workspace: string, home: string, extra: readonl
 
 function readOrEmpty(file: string): string {
   try {
-    return readFileSync(file, "utf8");
+    return readOwnText(file);
   } catch {
     return "";
   }

@@ -3,9 +3,10 @@
 // workspace's own repository (at its top, or above it when the workspace is a folder of one), or
 // one the workspace's git folder holds (a submodule), runs without asking: any other repository's
 // configuration can run programs (core.fsmonitor...).
-import { existsSync, lstatSync, readFileSync } from "node:fs";
+import { existsSync, lstatSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { isInside, resolveForCheck } from "../paths.ts";
+import { readOwnText } from "../../sdk/own-file.ts";
 
 export type Where = { workspace: string; home: string };
 
@@ -53,7 +54,7 @@ function bare(dir: string): boolean {
 function gitFileTarget(entry: string, dir: string): string | undefined {
   try {
     if (!lstatSync(entry).isFile()) return undefined;
-    const match = /^gitdir:\s*(.+?)\s*$/m.exec(readFileSync(entry, "utf8"));
+    const match = /^gitdir:\s*(.+?)\s*$/m.exec(readOwnText(entry));
     return match ? resolve(dir, match[1]!) : undefined;
   } catch {
     return undefined;

@@ -14,7 +14,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   registry: ["agent", "sdk", "tools"],
   // sdk imports nothing of ours: its env-file definition is shared by the engine and the tools.
   permission: ["sdk"],
-  config: ["permission"],
+  // sdk/own-file.ts is the one reader of files rein opens on its own: config reads through it too.
+  config: ["permission", "sdk"],
   agents: ["agent", "sdk", "config", "permission", "prompts"],
   mcp: ["agent", "sdk", "config", "permission", "registry"],
   session: ["agent", "agents", "mcp", "lsp", "sdk", "permission", "llm", "registry", "prompts", "hooks", "memory", "skills", "checkpoint", "plugins"],
@@ -25,8 +26,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   skills: ["agent", "sdk", "config", "permission", "prompts"],
   plugins: ["agent", "sdk", "config", "permission", "skills"],
   checkpoint: ["agent", "sdk", "config", "permission"],
-  cli: ["session", "config"],
-  server: ["session", "config"],
+  cli: ["session", "config", "sdk"],
+  server: ["session", "config", "sdk"],
   acp: ["app", "session", "config", "sdk"],
   main: ["*"],
   version: [],

@@ -109,7 +109,7 @@ describe("a file that is not valid config", () => {
 
   test("a file that cannot be read is an error, not a silent default", () => {
     mkdirSync(ws.userFile);
-    expect(thrown(() => ws.load()).message).toBe(`config error in ${ws.userFile}: cannot read the file (EISDIR)`);
+    expect(thrown(() => ws.load()).message).toBe(`config error in ${ws.userFile}: it is a folder, not a regular file; replace it with a JSON file`);
   });
 });
 
