@@ -5,11 +5,11 @@
 // `env` and `additionalDirectories` become settings. A deny or ask holds from any file; what a
 // project file loosens (allow, a mode, env, a model, folders) applies only in a trusted workspace.
 // These files belong to Claude Code: what rein cannot use is a warning, never an error.
-import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { PermissionMode } from "../permission/modes.ts";
 import type { RuleAction, WrittenRule } from "../permission/rule-syntax.ts";
 import { translateClaudeRule, type ClaudeRuleBase } from "./claude-rule.ts";
+import { missingFile, readOwnText, readProblem } from "../sdk/own-file.ts";
 
 type Env = Record<string, string | undefined>;
 export type ClaudeScope = "user" | "project" | "local" | "managed";
@@ -165,8 +165,9 @@ function translatedList(value: unknown, action: RuleAction, base: ClaudeRuleBase
 function readJsonObject(file: string, warnings: string[]): Record<string, unknown> | undefined {
   let text: string;
   try {
-    text = readFileSync(file, "utf8");
-  } catch {
+    text = readOwnText(file);
+  } catch (error) {
+    if (!missingFile(error)) warnings.push(`${file}: ${readProblem(error)}; its settings were not loaded`);
     return undefined; // no such file
   }
   try {

@@ -7,7 +7,7 @@ import * as v from "valibot";
 import { HOOK_EVENTS, HOOK_KEYS, HookGroupSchema, type HookEvent, type HookHandler, type HooksConfig } from "../config/hooks-schema.ts";
 import type { Dialect } from "./dialect.ts";
 import { matcherProblem } from "./matcher.ts";
-import { missingFile, readOwnText, readProblem } from "../sdk/own-file.ts";
+import { readOwnText } from "../sdk/own-file.ts";
 
 export type HookEntry = {
   event: HookEvent;
@@ -68,9 +68,9 @@ function readClaudeHooks(file: string, warnings: string[], notes: string[]): Hoo
   let text: string;
   try {
     text = readOwnText(file);
-  } catch (error) {
-    if (!missingFile(error)) warnings.push(`${file}: ${readProblem(error)}; its hooks were not loaded`);
-    return undefined; // no such file: nothing to load
+  } catch {
+    // no such file: nothing to load; a file that cannot be read is told once, by the settings reader (config/claude-settings.ts)
+    return undefined;
   }
   let json: unknown;
   try {
