@@ -87,9 +87,9 @@ export default defineTool({
     if (killed === "timeout") return { output: withNotes(text, [...notes, `[killed: timed out after ${timeout / 1000}s]`]), isError: true };
     if (killed === "interrupt") return { output: withNotes(text, [...notes, "[killed: interrupted]"]), isError: true };
     if (end.leftovers) notes.push("[background processes still running when the command ended were stopped]");
-    // A nonzero exit is the command's answer (grep found nothing), not a failure of the tool.
     if (end.signalCode) notes.push(`[killed by ${end.signalCode}]`);
-    else if (end.exitCode !== 0) notes.push(`[exit code ${end.exitCode}]`);
+    // A nonzero exit is a failed call, as Claude Code makes it: its result begins with the code.
+    else if (end.exitCode !== 0) return { output: withNotes(text ? `Exit code ${end.exitCode}\n${text}` : `Exit code ${end.exitCode}`, notes), isError: true };
     return withNotes(text, notes);
   },
 });

@@ -123,7 +123,8 @@ describe("shortResult", () => {
   test("bash: the last non-empty line and how many came before it", () => {
     expect(shortResult("bash", { is_error: false, output: "" })).toBe("no output");
     expect(shortResult("bash", { is_error: false, output: "done\n" })).toBe("done");
-    expect(shortResult("bash", { is_error: false, output: "x\n\ny\n[exit code 1]" })).toBe("[exit code 1] (+2 lines)");
+    expect(shortResult("bash", { is_error: false, output: "x\n\ny\nz" })).toBe("z (+2 lines)");
+    expect(shortResult("bash", { is_error: true, output: "Exit code 1\nx\ny" })).toBe("Exit code 1");
   });
 
   test("edit and write: the summary without the absolute path", () => {

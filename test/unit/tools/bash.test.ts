@@ -51,9 +51,9 @@ describe("what the command prints and how it ends", () => {
     expect(result).toEqual({ output: "a\nb\nc\nd\n", isError: false });
   });
 
-  test("a nonzero exit is shown at the end and is not a tool error", async () => {
-    const result = await run({ command: "echo out; exit 3" });
-    expect(result).toEqual({ output: "out\n[exit code 3]", isError: false });
+  test("a nonzero exit is a failed call whose result begins with its exit code, as in Claude Code", async () => {
+    const result = await run({ command: "echo out; echo err >&2; exit 3" });
+    expect(result).toEqual({ output: "Exit code 3\nout\nerr\n", isError: true });
   });
 
   test("a shell killed by a signal says which", async () => {
@@ -64,11 +64,11 @@ describe("what the command prints and how it ends", () => {
   test("a syntax error on the first line still reaches the output; line numbers are the command's", async () => {
     const first = await run({ command: "echo (" });
     expect(first.output).toContain("syntax error");
-    expect(first.output).toEndWith("[exit code 2]");
+    expect(first.output).toStartWith("Exit code 2\n");
 
     const later = await run({ command: "true\nno_such_command_xyz" });
     expect(later.output).toContain("line 2: no_such_command_xyz: command not found");
-    expect(later.output).toEndWith("[exit code 127]");
+    expect(later.output).toStartWith("Exit code 127\n");
   });
 
   test("it runs in ctx.cwd with stdin at EOF, so a read never hangs", async () => {
