@@ -78,7 +78,7 @@ export async function runToolCall(
   if (!parsed.success) return finish(invalidInput(tool, parsed.issues), true);
   let input: unknown = parsed.output;
 
-  const checked = chain.beforeToolCall ? await settled(chain.beforeToolCall({ id: call.id, name: tool.name, input }, signal)) : undefined;
+  const checked = chain.beforeToolCall ? await settled(chain.beforeToolCall({ id: call.id, name: tool.name, input, raw: call.input }, signal)) : undefined;
   if (checked instanceof Error) return finish(`The check before this call failed (${checked.message}), so it did not run.`, true);
   const before = checked;
   if (before?.context) notes.push(before.context);
@@ -116,7 +116,7 @@ export async function runToolCall(
   /** The after chain (or the failure chain), then the result as the model will read it. */
   async function after(result: RunOutcome, durationMs: number, stop?: boolean): Promise<CallOutcome> {
     const hook = result.isError ? chain.onToolError : chain.afterToolCall;
-    const done = { id: call.id, name: call.name, input, output: result.output, isError: result.isError, durationMs };
+    const done = { id: call.id, name: call.name, input, raw: call.input, output: result.output, isError: result.isError, durationMs, ...(result.metadata ? { metadata: result.metadata } : {}) };
     const answer = hook ? await settled(hook(done, signal)) : undefined;
     // A failing after-check changes nothing: the tool has already run.
     const heard: AfterToolCall | undefined = answer instanceof Error ? undefined : answer;

@@ -279,10 +279,11 @@ export type CallChain = {
   halted?: () => string | undefined;
 };
 
-export type ToolCallInfo = { id: string; name: string; input: unknown };
+/** `raw` is the input as the model sent it (before the schema dropped what it does not know) */
+export type ToolCallInfo = { id: string; name: string; input: unknown; raw?: unknown };
 /** `block` is the text the model reads as the call's result; `ask` makes a person confirm, with this reason. */
 export type BeforeToolCall = { block?: string; ask?: string; input?: unknown; context?: string };
-export type ToolCallDone = ToolCallInfo & { output: string; isError: boolean; durationMs: number };
+export type ToolCallDone = ToolCallInfo & { output: string; isError: boolean; durationMs: number; metadata?: Record<string, unknown> };
 export type AfterToolCall = { output?: string; context?: string };
 
 /** The view to send from now on, and what the summary call cost, when one was made. */

@@ -4,7 +4,8 @@ import type { EventOf } from "../agent/types.ts";
 import type { HookEvent, HookHandler } from "../config/hooks-schema.ts";
 import { reinToolName, toolAliases } from "../permission/tool-names.ts";
 import { runCommand, type RawRun } from "./command.ts";
-import { inputFor, inputFrom, toolNameFor, type Dialect } from "./dialect.ts";
+import { claudePayload } from "./claude-payload.ts";
+import { claudeAliases, firesFor, inputFor, inputFrom, type CallEnd, type Dialect } from "./dialect.ts";
 import { ifAllows } from "./if-rule.ts";
 import { matches } from "./matcher.ts";
 import { mergeVerdicts, type Merged } from "./merge.ts";
@@ -25,10 +26,16 @@ export type HookContext = {
   env: Readonly<Record<string, string>>;
   emit: (event: HookRunEvent) => void;
   /** set in a subagent's session: its hooks' payloads name the agent, and its start and stop are SubagentStart and SubagentStop */
-  subagent?: { agentId: string; agentType: string; transcriptPath: string };
+  subagent?: { agentId: string; agentType: string; transcriptPath: string; claudeTranscriptPath?: string };
   /** runs the handler types other than command (http, prompt); a command-only setup leaves it out */
   runOther?: (handler: Exclude<HookHandler, { type: "command" }>, payload: string, timeoutMs: number, signal: AbortSignal, id: string) => Promise<RawRun>;
   newId: () => string;
+  /** the run's prompt id (Claude Code's `prompt_id`), new at each prompt */
+  promptId?: () => string;
+  /** Claude Code's transcript of the session (`transcript_path` for hooks from Claude Code's files) */
+  claudeTranscriptPath?: string;
+  /** the front end, as Claude Code's CLAUDE_CODE_ENTRYPOINT names it: `sdk-cli` headless, `cli` in the terminal */
+  entrypoint?: string;
   /**
    * Takes what an `async: true` hook said (its context or systemMessage) once it ends in the
    * background; without it (rein hooks test) async hooks are waited for, still deciding nothing.
@@ -37,15 +44,31 @@ export type HookContext = {
 };
 
 /** An event's own fields; `tool` and `input` are in rein's vocabulary and converted per hook. */
-export type Fired = { event: HookEvent; match?: string; tool?: string; input?: unknown; toolUseId?: string; fields?: Record<string, unknown> };
+export type Fired = {
+  event: HookEvent;
+  match?: string;
+  tool?: string;
+  input?: unknown;
+  /** the input as the model sent it (Claude Code's hooks see the fields rein's schema drops) */
+  raw?: unknown;
+  /** how the call ended (PostToolUse, PostToolUseFailure): each dialect makes its own tool_response or error of it */
+  end?: CallEnd & { durationMs: number };
+  toolUseId?: string;
+  fields?: Record<string, unknown>;
+};
 
 /** The active hooks for an event, its matcher fitting and its `if` rule allowing (a bash line is analysed where it runs, `cwd`). */
 export async function matching(entries: readonly HookEntry[], fired: Pick<Fired, "event" | "match" | "tool" | "input">, cwd = "/"): Promise<HookEntry[]> {
   const values = fired.tool ? toolAliases(fired.tool) : fired.match !== undefined ? [fired.match] : undefined;
+  // Claude Code's files are matched on Claude Code's names only (`Task` matches Agent): a regular
+  // expression there never sees rein's names.
+  const claudeValues = fired.tool ? claudeAliases(fired.tool) : values;
   const seen = new Set<string>();
   const candidates = entries.filter((entry) => {
     if (!entry.active || entry.event !== fired.event) return false;
-    if (values && !matches(entry.matcher, values, fired.tool ? reinToolName : undefined)) return false;
+    if (fired.tool && !firesFor(fired.tool, entry.dialect)) return false;
+    const names = entry.dialect === "claude" ? claudeValues : values;
+    if (names && !matches(entry.matcher, names, fired.tool ? reinToolName : undefined)) return false;
     // A plugin's handler runs with its own variables: the same text in two plugins is two hooks.
     const key = entry.env ? `${handlerKey(entry.handler)}\0${entry.env.CLAUDE_PLUGIN_ROOT ?? ""}` : handlerKey(entry.handler);
     if (seen.has(key)) return false;
@@ -103,7 +126,7 @@ async function runOne(entry: HookEntry, fired: Fired, ctx: HookContext, signal: 
   const announce = () => void (announced || ((announced = true), ctx.emit({ type: "hook_start", ...base })));
   const started = performance.now();
   const timeoutMs = (entry.handler.timeout ?? DEFAULT_TIMEOUT_MS / 1000) * 1000;
-  const payload = JSON.stringify(payloadFor(entry.dialect, fired, ctx));
+  const payload = JSON.stringify(entry.dialect === "claude" ? claudePayload(fired, ctx) : payloadFor(fired, ctx));
   // A command's hook_start is stored while its process starts (the write and the start overlap).
   const raw = entry.handler.type === "command" ? await runCommand(entry.handler, { payload, cwd: ctx.cwd, env: hookEnv(ctx, entry), timeoutMs, signal, started: announce }) : await runElsewhere(entry.handler, payload, ctx, announce, timeoutMs, signal, id);
   announce();
@@ -133,12 +156,18 @@ function hookEnv(ctx: HookContext, entry: HookEntry): Record<string, string> {
   let forEnv = hookEnvs.get(ctx.env);
   if (!forEnv) hookEnvs.set(ctx.env, (forEnv = new WeakMap()));
   let env = forEnv.get(entry);
-  if (!env) forEnv.set(entry, (env = { ...ctx.env, ...entry.env, REIN_PROJECT_DIR: ctx.projectDir, CLAUDE_PROJECT_DIR: ctx.projectDir }));
+  if (!env) forEnv.set(entry, (env = { ...ctx.env, ...(entry.dialect === "claude" ? claudeEnv(ctx) : {}), ...entry.env, REIN_PROJECT_DIR: ctx.projectDir, CLAUDE_PROJECT_DIR: ctx.projectDir }));
   return env;
 }
 
-/** The stdin payload, in the hook's dialect (Claude Code's tool names and input fields for its files). */
-function payloadFor(dialect: Dialect, fired: Fired, ctx: Pick<HookContext, "sessionId" | "transcriptPath" | "cwd" | "permissionMode" | "subagent">): Record<string, unknown> {
+/** The variables Claude Code gives its hooks, for hooks from its files. */
+function claudeEnv(ctx: HookContext): Record<string, string> {
+  return { CLAUDECODE: "1", CLAUDE_CODE_ENTRYPOINT: ctx.entrypoint ?? "sdk-cli", CLAUDE_CODE_SESSION_ID: ctx.sessionId, CLAUDE_EFFORT: "medium" };
+}
+
+/** The stdin payload of a hook in rein's config: rein's tool names, input fields and output text. */
+function payloadFor(fired: Fired, ctx: Pick<HookContext, "sessionId" | "transcriptPath" | "cwd" | "permissionMode" | "subagent">): Record<string, unknown> {
+  const end = fired.end;
   return {
     session_id: ctx.sessionId,
     transcript_path: ctx.transcriptPath,
@@ -146,9 +175,10 @@ function payloadFor(dialect: Dialect, fired: Fired, ctx: Pick<HookContext, "sess
     permission_mode: ctx.permissionMode,
     hook_event_name: fired.event,
     ...(ctx.subagent ? { agent_id: ctx.subagent.agentId, agent_type: ctx.subagent.agentType } : {}),
-    ...(fired.tool ? { tool_name: toolNameFor(fired.tool, dialect) } : {}),
-    ...(fired.input !== undefined && fired.tool ? { tool_input: inputFor(fired.tool, fired.input, dialect, ctx.cwd) } : {}),
+    ...(fired.tool ? { tool_name: fired.tool } : {}),
+    ...(fired.input !== undefined && fired.tool ? { tool_input: inputFor(fired.tool, fired.input, "rein", ctx.cwd) } : {}),
     ...(fired.toolUseId ? { tool_use_id: fired.toolUseId } : {}),
+    ...(end ? { [end.isError ? "error" : "tool_response"]: end.output, duration_ms: Math.round(end.durationMs) } : {}),
     ...fired.fields,
   };
 }

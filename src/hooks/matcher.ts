@@ -12,7 +12,10 @@ export function matches(matcher: string | undefined, values: readonly string[], 
   if (pattern === "" || pattern === "*") return true;
   if (LITERAL.test(pattern)) {
     const names = pattern.split(/[|,]/).map((name) => name.trim()).filter(Boolean);
-    return names.some((name) => values.includes(canonical(name)) || values.includes(name));
+    return names.some((name) => {
+      const wanted = canonical(name);
+      return values.some((value) => value === name || canonical(value) === wanted);
+    });
   }
   const regex = compile(pattern);
   return regex !== undefined && values.some((value) => regex.test(value));

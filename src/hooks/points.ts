@@ -1,7 +1,7 @@
 // The hooks as the session's seams: the call chain around tool calls and the stop, and the points
 // before a prompt, at session start and end, and around compaction. Text written here is what the
 // model reads, so it says that a hook (the user's configuration), not the user, decided.
-import type { CallChain } from "../agent/types.ts";
+import type { CallChain, ToolCallDone } from "../agent/types.ts";
 import { fire as fireEntries, isAsync, type Fired, type HookContext } from "./engine.ts";
 import { withLateContext } from "./late-context.ts";
 import type { HookEntry } from "./sources.ts";
@@ -30,8 +30,9 @@ export type HookPoints = {
 export function hookPoints(entries: readonly HookEntry[], ctx: HookContext): HookPoints {
   const has = (event: HookEntry["event"]) => entries.some((e) => e.active && e.event === event);
   let halt: string | undefined;
+  let promptId = crypto.randomUUID();
   const late: string[] = [];
-  const run: HookContext = { ...ctx, late: (event, text) => void late.push(contextNote(event, text)) };
+  const run: HookContext = { ...ctx, promptId: () => promptId, late: (event, text) => void late.push(contextNote(event, text)) };
   const takeLate = () => late.splice(0);
   const fire = async (fired: Fired, signal: AbortSignal) => {
     const merged = await fireEntries(entries, fired, run, signal);
@@ -41,7 +42,7 @@ export function hookPoints(entries: readonly HookEntry[], ctx: HookContext): Hoo
   const chain: CallChain = { halted: () => halt };
   if (has("PreToolUse")) {
     chain.beforeToolCall = async (call, signal) => {
-      const merged = await fire({ event: "PreToolUse", tool: call.name, input: call.input, toolUseId: call.id }, signal);
+      const merged = await fire({ event: "PreToolUse", tool: call.name, input: call.input, raw: call.raw, toolUseId: call.id }, signal);
       if (!merged) return undefined;
       const context = merged.context ? contextNote("PreToolUse", merged.context) : undefined;
       const stop = merged.stop ? `A PreToolUse hook configured by the user stopped the run at this call: ${merged.stop}` : undefined;
@@ -58,8 +59,7 @@ export function hookPoints(entries: readonly HookEntry[], ctx: HookContext): Hoo
   }
   if (has("PostToolUse")) {
     chain.afterToolCall = async (call, signal) => {
-      const fields = { tool_response: call.output, duration_ms: Math.round(call.durationMs) };
-      const merged = await fire({ event: "PostToolUse", tool: call.name, input: call.input, toolUseId: call.id, fields }, signal);
+      const merged = await fire({ event: "PostToolUse", tool: call.name, input: call.input, raw: call.raw, toolUseId: call.id, end: ended(call) }, signal);
       if (!merged) return undefined;
       const notes = [merged.decision === "block" && merged.reason ? `A PostToolUse hook configured by the user objects: ${merged.reason}` : "", merged.context ? contextNote("PostToolUse", merged.context) : ""].filter(Boolean);
       return { ...(merged.updatedOutput !== undefined ? { output: merged.updatedOutput } : {}), ...(notes.length ? { context: notes.join("\n\n") } : {}) };
@@ -67,8 +67,7 @@ export function hookPoints(entries: readonly HookEntry[], ctx: HookContext): Hoo
   }
   if (has("PostToolUseFailure")) {
     chain.onToolError = async (call, signal) => {
-      const fields = { error: call.output, duration_ms: Math.round(call.durationMs) };
-      const merged = await fire({ event: "PostToolUseFailure", tool: call.name, input: call.input, toolUseId: call.id, fields }, signal);
+      const merged = await fire({ event: "PostToolUseFailure", tool: call.name, input: call.input, raw: call.raw, toolUseId: call.id, end: ended(call) }, signal);
       const note = merged?.context ?? (merged?.decision === "block" ? merged.reason : undefined);
       return note ? { context: contextNote("PostToolUseFailure", note) } : undefined;
     };
@@ -87,7 +86,7 @@ export function hookPoints(entries: readonly HookEntry[], ctx: HookContext): Hoo
   const background = entries.some((e) => e.active && isAsync(e));
   return {
     chain: background ? withLateContext(chain, takeLate) : chain,
-    newRun: () => void (halt = undefined),
+    newRun: () => void ((halt = undefined), (promptId = crypto.randomUUID())),
     takeLate,
     async beforePrompt(prompt, signal) {
       if (sub) return {}; // a task's prompt is the parent's tool call, not a person's prompt
@@ -121,6 +120,10 @@ export function hookPoints(entries: readonly HookEntry[], ctx: HookContext): Hoo
       await fire({ event: "Notification", match: type, fields: { notification_type: type, message } }, new AbortController().signal);
     },
   };
+}
+
+function ended(call: ToolCallDone): NonNullable<Fired["end"]> {
+  return { output: call.output, isError: call.isError, durationMs: call.durationMs, ...(call.metadata ? { metadata: call.metadata } : {}) };
 }
 
 /** Events outside any run: a `continue: false` there has no run to stop. */

@@ -3,7 +3,7 @@
 import type { AgentEvent } from "../agent/types.ts";
 import { HOOK_EVENTS, type HookEvent } from "../config/hooks-schema.ts";
 import { reinToolName } from "../permission/tool-names.ts";
-import { fire, type HookContext, type HookRunEvent } from "./engine.ts";
+import { fire, type Fired, type HookContext, type HookRunEvent } from "./engine.ts";
 import type { Merged } from "./merge.ts";
 import type { HookEntry } from "./sources.ts";
 
@@ -31,12 +31,12 @@ export async function tryHooks(entries: readonly HookEntry[], input: TryInput): 
     newId: () => `hook_test_${++n}`,
   };
   const fields = sampleFields(event);
-  const merged = await fire(entries, { event, ...(tool ? { tool, input: input.input ?? {}, toolUseId: "toolu_hooks_test" } : {}), ...(fields.match !== undefined ? { match: fields.match } : {}), fields: fields.payload }, ctx, new AbortController().signal);
+  const merged = await fire(entries, { event, ...(tool ? { tool, input: input.input ?? {}, toolUseId: "toolu_hooks_test" } : {}), ...(fields.match !== undefined ? { match: fields.match } : {}), ...(fields.end ? { end: fields.end } : {}), fields: fields.payload }, ctx, new AbortController().signal);
   return { runs, merged };
 }
 
 /** What the made-up payload carries for each event besides the tool. */
-function sampleFields(event: HookEvent): { match?: string; payload: Record<string, unknown> } {
+function sampleFields(event: HookEvent): { match?: string; payload: Record<string, unknown>; end?: Fired["end"] } {
   switch (event) {
     case "SessionStart":
       return { match: "startup", payload: { source: "startup" } };
@@ -45,9 +45,9 @@ function sampleFields(event: HookEvent): { match?: string; payload: Record<strin
     case "UserPromptSubmit":
       return { payload: { prompt: "a test prompt from rein hooks test" } };
     case "PostToolUse":
-      return { payload: { tool_response: "", duration_ms: 0 } };
+      return { payload: {}, end: { output: "", isError: false, durationMs: 0 } };
     case "PostToolUseFailure":
-      return { payload: { error: "a made-up failure", duration_ms: 0 } };
+      return { payload: {}, end: { output: "a made-up failure", isError: true, durationMs: 0 } };
     case "Stop":
       return { payload: { stop_hook_active: false, last_assistant_message: "" } };
     case "PreCompact":

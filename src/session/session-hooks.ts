@@ -10,6 +10,7 @@ import { hookPoints, type HookPoints } from "../hooks/points.ts";
 import { PROVIDER_KEY_ENV } from "../llm/provider-keys.ts";
 import { childEnv } from "../permission/child-env.ts";
 import { newId } from "./ids.ts";
+import { ClaudeTranscript } from "./claude-transcript.ts";
 import { TranscriptFile } from "./transcript-file.ts";
 
 /** The environment of hook processes outside a session (rein hooks test): no provider keys, as in a session. */
@@ -39,6 +40,8 @@ export type SessionHookSettings = {
   entries: readonly HookEntry[];
   projectDir: string;
   permissionMode: string;
+  /** the front end, as Claude Code's CLAUDE_CODE_ENTRYPOINT says it: `sdk-cli` (headless, the default) or `cli` (the terminal) */
+  entrypoint?: string;
   /** a subagent's session: its hooks speak of the parent session and name the agent (SubagentStart, SubagentStop) */
   subagent?: { parentId: string; agentType: string };
 };
@@ -65,15 +68,22 @@ export function sessionHooks(
   },
 ): SessionHooks | undefined {
   if (!settings || !settings.entries.some((entry) => entry.active)) return undefined;
+  // Each dialect's transcript is written only when a hook of that dialect may read it.
+  const dialects = new Set(settings.entries.filter((entry) => entry.active).map((entry) => entry.dialect));
   const transcriptPath = join(session.outputDir, session.id, "transcript.jsonl");
-  const transcript = new TranscriptFile(transcriptPath);
+  const transcript = dialects.has("rein") ? new TranscriptFile(transcriptPath) : undefined;
+  const claudePath = join(session.outputDir, session.id, "claude-transcript.jsonl");
+  const entrypoint = settings.entrypoint ?? "sdk-cli";
+  const claude = dialects.has("claude") ? new ClaudeTranscript(claudePath, { id: session.id, cwd: session.cwd, entrypoint, permissionMode: settings.permissionMode }) : undefined;
   const sub = settings.subagent;
   const points = hookPoints(settings.entries, {
     sessionId: sub?.parentId ?? session.id,
     cwd: session.cwd,
     projectDir: settings.projectDir,
     transcriptPath: sub ? join(session.outputDir, sub.parentId, "transcript.jsonl") : transcriptPath,
-    ...(sub ? { subagent: { agentId: session.id, agentType: sub.agentType, transcriptPath } } : {}),
+    claudeTranscriptPath: sub ? join(session.outputDir, sub.parentId, "claude-transcript.jsonl") : claudePath,
+    entrypoint,
+    ...(sub ? { subagent: { agentId: session.id, agentType: sub.agentType, transcriptPath, claudeTranscriptPath: claudePath } } : {}),
     permissionMode: settings.permissionMode,
     env: session.env,
     emit: session.emit,
@@ -87,8 +97,13 @@ export function sessionHooks(
   return {
     points,
     record(event) {
-      if (event.type !== "text_delta" && event.type !== "tool_output") transcript.append(event);
+      if (event.type === "text_delta" || event.type === "tool_output") return;
+      transcript?.append(event);
+      claude?.record(event);
     },
-    rest: () => transcript.rest(),
+    rest: () => {
+      transcript?.rest();
+      claude?.rest();
+    },
   };
 }
