@@ -1,7 +1,7 @@
 // `rein --serve`: part of the composition root. Resolves the token and the address, builds the
 // Hono app over a session hub, hands it to Bun.serve, and shuts down cleanly (exit 0) on SIGTERM, SIGINT or SIGHUP.
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import type { Args } from "./cli/args.ts";
 import { UsageError } from "./cli/args.ts";
@@ -104,6 +104,7 @@ export function startServer(args: Args, env: Env, ctx: Context, store: Store, li
     page: PAGE_HTML,
     heartbeatMs,
     keepOpen: (request) => listening?.timeout(request, 0),
+    clientOf: (request) => listening?.requestIP(request)?.address,
   });
   // Idle connections (a request stalled in its head) are closed after 30 s; streams lift it.
   const server = listen(() => Bun.serve({ hostname, port: args.port ?? DEFAULT_PORT, fetch: app.fetch, idleTimeout: 30 }), hostname, args.port ?? DEFAULT_PORT);
@@ -175,7 +176,10 @@ function optionsOf(ctx: Context, store: Store) {
   return sessionOptions(settings, store, registry);
 }
 
-/** A token kept in the data folder (mode 0600): made and printed once, reused by later starts. */
+/**
+ * A token kept in the data folder (mode 0600): made once, reused by later starts. It is printed in
+ * full only to a terminal; a stderr that is a pipe or a file (a service's log) gets the file's path.
+ */
 function generatedToken(file: string): string {
   if (existsSync(file)) {
     const saved = readOwnText(file).trim();
@@ -184,7 +188,8 @@ function generatedToken(file: string): string {
   const token = randomBytes(24).toString("hex");
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, `${token}\n`, { mode: 0o600 });
-  warn(`generated a server token (saved in ${file}): ${token}`);
+  chmodSync(file, 0o600); // a file that was there already keeps its mode through writeFileSync
+  warn(process.stderr.isTTY ? `generated a server token (saved in ${file}): ${token}` : `generated a server token: it is in ${file} (readable by you only)`);
   return token;
 }
 

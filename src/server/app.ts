@@ -3,7 +3,7 @@
 // origins refused (configured ones get CORS), a token (or the page's login cookie) on every route
 // but /health and /login, bodies bounded in size and time, every answer JSON (but the page's).
 import { Hono, type Context } from "hono";
-import { Logins, requireToken } from "./auth.ts";
+import { Logins, requireToken, type ClientOf, type TokenGate } from "./auth.ts";
 import type { BodyLimits } from "./body.ts";
 import { ApiError, fail } from "./errors.ts";
 import { requireOrigin, type Guard } from "./guard.ts";
@@ -12,6 +12,7 @@ import { loginRoutes } from "./login.ts";
 import { sessionRoutes } from "./session-routes.ts";
 import { undoRoutes } from "./undo-routes.ts";
 import type { StreamLimits } from "./sse.ts";
+import { TokenThrottle, type ThrottleClock } from "./throttle.ts";
 
 export type AppDeps = {
   hub: SessionHub;
@@ -29,13 +30,17 @@ export type AppDeps = {
   stallMs?: number;
   bodyTimeoutMs?: number;
   keepOpen?: (request: Request) => void;
+  /** the sender's address, for the throttle of wrong tokens (absent: every client counts as one) */
+  clientOf?: ClientOf;
+  /** the throttle's time (tests) */
+  throttleClock?: ThrottleClock;
 };
 
 export const MAX_BODY = 1 << 20;
 
 export function createApp(deps: AppDeps): Hono {
   const app = new Hono();
-  const logins = new Logins(deps.token);
+  const gate: TokenGate = { logins: new Logins(deps.token), throttle: new TokenThrottle(deps.throttleClock), clientOf: deps.clientOf };
   const body: BodyLimits = { maxBytes: MAX_BODY, timeoutMs: deps.bodyTimeoutMs ?? 30_000 };
   const stream: StreamLimits = { heartbeatMs: deps.heartbeatMs ?? 15_000, stallMs: deps.stallMs ?? 60_000, pageSize: 32 };
   app.onError((error, c) => {
@@ -48,8 +53,8 @@ export function createApp(deps: AppDeps): Hono {
   app.use("*", dropHeadBodies);
   app.use("*", requireOrigin({ hosts: deps.hosts, origins: deps.origins } satisfies Guard));
   app.get("/health", (c) => c.json({ ok: true, version: deps.version }));
-  loginRoutes(app, logins, body);
-  app.use("*", requireToken(logins));
+  loginRoutes(app, gate, body);
+  app.use("*", requireToken(gate));
 
   app.get("/", (c) => c.html(deps.page ?? "<!doctype html><title>rein</title><p>rein is running."));
   app.get("/openapi.json", (c) => c.json(deps.openapi ?? {}));

@@ -1,9 +1,11 @@
 // The server's lock: a bearer token on every route (compared in constant time), or, for a browser,
-// the login cookie that POST /login sets once the token was typed into its form (login.ts).
+// the login cookie that POST /login sets once the token was typed into its form (login.ts). Every
+// token check, bearer or form, goes through the throttle (throttle.ts): wrong ones slow their sender.
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { Context, MiddlewareHandler } from "hono";
 import { getCookie } from "hono/cookie";
 import { fail } from "./errors.ts";
+import type { TokenThrottle } from "./throttle.ts";
 
 export const COOKIE = "rein_login";
 const MAX_LOGINS = 64;
@@ -41,17 +43,34 @@ export class Logins {
   }
 }
 
-/** How the request proved itself: a bearer token, the login cookie, or not at all. */
-export function credential(c: Context, logins: Logins): "bearer" | "cookie" | undefined {
-  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(c.req.header("authorization") ?? "")?.[1];
-  if (bearer !== undefined) return logins.tokenMatches(bearer) ? "bearer" : undefined;
-  const cookie = getCookie(c, COOKIE);
-  return cookie && logins.holds(cookie) ? "cookie" : undefined;
+/** Who sent a request, for the throttle: its address (the composition root knows it), or one shared name. */
+export type ClientOf = (request: Request) => string | undefined;
+
+/** A token check of one client, through the throttle: true, false, or a 429 to answer at once. */
+export async function checkToken(c: Context, gate: TokenGate, given: string): Promise<boolean | Response> {
+  const client = gate.clientOf?.(c.req.raw) ?? "unknown";
+  const checked = await gate.throttle.check(client, () => gate.logins.tokenMatches(given));
+  if ("ok" in checked) return checked.ok;
+  return fail(c, "too_many_requests", `too many wrong tokens from ${client}: wait ${checked.retryAfterS} s before trying again`, { "retry-after": String(checked.retryAfterS) });
 }
 
-export function requireToken(logins: Logins): MiddlewareHandler {
+export type TokenGate = { logins: Logins; throttle: TokenThrottle; clientOf?: ClientOf | undefined };
+
+/** How the request proved itself: a bearer token, the login cookie, or not at all (or a 429 for a client sending wrong tokens). */
+export async function credential(c: Context, gate: TokenGate): Promise<"bearer" | "cookie" | undefined | Response> {
+  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(c.req.header("authorization") ?? "")?.[1];
+  if (bearer !== undefined) {
+    const checked = await checkToken(c, gate, bearer);
+    return checked === true ? "bearer" : checked === false ? undefined : checked;
+  }
+  const cookie = getCookie(c, COOKIE);
+  return cookie && gate.logins.holds(cookie) ? "cookie" : undefined;
+}
+
+export function requireToken(gate: TokenGate): MiddlewareHandler {
   return async (c, next) => {
-    const how = credential(c, logins);
+    const how = await credential(c, gate);
+    if (how instanceof Response) return how;
     if (how === "bearer") return next();
     // A cookie rides along with any request the browser makes to this host, so a call that changes
     // something must also say it comes from the server's own page (or an allowed origin: guard.ts).

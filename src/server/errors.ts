@@ -14,6 +14,7 @@ export const ERROR_STATUS = {
   already_answered: 409,
   session_unavailable: 409,
   too_large: 413,
+  too_many_requests: 429,
   internal: 500,
 } as const satisfies Record<string, ContentfulStatusCode>;
 

@@ -5,23 +5,29 @@
 // same-origin POST, which the origin check must refuse.
 import type { Hono } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
-import { COOKIE, credential, type Logins } from "./auth.ts";
+import { checkToken, COOKIE, credential, type TokenGate } from "./auth.ts";
 import { readBody, type BodyLimits } from "./body.ts";
 
 const WEEK_S = 7 * 24 * 60 * 60;
 
-export function loginRoutes(app: Hono, logins: Logins, limits: BodyLimits): void {
-  app.get("/login", (c) => (credential(c, logins) ? c.redirect("/", 303) : c.html(form())));
+export function loginRoutes(app: Hono, gate: TokenGate, limits: BodyLimits): void {
+  app.get("/login", async (c) => {
+    const how = await credential(c, gate);
+    if (how instanceof Response) return how;
+    return how ? c.redirect("/", 303) : c.html(form());
+  });
   app.post("/login", async (c) => {
     const fields = new URLSearchParams(await readBody(c, limits));
     const token = fields.get("token")?.trim() ?? "";
-    if (!token || !logins.tokenMatches(token)) return c.html(form("That is not the server's token."), 401);
-    setCookie(c, COOKIE, logins.issue(), { httpOnly: true, sameSite: "Strict", path: "/", maxAge: WEEK_S });
+    const checked = token ? await checkToken(c, gate, token) : false;
+    if (checked instanceof Response) return checked;
+    if (!checked) return c.html(form("That is not the server's token."), 401);
+    setCookie(c, COOKIE, gate.logins.issue(), { httpOnly: true, sameSite: "Strict", path: "/", maxAge: WEEK_S });
     return c.redirect("/", 303);
   });
   app.post("/logout", (c) => {
     const value = getCookie(c, COOKIE);
-    if (value) logins.revoke(value);
+    if (value) gate.logins.revoke(value);
     deleteCookie(c, COOKIE, { path: "/" });
     return c.redirect("/login", 303);
   });

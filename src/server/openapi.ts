@@ -20,10 +20,15 @@ const errors = {
   timeout: error("timeout: the body did not arrive in time (30 s)"),
   conflict: error("busy (a prompt is already running, here or in another rein process), already_answered (the ask was answered before) or session_unavailable (the session cannot be opened: its configuration is invalid, or another process holds it)"),
   too_large: error("too_large: the body is over 1 MiB"),
+  too_many_requests: {
+    ...error("too_many_requests: this client sent wrong tokens and more of its token checks already wait their turn; try again after Retry-After seconds"),
+    headers: { "Retry-After": { schema: str, description: "seconds to wait" } },
+  },
   internal: error("internal: a bug; the message says what failed"),
 };
 const always = { "403": errors.forbidden, "500": errors.internal };
-const locked = { ...always, "401": errors.unauthorized };
+// A wrong token slows its sender: its later checks wait their turn, and past 16 waiting are refused (429).
+const locked = { ...always, "401": errors.unauthorized, "429": errors.too_many_requests };
 const withBody = { ...locked, "400": errors.bad_request, "408": errors.timeout, "413": errors.too_large };
 const opens = { "404": errors.not_found, "409": errors.conflict };
 const redirect = (to: string) => ({ description: `to ${to}`, headers: { Location: { schema: str } } });
@@ -184,12 +189,13 @@ const paths = {
     },
   },
   "/login": {
-    get: { summary: "the login form of the web page", security: [], responses: { "200": html("the form"), "303": redirect("/, when already logged in"), ...always } },
+    get: { summary: "the login form of the web page", security: [], responses: { "200": html("the form"), "303": redirect("/, when already logged in"), ...always, "429": errors.too_many_requests } },
     post: {
       summary: "log a browser in: checks the token and sets the login cookie (HttpOnly, SameSite=Strict)",
       security: [],
       requestBody: { required: true, content: { "application/x-www-form-urlencoded": { schema: closed({ token: str }) } } },
-      responses: { "303": redirect("/, with the cookie set"), "401": html("the form again: not the token"), ...always, "408": errors.timeout, "413": errors.too_large },
+      description: "Wrong tokens slow their sender: after three, each next check from that address waits its turn (half a second, doubling up to 30 s) before the token is compared.",
+      responses: { "303": redirect("/, with the cookie set"), "401": html("the form again: not the token"), ...always, "408": errors.timeout, "413": errors.too_large, "429": errors.too_many_requests },
     },
   },
   "/logout": {

@@ -58,6 +58,8 @@ export function useServer(extra: Partial<AppDeps> = {}): ServerKit {
       version: "0.0.0-test",
       openapi: OPENAPI,
       heartbeatMs: 30,
+      // Wrong tokens are throttled (throttle.test.ts checks how); here the waits take no time.
+      throttleClock: { now: Date.now, sleep: async () => {} },
       ...extra,
     });
     state.call = async (method, path, opts = {}) => {
