@@ -6,6 +6,7 @@ import { API_CHECK_TIMEOUT_MS, checkAnthropicApi, providerReport } from "../sess
 import type { Health } from "../session/store.ts";
 import { instructionCap, reinDirs, openStoreForReading, toolDirs, type Context } from "./context.ts";
 import { out } from "./output.ts";
+import { lspChecks } from "./doctor-lsp.ts";
 import { listMemories, memoryDirs } from "../session/memory.ts";
 
 type Check = [name: string, ok: boolean, detail: string];
@@ -37,6 +38,7 @@ export async function doctor(ctx: Context): Promise<number> {
   checks.push(["model", true, config.model]);
   checks.push(instructionsCheck(ctx));
   checks.push(memoryCheck(ctx));
+  checks.push(...(await lspChecks(ctx)));
   for (const [name, ok, detail] of checks) out(`${ok ? "ok  " : "FAIL"} ${name.padEnd(13)} ${detail}\n`);
   return checks.every(([, ok]) => ok) ? 0 : 1;
 }

@@ -15,6 +15,8 @@ const TABLE: Readonly<Record<string, BuiltinTool>> = {
   grep: { claude: ["Grep"], permission: "read" },
   list: { claude: ["LS"], permission: "read" },
   webfetch: { claude: ["WebFetch"], permission: "webfetch" },
+  websearch: { claude: ["WebSearch"], permission: "websearch" },
+  lsp: { claude: ["LSP"], permission: "read" },
   todo: { claude: ["TodoWrite", "TodoRead"], permission: "todo", asks: false },
   task: { claude: ["Task", "Agent"], permission: "task" },
   history: { claude: [], permission: "read", asks: false },

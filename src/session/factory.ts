@@ -28,6 +28,7 @@ import type { FileAccess, Tool } from "../sdk.ts";
 import { systemPrompt } from "./system-prompt.ts";
 import { lspSession, type LspServerConfig } from "../lsp/session.ts";
 export { lspConfigs } from "../lsp/config.ts";
+export { probeServers } from "../lsp/probe.ts";
 import { websearchTool, type WebSearchSettings } from "../registry/builtin.ts";
 import { afterCalls } from "./after-calls.ts";
 export { instructionWarnings, loadInstructions, INSTRUCTION_CAP_BYTES } from "../memory/instructions.ts";

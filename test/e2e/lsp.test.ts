@@ -87,3 +87,30 @@ test.concurrent("a session that touches no file of a configured language starts 
   // The lsp tool is deferred: named in load_tools, not sent whole.
   expect(tools.find((t) => t.name === "load_tools")?.description).toContain("lsp");
 }, 90_000);
+
+test.concurrent("a bash command that changes an open file brings that file's new errors", async () => {
+  await using w = await world();
+  await project(w, { typescript });
+  await Bun.write(join(w.configDir, "config.json"), JSON.stringify({ lsp: { typescript }, permissions: { allow: ["edit", "read", "bash"] } }));
+  w.fake.script(
+    { reply: [use("write", { path: "src/a.ts", content: "export const a: number = 1;\n" })] },
+    { reply: [use("bash", { command: "printf 'export const a: string = 1;\\n' > src/a.ts" })] },
+    { reply: [use("bash", { command: "true" })] },
+    { reply: [text("done")] },
+  );
+  const r = await w.run(["-p", "go"], SLOW);
+  expect(r).toMatchObject({ code: 0, stdout: "done\n" });
+  expect(lastResult(w, 1)).not.toContain("language server");
+  expect(lastResult(w, 2)).toMatch(/src\/a\.ts:1:14: error TS2322: Type 'number' is not assignable to type 'string'\./);
+  // A command that changed nothing a server has open adds nothing.
+  expect(lastResult(w, 3)).not.toContain("language server");
+}, 120_000);
+
+test.concurrent("rein doctor says which configured servers start and which do not", async () => {
+  await using w = await world();
+  await project(w, { typescript, ghost: { command: "no-such-language-server", extensionToLanguage: { ".go": "go" } } });
+  const r = await w.run(["doctor"], SLOW);
+  expect(r.stdout).toMatch(/^ok {3}lsp typescript +starts \(typescript; .*typescript-language-server, from .*config\.json\)$/m);
+  expect(r.stdout).toMatch(/^FAIL lsp ghost +no-such-language-server is not installed \(not found on PATH\)/m);
+  await waitFor(async () => (await pidsMatching(`${SERVER} --stdio`)).length === 0, "doctor leaves no server running", 10_000, 100);
+}, 120_000);

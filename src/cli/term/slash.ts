@@ -27,6 +27,7 @@ export const BUILTINS: readonly { name: string; args?: string; about: string; wh
   { name: "agents", about: "the agents: primary ones to run as (--agent), subagents for the task tool", whileRunning: true },
   { name: "tasks", args: "[N]", about: "the subagents this session ran, running or finished; /tasks N prints one's transcript", whileRunning: true },
   { name: "mcp", about: "the MCP servers: state, tools, prompts, last error", whileRunning: true },
+  { name: "lsp", about: "the language servers: state, languages, last error", whileRunning: true },
   { name: "memory", args: "[reload | edit NAME]", about: "the instruction files read and the memories kept (# NOTE saves one); reload reads them again now; edit opens one in $EDITOR", whileRunning: true },
   { name: "serve", about: "serve this session over HTTP", whileRunning: true },
   { name: "exit", about: "leave rein", whileRunning: true },
@@ -90,6 +91,12 @@ export async function runSlash(line: string, host: SlashHost): Promise<boolean> 
     case "mcp": {
       const servers = await host.session().mcpServers();
       say(servers.length ? visible(servers.map(statusLine).join("\n")) : "no MCP servers configured (see rein mcp add, or docs/mcp.md)");
+      return true;
+    }
+    case "lsp": {
+      const servers = host.session().lspServers();
+      const line = (s: (typeof servers)[number]) => `${s.name}  ${s.state}${s.languages.length ? `  (${s.languages.join(", ")})` : ""}${s.detail ? `: ${s.detail}` : ""}`;
+      say(servers.length ? visible(servers.map(line).join("\n")) : 'no language servers configured (the "lsp" config key, or a plugin\'s .lsp.json; see docs/lsp.md)');
       return true;
     }
     case "model":
