@@ -60,7 +60,8 @@ describe("translateClaudeRule", () => {
   });
 
   test("what rein cannot translate says why", () => {
-    expect(rein("WebSearch")).toBe("rein has no tool for Claude Code's WebSearch");
+    expect(rein("ExitPlanMode")).toBe("rein has no tool for Claude Code's ExitPlanMode");
+    expect(rein("WebSearch")).toEqual(["websearch"]);
     expect(rein("TodoWrite")).toBe("rein has no tool for Claude Code's TodoWrite");
     expect(rein("Bash(npm test")).toBe("missing the closing parenthesis at the end");
     expect(rein("mcp__x__y(arg)")).toBe("an MCP rule takes no pattern in parentheses");

@@ -89,12 +89,12 @@ describe("Claude Code's settings files", () => {
   });
 
   test("managed rules join the user's; rules rein cannot translate are warnings naming the file and the rule", () => {
-    write(files.managed, { permissions: { allow: ["WebFetch(domain:docs.example.com)"], deny: ["WebSearch", "Bash(curl:*)"] } });
+    write(files.managed, { permissions: { allow: ["WebFetch(domain:docs.example.com)"], deny: ["ExitPlanMode", "Bash(curl:*)"] } });
     const config = load();
     expect(decide(config, "webfetch", "https://docs.example.com/a")).toBe("allow");
     expect(decide(config, "webfetch", "https://docs.example.com.evil.org/")).toBe("ask");
     expect(decide(config, "bash", "curl x")).toBe("deny");
-    expect(config.warnings).toContain(`${files.managed}: permissions.deny rule "WebSearch" was not applied: rein has no tool for Claude Code's WebSearch`);
+    expect(config.warnings).toContain(`${files.managed}: permissions.deny rule "ExitPlanMode" was not applied: rein has no tool for Claude Code's ExitPlanMode`);
   });
 
   test("additionalDirectories (trusted), and doctor's account of what was and was not applied", () => {
