@@ -52,6 +52,8 @@ export class McpServer {
   private closedBecause: string | undefined;
   /** bumped when the lists change, so the source rebuilds its tools */
   version = 0;
+  /** the lists being read again after a list_changed notification */
+  private relisting: Promise<void> | undefined;
 
   constructor(
     readonly config: ServerConfig,
@@ -129,7 +131,7 @@ export class McpServer {
         signal: stop.signal,
         ...(this.env.maxMessageBytes ? { maxMessageBytes: this.env.maxMessageBytes } : {}),
         version: this.env.version,
-        onListChanged: () => void this.relist(),
+        onListChanged: () => void this.relistSoon(),
         onClose: (why, known) => {
           if (this.client !== client) return;
           this.client = undefined;
@@ -159,6 +161,16 @@ export class McpServer {
     }
   }
 
+  /** Reads the lists again; a call whose result came with the notification waits for it (see `call`). */
+  private relistSoon(): void {
+    const previous = this.relisting ?? Promise.resolve();
+    const next = previous.then(() => this.relist());
+    this.relisting = next;
+    void next.finally(() => {
+      if (this.relisting === next) this.relisting = undefined;
+    });
+  }
+
   /** Takes the server's new lists (after a list_changed notification); keeps the old ones if that fails. */
   private async relist(): Promise<void> {
     const client = this.client;
@@ -179,8 +191,14 @@ export class McpServer {
   }
 
   /** Calls a tool; a failure is thrown with a sentence that names this server and says why. */
-  call(tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> {
-    return this.request(`calling ${tool}`, signal, async (client, options) => (await client.callTool({ name: tool, arguments: args }, undefined, options)) as CallToolResult);
+  async call(tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> {
+    const result = await this.request(`calling ${tool}`, signal, async (client, options) => (await client.callTool({ name: tool, arguments: args }, undefined, options)) as CallToolResult);
+    // A list_changed sent with the result (before it, or in the same read) is taken before the
+    // model's next request, so the tool it added can be called at once: let the rest of that read
+    // be handled, then wait for the new lists (bounded by the server's startup timeout).
+    await new Promise((resolve) => setImmediate(resolve));
+    if (!signal.aborted) await this.relisting;
+    return result;
   }
 
   /** Sends one request (connecting first if need be) with the server's timeout; a failure is thrown as a sentence naming this server, `what` it was doing and why. */

@@ -95,9 +95,8 @@ test.concurrent("a tool with an invalid schema is left out; list_changed adds to
   const tools = await h.tools();
   expect(tools.map((t) => t.name)).not.toContain("mcp__rogue__bad-schema");
   expect(h.toolsOf(h.servers[0]!).problems).toEqual([{ tool: "bad-schema", reason: 'its input schema is not a JSON Schema of type "object"' }]);
-  const before = h.servers[0]!.version;
+  // The notification comes with the call's result: the very next request offers the new tool.
   await call(tools, "mcp__rogue__change");
-  await until(() => h.servers[0]!.version > before, "the refreshed tool list");
   expect((await h.tools()).map((t) => t.name)).toContain("mcp__rogue__added");
 }, 20_000);
 
