@@ -108,6 +108,8 @@ export type AgentEvent =
       outside_run?: boolean;
     }
   | { type: "error"; message: string; code?: string }
+  /** an MCP server the session cannot use: it failed to start (`error` says why), needs a login, or was still connecting when the first turn began */
+  | { type: "mcp_server"; name: string; state: "failed" | "needs login" | "connecting"; error: string }
   /** a hook began running (`event` is the hook event, `source` the file it was defined in; `async`: in the background, deciding nothing) */
   | { type: "hook_start"; id: string; event: string; source: string; handler: string; tool_use_id?: string; async?: true }
   /**

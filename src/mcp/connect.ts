@@ -1,7 +1,8 @@
 // Opens a client to one server through the official SDK: stdio (the tool environment plus the
 // entry's env, stderr to a log file), streamable HTTP with the legacy HTTP+SSE transport as a
 // fallback, or SSE alone. Every failure is thrown as an Error whose message says why.
-import { createWriteStream, mkdirSync } from "node:fs";
+import { mkdirSync } from "node:fs";
+import type { Readable } from "node:stream";
 import { dirname } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
@@ -11,6 +12,7 @@ import type { FetchLike, Transport as SdkTransport } from "@modelcontextprotocol
 import { tmpdir } from "node:os";
 import { sandboxArgv, sandboxAvailable } from "../registry/sandbox.ts";
 import { ACCEPT_ANY } from "./accept-any-schema.ts";
+import { logStderr } from "./capped-log.ts";
 import type { McpSandbox, RemoteEntry, ServerEntry, StdioEntry } from "./config.ts";
 import { messageOf } from "./message.ts";
 
@@ -57,10 +59,8 @@ function stdioTransport(entry: StdioEntry, opts: ConnectOptions): StdioClientTra
   const [command, ...args] = launchLine(entry, opts);
   const transport = new StdioClientTransport({ command: command!, args, env: { ...opts.toolEnv, ...entry.env }, cwd: entry.cwd ?? opts.cwd, stderr: "pipe", maxBufferSize: maxMessage(opts) });
   mkdirSync(dirname(opts.logFile), { recursive: true });
-  const log = createWriteStream(opts.logFile, { flags: "a", mode: 0o600 });
-  log.on("error", () => {}); // a log that cannot be written loses the log, not the server
-  log.write(`--- ${new Date().toISOString()} ${entry.command} ${(entry.args ?? []).join(" ")}${command === "bwrap" ? " (in the sandbox)" : ""}\n`);
-  transport.stderr?.pipe(log);
+  const header = `--- ${new Date().toISOString()} ${entry.command} ${(entry.args ?? []).join(" ")}${command === "bwrap" ? " (in the sandbox)" : ""}\n`;
+  logStderr(transport.stderr as Readable | null, opts.logFile, header);
   return transport;
 }
 
@@ -121,5 +121,6 @@ function startError(error: unknown): string {
   const code = (error as { code?: unknown }).code;
   if (code === "ENOENT" || /ENOENT|not found/.test(message)) return `its command could not be started (${message})`;
   if (/Connection closed/i.test(message)) return "it exited before answering the handshake (see its log)";
+  if (typeof code === "number" && code >= 400 && code < 600) return `it answered HTTP ${code} (${message.replace(/^Streamable HTTP error: /, "")})`;
   return message;
 }

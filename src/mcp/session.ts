@@ -10,6 +10,7 @@ import { promptCommands, type PromptCommands } from "./prompts.ts";
 import { attachMentions, hasMention } from "./resources.ts";
 import { serverConfigs, type ServerConfig, type SourceOptions } from "./sources.ts";
 import { serverStatus, type ServerStatus } from "./status.ts";
+import type { McpServer } from "./server.ts";
 
 const DEFAULT_WAIT_MS = 3_000;
 const DEFAULT_STARTUP_TIMEOUT_MS = 30_000;
@@ -66,9 +67,14 @@ export type SessionMcp = {
   attach(text: string, signal?: AbortSignal): Promise<ContentBlock[] | { error: string }>;
   /** the servers as they stand, once those still connecting are done (at most the first turn's wait) */
   servers(): Promise<ServerStatus[]>;
+  /** servers that failed (or were not ready when the first turn began) since the last call, each told once */
+  failures(): McpFailure[];
   /** closes the connections and ends the stdio servers' processes (the session is let go) */
   close(): Promise<void>;
 };
+
+/** A server the session could not use: the `mcp_server` event's fields. */
+export type McpFailure = { name: string; state: "failed" | "needs login" | "connecting"; error: string };
 
 /** The hubs of this process, whose servers end when it exits (one listener for all of them). */
 const live = new Set<{ kill: () => void }>();
@@ -85,11 +91,13 @@ export function attachMcp(registry: ToolRegistry, settings: McpSettings, run: Ru
     return made;
   });
   const told = new Set<string>();
+  const failing = failureWatch(settings.waitMs, run.warn);
   registry.addSource({
     source: "mcp",
     tools: async () => {
       const h = await hub;
       const tools = await h.tools();
+      failing.look(h.servers);
       for (const { server, tool, file } of h.shadowed()) {
         if (told.has(tool)) continue;
         told.add(tool);
@@ -102,6 +110,7 @@ export function attachMcp(registry: ToolRegistry, settings: McpSettings, run: Ru
     prompts: promptCommands(hub, settings.servers.map((s) => s.name)),
     // Text that names no resource waits for nothing.
     attach: async (text, signal) => (hasMention(text) ? attachMentions((await hub).servers, text, signal) : []),
+    failures: () => failing.take(),
     servers: async () => {
       const h = await hub;
       await h.firstTurn();
@@ -113,6 +122,51 @@ export function attachMcp(registry: ToolRegistry, settings: McpSettings, run: Ru
       await h.close();
     },
   };
+}
+
+/**
+ * Notices each server that failed to start (a command that does not run, a handshake that hangs or
+ * answers garbage, an HTTP 500 or 401), once per failure: one warning line, and a failure for the
+ * session's `mcp_server` event. A server still connecting when the first turn begins is told too.
+ * Servers rein does not start on purpose (disabled, untrusted) or whose entry it could not read are not.
+ */
+function failureWatch(waitMs: number, warn?: (line: string) => void) {
+  const seen = new Map<string, string>();
+  let pending: McpFailure[] = [];
+  return {
+    look(servers: readonly McpServer[]): void {
+      for (const server of servers) {
+        const failure = failureOf(server, waitMs);
+        const key = failure && `${failure.state}: ${failure.error}`;
+        if (!failure) {
+          if (server.state === "connected") seen.delete(server.name);
+          continue;
+        }
+        if (seen.get(server.name) === key) continue;
+        seen.set(server.name, key!);
+        pending.push(failure);
+        warn?.(failureLine(failure));
+      }
+    },
+    take(): McpFailure[] {
+      const taken = pending;
+      pending = [];
+      return taken;
+    },
+  };
+}
+
+function failureOf(server: McpServer, waitMs: number): McpFailure | undefined {
+  if (!server.config.entry || server.config.problem) return undefined;
+  const { name, state } = server;
+  if (state === "failed" || state === "needs login") return { name, state, error: server.lastError ?? "it did not start" };
+  if (state === "connecting") return { name, state, error: `it had not answered within ${waitMs / 1000} s (REIN_MCP_WAIT_MS) when the first turn began; its tools join a later turn once it does` };
+  return undefined;
+}
+
+export function failureLine(failure: McpFailure): string {
+  if (failure.state === "connecting") return `MCP server "${failure.name}" is not ready: ${failure.error}`;
+  return `MCP server "${failure.name}" failed: ${failure.error}; its tools are not offered (rein mcp get ${failure.name} shows more)`;
 }
 
 /** Whether a rule's permission names a configured server or one of its tools (loaded yet or not). */

@@ -53,6 +53,7 @@ const events = {
     ["usage", "cost_usd", "outside_run"],
   ),
   error: event("error", { message: str, code: str }, ["code"]),
+  mcp_server: event("mcp_server", { name: str, state: { enum: ["failed", "needs login", "connecting"] }, error: str }),
   hook_start: event("hook_start", { id: str, event: str, source: str, handler: str, tool_use_id: str }, ["tool_use_id"]),
   hook_end: event(
     "hook_end",

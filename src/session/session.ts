@@ -249,6 +249,7 @@ export class Session {
     const own = await (typeof this.options.tools === "function" ? this.options.tools() : this.options.tools);
     const all = this.taskTools.length ? [...own, ...this.taskTools] : own;
     const tools = this.deferral ? this.deferral.offer(all) : all;
+    for (const failure of this.options.mcp?.failures() ?? []) this.emit({ type: "mcp_server", ...failure });
     if (this.checkpoints) this.readOnlyTools = new Map(tools.map((tool) => [tool.name, tool.readOnly === true]));
     return tools;
   }

@@ -84,7 +84,9 @@ test("the docs' JSON config examples are accepted as a user config and as a proj
     } else await Bun.write(w.path(".rein", "config.json"), block.code);
     w.fake.script({ reply: [{ type: "text", text: "ok" }] });
     const r = await w.run(["-p", "hi", "--trust"]);
-    expect(r.stderr).toBe("");
+    // The examples' MCP servers are not installed here: their failure lines are not about the config.
+    const notes = r.stderr.split("\n").filter((l) => l && !/^rein: MCP server "[^"]+" (failed|is not ready): /.test(l));
+    expect(notes).toEqual([]);
     expect(r.code).toBe(0);
   }
 });

@@ -152,3 +152,49 @@ export default defineTool({ name: "mcp__everything__echo", description: "My own 
   expect(get.stdout).toContain(`  mcp__everything__echo  not offered\n`);
   expect(get.stdout).toContain(`  mcp__everything__echo: left out: its name is taken by the tool file ${file}, which is used instead`);
 }, 30_000);
+
+const ROGUE = join(ROOT, "test/unit/mcp/fixtures/rogue-server.ts");
+const rogue = (mode: string) => ({ command: process.execPath, args: [ROGUE, mode] });
+
+test.concurrent("each MCP server that fails at start gets one warning line on stderr and one mcp_server event", async () => {
+  await using w = await world();
+  const http = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: (req) => new Response("no", { status: new URL(req.url).pathname === "/down" ? 500 : 401 }) });
+  try {
+    const servers = {
+      ghost: { command: "no-such-mcp-server-here" },
+      quits: rogue("exit"),
+      garbled: rogue("garbage"),
+      stuck: rogue("hang-start"),
+      down: { type: "http", url: `http://127.0.0.1:${http.port}/down` },
+      locked: { type: "http", url: `http://127.0.0.1:${http.port}/locked` },
+    };
+    await configure(w, { mcpServers: servers });
+    w.fake.script({ reply: [use("bash", { command: "echo one" })] }, { reply: [text("done")] });
+    const r = await w.runStream(["-p", "go", "--allow", "bash"], { env: { REIN_MCP_WAIT_MS: "15000", REIN_MCP_STARTUP_TIMEOUT_MS: "2000" }, timeoutMs: 30_000 });
+    expect(r.code).toBe(0);
+    const told = r.events.filter((e) => e.type === "mcp_server");
+    expect(told.map((e) => e.name).sort()).toEqual(Object.keys(servers).sort());
+    for (const e of told) expect(e.error).toBeTruthy();
+    expect(told.find((e) => e.name === "locked")?.state).toBe("needs login");
+    expect(told.find((e) => e.name === "ghost")?.state).toBe("failed");
+    expect(told.find((e) => e.name === "down")?.error).toContain("HTTP 500");
+    // Told before the first request, once: the second turn adds nothing.
+    const first = r.events.findIndex((e) => e.type === "assistant");
+    expect(r.events.findLastIndex((e) => e.type === "mcp_server")).toBeLessThan(first);
+    const lines = r.stderr.split("\n").filter((l) => l.includes("MCP server"));
+    for (const name of Object.keys(servers)) expect(lines.filter((l) => l.includes(`MCP server "${name}" failed: `))).toHaveLength(1);
+    expect(lines).toHaveLength(Object.keys(servers).length);
+    for (const l of lines) expect(l).not.toContain("\n");
+  } finally {
+    await http.stop(true);
+  }
+}, 40_000);
+
+test.concurrent("a server still starting when the first request goes out is told as not ready, in text mode too", async () => {
+  await using w = await world();
+  await configure(w, { mcpServers: { slow: rogue("hang-start") } });
+  w.fake.script({ reply: [text("done")] });
+  const r = await w.run(["-p", "go"], { env: { REIN_MCP_WAIT_MS: "200" } });
+  expect(r).toMatchObject({ code: 0, stdout: "done\n" });
+  expect(r.stderr.split("\n").filter((l) => l.includes('MCP server "slow" is not ready: it had not answered within 0.2 s'))).toHaveLength(1);
+}, 30_000);

@@ -34,6 +34,17 @@ test.concurrent("stdio servers get the tool environment plus their own env, and 
   await until(() => existsSync(log) && readFileSync(log, "utf8").includes("rogue started in mode serve"), "the server's stderr in its log");
 }, 20_000);
 
+test.concurrent("a server's stderr is logged up to 5 MiB per start, then one line says the rest is not; the server works", async () => {
+  await using h = hub({ rogue: rogue("chatty") });
+  expect((await call(await h.tools(), "mcp__rogue__ok", { text: "x" })).output).toBe('ok {"text":"x"}');
+  const log = join(h.logDir, "rogue.log");
+  await until(() => existsSync(log) && readFileSync(log, "utf8").includes("--- rein: the rest"), "the cap's line in the log");
+  const text = readFileSync(log, "utf8");
+  const body = text.slice(text.indexOf("\n") + 1, text.indexOf("\n--- rein: the rest"));
+  expect(body.length).toBe(5 * 1024 * 1024);
+  expect(text.trimEnd().split("\n").at(-1)).toBe("--- rein: the rest of this start's stderr is not logged (5 MiB per start at most)");
+}, 20_000);
+
 test.concurrent("a command that does not exist, and one that exits at once, fail with why", async () => {
   await using h = hub({ ghost: { command: "no-such-mcp-server-xyz" }, quitter: rogue("exit") });
   expect(await h.tools()).toEqual([]);
