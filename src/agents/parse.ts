@@ -17,12 +17,6 @@ export type Parsed = { agent?: AgentDefinition; warning?: string; notes: string[
 const CLAUDE_FIELDS = ["name", "description", "tools", "disallowedTools", "model", "permissionMode", "maxTurns", "skills", "memory", "effort", "initialPrompt", "mcpServers", "hooks", "background", "isolation", "color"];
 const OPENCODE_FIELDS = ["description", "mode", "model", "permission", "tools", "hidden", "maxSteps", "disable", "temperature", "top_p", "color"];
 const FIELDS = [...new Set([...CLAUDE_FIELDS, ...OPENCODE_FIELDS])];
-const MODEL_ALIASES: Record<string, string> = {
-  sonnet: "claude-sonnet-5-5",
-  opus: "claude-opus-5-5",
-  haiku: "claude-haiku-4-5",
-  fable: "claude-fable-5-2",
-};
 const CLAUDE_MODES: Record<string, PermissionMode> = {
   default: "default",
   manual: "default",
@@ -48,7 +42,8 @@ export function parseAgentFile(file: AgentFile): Parsed {
   if (file.format === "claude" && typeof fields.name !== "string") return { warning: `agent file ${file.path} skipped: it has no \`name\``, notes };
 
   const model = typeof fields.model === "string" ? fields.model.trim() : undefined;
-  if (model && model !== "inherit") agent.model = MODEL_ALIASES[model] ?? model;
+  // An alias (`opus`) stays as written: the run resolves it for the provider in use (llm/aliases.ts).
+  if (model && model !== "inherit") agent.model = model;
   const turns = fields.maxTurns ?? fields.maxSteps;
   if (typeof turns === "number" && Number.isInteger(turns) && turns > 0) agent.maxTurns = turns;
   else if (turns !== undefined) note(`maxTurns/maxSteps must be a positive whole number, got ${JSON.stringify(turns)}: ignored`);

@@ -6,7 +6,7 @@ import { dirname, join, resolve } from "node:path";
 import { findProjectRoot, loadConfig, type ResolvedConfig } from "../config/load.ts";
 import { projectPaths, reinPaths, type ReinPaths } from "../config/paths.ts";
 import { workspaceTrust } from "../config/trust.ts";
-import { DEFAULT_AGENT, loadAgents, loadHooks, lspConfigs, runProblem, sandboxAvailable, type RunSettings, type ToolDir } from "../session/factory.ts";
+import { DEFAULT_AGENT, loadAgents, loadHooks, lspConfigs, modelFor, runProblem, sandboxAvailable, type RunSettings, type ToolDir } from "../session/factory.ts";
 import { Store } from "../session/store.ts";
 import { mcpSettings } from "../session/mcp-settings.ts";
 import { activePlugins, type ActivePlugins } from "../session/plugins.ts";
@@ -106,9 +106,12 @@ export function runSettings(ctx: Context, extra: Pick<RunSettings, "askPolicy" |
     skills: { configDir: ctx.paths.configDir, trusted: ctx.trusted, plugins: runPlugins(ctx) },
     ...extra,
   };
-  const problem = runProblem(settings);
+  // `-m opus` is the newest opus of the provider the config uses; an agent's `opus` of the run's model's.
+  const model = modelFor(settings, settings.model, settings.model === config.model ? config.configuredModel : config.model);
+  const resolved = model === settings.model ? settings : { ...settings, model };
+  const problem = runProblem(resolved);
   if (problem) throw new MissingKeyError(problem);
-  return settings;
+  return resolved;
 }
 
 /** The language servers of rein's config files and the enabled plugins (a project's only with trust). */

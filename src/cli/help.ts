@@ -31,8 +31,9 @@ Usage:
 Flags:
   -c, --continue              continue the latest session in this directory
   -r, --resume ID             resume a session (id or unique prefix)
-  -m, --model NAME            model: provider/model (openai/gpt-5.2, ollama/qwen3-coder) or an
-                              Anthropic name (default claude-sonnet-5-5)
+  -m, --model NAME            model: provider/model (openai/gpt-5.2, ollama/qwen3-coder), an
+                              Anthropic name (default claude-sonnet-5-5), or sonnet | opus |
+                              haiku | fable (the family's newest) | inherit
       --max-turns N           stop after N model turns (exit 4)
       --max-cost USD          start no model turn once a run has cost USD (exit 4)
       --cwd DIR               work in DIR

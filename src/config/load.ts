@@ -32,6 +32,8 @@ type Env = Record<string, string | undefined>;
 
 export type ResolvedConfig = {
   model: string;
+  /** the model the files and environment choose, without the flags: the provider in use for an alias given as a flag */
+  configuredModel: string;
   apiKey?: string;
   baseURL?: string;
   maxTurns: number;
@@ -136,6 +138,7 @@ export function loadConfig(opts: LoadOptions): ResolvedConfig {
 
   return {
     model: pick("model") ?? CONFIG_DEFAULTS.model,
+    configuredModel: layers.slice(0, 5).findLast((layer) => layer.model !== undefined)?.model ?? CONFIG_DEFAULTS.model,
     apiKey: pick("apiKey"),
     baseURL: pick("baseURL"),
     maxTurns: pick("maxTurns") ?? CONFIG_DEFAULTS.maxTurns,

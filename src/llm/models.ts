@@ -36,6 +36,8 @@ export type ModelCatalog = {
   info(name: string): ModelInfo;
   /** why a model cannot be used (an unknown provider, its key missing), or undefined when it can */
   problem?(name: string): string | undefined;
+  /** the model a name stands for: an alias (`opus`) for the provider of `current`, `inherit` as `current`, anything else as written */
+  resolve?(name: string, current?: string): string;
 };
 
 export const DEFAULT_MODEL = "claude-sonnet-5-5";

@@ -4,6 +4,7 @@
 import { ANTHROPIC_MODELS, findRow, OPENAI_MODELS, pricing, usdFor, type Capabilities, type ChatCompat, type ModelCatalog, type ModelInfo, type ModelRow } from "./models.ts";
 import type { Usage } from "../agent/types.ts";
 import { PROVIDER_KEY_ENV } from "./provider-keys.ts";
+import { INHERIT, isAlias, MODEL_ALIASES, resolveAlias } from "./aliases.ts";
 
 export type ProviderApi = "anthropic" | "openai-chat";
 
@@ -98,14 +99,22 @@ export function providerTable(configured: readonly ProviderSpec[] = [], env: Rec
 export type Resolved = { provider: ProviderSpec; id: string; info: ModelInfo };
 
 /** `openai/gpt-5.2` -> openai's gpt-5.2; `claude-sonnet-5-5` -> anthropic's; a string naming what is wrong otherwise. */
-export function resolveModel(name: string, table: ProviderTable): Resolved | string {
+export function resolveModel(written: string, table: ProviderTable): Resolved | string {
+  // An alias never reaches an API as written: here, without a session's model, it is Anthropic's.
+  const name = isAlias(written) || written.trim().toLowerCase() === INHERIT ? resolveAlias(written, undefined, table) : written;
   const slash = name.indexOf("/");
   const providerName = slash === -1 ? "anthropic" : name.slice(0, slash);
   const id = slash === -1 ? name : name.slice(slash + 1);
   const provider = table.get(providerName);
   if (!provider) return `unknown provider "${providerName}" in model "${name}" (known: ${[...table.keys()].join(", ")}; a model is named provider/model)`;
   if (!id) return `model "${name}" names no model after "${providerName}/"`;
+  if (slash === -1 && !findRow(provider.models, id) && /^[a-z0-9.]+$/i.test(id)) return unknownBareName(id, provider);
   return { provider, id, info: infoFor(provider, id) };
+}
+
+/** A single word that is no model and no alias (`opsu`, `gpt5`): a typo rather than a model to send. */
+function unknownBareName(name: string, anthropic: ProviderSpec): string {
+  return `unknown model "${name}": use one of ${anthropic.models.map((m) => m.id).join(", ")}, an alias (${[...MODEL_ALIASES, INHERIT].join(", ")}) or provider/model (rein models lists them all)`;
 }
 
 function infoFor(provider: ProviderSpec, id: string): ModelInfo {
@@ -119,6 +128,7 @@ function infoFor(provider: ProviderSpec, id: string): ModelInfo {
 export function catalog(table: ProviderTable): ModelCatalog {
   const fallback = table.get("anthropic")!;
   return {
+    resolve: (name, current) => resolveAlias(name, current, table),
     info(name) {
       const resolved = resolveModel(name, table);
       return typeof resolved === "string" ? infoFor(fallback, name) : resolved.info;

@@ -208,6 +208,12 @@ export function providerListing(
   return typeof setup === "string" ? setup : listProviders(setup.table, { env, anthropic });
 }
 
+/** The model a name stands for in this run: an alias (`opus`) for the provider of `current`, `inherit` as `current`. */
+export function modelFor(settings: RunSettings, name: string, current?: string): string {
+  const setup = runProviders(settings);
+  return typeof setup === "string" ? name : (setup.models.resolve?.(name, current) ?? name);
+}
+
 /** Why the run's model cannot run (a bad `providers` entry, an unknown provider, a missing key), or undefined. */
 export function runProblem(settings: RunSettings, model = settings.model): string | undefined {
   const setup = runProviders(settings);

@@ -324,7 +324,7 @@ export class Session {
       const plan = (await this.options.skills?.plan(text, controller.signal)) ?? { type: "text" as const };
       if (plan.type === "error") return this.result(startedAt, "error", { error: plan.error });
       if (plan.type === "command") this.options.skills!.grants.push(...plan.grants);
-      const model = (plan.type === "command" && plan.model) || this.options.model;
+      const model = plan.type === "command" && plan.model ? (this.options.models?.resolve?.(plan.model, this.options.model) ?? plan.model) : this.options.model;
       const sent = plan.type === "command" ? plan.text : text;
       const resources = (await this.options.mcp?.attach(sent, controller.signal)) ?? [];
       if ("error" in resources) return this.result(startedAt, "error", { error: resources.error });
@@ -603,6 +603,7 @@ export class Session {
   /** The model for the next turns (the terminal's /model); refused while a turn runs. */
   setModel(model: string): void {
     if (this.controller) throw new Error("the model cannot change while a turn runs");
+    model = this.options.models?.resolve?.(model, this.options.model) ?? model;
     const problem = this.options.models?.problem?.(model);
     if (problem) throw new Error(problem);
     this.options = { ...this.options, model };

@@ -53,7 +53,9 @@ async function runChild(
   approved: Map<string, Rule[]>,
 ): Promise<ChildOutcome> {
   const agent = settings.agents.find((a) => a.name === request.agent)!;
-  const model = request.model ?? agent.model ?? parentOptions.model;
+  const written = request.model ?? agent.model ?? parentOptions.model;
+  // `opus` is the newest opus of the parent's provider; `inherit` the parent's model.
+  const model = parentOptions.models?.resolve?.(written, parentOptions.model) ?? written;
   const problem = parentOptions.models?.problem?.(model);
   if (problem) throw new Error(problem);
   if (!approved.has(agent.name)) approved.set(agent.name, []);

@@ -218,7 +218,7 @@ function model(host: SlashHost, name: string): void {
   if (!name) return host.print(chalk.dim(`model: ${session.model} (change it with /model PROVIDER/MODEL)`));
   try {
     session.setModel(name);
-    host.print(chalk.dim(`model: ${name} from the next turn`));
+    host.print(chalk.dim(`model: ${session.model === name ? name : `${session.model} (${name})`} from the next turn`));
   } catch (error) {
     host.print(chalk.red((error as Error).message));
   }

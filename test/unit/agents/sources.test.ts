@@ -32,7 +32,7 @@ test("Claude Code agent files: name, tools in its vocabulary, disallowedTools, m
     prompt: "You review code.",
     tools: ["read", "grep", "bash", "edit"],
     disallowedTools: ["webfetch"],
-    model: "claude-haiku-4-5",
+    model: "haiku", // resolved when it runs, for the provider in use
     permissionMode: "accept-edits",
     maxTurns: 7,
     project: true,

@@ -117,6 +117,7 @@ describe("files that are fine", () => {
   test("missing files are not sources and leave the defaults", () => {
     expect(ws.load()).toEqual({
       model: "claude-sonnet-5-5",
+      configuredModel: "claude-sonnet-5-5",
       maxTurns: 100,
       permissionMode: "default",
       sandbox: "off",
