@@ -38,6 +38,7 @@ export function translateClaudeRule(text: string, action: RuleAction, base: Clau
       return webfetchRules(pattern, action);
     case "task":
     case "skill":
+    case "websearch":
       return [rule(permission, pattern.trim(), action)];
     default:
       return `rein cannot translate a pattern for ${name}`;
@@ -47,7 +48,7 @@ export function translateClaudeRule(text: string, action: RuleAction, base: Clau
 /** rein's own tool names written in a Claude file (`bash`, `read`) mean the same tools. */
 const RE_NAMES = new Set(["bash", "read", "edit", "write", "glob", "grep", "list", "webfetch", "task"]);
 /** Claude Code's tools rein names differently or has as a permission, not a tool. */
-const CLAUDE_ONLY: Readonly<Record<string, string>> = { Skill: "skill", skill: "skill", Agent: "task", Task: "task" };
+const CLAUDE_ONLY: Readonly<Record<string, string>> = { Skill: "skill", skill: "skill", Agent: "task", Task: "task", WebSearch: "websearch", websearch: "websearch" };
 /** Claude Code tools rein has under the same names but whose rules mean nothing here. */
 const UNTRANSLATED = new Set(["todo", "history"]);
 
