@@ -15,6 +15,7 @@ import { extensionFigures, extensionRows } from "./bench-extensions.ts";
 import { hookFigures, hookRows } from "./bench-hooks.ts";
 import { instructionStartup, instructionStartupRows } from "./bench-memory.ts";
 import { mcpFigures, mcpRows } from "./bench-mcp.ts";
+import { lspFigures, lspRows } from "./bench-lsp.ts";
 import { benchEnv } from "./bench-proc.ts";
 import { providerFigures, providerRows } from "./bench-providers.ts";
 import { toolReload } from "./bench-reload.ts";
@@ -70,6 +71,8 @@ async function main() {
     console.error(`checkpoints: ${JSON.stringify(checkpoints)}`);
     const mcp = await mcpFigures(BIN, fake, SESSION_RUNS);
     console.error(`mcp: ${JSON.stringify(mcp)}`);
+    const lsp = await lspFigures(BIN, fake);
+    console.error(`lsp: ${JSON.stringify(lsp)}`);
     const compaction = await compactionFigures();
     console.error(`compaction: ${JSON.stringify(compaction)}`);
     const peers = process.argv.includes("--peers") ? await peerFigures(BIN) : undefined;
@@ -98,6 +101,7 @@ async function main() {
       ...agentRows(agents),
       ...hookRows(hooks),
       ...mcpRows(mcp),
+      ...lspRows(lsp),
       ...terminalRows(terminal, floors.printerRss),
     ];
     await Bun.write(join(ROOT, "BENCHMARKS.md"), document(rows, peers));

@@ -191,8 +191,8 @@ export class LspClient {
     while (!fresh() && !this.exited && Date.now() < deadline) await this.nextPublication(deadline - Date.now());
     const got = fresh();
     if (!got) return undefined;
-    // Publications for other files follow in a burst: wait until none came for settleMs.
-    while (!this.exited && Date.now() < deadline) {
+    // Publications for the other open files follow in a burst: wait until none came for settleMs.
+    while (this.versions.size > 1 && !this.exited && Date.now() < deadline) {
       const before = this.lastPublication();
       await this.nextPublication(Math.min(settleMs, deadline - Date.now()));
       if (this.lastPublication() === before) break;
