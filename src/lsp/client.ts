@@ -115,7 +115,8 @@ export class LspClient {
     connection.onRequest("workspace/configuration", (params: { items?: unknown[] }) => (params.items ?? []).map(() => this.settings ?? null));
     connection.onRequest(() => null);
     connection.onError(() => {});
-    connection.onClose(() => this.exit("its connection closed"));
+    // The process's own end says more (its code or signal): give it a moment to be seen first.
+    connection.onClose(() => void setTimeout(() => this.exit("its connection closed"), 100).unref());
     this.proc.once("exit", (code, signal) => this.exit(signal ? `it was killed by ${signal}` : `it exited with code ${code}`));
     connection.listen();
   }
