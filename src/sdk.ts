@@ -83,6 +83,7 @@ export type ToolContext = {
 export { imageProblem } from "./sdk/image-check.ts";
 export { envFile } from "./sdk/env-file.ts";
 export { diskFiles, readAllText } from "./sdk/disk-files.ts";
+export { pinnedAddresses } from "./sdk/web-address.ts";
 
 /** An image the model should see (it reaches models that accept images, inside the tool result). */
 export type ToolImage = { mediaType: string; base64: string };

@@ -1,7 +1,10 @@
 // Fetches a URL and returns it as text. GET only, http(s) only; redirects are followed by hand (at
-// most 5) so the final URL is known; the body is read up to 5 MB; HTML is turned into text.
+// most 5, same origin only) so the final URL is known; the body is read up to 5 MB; HTML is turned
+// into text. It connects to the addresses the permission check judged for the host (pinned by the
+// engine), never to what the name resolves to a moment later.
+import { checkServerIdentity } from "node:tls";
 import * as v from "valibot";
-import { defineTool } from "rein/tool";
+import { defineTool, pinnedAddresses } from "rein/tool";
 import description from "../prompts/tools/webfetch.txt" with { type: "text" };
 import { htmlToText } from "./lib/html-to-text.ts";
 
@@ -88,8 +91,10 @@ type Fetched = { response: Response; finalUrl: string };
 
 async function follow(start: URL, signal: AbortSignal): Promise<Fetched | string> {
   let url = start;
+  const pinned = pinnedAddresses(bareHost(start.hostname));
+  if (pinned?.length === 0) return `Could not fetch ${start.href}: ${start.hostname} did not resolve to an address. Check the name.`;
   for (let hops = 0; ; hops++) {
-    const response = await fetch(url, { signal, redirect: "manual", headers: HEADERS });
+    const response = await fetch(...connectTo(url, pinned?.[0], signal));
     const location = response.headers.get("location");
     if (!REDIRECT_STATUSES.has(response.status) || !location) return { response, finalUrl: url.href };
     await response.body?.cancel();
@@ -102,6 +107,21 @@ async function follow(start: URL, signal: AbortSignal): Promise<Fetched | string
     if (next.origin !== start.origin) return `${url.href} redirected to another site, ${next.href}; fetch that URL directly if it is what you need.`;
     url = next;
   }
+}
+
+function bareHost(hostname: string): string {
+  return hostname.replace(/^\[|\]$/g, "");
+}
+
+/** The fetch of `url` at `address` (the one the check judged): the name stays in Host and in TLS. */
+function connectTo(url: URL, address: string | undefined, signal: AbortSignal): [URL, RequestInit & { tls?: object }] {
+  const init = { signal, redirect: "manual" as const, headers: HEADERS };
+  const name = bareHost(url.hostname);
+  if (!address || address === name) return [url, init];
+  const target = new URL(url.href);
+  target.hostname = address.includes(":") ? `[${address}]` : address;
+  const tls = url.protocol === "https:" ? { tls: { serverName: name, checkServerIdentity: (_host: string, cert: Parameters<typeof checkServerIdentity>[1]) => checkServerIdentity(name, cert) } } : {};
+  return [target, { ...init, headers: { ...HEADERS, host: url.host }, ...tls }];
 }
 
 async function failure(header: string, response: Response, type: string, finalUrl: string): Promise<string> {

@@ -16,6 +16,7 @@ import { isInside, resolveForCheck } from "./paths.ts";
 import { followsLinks, readsHiddenContents, readsTrees } from "./recursive-reads.ts";
 import { sensitivePath, sensitiveWithin } from "./sensitive.ts";
 import { linkLeaving, type LinkScan } from "./symlinks-out.ts";
+import { webRequest } from "./web-requests.ts";
 import type { ShellCommand } from "./shell/types.ts";
 
 export type EngineContext = {
@@ -53,6 +54,8 @@ export async function expandRequests(requests: readonly PermissionRequest[], ctx
     } else if (request.permission === "read" || request.permission === "edit") {
       // A tool given a folder (grep, glob, list) reads it as a tree.
       out.push(...pathRequests(request.permission, request.pattern, ctx, { tree: true, follows: false, contents: false }));
+    } else if (request.permission === "webfetch") {
+      out.push(await webRequest(request)); // judged by the addresses its host resolves to
     } else if (request.permission !== "external_directory") {
       out.push(request); // external_directory is recomputed from the resolved paths
     }

@@ -12,8 +12,12 @@ export type PermissionRequest = {
   pattern: string;
   always: string[];
   opaque?: boolean;
-  /** decided before any rule: a sensitive path (deny, or ask for .env), a line that cannot be analysed (ask) */
-  fixed?: { action: "deny" | "ask"; reason: string };
+  /**
+   * decided before any rule: a sensitive path (deny, or ask for .env), a line that cannot be
+   * analysed (ask); with `host` (a private web address), an allow rule whose pattern names that
+   * host lifts the ask
+   */
+  fixed?: { action: "deny" | "ask"; reason: string; host?: string };
   /** the inner forms of a wrapped command (`rm x` for `sudo rm x`): their deny and pattern ask rules apply too */
   alsoCheck?: string[];
   /** a destructive command: only an approval of exactly this command allows it, never a generalised one */
@@ -69,7 +73,8 @@ export function evaluateRequest(
   if (rule?.action === "deny") return { request, action: "deny", rule };
   const inner = innerRule(request, rules);
   if (inner?.action === "deny") return { request, action: "deny", rule: inner, reason: "a rule for the command it wraps denies it" };
-  const forced = request.fixed?.reason;
+  const lifted = rule?.action === "allow" && request.fixed?.host !== undefined && namesHost(rule.pattern, request.fixed.host);
+  const forced = lifted ? undefined : request.fixed?.reason;
   if (rule?.action === "allow" && !inner && !forced) return { request, action: "allow", rule };
   const approval = matchRule(request, approvals);
   if (approval?.action === "allow" && (!request.destructive || approval.pattern === request.always[0])) {
@@ -77,6 +82,12 @@ export function evaluateRequest(
   }
   const reason = forced ?? (inner ? "a rule for the command it wraps asks" : request.opaque ? request.reason : rule ? undefined : "no rule matches");
   return { request, action: "ask", ...(inner ?? rule ? { rule: inner ?? rule } : {}), ...(reason ? { reason } : {}) };
+}
+
+/** Whether a URL pattern spells out `host` itself (`http://127.0.0.1:8080/*`), not a wildcard that happens to match it. */
+function namesHost(pattern: string, host: string): boolean {
+  const named = /^https?:\/\/(\[[^\]*]+\]|[^/:*?\[\]]+)(?::\d+)?(?:\/|$)/i.exec(pattern)?.[1];
+  return named !== undefined && named.replace(/^\[|\]$/g, "").toLowerCase() === host.toLowerCase();
 }
 
 /** A deny, or an ask written for something narrower than everything, matching an inner form of a wrapped command. */

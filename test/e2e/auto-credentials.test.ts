@@ -125,3 +125,44 @@ test.concurrent("ACP, untrusted: a session's first request carries no imported c
     await agent.exited;
   }
 });
+
+/** A local service that must not be reached unless a rule names it. */
+function localService() {
+  const hits: string[] = [];
+  const server = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: (r) => (hits.push(new URL(r.url).pathname), new Response("LOCAL-SERVICE-SECRET-8855", { headers: { "content-type": "text/plain" } })) });
+  return { hits, origin: `http://127.0.0.1:${server.port}`, [Symbol.dispose]: () => void server.stop(true) };
+}
+
+const fetchCall = (url: string, id: string) => [
+  { reply: [{ type: "tool_use" as const, name: "load_tools", input: { names: ["webfetch"] }, id: `${id}_load` }] },
+  { reply: [{ type: "tool_use" as const, name: "webfetch", input: { url }, id }] },
+  { reply: [text("done")] },
+];
+
+test.concurrent("auto mode: webfetch of a loopback address asks (refused in print mode) and reaches nothing; a metadata address is denied", async () => {
+  await using w = await world();
+  using local = localService();
+  w.fake.script(...fetchCall(`${local.origin}/admin`, "toolu_local"));
+  const r = await w.run(["-p", "fetch it", "--permission-mode", "auto", "--allow", "webfetch"]);
+  expect(r.code).toBe(0);
+  expect(local.hits).toEqual([]);
+  const refused = resultText(toolResultsOf(w.fake.requests[2]).at(-1));
+  expect(refused).toContain(`--allow 'webfetch(${local.origin}/*)'`);
+  expect(sent(w)).not.toContain("LOCAL-SERVICE-SECRET-8855");
+
+  await using m = await world();
+  m.fake.script(...fetchCall("http://169.254.169.254/latest/meta-data/iam/security-credentials/", "toolu_meta"));
+  const meta = await m.run(["-p", "fetch it", "--permission-mode", "auto", "--allow", "webfetch(http://169.254.169.254/*)"]);
+  expect(meta.code).toBe(0);
+  expect(resultText(toolResultsOf(m.fake.requests[2]).at(-1))).toContain("cloud metadata address");
+});
+
+test.concurrent("a rule naming the host lets webfetch reach a loopback service", async () => {
+  await using w = await world();
+  using local = localService();
+  w.fake.script(...fetchCall(`${local.origin}/status`, "toolu_named"));
+  const r = await w.run(["-p", "fetch it", "--allow", `webfetch(${local.origin}/*)`]);
+  expect(r.code).toBe(0);
+  expect(local.hits).toEqual(["/status"]);
+  expect(resultText(toolResultsOf(w.fake.requests[2]).at(-1))).toContain("LOCAL-SERVICE-SECRET-8855");
+});
