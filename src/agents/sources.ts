@@ -39,12 +39,17 @@ function agentFolders(ctx: AgentSourceContext): Folder[] {
     PROJECT_FOLDERS.map((f) => ({ dir: join(dir, ...f.path), format: f.format, project: true, recursive: f.recursive })),
   );
   const config = ctx.xdgConfig ?? join(ctx.home, ".config");
-  return [
-    ...project,
+  const user: Folder[] = [
     { dir: join(ctx.configDir, "agents"), format: "rein", project: false, recursive: true },
     { dir: join(ctx.home, ".claude", "agents"), format: "claude", project: false, recursive: true },
     { dir: join(config, "opencode", "agents"), format: "opencode", project: false, recursive: true },
     { dir: join(config, "opencode", "agent"), format: "opencode", project: false, recursive: false },
+  ];
+  // Started in the home folder, ~/.claude/agents is the user's folder, not a project's copy of it.
+  const own = new Set(user.map((f) => f.dir));
+  return [
+    ...project.filter((f) => !own.has(f.dir)),
+    ...user,
     ...(ctx.plugins ?? []).map((p) => ({ dir: p.dir, format: "claude" as const, project: false, recursive: true, prefix: p.prefix })),
   ];
 }

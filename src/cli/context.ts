@@ -264,7 +264,8 @@ export function agentPlaces(ctx: Context) {
  */
 function agentsFor(ctx: Context, warn?: (message: string) => void): Pick<RunSettings, "agents" | "model" | "maxTurns"> | {} {
   const { agents, report } = loadAgents(agentPlaces(ctx));
-  for (const line of [...report.warnings, ...report.notes]) warn?.(line);
+  // What did not load is said at start; what loaded with a remark is for rein doctor and rein plugin list.
+  for (const line of report.warnings) warn?.(line);
   const chosen = ctx.config.agent ?? (ctx.config.permissionMode === "plan" ? "plan" : undefined);
   // Without a choice the session runs as build (whose built-in rules are the mode's), named in the `session` event.
   const name = chosen ?? DEFAULT_AGENT;

@@ -5,11 +5,19 @@ import { INSTRUCTION_CAP_BYTES, instructionSources, loadInstructions, sandboxAva
 import { API_CHECK_TIMEOUT_MS, checkAnthropicApi, providerReport } from "../session/provider-check.ts";
 import type { Health } from "../session/store.ts";
 import { instructionCap, reinDirs, openStoreForReading, toolDirs, type Context } from "./context.ts";
+import { extensionReport } from "./extension-report.ts";
 import { out } from "./output.ts";
 import { lspChecks } from "./doctor-lsp.ts";
 import { listMemories, memoryDirs } from "../session/memory.ts";
 
 type Check = [name: string, ok: boolean, detail: string];
+
+/** What did not load among plugins, agents, skills, commands and hooks fails; what loaded with a remark is a note. */
+function extensionChecks(ctx: Context): Check[] {
+  const { problems, notes } = extensionReport(ctx);
+  if (!problems.length && !notes.length) return [["extensions", true, "plugins, agents, skills, commands and hooks loaded as written"]];
+  return [...problems.map((p): Check => ["extensions", false, p]), ...notes.map((n): Check => ["extensions", true, `note: ${n}`])];
+}
 
 const MB = 1024 * 1024;
 /** Past these sizes doctor suggests pruning or checkpointing. */
@@ -39,6 +47,7 @@ export async function doctor(ctx: Context): Promise<number> {
   checks.push(instructionsCheck(ctx));
   checks.push(memoryCheck(ctx));
   checks.push(...(await lspChecks(ctx)));
+  checks.push(...extensionChecks(ctx));
   for (const [name, ok, detail] of checks) out(`${ok ? "ok  " : "FAIL"} ${name.padEnd(13)} ${detail}\n`);
   return checks.every(([, ok]) => ok) ? 0 : 1;
 }

@@ -3,13 +3,13 @@
 import type { StampedEvent } from "../session/events.ts";
 import { hookLine } from "./hook-line.ts";
 import { err } from "./output.ts";
-import { deniedReason, progressLine } from "./tool-line.ts";
+import { deniedReason, isPlumbing, progressLine } from "./tool-line.ts";
 
 export function stderrRenderer(warn: (message: string) => void, cwd: string): (event: StampedEvent) => void {
   return (event) => {
     switch (event.type) {
       case "tool_start":
-        err(`${progressLine(event.name, event.input, cwd)}\n`);
+        if (!isPlumbing(event.name)) err(`${progressLine(event.name, event.input, cwd)}\n`);
         return;
       case "tool_end": {
         // As a refused ask does: a call a rule denied says so, with the rule.

@@ -248,3 +248,8 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 function pad2(n: number): string {
   return String(n).padStart(2, "0");
 }
+
+/** Calls that are rein's own plumbing (loading deferred tools): not shown as progress, unless they fail. */
+export function isPlumbing(name: string): boolean {
+  return name === "load_tools";
+}

@@ -3,6 +3,7 @@
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { isOn, type Enabled } from "./enabled.ts";
+import { entryComponents } from "./entry-manifest.ts";
 import { folderPlugins, loadPlugins, type Plugin, type PluginLoad, type PluginRoot } from "./plugins.ts";
 import { pluginSources, type PluginSources } from "./sources.ts";
 import { pluginStore, readInstalled } from "./store.ts";
@@ -38,8 +39,13 @@ function enabledRoots(places: PluginPlaces, problems: string[]): PluginRoot[] {
   const roots: PluginRoot[] = [];
   for (const plugin of Object.values(installed)) {
     if (!isOn(plugin.id, enabled, places.trusted)) continue;
-    if (existsSync(plugin.root)) roots.push({ root: plugin.root, id: plugin.id, name: plugin.name });
-    else problems.push(`plugin ${plugin.id}: its copy ${plugin.root} is gone; run rein plugin update ${plugin.id}`);
+    if (!existsSync(plugin.root)) {
+      problems.push(`plugin ${plugin.id}: its copy ${plugin.root} is gone; run rein plugin update ${plugin.id}`);
+      continue;
+    }
+    const entry = plugin.entry ? entryComponents(plugin.entry) : undefined;
+    if (typeof entry === "string") problems.push(`plugin ${plugin.id}: its marketplace entry in installed.json: ${entry}; read without it`);
+    roots.push({ root: plugin.root, id: plugin.id, name: plugin.name, ...(entry && typeof entry !== "string" ? { entry } : {}) });
   }
   for (const [id, on] of Object.entries(enabled.project)) {
     if (!on || enabled.user[id] !== undefined) continue;

@@ -5,13 +5,14 @@ import { cpSync, existsSync, mkdirSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { stageSource, type Staged } from "./fetch-source.ts";
 import { isGitUrl } from "./git.ts";
+import { entryComponents, type EntryComponents } from "./entry-manifest.ts";
 import { entrySource, readMarketplace } from "./marketplace.ts";
 import { readPlugin, type Plugin } from "./read-plugin.ts";
 import { setEnabled } from "./enabled.ts";
 import { pluginStore, readInstalled, readMarketplaces, safeName, writeInstalled, type InstalledPlugin, type PluginSource, type PluginStore } from "./store.ts";
 
 export type InstallPlaces = { dataDir: string; cwd: string; userConfig: string };
-export type Prepared = { id: string; plugin: Plugin; source: PluginSource; marketplace?: string; version: string; commit?: string; staged: Staged };
+export type Prepared = { id: string; plugin: Plugin; source: PluginSource; marketplace?: string; entry?: EntryComponents; version: string; commit?: string; staged: Staged };
 type Failed = { error: string };
 
 const MARKET_SPEC = /^([a-z0-9][a-z0-9_-]*)@([a-z0-9][a-z0-9_.-]*)$/;
@@ -42,20 +43,22 @@ function fromMarketplace(name: string, marketName: string, store: PluginStore): 
   if (!entry) return { error: `marketplace ${marketName} has no plugin "${name}" (it has ${listed.plugins.map((p) => p.name).join(", ") || "none"})` };
   const source = entrySource(entry, listed, market.root);
   if (typeof source === "string") return { error: source };
-  return prepareSource(source, store, `${name}@${marketName}`, marketName);
+  const components = entryComponents(entry);
+  if (typeof components === "string") return { error: `marketplace ${marketName}, plugin ${name}: ${components}` };
+  return prepareSource(source, store, `${name}@${marketName}`, marketName, "local", components);
 }
 
 /** A source read as the plugin `id` (default: its name); `fallbackVersion` pins one with no version and no commit. */
-export function prepareSource(source: PluginSource, store: PluginStore, id?: string, marketplace?: string, fallbackVersion = "local"): Prepared | Failed {
+export function prepareSource(source: PluginSource, store: PluginStore, id?: string, marketplace?: string, fallbackVersion = "local", entry?: EntryComponents): Prepared | Failed {
   const staged = stageSource(source, store);
   if ("error" in staged) return staged;
-  const plugin = readPlugin(staged.root, { ...(id ? { id } : {}), name: id ? id.split("@")[0]! : staged.name, dataRoot: store.data });
+  const plugin = readPlugin(staged.root, { ...(id ? { id } : {}), name: id ? id.split("@")[0]! : staged.name, dataRoot: store.data, ...(entry ? { entry } : {}) });
   if (typeof plugin === "string") {
     staged.done();
     return { error: plugin };
   }
   const version = plugin.version ?? staged.commit?.slice(0, 12) ?? fallbackVersion;
-  return { id: plugin.id, plugin, source, ...(marketplace ? { marketplace } : {}), version, ...(staged.commit ? { commit: staged.commit } : {}), staged };
+  return { id: plugin.id, plugin, source, ...(marketplace ? { marketplace } : {}), ...(entry && Object.keys(entry).length ? { entry } : {}), version, ...(staged.commit ? { commit: staged.commit } : {}), staged };
 }
 
 /** Copies the plugin into the cache, records it (replacing an older copy) and enables it in the user config. */
@@ -80,6 +83,7 @@ export function finishInstall(prepared: Prepared, places: InstallPlaces): Instal
     ...(prepared.commit ? { commit: prepared.commit } : {}),
     root,
     installedAt: new Date().toISOString(),
+    ...(prepared.entry ? { entry: prepared.entry } : {}),
   };
   writeInstalled(store, { ...installed, [prepared.id]: record });
   const problem = setEnabled(places.userConfig, prepared.id, true);

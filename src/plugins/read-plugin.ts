@@ -4,6 +4,7 @@
 import { realpathSync } from "node:fs";
 import { basename, join, relative, resolve } from "node:path";
 import { pathKind } from "../skills/path-kind.ts";
+import { withEntry, type EntryComponents } from "./entry-manifest.ts";
 import { manifestFile, readManifest, type Manifest } from "./manifest.ts";
 import { safeName } from "./store.ts";
 import { readOwnText, readProblem } from "../sdk/own-file.ts";
@@ -21,6 +22,8 @@ export type Plugin = {
   commands: string[];
   /** folders of `NAME/SKILL.md` skills */
   skills: string[];
+  /** folders that are one skill each (a `SKILL.md` inside), named after the folder: a manifest's or a marketplace entry's `skills: ["./skills/pdf"]` */
+  skillDirs: string[];
   /** a `SKILL.md` at the root and no skills folder: the plugin is that one skill, named after the plugin */
   skill?: string;
   /** folders of `*.md` agents */
@@ -38,12 +41,19 @@ export type Plugin = {
 };
 
 /** An installed plugin's id and name (its copy's folder is named after its version), and where plugins keep data. */
-export type PluginIdentity = { id?: string; name?: string; dataRoot: string };
+export type PluginIdentity = {
+  id?: string;
+  name?: string;
+  dataRoot: string;
+  /** the component lists and `strict` of the marketplace entry it was installed from */
+  entry?: EntryComponents;
+};
 
 /** The plugin at `root`, or one line saying why it cannot load. */
 export function readPlugin(root: string, identity: PluginIdentity): Plugin | string {
-  const manifest = readManifest(root);
-  if (typeof manifest === "string") return manifest;
+  const read = readManifest(root);
+  if (typeof read === "string") return read;
+  const { manifest, ownSkillsOnly } = withEntry(read, identity.entry);
   const name = manifest.name ?? identity.name ?? basename(root);
   const id = identity.id ?? name;
   const problems: string[] = [];
@@ -55,11 +65,19 @@ export function readPlugin(root: string, identity: PluginIdentity): Plugin | str
       return [];
     });
   const dirs = (list: string[]) => list.filter((dir) => pathKind(dir) === "dir");
-  const commands = manifest.commands === undefined ? [join(root, "commands")] : paths("commands", manifest.commands);
-  const agents = manifest.agents === undefined ? [join(root, "agents")] : paths("agents", manifest.agents);
+  const named = (field: "commands" | "skills" | "agents", value: string | string[] | undefined) =>
+    paths(field, value).filter((dir) => {
+      if (pathKind(dir) === "dir") return true;
+      problems.push(`${field} path ${relative(root, dir) || "."} is not a folder in the plugin; nothing was loaded from it`);
+      return false;
+    });
+  const commands = manifest.commands === undefined ? [join(root, "commands")] : named("commands", manifest.commands);
+  const agents = manifest.agents === undefined ? [join(root, "agents")] : named("agents", manifest.agents);
   const bin = join(root, "bin");
-  const skills = dirs([join(root, "skills"), ...paths("skills", manifest.skills)]);
-  const single = skills.length === 0 && pathKind(join(root, "SKILL.md")) === "file";
+  const listed = named("skills", manifest.skills);
+  const skillDirs = listed.filter((dir) => pathKind(join(dir, "SKILL.md")) === "file");
+  const skills = dirs([...(ownSkillsOnly ? [] : [join(root, "skills")]), ...listed.filter((dir) => !skillDirs.includes(dir))]);
+  const single = skills.length === 0 && skillDirs.length === 0 && pathKind(join(root, "SKILL.md")) === "file";
   return {
     name,
     id,
@@ -69,6 +87,7 @@ export function readPlugin(root: string, identity: PluginIdentity): Plugin | str
     ...(manifest.description ? { description: manifest.description } : {}),
     commands: dirs(commands),
     skills,
+    skillDirs,
     ...(single ? { skill: join(root, "SKILL.md") } : {}),
     agents: dirs(agents),
     hooks: configSets("hooks", join(root, "hooks", "hooks.json"), manifest, paths, problems, root).map(({ file, config }) => ({ file, hooks: config })),

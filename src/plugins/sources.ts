@@ -1,6 +1,7 @@
 // What enabled plugins feed the other parts' loaders: skills and commands folders (named
 // `plugin:name`), agent folders (`plugin:agent`), hook configurations, MCP servers
 // (`plugin:PLUGIN:SERVER`) and `bin/` folders. Each loader takes these as one more source.
+import { basename } from "node:path";
 import { HOOK_EVENTS } from "../config/hooks-schema.ts";
 import { fillDeep, fillPluginVars, pluginEnv } from "./plugin-env.ts";
 import type { Plugin } from "./read-plugin.ts";
@@ -27,6 +28,7 @@ export function pluginSources(plugins: readonly Plugin[]): PluginSources {
   for (const plugin of plugins) {
     const prefix = `${plugin.name}:`;
     sources.skills.push(...plugin.skills.map((dir) => ({ dir, prefix })));
+    sources.skills.push(...plugin.skillDirs.map((dir) => ({ dir, prefix, single: basename(dir) })));
     if (plugin.skill) sources.skills.push({ dir: plugin.root, prefix, single: plugin.name });
     sources.commands.push(...plugin.commands.map((dir) => ({ dir, prefix })));
     sources.agents.push(...plugin.agents.map((dir) => ({ dir, prefix })));

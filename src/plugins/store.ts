@@ -21,6 +21,8 @@ const Installed = v.object({
   commit: v.optional(v.string()),
   root: v.string(),
   installedAt: v.string(),
+  /** the marketplace entry's component lists and `strict` (entry-manifest.ts), read with the copy */
+  entry: v.optional(v.record(v.string(), v.unknown())),
 });
 export type InstalledPlugin = v.InferOutput<typeof Installed>;
 

@@ -16,6 +16,9 @@ export function runsSummary(plugin: Plugin): string[] {
   for (const set of plugin.mcpServers) {
     for (const [name, entry] of Object.entries(set.servers)) lines.push(`MCP server ${name}: ${serverText(entry)}`);
   }
+  for (const set of plugin.lspServers) {
+    for (const [name, entry] of Object.entries(set.servers)) lines.push(`language server ${name}: ${serverText(entry)}${languages(entry)}`);
+  }
   if (plugin.bin) lines.push(`bin/ on the bash tool's PATH: ${programs(plugin.bin).join(", ") || "(empty)"}`);
   return lines;
 }
@@ -26,8 +29,9 @@ export function bringsSummary(plugin: Plugin): string {
     const n = dirs.reduce((sum, dir) => sum + programs(dir).length, 0);
     return n ? [`${n} ${what}${n === 1 ? "" : "s"}`] : [];
   };
+  const named = plugin.skillDirs.length ? [`${plugin.skillDirs.length} skill${plugin.skillDirs.length === 1 ? "" : "s"}`] : [];
   const single = plugin.skill ? ["1 skill (its SKILL.md)"] : [];
-  return [...count(plugin.commands, "command file"), ...count(plugin.skills, "skill folder"), ...single, ...count(plugin.agents, "agent file")].join(", ") || "nothing else";
+  return [...count(plugin.commands, "command file"), ...count(plugin.skills, "skill folder"), ...named, ...single, ...count(plugin.agents, "agent file")].join(", ") || "nothing else";
 }
 
 function handlerText(handler: unknown): string {
@@ -42,6 +46,12 @@ function serverText(entry: unknown): string {
   if (!isRecord(entry)) return JSON.stringify(entry);
   if (typeof entry.url === "string") return entry.url;
   return [entry.command, ...(Array.isArray(entry.args) ? entry.args : [])].map(String).join(" ");
+}
+
+/** When a language server starts: at the first file of one of its extensions. */
+function languages(entry: unknown): string {
+  const map = isRecord(entry) && isRecord(entry.extensionToLanguage) ? Object.keys(entry.extensionToLanguage) : [];
+  return map.length ? ` (started at the first ${map.join(", ")} file)` : "";
 }
 
 function programs(dir: string): string[] {

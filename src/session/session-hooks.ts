@@ -24,7 +24,7 @@ export { tryHooks, type Tried } from "../hooks/try-hooks.ts";
 export { describeHandler } from "../hooks/engine.ts";
 
 /** Every hook from every source (rein's config files, Claude Code's settings files), and what was wrong in Claude Code's. */
-export function loadHooks(input: HookSourcesInput): { entries: HookEntry[]; warnings: string[] } {
+export function loadHooks(input: HookSourcesInput): { entries: HookEntry[]; warnings: string[]; notes: string[] } {
   return hookEntries(input);
 }
 

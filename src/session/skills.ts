@@ -109,10 +109,18 @@ function withPluginRoots(loaded: SkillsAndCommands, plugins: readonly Plugin[]):
   return { ...loaded, skills: { ...loaded.skills, skills }, commands };
 }
 
-/** Every line a front end should show about the skills and commands that loaded: errors, warnings, skipped folders. */
+/**
+ * What a front end says at start about skills and commands: what did not load, one line each. What
+ * loaded with a remark (a name unlike its folder, a long description) is for rein skills list and
+ * rein doctor (skillNotes).
+ */
 export function skillProblems(loaded: SkillsAndCommands): string[] {
   const untrusted = loaded.skills.untrusted.map((dir) => `project skills in ${dir} were not loaded: this workspace is not trusted (run with --trust to load them)`);
-  return [...loaded.problems, ...loaded.skills.warnings, ...untrusted];
+  return [...loaded.problems, ...untrusted];
+}
+
+export function skillNotes(loaded: SkillsAndCommands): string[] {
+  return loaded.skills.warnings;
 }
 
 /** Why a `/name` prompt cannot run (an unknown command, listing the known ones, or a model that cannot run), or undefined. */

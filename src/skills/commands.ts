@@ -33,7 +33,8 @@ export type CommandDir = { dir: string; source: CommandSource; prefix?: string }
 const MAX_DESCRIPTION = 60;
 /** Folders nest this deep at most (a symlink loop stops here). */
 const MAX_DEPTH = 4;
-const SEGMENT = /^[a-z0-9_-]+$/;
+/** What Claude Code offers as a command name: letters of either case, digits, `_`, `-` and `.` (`generate-AGENTS-file`). */
+const SEGMENT = /^[A-Za-z0-9_][\w.-]*$/;
 
 /** The folders commands are read from, the weakest first: OpenCode's, Claude Code's, then rein's; the user's before the project's. */
 export function commandDirs(places: { projectRoot: string; home: string; configDir: string }): CommandDir[] {
@@ -103,7 +104,7 @@ function markdownFiles(dir: string, prefix: string, depth: number, problems: str
 
 function readCommand({ file, name }: Found, source: CustomCommand["source"], problems: string[]): CustomCommand | undefined {
   if (!name.split(":").every((segment) => SEGMENT.test(segment))) {
-    problems.push(`${file}: "${name}" is not a valid command name; use only a-z, 0-9, "_" and "-" in file and folder names.`);
+    problems.push(`${file}: "${name}" is not a valid command name; use only letters, digits, "_", "-" and "." in file and folder names (no spaces).`);
     return undefined;
   }
   const read = readSmall(file);

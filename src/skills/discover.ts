@@ -25,8 +25,10 @@ const PROJECT_FOLDERS = [".rein/skills", ".agents/skills", ".claude/skills"];
 /** The folders skills are read from, nearest first. */
 export function skillRoots(places: Omit<SkillPlaces, "trusted">): SkillRoot[] {
   const roots: SkillRoot[] = [];
-  for (const dir of foldersUpTo(places.cwd, places.projectRoot)) for (const folder of PROJECT_FOLDERS) roots.push({ dir: join(dir, folder), scope: "project" });
-  for (const dir of [join(places.configDir, "skills"), join(places.home, ".agents", "skills"), join(places.home, ".claude", "skills")]) roots.push({ dir, scope: "user" });
+  const user = [join(places.configDir, "skills"), join(places.home, ".agents", "skills"), join(places.home, ".claude", "skills")];
+  // Started in the home folder, ~/.claude/skills is the user's folder, not a project's copy of it.
+  for (const dir of foldersUpTo(places.cwd, places.projectRoot)) for (const folder of PROJECT_FOLDERS) if (!user.includes(join(dir, folder))) roots.push({ dir: join(dir, folder), scope: "project" });
+  for (const dir of user) roots.push({ dir, scope: "user" });
   for (const { dir, prefix, single } of places.extra ?? []) roots.push({ dir, scope: "user", prefix, ...(single ? { single } : {}) });
   return roots;
 }

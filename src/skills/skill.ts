@@ -50,7 +50,7 @@ export function readSkill(file: string, scope: SkillScope, root: string, warning
   const declared = text(parsed.data.name);
   const description = text(parsed.data.description);
   if (!description) return `${file}: no description in the front matter; the skill was not loaded (add "description: what it does and when to use it")`;
-  if (declared !== undefined && declared !== name) warnings.push(`${file}: name "${declared}" differs from its folder "${name}"; it is used as /${name}`);
+  if (declared !== undefined && declared !== name) warnings.push(`${file}: name "${declared}" differs from its folder "${name}"; it is used as /${prefix}${name}`);
   if (!NAME.test(name) || name.length > MAX_NAME) warnings.push(`${file}: "${name}" is not a valid skill name (1-${MAX_NAME} of a-z, 0-9 and single hyphens)`);
   if (description.length > MAX_DESCRIPTION) warnings.push(`${file}: the description is ${description.length} characters; only the first ${MAX_DESCRIPTION} are shown to the model`);
   const argumentHint = hint(parsed.data["argument-hint"]);

@@ -37,6 +37,8 @@ test.concurrent("install asks first: headless it needs --yes; with it the plugin
       `  hooks: UserPromptSubmit command: echo "kit hook: root=$CLAUDE_PLUGIN_ROOT data=$REIN_PLUGIN_DATA"`,
       "  MCP servers: plugin:kit:where",
       `  bin: ${copy}/bin (on the bash tool's PATH)`,
+      "notes:",
+      `  agent file ${copy}/agents/reviewer.md: permissionMode is ignored in a plugin's agent`,
       "",
     ].join("\n"),
   );

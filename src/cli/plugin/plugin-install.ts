@@ -46,7 +46,7 @@ export function describePrepared(prepared: Prepared): string[] {
   const runs = runsSummary(plugin);
   return [
     `plugin ${prepared.id} ${prepared.version} from ${describeSource(prepared.source)}`,
-    ...(runs.length ? ["it will run:", ...runs.map((r) => `  ${r}`)] : ["it runs nothing by itself (no hooks, MCP servers or bin/)"]),
+    ...(runs.length ? ["it will run:", ...runs.map((r) => `  ${r}`)] : ["it runs nothing by itself (no hooks, MCP or language servers, or bin/)"]),
     `it also brings: ${bringsSummary(plugin)}`,
     ...plugin.problems.map((p) => `not loaded: ${p}`),
   ];

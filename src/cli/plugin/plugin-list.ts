@@ -20,18 +20,21 @@ export type PluginRow = {
   agents: string[];
   hooks: string[];
   mcp_servers: string[];
+  lsp_servers: string[];
   bin?: string;
 };
 
-export type PluginListing = { plugins: PluginRow[]; disabled: { id: string; version: string; source: string }[]; problems: string[] };
+/** `problems`: what did not load; `notes`: what loaded with something left out or read leniently. */
+export type PluginListing = { plugins: PluginRow[]; disabled: { id: string; version: string; source: string }[]; problems: string[]; notes: string[] };
 
 export function pluginRows(ctx: Context): PluginListing {
   const active = runPlugins(ctx);
   const read = readInstalled(pluginStore(ctx.paths.dataDir));
   const installed = typeof read === "string" ? {} : read;
   const loaded = loadExtensions({ cwd: ctx.cwd, projectRoot: ctx.projectRoot, home: ctx.env.HOME || homedir(), configDir: ctx.paths.configDir, trusted: ctx.trusted }, [], active);
-  const agents = loadAgents(agentPlaces(ctx)).agents;
-  const hooks = runHooks(ctx).entries;
+  const { agents, report } = loadAgents(agentPlaces(ctx));
+  const hookLoad = runHooks(ctx);
+  const hooks = hookLoad.entries;
   const servers = mcpFor(ctx).servers;
   const plugins = active.plugins.map((p): PluginRow => {
     const mine = (name: string) => name.startsWith(`${p.name}:`);
@@ -47,17 +50,21 @@ export function pluginRows(ctx: Context): PluginListing {
       agents: agents.filter((a) => mine(a.name)).map((a) => a.name),
       hooks: hooks.filter((h) => within(h.file)).map((h) => `${h.event}${h.matcher ? `(${h.matcher})` : ""} ${describeHandler(h.handler)}`),
       mcp_servers: servers.filter((s) => s.name.startsWith(`plugin:${p.name}:`)).map((s) => (s.problem ? `${s.name} (${s.problem})` : s.name)),
+      lsp_servers: p.lspServers.flatMap((set) => Object.keys(set.servers)),
       ...(p.bin ? { bin: p.bin } : {}),
     };
   });
   const on = new Set(active.plugins.map((p) => p.root));
   const disabled = Object.values(installed).filter((p) => !on.has(p.root)).map((p) => ({ id: p.id, version: p.version, source: describeSource(p.source) }));
-  return { plugins, disabled, problems: active.problems };
+  const ofPlugins = (line: string) => active.plugins.some((p) => line.includes(`${p.root}/`));
+  const problems = [...active.problems, ...report.warnings.filter(ofPlugins), ...loaded.problems.filter((l) => ofPlugins(l) && !active.problems.includes(l)), ...hookLoad.warnings.filter(ofPlugins)];
+  const notes = [...report.notes.filter(ofPlugins), ...loaded.skills.warnings.filter(ofPlugins), ...hookLoad.notes.filter(ofPlugins)];
+  return { plugins, disabled, problems, notes };
 }
 
 export function listPlugins(ctx: Context): number {
   const listing = pluginRows(ctx);
-  const { plugins, disabled, problems } = listing;
+  const { plugins, disabled, problems, notes } = listing;
   if (ctx.args.json) {
     out(`${JSON.stringify(listing, null, 2)}\n`);
     return 0;
@@ -72,10 +79,12 @@ export function listPlugins(ctx: Context): number {
     part("agents", row.agents);
     part("hooks", row.hooks);
     part("MCP servers", row.mcp_servers);
+    part("language servers", row.lsp_servers);
     if (row.bin) lines.push(`  bin: ${row.bin} (on the bash tool's PATH)`);
   }
   if (disabled.length) lines.push("installed, not enabled here:", ...disabled.map((p) => `  ${p.id} ${p.version}  from ${p.source} (rein plugin enable ${p.id})`));
   if (problems.length) lines.push("problems:", ...problems.map((p) => `  ${p}`));
+  if (notes.length) lines.push("notes:", ...notes.map((p) => `  ${p}`));
   out(`${lines.join("\n")}\n`);
   return 0;
 }

@@ -9,7 +9,7 @@ import { hookLine } from "../hook-line.ts";
 import { markdownRenderer, type MarkdownRenderer } from "../markdown.ts";
 import { printable } from "../printable.ts";
 import { todoRows, todosOf } from "../todo-view.ts";
-import { finishedLine, runningLine } from "../tool-line.ts";
+import { finishedLine, isPlumbing, runningLine } from "../tool-line.ts";
 import { visible, wrapByWidth } from "./editor.ts";
 import type { Screen } from "./screen.ts";
 import { indentOf, taskLabel, treeOrder } from "./subagent-rows.ts";
@@ -81,6 +81,7 @@ export class Transcript {
         this.endText();
         break;
       case "tool_start": {
+        if (isPlumbing(event.name)) break;
         const depth = parent ? (this.running.get(parent)?.depth ?? 0) + 1 : 0;
         this.running.set(event.id, { name: event.name, input: event.input, started: this.now(), last: "", waited: 0, depth, ...(parent ? { parent } : {}) });
         this.wait(false);
@@ -106,6 +107,7 @@ export class Transcript {
         break;
       }
       case "tool_end": {
+        if (isPlumbing(event.name) && !event.is_error) break;
         const call = this.running.get(event.id) ?? { name: event.name, input: undefined, started: this.now(), last: "", waited: 0, depth: 0 };
         this.running.delete(event.id);
         const styles = { color: this.options.color };

@@ -71,19 +71,18 @@ describe("loadCustomCommands", () => {
     expect(problems.find((p) => p.startsWith(file))).toContain("/help is a built-in command");
   });
 
-  test("invalid names and non-UTF-8 files are reported by file and skipped; other files and dotfiles are ignored", () => {
-    const upper = put(user, "Review.md", "x");
+  test("names as Claude Code takes them (capitals too); invalid names and non-UTF-8 files are reported by file and skipped; other files and dotfiles are ignored", () => {
+    put(user, "generate-AGENTS-file.md", "x");
     const spaced = put(user, "my cmd.md", "x");
     const latin1 = put(user, "latin.md", new Uint8Array([0x63, 0x61, 0x66, 0xe9]));
     put(user, "notes.txt", "x");
     put(user, ".#draft.md", "x");
     put(user, "ok.md", "fine");
     const { commands, problems } = loadCustomCommands([{ dir: user, source: "user" }], BUILTINS);
-    expect(commands.map((c) => c.name)).toEqual(["ok"]);
+    expect(commands.map((c) => c.name).sort()).toEqual(["generate-AGENTS-file", "ok"]);
     expect(problems.sort()).toEqual(
       [
-        `${upper}: "Review" is not a valid command name; use only a-z, 0-9, "_" and "-" in file and folder names.`,
-        `${spaced}: "my cmd" is not a valid command name; use only a-z, 0-9, "_" and "-" in file and folder names.`,
+        `${spaced}: "my cmd" is not a valid command name; use only letters, digits, "_", "-" and "." in file and folder names (no spaces).`,
         `${latin1}: not UTF-8 text; save it as UTF-8.`,
       ].sort(),
     );
