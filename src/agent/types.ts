@@ -206,6 +206,8 @@ export type ModelRequest = {
   messages: Message[];
   tools: { name: string; description: string; input_schema: Record<string, unknown> }[];
   max_tokens: number;
+  /** tools the provider runs itself (Anthropic's web search), sent after `tools`; a provider without them ignores them */
+  serverTools?: Record<string, unknown>[];
 };
 
 export type StreamFn = (request: ModelRequest, signal: AbortSignal) => AsyncIterable<ProviderEvent>;

@@ -128,12 +128,23 @@ export type ProviderEntry = v.InferOutput<typeof ProviderEntrySchema>;
 
 export const WEB_SEARCH_FORMATS = ["searxng"] as const;
 
-const WebSearchSchema = strict({
-  url: BaseUrlSchema,
-  format: v.optional(v.picklist(WEB_SEARCH_FORMATS, expected(`expected one of ${WEB_SEARCH_FORMATS.join(", ")}`))),
-  /** the most results one search returns (default 10) */
-  maxResults: v.optional(positiveInteger()),
-});
+const domains = () => v.optional(v.array(v.pipe(v.string(expected("expected a domain like example.com")), v.regex(/^[a-z0-9.*-]+$/i, expected("expected a domain like example.com"))), expected("expected a list of domains")));
+
+const WebSearchSchema = v.pipe(
+  strict({
+    /** Anthropic's server-side web search tool (with the Anthropic provider) instead of a search API of your own */
+    server: flag(),
+    url: v.optional(BaseUrlSchema),
+    format: v.optional(v.picklist(WEB_SEARCH_FORMATS, expected(`expected one of ${WEB_SEARCH_FORMATS.join(", ")}`))),
+    /** the most results one search returns (default 10); with `server`, the most searches a reply makes (default 5) */
+    maxResults: v.optional(positiveInteger()),
+    /** with `server`: the only domains searched, or the ones never searched (not both) */
+    allowedDomains: domains(),
+    blockedDomains: domains(),
+  }),
+  v.check((w) => Boolean((w as { server?: boolean }).server || (w as { url?: string }).url), 'webSearch needs "url" (a SearXNG JSON API) or "server": true (Anthropic\'s own search)'),
+  v.check((w) => !((w as { allowedDomains?: unknown }).allowedDomains && (w as { blockedDomains?: unknown }).blockedDomains), "webSearch takes allowedDomains or blockedDomains, not both"),
+);
 
 export type WebSearchConfig = v.InferOutput<typeof WebSearchSchema>;
 

@@ -57,6 +57,11 @@ export function accumulate(): Accumulator {
       const content: ContentBlock[] = [];
       for (const b of blocks) {
         if (!b) continue;
+        if (b.block.type === "server_tool_use") {
+          // A tool the provider ran (web search): its input streams as JSON like a call's, and is sent back whole.
+          content.push({ ...b.block, input: parseInput(b.json) ?? b.block.input ?? {} } as ContentBlock);
+          continue;
+        }
         if (b.block.type !== "tool_use") {
           content.push(b.block as ContentBlock);
           continue;

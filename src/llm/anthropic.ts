@@ -63,7 +63,7 @@ async function* streamOnce(messages: Messages, request: ModelRequest, io: Attemp
           model: request.model,
           system: cached.system,
           messages: withWireIds(cached.messages) as MessageParam[],
-          tools: cached.tools as ApiTool[],
+          tools: (request.serverTools?.length ? [...cached.tools, ...request.serverTools] : cached.tools) as ApiTool[],
           max_tokens: request.max_tokens,
           stream: true,
         },

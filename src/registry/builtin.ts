@@ -7,7 +7,7 @@ import type { Tool } from "../sdk.ts";
 
 export { sandboxAvailable } from "../../tools/lib/sandbox.ts";
 export { stopBackground, type BackgroundCommand } from "../../tools/lib/background.ts";
-export { websearchTool, type WebSearchSettings } from "../../tools/lib/websearch.ts";
+export { serverSearchTool, websearchTool, type WebSearchSettings } from "../../tools/lib/websearch.ts";
 
 declare const REIN_BUILTIN_TOOLS: ToolSpec[] | undefined;
 

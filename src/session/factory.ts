@@ -29,7 +29,8 @@ import { systemPrompt } from "./system-prompt.ts";
 import { lspSession, type LspServerConfig } from "../lsp/session.ts";
 export { lspConfigs } from "../lsp/config.ts";
 export { probeServers } from "../lsp/probe.ts";
-import { websearchTool, type WebSearchSettings } from "../registry/builtin.ts";
+import { serverSearchTool, websearchTool, type WebSearchSettings } from "../registry/builtin.ts";
+import { searchStandIn, withServerSearch } from "./server-search.ts";
 import { afterCalls } from "./after-calls.ts";
 export { instructionWarnings, loadInstructions, INSTRUCTION_CAP_BYTES } from "../memory/instructions.ts";
 import { sessionSkills, type SessionSkills } from "./skills.ts";
@@ -242,7 +243,9 @@ function baseSessionOptions(settings: RunSettings, store: Store, registry: ToolR
   const registryTools = toolsCheckingRules(registry, settings);
   const info = setup.models.info(settings.model);
   if (!settings.stream) setup.prepare(settings.model);
-  const stream = settings.stream ?? setup.stream;
+  const plainStream = settings.stream ?? setup.stream;
+  // Anthropic's own search: offered unless a rule or the agent keeps websearch from the model.
+  const stream = settings.webSearch?.server ? withServerSearch(plainStream, serverSearchTool(settings.webSearch), () => offeredTools([searchStandIn], agent, rules).length > 0) : plainStream;
   const toolEnv = { ...childEnv(settings.env, { passthrough: settings.envPassthrough, secrets: setup.keyNames }), ...settings.settingsEnv };
   const masked = maskSource({ home: settings.home, reinDirs: settings.reinDirs, workspace: settings.projectRoot });
   // A stdio server under the sandbox cannot read what a read-only command cannot (credentials, the workspace's .env files).
@@ -254,7 +257,8 @@ function baseSessionOptions(settings: RunSettings, store: Store, registry: ToolR
   const lsp = settings.lsp?.configs.length
     ? lspSession({ configs: settings.lsp.configs, root: settings.projectRoot, cwd: settings.cwd, env: toolEnv, logDir: settings.lsp.logDir, sandbox: mcpSandbox, ...(settings.lsp.waitMs ? { waitMs: settings.lsp.waitMs } : {}) })
     : undefined;
-  const search = settings.webSearch ? websearchTool(settings.webSearch) : undefined;
+  const web = settings.webSearch;
+  const search = web?.url && !web.server ? websearchTool({ ...web, url: web.url }) : undefined;
   const tools = withTool(withTool(withTool(registryTools, memory?.tool), lsp?.tool), search);
   return {
     store,

@@ -77,3 +77,38 @@ test.concurrent("a service that fails is one error result naming it; an untruste
   expect(result?.is_error).toBe(true);
   expect(resultText(result)).toBe(`The search service at ${base} answered 502; try again later, or check webSearch.url in your config.`);
 }, 30_000);
+
+test.concurrent('"server": true sends Anthropic\'s web search tool; its blocks are kept and sent back whole; a deny rule keeps it away', async () => {
+  await using w = await world();
+  await configure(w, { webSearch: { server: true, maxResults: 3, allowedDomains: ["bun.sh"] } });
+  const results = [{ type: "web_search_result", url: "https://bun.sh/docs", title: "Bun docs", encrypted_content: "abc", page_age: null }];
+  w.fake.script(
+    {
+      reply: [
+        { type: "server_tool_use", id: "srvtoolu_1", name: "web_search", input: { query: "bun serve" } },
+        { type: "web_search_tool_result", tool_use_id: "srvtoolu_1", content: results },
+        text("Bun.serve starts a server."),
+      ],
+    },
+    { reply: [text("again")] },
+  );
+  const r = await w.run(["-p", "how do I serve?"]);
+  expect(r).toMatchObject({ code: 0, stdout: "Bun.serve starts a server.\n" });
+  const tools = (w.fake.requests[0]!.body as { tools: Record<string, unknown>[] }).tools;
+  expect(tools.at(-1)).toEqual({ type: "web_search_20250305", name: "web_search", max_uses: 3, allowed_domains: ["bun.sh"] });
+  expect(tools.some((t) => t.name === "websearch")).toBe(false);
+  const again = await w.run(["-c", "-p", "and?"]);
+  expect(again).toMatchObject({ code: 0, stdout: "again\n" });
+  const sent = (w.fake.requests[1]!.body as { messages: { role: string; content: Record<string, unknown>[] }[] }).messages;
+  const assistant = sent.find((m) => m.role === "assistant")!;
+  expect(assistant.content.slice(0, 2)).toEqual([
+    { type: "server_tool_use", id: "srvtoolu_1", name: "web_search", input: { query: "bun serve" } },
+    { type: "web_search_tool_result", tool_use_id: "srvtoolu_1", content: results },
+  ]);
+
+  await using denied = await world();
+  await configure(denied, { webSearch: { server: true }, permissions: { deny: ["websearch"] } });
+  denied.fake.script({ reply: [text("ok")] });
+  expect(await denied.run(["-p", "hi"])).toMatchObject({ code: 0 });
+  expect(JSON.stringify((denied.fake.requests[0]!.body as { tools: unknown[] }).tools)).not.toContain("web_search");
+}, 30_000);

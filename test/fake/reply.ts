@@ -21,6 +21,8 @@ export type ReplyShape = {
 
 type ContentBlock =
   | { type: "text"; text: string }
+  | { type: "server_tool_use"; id: string; name: string; input: unknown }
+  | { type: "web_search_tool_result"; tool_use_id: string; content: unknown }
   | { type: "tool_use"; id: string; name: string; input: unknown }
   | { type: "thinking"; thinking: string; signature: string };
 
@@ -97,11 +99,12 @@ function blockStreamEvents(block: ContentBlock, index: number, size: number, cut
       blockStop(index),
     ];
   }
+  if (block.type === "web_search_tool_result") return [blockStart(index, block), blockStop(index)];
   const json = JSON.stringify(block.input ?? {});
   const sent = cut ? json.slice(0, Math.max(1, Math.floor(json.length / 2))) : json;
   const pieces = cut ? chunks(sent, size) : jsonPieces(json, size);
   return [
-    blockStart(index, { type: "tool_use", id: block.id, name: block.name, input: {} }),
+    blockStart(index, { type: block.type, id: block.id, name: block.name, input: {} }),
     ...pieces.map((p) => blockDelta(index, { type: "input_json_delta", partial_json: p })),
     ...(cut ? [] : [blockStop(index)]),
   ];
@@ -114,6 +117,8 @@ function withId(block: FakeBlock, ctx: ReplyContext): ContentBlock {
   if (block.type === "thinking") {
     return { type: "thinking", thinking: block.thinking, signature: block.signature ?? "fake-signature" };
   }
+  if (block.type === "server_tool_use") return { type: "server_tool_use", id: block.id ?? ctx.nextId("srvtoolu_fake"), name: block.name, input: block.input };
+  if (block.type === "web_search_tool_result") return block;
   return { type: "text", text: block.text };
 }
 

@@ -9,7 +9,10 @@ export type FakeBlock =
   | { type: "text"; text: string }
   /** `id` defaults to a generated "toolu_fake_N". */
   | { type: "tool_use"; name: string; input: unknown; id?: string }
-  | { type: "thinking"; thinking: string; signature?: string };
+  | { type: "thinking"; thinking: string; signature?: string }
+  /** Anthropic's server tools: a search the API ran (its input streams as JSON), and its results (sent whole). */
+  | { type: "server_tool_use"; name: string; input: unknown; id?: string }
+  | { type: "web_search_tool_result"; tool_use_id: string; content: unknown };
 
 /** A normal answer: SSE for `stream: true` requests, one JSON Message otherwise (or when `json`). */
 export type FakeReplyStep = {

@@ -6,7 +6,18 @@ import * as v from "valibot";
 import { defineTool, type Tool } from "rein/tool";
 import description from "../../prompts/tools/websearch.txt" with { type: "text" };
 
-export type WebSearchSettings = { url: string; format?: "searxng"; maxResults?: number };
+export type WebSearchSettings = { url?: string; server?: boolean; format?: "searxng"; maxResults?: number; allowedDomains?: string[]; blockedDomains?: string[] };
+
+/** Anthropic's server-side web search tool, as the Messages API takes it. */
+export function serverSearchTool(settings: WebSearchSettings): Record<string, unknown> {
+  return {
+    type: "web_search_20250305",
+    name: "web_search",
+    max_uses: settings.maxResults ?? 5,
+    ...(settings.allowedDomains?.length ? { allowed_domains: settings.allowedDomains } : {}),
+    ...(settings.blockedDomains?.length ? { blocked_domains: settings.blockedDomains } : {}),
+  };
+}
 
 const TIMEOUT_MS = 15_000;
 const DEFAULT_RESULTS = 10;
@@ -14,7 +25,7 @@ const SNIPPET_CHARS = 300;
 
 type Result = { title: string; url: string; content: string };
 
-export function websearchTool(settings: WebSearchSettings): Tool {
+export function websearchTool(settings: WebSearchSettings & { url: string }): Tool {
   const domains = v.optional(v.array(v.pipe(v.string(), v.trim(), v.minLength(1))));
   return defineTool({
     name: "websearch",
