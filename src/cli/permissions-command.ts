@@ -1,5 +1,6 @@
 // rein permissions explain [--json] [--permission-mode M] [--allow R] [--deny R] [--ask R] -- 'LINE'
 import { explainCommand } from "../session/explain.ts";
+import { sandboxAvailable } from "../session/factory.ts";
 import { explainTool } from "../session/explain-tool.ts";
 import { formatRule } from "../session/rules.ts";
 import { UsageError } from "./args.ts";
@@ -13,7 +14,9 @@ export async function permissionsCommand(rest: string[], ctx: Context): Promise<
   if (tool && words.length > 0) throw new UsageError("give either --tool NAME or a command line, not both");
   const line = tool ?? words.join(" ").trim();
   if (!line) throw new UsageError("rein permissions explain needs a command line: rein permissions explain -- 'git push'");
-  const result = tool ? explainTool(tool, runSettingsForExplain(ctx)) : await explainCommand(line, runSettingsForExplain(ctx));
+  // Where commands run sandboxed, a line whose reads cannot be resolved need not ask (see the engine).
+  const sandboxed = ctx.config.sandbox !== "off" && sandboxAvailable().ok;
+  const result = tool ? explainTool(tool, runSettingsForExplain(ctx)) : await explainCommand(line, { ...runSettingsForExplain(ctx), sandboxed });
   if (ctx.args.json) {
     out(`${JSON.stringify(result, null, 2)}\n`);
     return 0;

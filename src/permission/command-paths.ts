@@ -16,7 +16,8 @@ import { untrustedNames } from "./options/xargs-input.ts";
 import { resolveForCheck } from "./paths.ts";
 import type { ShellCommand } from "./shell/types.ts";
 
-export type CommandPaths = { reads: string[]; writes: string[]; opaque?: string };
+/** `unresolved`: a read-only tool (one with an option table) reads what its table cannot name: without a sandbox the line asks. */
+export type CommandPaths = { reads: string[]; writes: string[]; opaque?: string; unresolved?: string };
 
 /** Devices a command may name without touching a file. */
 export const HARMLESS_DEVICES: ReadonlySet<string> = new Set(["/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/zero", "/dev/random", "/dev/urandom"]);
@@ -36,6 +37,7 @@ export function commandPaths(command: ShellCommand, home: string): CommandPaths 
   const writes: string[] = [];
   let opaque: string | undefined;
   const into = (list: string[]) => (word: string, base?: string) => {
+    if (HARMLESS_DEVICES.has(word)) return; // not resolved: /dev/stderr is a link to wherever stderr goes
     const path = resolveWord(word, base ?? command.cwd, home);
     if (path !== undefined && !HARMLESS_DEVICES.has(path) && !list.includes(path)) list.push(path);
   };
@@ -53,7 +55,8 @@ export function commandPaths(command: ShellCommand, home: string): CommandPaths 
   handler(args, sink);
   const env = command.env.find((e) => (NODE_TOOLS.has(name) && NODE_ENV.test(e)) || RUNNER_ENV[name]?.test(e));
   if (env !== undefined) sink.opaque(`${env.split("=")[0]}= in front of ${name} changes what it runs`);
-  return { reads, writes, ...(opaque !== undefined ? { opaque } : {}) };
+  const unresolved = opaque !== undefined && Object.hasOwn(TABLED_PATHS, name) ? opaque : undefined;
+  return { reads, writes, ...(opaque !== undefined ? { opaque } : {}), ...(unresolved !== undefined ? { unresolved } : {}) };
 }
 
 /** The arguments with globs expanded; words only known at run time make the command opaque where they could matter. */

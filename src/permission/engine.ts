@@ -30,6 +30,8 @@ export type EngineContext = {
   openDirs: string[];
   /** the PATH commands are looked up through */
   searchPath: string;
+  /** commands a rule or mode allowed run in the kernel sandbox, which hides the credential set; without it a line whose reads cannot be resolved asks */
+  sandboxed?: boolean;
 };
 
 // Commands that only print their words.
@@ -75,6 +77,7 @@ async function expandShell(line: string, ctx: EngineContext): Promise<Expanded> 
   }
   const requests: PermissionRequest[] = [];
   let unseen = analysis.redirects.some((r) => r.dynamic);
+  let unresolved = analysis.unresolved;
   const scans = new Map<string, LinkScan>(); // a folder several commands of the line read as a tree is walked once
   for (const command of analysis.commands) {
     const git = command.argv[0] === "git" ? analyzeGit(command, ctx) : undefined;
@@ -91,6 +94,7 @@ async function expandShell(line: string, ctx: EngineContext): Promise<Expanded> 
         ? { reads: [], writes: [] }
         : commandPaths(command, ctx.home);
     const shipped = programInWorkspace(command.argv[0] ?? "", command.cwd, ctx.searchPath, ctx.workspace, ctx.home);
+    if ("unresolved" in paths) unresolved ??= paths.unresolved;
     const reason = command.opaque ?? paths.opaque ?? (shipped ? `${command.argv[0]} runs ${shipped}, a program inside the workspace` : undefined);
     const opaque = reason !== undefined;
     unseen ||= opaque || command.dynamic === true;
@@ -130,6 +134,12 @@ async function expandShell(line: string, ctx: EngineContext): Promise<Expanded> 
     if (mention) requests.push(denied(mention.path, `the line names ${mention.what} in text the analysis cannot follow, protected in every permission mode`));
     const env = envMention(line);
     if (env) requests.push({ permission: "read", pattern: env, always: [], fixed: { action: "ask", reason: "the line names an environment file in text the analysis cannot follow" } });
+  }
+  // Where no sandbox hides the credentials, what the analysis cannot resolve is not left to a rule
+  // (auto mode's `*`) to allow.
+  if (unresolved && !ctx.sandboxed) {
+    const reason = `${unresolved}, so what it reads cannot be checked, and no sandbox hides the credentials here`;
+    requests.push({ permission: "bash", pattern: line, always: [], opaque: true, reason, fixed: { action: "ask", reason } });
   }
   for (const redirect of analysis.redirects) {
     const permission = redirect.kind === "write" ? "edit" : "read";
@@ -177,7 +187,8 @@ function treeRisk(dir: string, ctx: EngineContext, read: TreeRead): { action: "d
   }
   const scan = read.scans?.get(dir) ?? linkLeaving(dir, ctx.workspace, ctx.home, ctx.reinDirs);
   read.scans?.set(dir, scan);
-  if (scan.link) return { action: "ask", reason: `the folder holds a symlink (${scan.link.path}) to ${scan.link.target}, which a recursive read can follow` };
+  // A reader that does not follow the links it meets (`grep -r`, `find` without -L, `rg` without -L) reads only the tree itself.
+  if (scan.link && read.follows) return { action: "ask", reason: `the folder holds a symlink (${scan.link.path}) to ${scan.link.target}, which a recursive read can follow` };
   if (scan.env && read.contents) return { action: "ask", reason: `the folder holds an environment file (${scan.env}), which often holds secrets and a recursive read reads` };
   if (!scan.complete && read.follows) return { action: "ask", reason: "the folder is too large to check for symlinks leading out, and the command follows them" };
   return undefined;
@@ -186,7 +197,7 @@ function treeRisk(dir: string, ctx: EngineContext, read: TreeRead): { action: "d
 function dedupe(requests: PermissionRequest[]): PermissionRequest[] {
   const seen = new Set<string>();
   return requests.filter((r) => {
-    const key = `${r.permission}\u0000${r.pattern}\u0000${r.opaque ? 1 : 0}`;
+    const key = `${r.permission}\u0000${r.pattern}\u0000${r.opaque ? 1 : 0}\u0000${r.fixed?.action ?? ""}`;
     if (seen.has(key)) return false;
     seen.add(key);
     return true;
@@ -194,7 +205,7 @@ function dedupe(requests: PermissionRequest[]): PermissionRequest[] {
 }
 
 /** The context for a session working in `cwd`: the workspace and the temp folder with their symlinks resolved. */
-export function engineContext(opts: { cwd: string; projectRoot: string; home: string; reinDirs: string[]; tmp: string; searchPath?: string }): EngineContext {
+export function engineContext(opts: { cwd: string; projectRoot: string; home: string; reinDirs: string[]; tmp: string; searchPath?: string; sandboxed?: boolean }): EngineContext {
   const real = (path: string) => resolveForCheck(path, "/", opts.home);
   return {
     cwd: opts.cwd,
@@ -203,5 +214,6 @@ export function engineContext(opts: { cwd: string; projectRoot: string; home: st
     reinDirs: opts.reinDirs.map(real),
     openDirs: [real(opts.tmp)],
     searchPath: opts.searchPath ?? process.env.PATH ?? "",
+    ...(opts.sandboxed ? { sandboxed: true } : {}),
   };
 }

@@ -28,9 +28,8 @@ export function sensitivePath(
   permission: "read" | "edit" = "read",
 ): SensitiveMatch | undefined {
   const path = normalize(absolutePath);
-  const homeDir = normalize(home).replace(/(.)\/$/, "$1");
-  for (const [rel, what] of HOME_DENIED) {
-    if (within(path, `${homeDir === "/" ? "" : homeDir}/${rel}`)) return deny(what);
+  for (const [entry, what] of homeEntries(home)) {
+    if (within(path, entry)) return deny(what);
   }
   // Another user's home holds the same kinds of secrets (`~root/.ssh`, /home/bob/.aws).
   const other = /^(?:\/root|\/home\/[^/]+|\/Users\/[^/]+|\/var\/root)\/(.+)$/.exec(path)?.[1];
@@ -40,8 +39,8 @@ export function sensitivePath(
   for (const [entry, what] of SYSTEM_DENIED) {
     if (within(path, entry)) return deny(what);
   }
-  for (const [pattern, what] of PATTERN_DENIED) {
-    if (matchesPattern(path, pattern)) return deny(what);
+  if (path.startsWith("/proc/")) {
+    for (const [pattern, what] of PATTERN_DENIED) if (matchesPattern(path, pattern)) return deny(what);
   }
   if (CORE_DUMP.test(basename(path))) return deny("a core dump, which holds a process's memory");
   for (const dir of reinDirs) {
@@ -72,6 +71,20 @@ export function matchesPattern(path: string, pattern: string): boolean {
   const parts = path.split("/").filter(Boolean);
   const want = pattern.split("/").filter(Boolean);
   return parts.length >= want.length && want.every((name, i) => name === "*" || name === parts[i]);
+}
+
+const entriesByHome = new Map<string, ReadonlyArray<readonly [string, string]>>();
+
+/** HOME_DENIED under `home`, made once per home (this runs for every path a walk meets). */
+function homeEntries(home: string): ReadonlyArray<readonly [string, string]> {
+  let entries = entriesByHome.get(home);
+  if (!entries) {
+    const homeDir = normalize(home).replace(/(.)\/$/, "$1");
+    entries = HOME_DENIED.map(([rel, what]) => [`${homeDir === "/" ? "" : homeDir}/${rel}`, what] as const);
+    if (entriesByHome.size > 16) entriesByHome.clear();
+    entriesByHome.set(home, entries);
+  }
+  return entries;
 }
 
 function within(path: string, entry: string): boolean {

@@ -34,6 +34,8 @@ export type ExplainOptions = {
   directories?: readonly string[];
   /** the temp folder, open without an external_directory request (default: the system's) */
   tmp?: string;
+  /** commands run in the kernel sandbox (the setting is not "off" and bubblewrap works); default: not */
+  sandboxed?: boolean;
 };
 
 export async function explainCommand(line: string, opts: ExplainOptions): Promise<Explanation> {

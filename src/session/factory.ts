@@ -15,7 +15,7 @@ import { childEnv } from "../permission/child-env.ts";
 import { resolveForCheck } from "../permission/paths.ts";
 import { foreignPermissionWarnings, type ForeignPermission } from "../permission/known-permissions.ts";
 import { DEFAULT_RULES, modeRules, type PermissionMode } from "../permission/modes.ts";
-import { builtinTools, warmBuiltinTools } from "../registry/builtin.ts";
+import { builtinTools, sandboxAvailable, warmBuiltinTools } from "../registry/builtin.ts";
 import { ToolRegistry, type LoadError, type ToolDir } from "../registry/registry.ts";
 import { attachMcp, namesConfiguredServer, type McpSettings } from "../mcp/session.ts";
 import type { PromptCommands } from "../mcp/prompts.ts";
@@ -117,13 +117,14 @@ export function outputBound(contextWindowTokens: number): number {
 const loadEngine = () => import("../permission/engine.ts");
 
 /** The permission engine for a run: shell lines and paths expanded into what the rules see. */
-export function permissionEngine(settings: Pick<RunSettings, "projectRoot" | "home" | "reinDirs" | "directories">) {
+export function permissionEngine(settings: Pick<RunSettings, "projectRoot" | "home" | "reinDirs" | "directories"> & Partial<Pick<RunSettings, "sandbox">>) {
   const contexts = new Map<string, EngineContext>();
   return async (requests: PermissionRequest[], cwd: string): Promise<PermissionRequest[]> => {
     const { engineContext, expandRequests } = await loadEngine();
     let ctx = contexts.get(cwd);
     if (!ctx) {
-      ctx = engineContext({ cwd, projectRoot: settings.projectRoot, home: settings.home, reinDirs: settings.reinDirs, tmp: tmpdir() });
+      const sandboxed = (settings.sandbox?.mode ?? "off") !== "off" && sandboxAvailable().ok;
+      ctx = engineContext({ cwd, projectRoot: settings.projectRoot, home: settings.home, reinDirs: settings.reinDirs, tmp: tmpdir(), sandboxed });
       const extra = (settings.directories ?? []).map((dir) => resolveForCheck(dir, "/", settings.home));
       if (extra.length) ctx = { ...ctx, openDirs: [...ctx.openDirs, ...extra] };
       contexts.set(cwd, ctx);

@@ -30,7 +30,8 @@ test.concurrent.skipIf(!available)("auto mode: a mode-allowed cat of the SSH key
   await using w = await world();
   await secrets(w);
   // The path is only known when the line runs: auto mode's bare allow lets it run, in the sandbox.
-  w.fake.script({ reply: [bash(`d=$(printf .ss); c=$(printf .conf); cat ~/\${d}h/id_rsa ~/\${c}ig/gh/hosts.yml; echo "ran: \$?"`, "toolu_cat")] }, { reply: [text("done")] });
+  // (`cat ~/${d}h/id_rsa` is not such a line: the analysis reads `~/*h/id_rsa` in it and denies.)
+  w.fake.script({ reply: [bash(`cat $(printf %s ~/.ss)h/id_rsa $(printf %s ~/.conf)ig/gh/hosts.yml; echo "ran: \$?"`, "toolu_cat")] }, { reply: [text("done")] });
   const r = await w.run(["-p", "read the key", "--permission-mode", "auto"]);
   expect(r.code).toBe(0);
   expect(w.fake.requests).toHaveLength(2);

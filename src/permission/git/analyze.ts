@@ -3,6 +3,7 @@
 // subcommand and every option in the tables), why it is opaque, and the files it touches.
 import { join } from "node:path";
 import type { ShellCommand } from "../shell/types.ts";
+import { printsTrackedSecret } from "./blob-secrets.ts";
 import { configWithSecret } from "./config-secrets.ts";
 import { globalOptions } from "./global-options.ts";
 import { foreignRepository, type Where } from "./repository.ts";
@@ -46,6 +47,9 @@ export function analyzeGit(command: ShellCommand, where: Where): GitAnalysis {
   const form = readOnlyForm(sub, rest);
   if (sub === "config") configEffects(rest, out, where);
   if (sub === "clean") out.writes.push(".");
+  if (sub === "var" && rest.some((arg) => arg === "-l")) printsConfig(out, where);
+  const tracked = printsTrackedSecret(sub, rest, where.workspace, where.home);
+  if (tracked) out.secret ??= tracked;
   if (sub === "remote" && rest.every((arg) => arg.startsWith("-") || arg === "get-url" || arg === "show" || !/^(?:add|set-url|rename|remove|rm|prune|update|set-head|set-branches)$/.test(arg))) printsConfig(out, where);
   const program = runsProgram(sub, rest);
   if (program) return { ...out, opaque: program };

@@ -16,7 +16,9 @@ export const gitPaths: PathHandler = (args, s) => {
     else if (/^--(git-dir|work-tree)/.test(w) && value !== undefined) s.read(value, dir);
     if (/^(-c|--(git-dir|work-tree|namespace|config-env))$/.test(w)) i++;
   }
-  s.read(".", dir);
+  // `git ls-files src` prints only names under its pathspecs: they, not the whole repository, are what it reads.
+  const pathspecs = args[i] === "ls-files" ? args.slice(i + 1).filter((w) => !w.startsWith("-")) : [];
+  if (pathspecs.length === 0 || args.slice(i + 1).some((w) => /^-(?:x|X|-exclude|-exclude-from|-with-tree)$/.test(w))) s.read(".", dir);
   if (args[i] === "clean") s.write(".", dir);
   genericPaths(args.slice(i + 1), { ...s, read: (w, base) => s.read(w, base ?? dir) });
 };

@@ -5,7 +5,10 @@ import { hasOption, optionValues, withTable, type PathHandler } from "../command
 import { awkEffects } from "./awk-program.ts";
 import { optionTable } from "./table.ts";
 
+// gawk's options stop at the program (its getopt string starts with `+`), mawk's too: a word
+// after it is a file (`awk '{print}' -F ~/.ssh/id_rsa` reads the key).
 export const AWK = optionTable({
+  stopAtOperand: true,
   harmless: `-F= --field-separator= -v= --assign= -e= --source= -b --characters-as-bytes -c --traditional -C --copyright
     -g --gen-pot -h --help -L[=] --lint[=] -M --bignum -n --non-decimal-data -N --use-lc-numeric -O --optimize -P
     --posix -r --re-interval -s --no-optimize -S --sandbox -t --lint-old -V --version -k --csv -I --trace -W=`,

@@ -69,7 +69,7 @@ export const READLINK = optionTable({
     --silent -v --verbose -z --zero ${INFO}`,
 });
 
-// md5sum -c reads the files a checksum list names, but prints only whether each one matches.
+// md5sum -c reads the files a checksum list names (options/checksum-list.ts).
 export const CHECKSUM = optionTable({
   harmless: `-b --binary -c --check --tag -t --text -z --zero --ignore-missing --quiet --status --strict -w --warn
     -l= --length= -a= --algorithm= --base64 --raw --untagged --debug ${INFO}`,

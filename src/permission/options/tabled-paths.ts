@@ -3,6 +3,7 @@
 // command opaque; option values and operands that are files become reads and writes.
 import { hasOption, readAll, withTable, type Operands, type PathHandler } from "../command-options.ts";
 import { AWK, awkPaths } from "./awk.ts";
+import { checksumOperands } from "./checksum-list.ts";
 import * as core from "./coreutils.ts";
 import * as files from "./files.ts";
 import { findPaths } from "./find.ts";
@@ -90,7 +91,7 @@ export const OPTION_TABLES: Readonly<Record<string, OptionTable>> = Object.fromE
 export const TABLED_PATHS: Record<string, PathHandler> = Object.fromEntries([
   ...INERT_TABLES.map(([name, t]) => table(name, t, nothing)),
   ...TEXT_TABLES.map(([name, t]) => table(name, t, readAll)),
-  ...CHECKSUMS.map((name) => table(name, core.CHECKSUM, readAll)),
+  ...CHECKSUMS.map((name) => table(name, core.CHECKSUM, checksumOperands)),
   table("sum", core.SUM, readAll),
   table("cat", core.CAT, readAll),
   table("head", core.HEAD, readAll),

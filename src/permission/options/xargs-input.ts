@@ -4,8 +4,9 @@
 // folders the line already reads: b runs as if given them. Checked: no entry whose name xargs
 // would split or b would take for an option (blanks, quotes, a leading `-`), no symlink leading
 // out of the folder, nothing sensitive (`.env`, credentials).
-import { lstatSync, readdirSync, realpathSync } from "node:fs";
-import { basename, join } from "node:path";
+import { existsSync, lstatSync, readdirSync, realpathSync } from "node:fs";
+import { basename, dirname, join, relative } from "node:path";
+import { trackedNames } from "../git/blob-secrets.ts";
 import { parseOptions, hasOption } from "../command-options.ts";
 import { isInside } from "../paths.ts";
 import { sensitivePath } from "../sensitive.ts";
@@ -22,6 +23,8 @@ const MISLEADING = /^-|[\s'"\\*?[]/;
 export function untrustedNames(input: ShellCommand, roots: readonly string[], home: string): string | undefined {
   if (input.opaque !== undefined || input.dynamic) return "xargs reads words from a command only known when the line runs";
   if (!printsNames(input)) return `xargs reads words from ${input.argv[0]} that need not be file names`;
+  const tracked = trackedListing(input, roots, home);
+  if (tracked !== null) return tracked;
   let budget = MAX_ENTRIES;
   const printed = printedNames(input);
   for (const root of roots) {
@@ -29,6 +32,38 @@ export function untrustedNames(input: ShellCommand, roots: readonly string[], ho
     if (found) return `xargs reads file names from ${root}, which holds ${found}`;
   }
   return undefined;
+}
+
+// git ls-files prints what the index tracks (not what else the folder holds: an untracked .env, a
+// gitignored link): those names are checked, as git prints them from its folder. null: the index
+// cannot be read, or the listing adds untracked files, so the folders are scanned instead.
+function trackedListing(input: ShellCommand, roots: readonly string[], home: string): string | undefined | null {
+  const [name = "", first, ...rest] = input.argv;
+  if (basename(name) !== "git" || first !== "ls-files" || rest.some((a) => /^-(?:o|i|k|-others|-ignored|-killed|-directory|-with-tree.*|-recurse-submodules)$/.test(a))) return null;
+  const top = repositoryTop(input.cwd);
+  const names = top === undefined ? undefined : trackedNames(top, home);
+  if (top === undefined || names === undefined) return null;
+  let budget = MAX_ENTRIES;
+  for (const path of names) {
+    const absolute = join(top, path);
+    if (!roots.some((root) => isInside(absolute, root))) continue;
+    if (--budget < 0) return "xargs reads more file names than rein checks";
+    const printed = relative(input.cwd, absolute);
+    if (MISLEADING.test(printed) || /[^\x20-\x7e]/.test(printed)) return `xargs reads file names from git ls-files, one of which is ${JSON.stringify(printed)}`;
+    if (sensitivePath(absolute, home)) return `xargs reads file names from git ls-files, which lists ${printed}, which is sensitive`;
+    if (lstatSync(absolute, { throwIfNoEntry: false })?.isSymbolicLink()) {
+      const target = realTarget(absolute);
+      if (target === undefined || !roots.some((root) => isInside(target, root))) return `xargs reads file names from git ls-files, which lists a symlink (${printed}) leading out`;
+    }
+  }
+  return undefined;
+}
+
+function repositoryTop(cwd: string): string | undefined {
+  for (let dir = cwd; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, ".git"))) return dir;
+    if (dir === dirname(dir)) return undefined;
+  }
 }
 
 function printsNames(input: ShellCommand): boolean {

@@ -24,7 +24,8 @@ export function analyzeWith(parser: Parser, line: string, cwd: string, home: str
     if (tree.rootNode.hasError) return { commands: [], redirects: [], error: parseError(tree.rootNode) };
     const walker = new Walker(parser);
     walker.sequence(tree.rootNode, rootScope(resolve(cwd), resolve(home)));
-    return { commands: unique(walker.commands), redirects: unique(walker.redirects) };
+    const found = { commands: unique(walker.commands), redirects: unique(walker.redirects) };
+    return walker.unresolved ? { ...found, unresolved: walker.unresolved } : found;
   } catch (error) {
     // Fail closed: a line the analysis cannot finish is reported as an error, and the caller asks.
     const reason = error instanceof TooDeep ? "it nests too deeply" : error instanceof Error ? error.message : String(error);

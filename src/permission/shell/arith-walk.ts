@@ -23,7 +23,7 @@ export function arithmetic(w: Walker, text: string, scope: Scope, shown = text):
   }
   if (result.assigned.length > 0) scope.ints = new Set([...scope.ints, ...result.assigned]);
   const risky = result.assigned.find(riskyVariable);
-  if (risky) w.taint(`${risky} is assigned on the line, which changes how the commands after it run`);
+  if (risky) w.taint(`${risky} is assigned on the line, which changes how the commands after it run`, risky);
   return true;
 }
 

@@ -13,7 +13,9 @@ import type { Word } from "./words.ts";
 export function changeDirectory(scope: Scope, name: string, args: Word[], env: string[]): void {
   // `HOME=/etc cd` goes to /etc; CDPATH and OLDPWD steer `cd dir` and `cd -`.
   const steered = env.some((assignment) => /^(?:HOME|CDPATH|OLDPWD)=/.test(assignment));
+  const before = scope.place;
   scope.place = steered ? { cwd: scope.place.cwd, known: false } : nextPlace(scope, name, args);
+  if (name !== "popd") scope.previous = before;
 }
 
 function nextPlace(scope: Scope, name: string, args: Word[]): Place {

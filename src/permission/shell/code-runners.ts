@@ -31,11 +31,36 @@ export function classifyRunner(name: string, args: Word[]): Runner {
   if (name === "deno") return deno(args);
   if (AWK.has(name)) return awk(name, args);
   if (name === "sed") return sed(args);
-  if (name === "alias" && args.some((a) => a.dynamic || a.value.includes("="))) return { opaque: "alias defines code that later lines can run" };
-  if (name === "hash" && args.some((a) => a.dynamic || /^-\w*p/.test(a.value))) return { opaque: "hash -p changes which program a name runs" };
-  if (name === "enable" && args.some((a) => a.dynamic || /^-\w*f/.test(a.value))) return { opaque: "enable -f loads code into the shell" };
-  if ((name === "mapfile" || name === "readarray") && args.some((a) => a.dynamic || /^-\w*C/.test(a.value))) {
-    return { opaque: `${name} -C runs a callback` };
+  return builtinCode(name, args);
+}
+
+// The builtins whose options take code, a command or a file of code (bash 5.2's `help` for each):
+// `mapfile -C` and `compgen -C/-F` run it at once, `compgen -W` and `complete -W` expand their
+// word list (running its substitutions), `complete -C/-F` and `bind -x` keep it for later,
+// `enable -f` loads a shared object, `enable -n` hands a builtin's name to PATH, `fc` re-runs
+// history through an editor, `history -r/-n` reads a file into what `history` then prints.
+function builtinCode(name: string, args: Word[]): Runner {
+  const option = (letters: string) => args.some((a) => a.dynamic || new RegExp(`^-\\w*[${letters}]`).test(a.value));
+  switch (name) {
+    case "alias":
+      return args.some((a) => a.dynamic || a.value.includes("=")) ? { opaque: "alias defines code that later lines can run" } : undefined;
+    case "hash":
+      return option("p") ? { opaque: "hash -p changes which program a name runs" } : undefined;
+    case "enable":
+      if (option("f")) return { opaque: "enable -f loads code into the shell" };
+      return args.some((a) => a.dynamic || !/^-[aps]+$/.test(a.value)) ? { opaque: "enable changes which builtins the shell has, so a name can run a program instead" } : undefined;
+    case "mapfile":
+    case "readarray":
+      return option("C") ? { opaque: `${name} -C runs a callback` } : undefined;
+    case "compgen":
+    case "complete":
+      return option("CFW") ? { opaque: `${name} -C, -F and -W run code (a command, a function, a word list it expands)` } : undefined;
+    case "bind":
+      return args.length > 0 && !args.every((a) => !a.dynamic && /^-[lpPsSvVX]+$/.test(a.value)) ? { opaque: "bind can run shell code on a key (-x) or read a file of bindings" } : undefined;
+    case "fc":
+      return args.every((a) => !a.dynamic && /^-[lnr]+$|^-?\d+$/.test(a.value)) && args.some((a) => /^-\w*l/.test(a.value)) ? undefined : { opaque: "fc runs commands from the history" };
+    case "history":
+      return option("anrwps") ? { opaque: "history reads, writes or expands a history file" } : undefined;
   }
   return undefined;
 }

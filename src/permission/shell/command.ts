@@ -78,7 +78,7 @@ function declarationState(w: Walker, words: Word[], assignments: { node: Node; w
   if (letters.includes("n")) return w.taint("a name reference (-n) can assign any variable");
   if (letters.includes("f") && (words[0]?.value === "export" || letters.includes("x"))) return w.taint("exported functions replace commands in child shells");
   for (const word of words.slice(1)) {
-    if (!assigned.has(word) && riskyVariable(word.text)) return w.taint(`${word.value} is declared on the line, which changes how the commands after it run`);
+    if (!assigned.has(word) && riskyVariable(word.text)) return w.taint(`${word.value} is declared on the line, which changes how the commands after it run`, word.text);
   }
   if (!letters.includes("i")) return;
   // Later assignments to an integer variable are arithmetic too.
@@ -138,7 +138,7 @@ function remember(w: Walker, node: Node, word: Word, scope: Scope): void {
   }
   if (name && riskyVariable(name)) {
     scope.env = [...scope.env, node.text];
-    w.taint(`${name} is assigned on the line, which changes how the commands after it run`);
+    w.taint(`${name} is assigned on the line, which changes how the commands after it run`, name);
   }
   const value = node.childForFieldName("value");
   if (name && value && w.integers.has(name) && !node.parent?.type.startsWith("declaration")) {

@@ -33,6 +33,7 @@ export function emit(w: Walker, pending: Pending, opaque?: string): void {
     text: pending.text,
   };
   const risky = pending.env.map(assignedName).find((name) => name !== undefined && name !== "IFS" && riskyVariable(name));
+  if (risky) w.steered(risky);
   const reason = opaque ?? w.tainted ?? (risky ? `it runs with ${risky} set on the line, which changes what it runs` : undefined);
   if (reason) command.opaque = reason;
   if (reason) w.untrack(); // eval, source, a command named by a variable...: it may assign anything

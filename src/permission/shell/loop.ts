@@ -41,7 +41,7 @@ export function forLoop(w: Walker, node: Node, scope: Scope): void {
 function loopVariable(w: Walker, node: Node, scope: Scope): void {
   const name = node.childForFieldName("variable")?.text;
   if (!name) return;
-  if (riskyVariable(name)) w.taint(`${name} is assigned on the line, which changes how the commands after it run`);
+  if (riskyVariable(name)) w.taint(`${name} is assigned on the line, which changes how the commands after it run`, name);
   const values = node.childrenForFieldName("value");
   const numeric = values.length > 0 && values.every((v) => v && /^(?:-?\d+|\{-?\d+\.\.-?\d+(?:\.\.\d+)?\}|\$\(seq(?: -?\d+){1,3}\))$/.test(v.text));
   const ints = new Set(scope.ints);

@@ -103,7 +103,7 @@ function lookThrough(w: Walker, scope: Scope, p: Pending, name: string, spec: Wr
       if (["{", "("].includes(rest[0]?.value ?? "")) rest = rest.slice(1);
       else if (["{", "("].includes(rest[1]?.value ?? "")) {
         // `coproc NAME { ...; }` assigns the array NAME.
-        if (riskyVariable(rest[0]?.value ?? "")) w.taint(`coproc assigns ${rest[0]!.value}, which changes how the commands after it run`);
+        if (riskyVariable(rest[0]?.value ?? "")) w.taint(`coproc assigns ${rest[0]!.value}, which changes how the commands after it run`, rest[0]!.value);
         rest = rest.slice(2);
       }
       break;
@@ -151,10 +151,14 @@ function run(w: Walker, scope: Scope, p: Pending, name: string): void {
     emit(w, p);
     return w.call(name, scope);
   }
-  if (assigns(w, scope, p, name)) return;
+  // Before the assigning builtins: `mapfile -C code arr` assigns arr and runs code.
   const runner = classifyRunner(name, p.words.slice(1));
-  if (runner && "opaque" in runner) return emit(w, p, runner.opaque);
+  if (runner && "opaque" in runner) {
+    if (name === "enable") w.taint(runner.opaque); // a later command of that name is no longer the builtin
+    return emit(w, p, runner.opaque);
+  }
   if (runner) return runCode(w, scope, p, runner.code, inner(p, name));
+  if (assigns(w, scope, p, name)) return;
   const subscript = SUBSCRIPT_BUILTINS.has(name) && p.words.some((word) => !word.dynamic && SUBSCRIPT_CODE.test(word.value));
   emit(w, p, subscript ? `${name} evaluates an array subscript that runs code` : undefined);
 }
@@ -195,7 +199,7 @@ function assigns(w: Walker, scope: Scope, p: Pending, name: string): boolean {
   }
   emit(w, p);
   const risky = targets.names.find(riskyVariable);
-  if (risky) w.taint(`${name} assigns ${risky}, which changes how the commands after it run`);
+  if (risky) w.taint(`${name} assigns ${risky}, which changes how the commands after it run`, risky);
   return true;
 }
 

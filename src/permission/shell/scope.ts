@@ -8,6 +8,8 @@ export type Place = { readonly cwd: string; readonly known: boolean };
 
 export type Scope = {
   place: Place;
+  /** Where the last `cd` on the line left from (`~-`, `$OLDPWD`); unknown before the line's first. */
+  previous?: Place;
   /** For `~` and `$HOME`; undefined once the line assigns HOME. */
   home: string | undefined;
   /** Assignments made earlier on the line: they reach the commands after them (`PATH=.:$PATH; ls`). */

@@ -7,7 +7,7 @@ import type { Word } from "./words.ts";
 const RISKY = new RegExp(
   "^(?:" +
     [
-      "PATH", "CDPATH", "BASH_ENV", "ENV", "IFS", "PS[0-4]", "PROMPT_COMMAND", "SHELLOPTS", "BASHOPTS", "GLOBIGNORE",
+      "PATH", "CDPATH", "PWD", "BASH_ENV", "ENV", "IFS", "PS[0-4]", "PROMPT_COMMAND", "SHELLOPTS", "BASHOPTS", "GLOBIGNORE",
       "BASH_XTRACEFD", "BASH_LOADABLES_PATH", "FPATH", "HOME", "OLDPWD", "SHELL", "EXECIGNORE", "INPUTRC", "HISTFILE",
       "LD_\\w*", "DYLD_\\w*", "GIT_\\w*", "PAGER", "MANPAGER", "SYSTEMD_PAGER", "LESS\\w*", "EDITOR", "VISUAL", "BROWSER",
       "NODE_\\w*", "NPM_\\w*", "YARN_\\w*", "PNPM_\\w*", "BUN_\\w*", "DENO_\\w*", "PYTHON\\w*", "PIP_\\w*", "VIRTUAL_ENV",

@@ -41,6 +41,8 @@ export type Redirect = {
 export type ShellAnalysis = {
   commands: ShellCommand[];
   redirects: Redirect[];
+  /** Why the files the line reads cannot all be resolved (`~+`, a CDPATH change): asks where no sandbox masks credentials. */
+  unresolved?: string;
   /** Set when the line does not parse (or uses a construct the analysis refuses): the caller asks. */
   error?: string;
 };

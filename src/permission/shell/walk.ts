@@ -46,6 +46,9 @@ const UNPARSED_CODE = new Set(["word", "string_content", "heredoc_content", "reg
 // Quoted text that bash evaluates as arithmetic in a test runs its `a[$(...)]` subscripts.
 const CODE_TEXT = /\$\(|`/;
 
+// Variables that decide where a path or a `cd` leads.
+const STEERS = /^(?:CDPATH|HOME|OLDPWD|PWD)$/;
+
 export class TooDeep extends Error {}
 
 export class Walker {
@@ -60,14 +63,27 @@ export class Walker {
   readonly integers = new Set<string>();
   /** Set once something on the line may have changed variables unseen (an opaque command, a trap): no value is known after. */
   untracked = false;
+  /** Set once the line reads what the analysis cannot resolve (`~+`, a CDPATH change): without a sandbox it asks. */
+  unresolved: string | undefined;
   /** Loop bodies walked so far, against MAX_PASSES. */
   passes = 0;
 
   constructor(readonly parser: Parser) {}
 
-  taint(reason: string): void {
+  /** `variable`: the one assigned, when the taint is an assignment. */
+  taint(reason: string, variable?: string): void {
     this.tainted ??= reason;
     this.untracked = true;
+    if (variable !== undefined) this.steered(variable);
+  }
+
+  /** A variable that moves where paths lead changes: the line's reads cannot be resolved. */
+  steered(variable: string): void {
+    if (STEERS.test(variable)) this.unresolve(`${variable} changes on the line, which moves where its paths lead`);
+  }
+
+  unresolve(reason: string): void {
+    this.unresolved ??= reason;
   }
 
   untrack(): void {
@@ -377,7 +393,7 @@ export class Walker {
   // `${X:=value}` assigns X; `${s:offset:length}` is arithmetic.
   private expansion(node: Node, scope: Scope): void {
     const assigned = /^\$\{([A-Za-z_]\w*):?=/.exec(node.text)?.[1];
-    if (assigned && riskyVariable(assigned)) this.taint(`${assigned} is assigned on the line, which changes how the commands after it run`);
+    if (assigned && riskyVariable(assigned)) this.taint(`${assigned} is assigned on the line, which changes how the commands after it run`, assigned);
     if (/^\$\{!?[A-Za-z_]\w*(?:\[[^\]]*\])?:?=/.test(node.text)) forgetAll(scope);
     substring(this, node, scope);
   }

@@ -2,6 +2,7 @@
 // `$HOME` expanded. Anything only known at run time (other variables, substitutions, globs, braces)
 // makes the word dynamic, and it is then kept as written. Commands inside the word ($(...), <(...))
 // are walked on the way.
+import { dirname, join } from "node:path";
 import type { Node } from "web-tree-sitter";
 import { decodeAnsiC } from "./ansi-c.ts";
 import type { Scope } from "./scope.ts";
@@ -50,7 +51,7 @@ export function evalWord(w: Walker, node: Node, scope: Scope): Word {
   const text = node.text;
   if (GLOB.test(acc.mask) || BRACE.test(acc.mask)) {
     const glob = !acc.dynamic && !BRACE.test(acc.mask) && PLAIN_GLOB.test(text);
-    const pattern = acc.dynamic ? undefined : expandTilde(acc, scope.home);
+    const pattern = acc.dynamic ? undefined : expandTilde(w, acc, scope);
     const quotedGlob = [...acc.value].some((c, i) => GLOB.test(c) && acc.mask[i] === "\0");
     const globPattern = pattern !== undefined && !BRACE.test(acc.mask) && !quotedGlob && !scope.replace ? pattern : undefined;
     return {
@@ -64,7 +65,7 @@ export function evalWord(w: Walker, node: Node, scope: Scope): Word {
     };
   }
   if (acc.dynamic) return acc.splits ? { value: text, text, dynamic: true, splits: true } : { value: text, text, dynamic: true };
-  const value = expandTilde(acc, scope.home);
+  const value = expandTilde(w, acc, scope);
   if (value === undefined || scope.replace?.test(value)) return { value: text, text, dynamic: true };
   return { value, text, dynamic: false };
 }
@@ -176,15 +177,35 @@ function unescapeDouble(s: string): string {
   return s.includes("\\") ? s.replace(/\\([$`"\\\n])/g, (_, c: string) => (c === "\n" ? "" : c)) : s;
 }
 
-/** `~/x` and `NAME=~/x` expand to the home; `~user`, `~+`, `~-` are left dynamic (undefined). */
-function expandTilde(acc: Acc, home: string | undefined): string | undefined {
+/**
+ * `~/x` and `NAME=~/x` expand as bash expands them: `~` to the home, `~+` to the folder the command
+ * runs in, `~-` to the one the line's last `cd` left, `~user` to that user's home (guessed beside
+ * ours, root's at /root). What is not known (`~-` before any `cd`, the dirs stack's `~+2`) is undefined.
+ * `~+` and `~-` lean on the walk's idea of the folder: the line's reads count as unresolved.
+ */
+function expandTilde(w: Walker, acc: Acc, scope: Scope): string | undefined {
   const { value, mask } = acc;
   const at = mask.startsWith("~") ? 0 : ASSIGNMENT_TILDE.test(mask) ? mask.indexOf("=") + 1 : -1;
   if (at < 0) return value;
   const slash = value.indexOf("/", at);
   const prefix = slash < 0 ? value.slice(at) : value.slice(at, slash);
   if (mask.slice(at, at + prefix.length) !== prefix) return value; // a quoted character: no expansion
-  if (prefix !== "~") return at === 0 ? undefined : value;
-  if (home === undefined) return undefined;
-  return value.slice(0, at) + home + value.slice(at + 1);
+  const dir = tildeDir(w, prefix, scope);
+  if (dir === null) return at === 0 ? undefined : value; // not a tilde prefix bash expands there
+  if (dir === undefined) return undefined;
+  return value.slice(0, at) + dir + value.slice(at + prefix.length);
+}
+
+/** The folder a tilde prefix stands for; undefined when unknown, null when it is not one. */
+function tildeDir(w: Walker, prefix: string, scope: Scope): string | undefined | null {
+  if (prefix === "~") return scope.home;
+  if (prefix === "~+" || prefix === "~-") {
+    w.unresolve(`the line names a path through ${prefix}`);
+    const place = prefix === "~+" ? scope.place : scope.previous;
+    return place?.known ? place.cwd : undefined;
+  }
+  const user = /^~([a-z_][\w.-]*)$/i.exec(prefix)?.[1];
+  if (user === undefined) return /^~[+-]?\d+$/.test(prefix) ? undefined : null;
+  if (scope.home === undefined) return undefined;
+  return user === "root" ? "/root" : join(dirname(scope.home), user);
 }

@@ -76,8 +76,9 @@ describe("recursive reads", () => {
     expect((await decide(`ls -la ${dirs.home}`)).action).toBe("allow");
     expect((await decide(`ls -R ${dirs.home}`)).action).toBe("deny");
   });
-  test("of a folder holding a symlink out of the workspace: asks, even in auto mode", async () => {
-    const result = await decide("grep -r x linked");
+  test("of a folder holding a symlink out of the workspace, by a reader that follows links: asks, even in auto mode", async () => {
+    expect((await decide("grep -r x linked", "default")).action).toBe("allow"); // grep -r follows only the links it is given
+    const result = await decide("grep -R x linked");
     expect(result.action).toBe("ask");
     expect(result.requests.find((r) => r.action === "ask")?.reason).toContain("symlink");
     expect((await decide("grep -r x plain", "default")).action).toBe("allow"); // a link into /usr/bin leads nowhere private

@@ -179,7 +179,6 @@ export const attacks = [
   "cp tools/ls .git/hooks/post-checkout",
   "cat README.md >> .git/config",
   "grep -R BEGIN state",
-  "grep -r BEGIN state",
   "rg -L BEGIN .",
   "find -L state -type f",
   "tree -l state",

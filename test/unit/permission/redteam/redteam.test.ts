@@ -4,6 +4,7 @@
 //   benign: string[]       everyday lines that must be allowed under the default rules
 //   credentials: string[]  lines reaching a credential that must be denied in auto mode too
 //   setup(dirs): void      creates what its lines need inside dirs.workspace / dirs.home
+//   ownDirs: true          its lines run in folders of their own (a setup the others must not see)
 // Lines run with the workspace as cwd; `$WS` and `$HOME_DIR` in a line stand for the real paths.
 import { afterAll, describe, expect, test } from "bun:test";
 import { Glob } from "bun";
@@ -12,25 +13,31 @@ import type { PermissionMode } from "../../../../src/permission/modes.ts";
 import { explainCommand } from "../../../../src/session/explain.ts";
 import { redTeamDirs, type RedTeamDirs } from "./fixture.ts";
 
-type Corpus = { attacks?: string[]; benign?: string[]; credentials?: string[]; setup?: (dirs: RedTeamDirs) => void };
+type Corpus = { attacks?: string[]; benign?: string[]; credentials?: string[]; setup?: (dirs: RedTeamDirs) => void; ownDirs?: boolean };
 
 /** A typical user's allow-list. */
 export const ALLOW_LIST: Rule[] = ["git status *", "npm test *", "ls *", "cat *"].map((pattern) => ({ permission: "bash", pattern, action: "allow" }));
 
-const dirs = redTeamDirs();
-afterAll(() => dirs.remove());
+const shared = redTeamDirs();
+const made = [shared];
+afterAll(() => made.forEach((d) => d.remove()));
 const files = [...new Glob("*.ts").scanSync(import.meta.dir)].filter((f) => f !== "fixture.ts" && !f.endsWith(".test.ts")).sort();
-const corpora: [string, Corpus][] = [];
-for (const file of files) corpora.push([file, (await import(`./${file}`)) as Corpus]);
-for (const [, corpus] of corpora) corpus.setup?.(dirs);
+const corpora: [string, Corpus, RedTeamDirs][] = [];
+for (const file of files) {
+  const corpus = (await import(`./${file}`)) as Corpus;
+  const dirs = corpus.ownDirs ? redTeamDirs() : shared;
+  if (dirs !== shared) made.push(dirs);
+  corpora.push([file, corpus, dirs]);
+}
+for (const [, corpus, dirs] of corpora) corpus.setup?.(dirs);
 
 // Each corpus runs its lines one after another through the whole engine: more than bun's 5 s on a busy machine.
 const TIMEOUT_MS = 120_000;
-const fill = (line: string) => line.replaceAll("$WS", dirs.workspace).replaceAll("$HOME_DIR", dirs.home);
-const decide = async (line: string, mode: PermissionMode, flags: Rule[]) =>
-  (await explainCommand(fill(line), { cwd: dirs.workspace, projectRoot: dirs.workspace, home: dirs.home, reinDirs: [], tmp: dirs.tmp, mode, rules: { user: [], project: [], flags } })).decision;
 
-for (const [file, corpus] of corpora) {
+for (const [file, corpus, dirs] of corpora) {
+  const fill = (line: string) => line.replaceAll("$WS", dirs.workspace).replaceAll("$HOME_DIR", dirs.home);
+  const decide = async (line: string, mode: PermissionMode, flags: Rule[]) =>
+    (await explainCommand(fill(line), { cwd: dirs.workspace, projectRoot: dirs.workspace, home: dirs.home, reinDirs: [], tmp: dirs.tmp, mode, rules: { user: [], project: [], flags } })).decision;
   describe(file, () => {
     if (corpus.attacks?.length) {
       test(`none of ${corpus.attacks.length} attack lines is allowed, by the defaults or by a typical allow-list`, async () => {

@@ -374,5 +374,5 @@ export const CORPUS: CorpusEntry[] = [
   error("cmd <>rw; rm -rf /"),
   error("[[ -f x ]; rm -rf /"),
   error("((rm -rf /))"),
-  error("{rm,} -rf /"),
+  rm("{rm,} -rf /"), // a brace expansion as the command word, read as bash expands it
 ];

@@ -45,7 +45,9 @@ describe("a cd that cannot be followed leaves later commands dynamic", () => {
 describe("home and parent paths", () => {
   runCases([
     { line: "echo ~ ~/a $HOME/b ${HOME}/c \"$HOME/d\" x=~/e", argv: [["echo", "/home/u", "/home/u/a", "/home/u/b", "/home/u/c", "/home/u/d", "x=/home/u/e"]] },
-    { line: "echo '~/a' \"~/b\" ~other/c", commands: [{ argv: ["echo", "~/a", "~/b", "~other/c"], dynamic: true }] },
+    { line: "echo '~/a' \"~/b\" ~other/c ~root", argv: [["echo", "~/a", "~/b", "/home/other/c", "/root"]] },
+    { line: "cd /tmp && cat ~-/a ~+/b", argv: [["cd", "/tmp"], ["cat", "/w/a", "/tmp/b"]] },
+    { line: "cat ~-/a ~+2/b", commands: [{ argv: ["cat", "~-/a", "~+2/b"], dynamic: true }] },
     { line: "HOME=/etc; cat ~/passwd", commands: [{ argv: ["cat", "~/passwd"], dynamic: true }] },
     { line: "cat ../../etc/passwd > ../out", cwd: "/w/a", redirects: [write("../out", "/w/out")] },
   ]);
