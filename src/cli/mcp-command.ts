@@ -63,7 +63,7 @@ function detail(row: Row): string {
     ...(row.error ? [`error: ${row.error}`] : []),
     ...row.tools.map((t) => `  ${t.name}${t.name === `mcp__${row.name}__${t.server_name}` ? "" : `  (${t.server_name})`}${t.offered ? "" : "  not offered"}`),
     ...row.prompts.map((p) => `  ${p}  (prompt)`),
-    ...row.problems.map((p) => `  ${p.tool}: left out: ${p.reason}`),
+    ...row.problems.map((p) => `  ${p.tool}: ${p.cut ? "note" : "left out"}: ${p.reason}`),
   ];
   return `${lines.join("\n")}\n`;
 }

@@ -11,9 +11,12 @@ import { toolName } from "./names.ts";
 import type { McpServer } from "./server.ts";
 import { messageOf } from "./message.ts";
 
-const MAX_DESCRIPTION = 2_000;
+/** Claude Code's limit on an MCP tool's description (its CLAUDE_CODE_MAX_MCP_DESCRIPTION_LENGTH default); longer ones are cut, said with a note. */
+export const MAX_DESCRIPTION = 4_096;
+const CUT_MARK = "… [truncated]";
 
-export type ToolProblem = { tool: string; reason: string };
+/** `cut`: the tool is offered, with its description cut (a note, not a tool left out). */
+export type ToolProblem = { tool: string; reason: string; cut?: true };
 
 /** The server's usable tools as rein tools, and the ones left out with why. */
 export function serverTools(server: McpServer): { tools: Tool[]; problems: ToolProblem[] } {
@@ -28,16 +31,22 @@ export function serverTools(server: McpServer): { tools: Tool[]; problems: ToolP
       problems.push({ tool: t.name, reason: 'its input schema is not a JSON Schema of type "object"' });
       continue;
     }
-    tools.push(asTool(server, t));
+    const tool = asTool(server, t);
+    if (tool.description.endsWith(CUT_MARK)) problems.push({ tool: t.name, reason: `its description is ${describedOf(server, t).length} characters; the first ${MAX_DESCRIPTION} are sent`, cut: true });
+    tools.push(tool);
   }
   return { tools, problems };
 }
 
+function describedOf(server: McpServer, t: McpTool): string {
+  return t.description?.trim() || t.title || `The ${t.name} tool of MCP server ${server.name}.`;
+}
+
 function asTool(server: McpServer, t: McpTool): Tool {
-  const described = t.description?.trim() || t.title || `The ${t.name} tool of MCP server ${server.name}.`;
+  const described = describedOf(server, t);
   return defineJsonTool({
     name: toolName(server.name, t.name),
-    description: described.length > MAX_DESCRIPTION ? `${described.slice(0, MAX_DESCRIPTION - 3)}...` : described,
+    description: described.length > MAX_DESCRIPTION ? `${described.slice(0, MAX_DESCRIPTION)}${CUT_MARK}` : described,
     inputSchema: t.inputSchema as Record<string, unknown>,
     run: async (input, ctx) => {
       try {

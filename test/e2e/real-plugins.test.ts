@@ -74,3 +74,17 @@ test.concurrent("an LSP plugin from claude-plugins-official says at install whic
   expect(shown.stdout).toContain("it will run:\n  language server gopls: gopls (started at the first .go file)\n");
   expect(shown.code).toBe(2);
 }, 30_000);
+
+test.concurrent("an MCP tool's 2,781-character description (sequential-thinking's) is sent whole", async () => {
+  await using w = await world();
+  const server = join(REAL, "sequential-thinking/server.ts");
+  await Bun.write(join(w.configDir, "config.json"), JSON.stringify({ mcpServers: { thinking: { command: process.execPath, args: [server] } } }));
+  w.fake.script({ reply: [text("ok")] });
+  const run = await w.run(["-p", "think"], { env: { REIN_MCP_WAIT_MS: "25000" } });
+  expect(run.code).toBe(0);
+  const tool = w.fake.requests[0]!.body.tools.find((t: { name: string }) => t.name === "mcp__thinking__sequentialthinking");
+  expect(tool.description).toBe(await Bun.file(join(REAL, "sequential-thinking/description.txt")).text());
+  expect(tool.description).toHaveLength(2781);
+  const listed = await w.run(["mcp", "get", "thinking"], { env: { REIN_MCP_WAIT_MS: "25000" } });
+  expect(listed.stdout).not.toContain("note:");
+}, 30_000);
