@@ -16,12 +16,17 @@ export function agentLayer(agent: AgentDefinition): Rule[] {
   return [...mode, ...agent.rules].map((rule) => ({ ...rule, source: rule.source ?? source }));
 }
 
-/** The agent's denies that no later rule of its own softens: repeated after everyone's rules. */
+/**
+ * The agent's denies, repeated after everyone's rules; a deny its own later rules soften (plan's
+ * `deny edit` then `allow edit(.rein/plans/*.md)`) comes back with those rules, so no one else's
+ * allow (a flag's `--allow edit`) reopens what the agent closed, and the agent's own exceptions stay.
+ */
 export function agentTail(agent: AgentDefinition): Rule[] {
   const layer = agentLayer(agent);
-  return layer.filter(
-    (rule, i) => rule.action === "deny" && !layer.slice(i + 1).some((later) => later.action !== "deny" && matchWildcard(rule.permission, later.permission)),
-  );
+  return layer.filter((rule, i) => {
+    if (rule.action === "deny") return true;
+    return layer.slice(0, i).some((earlier) => earlier.action === "deny" && matchWildcard(earlier.permission, rule.permission));
+  });
 }
 
 const PASS: Rule = { permission: "*", pattern: "*", action: "allow" };

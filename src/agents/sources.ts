@@ -23,6 +23,8 @@ export type AgentSourceContext = {
   trusted: boolean;
   /** enabled plugins' agent folders, each with its names' prefix (`plugin:`) */
   plugins?: readonly { dir: string; prefix: string }[];
+  /** Claude Code's `--agents JSON`: agent files made from it, nearer than any folder's */
+  inline?: readonly { path: string; id: string; text: string }[];
 };
 
 type Folder = { dir: string; format: AgentFormat; project: boolean; recursive: boolean; prefix?: string };
@@ -63,6 +65,12 @@ export function loadAgents(ctx: AgentSourceContext): { agents: AgentDefinition[]
     if (!nearer) return void byName.set(agent.name, agent);
     if (agent.source !== "built-in") report.notes.push(`agent "${agent.name}" of ${agent.source} is not used: ${nearer.source} defines one with the same name and is nearer`);
   };
+  for (const file of ctx.inline ?? []) {
+    const parsed = parseAgentFile({ ...file, format: "claude", project: false });
+    if (parsed.warning) report.warnings.push(parsed.warning);
+    report.notes.push(...parsed.notes);
+    if (parsed.agent) add(parsed.agent);
+  }
   for (const folder of agentFolders(ctx)) {
     for (const file of markdownFiles(folder, report.warnings)) {
       const parsed = parseAgentFile({ ...file, format: folder.format, project: folder.project });

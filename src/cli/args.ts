@@ -58,6 +58,27 @@ export type Args = {
   code: boolean;
   conversation: boolean;
   force: boolean;
+  /** Claude Code's flags (claude-flags.ts reads them into rein's settings) */
+  allowedTools: string[];
+  disallowedTools: string[];
+  tools?: string;
+  systemPrompt?: string;
+  systemPromptFile?: string;
+  appendSystemPrompt?: string;
+  appendSystemPromptFile?: string;
+  settings?: string;
+  settingSources?: string;
+  mcpConfig: string[];
+  strictMcpConfig: boolean;
+  addDir: string[];
+  sessionId?: string;
+  forkSession: boolean;
+  dangerouslySkipPermissions: boolean;
+  fallbackModel?: string;
+  jsonSchema?: string;
+  agents?: string;
+  /** --permission-mode dontAsk: nothing asks; what no rule allows is refused */
+  dontAsk?: boolean;
 };
 
 export class UsageError extends Error {}
@@ -82,6 +103,19 @@ const port = (value: string, flag: string) => {
   return Number(value);
 };
 
+/** Claude Code's mode names beside rein's own. */
+const CLAUDE_PERMISSION_MODES: Record<string, PermissionMode> = { acceptEdits: "accept-edits", bypassPermissions: "auto", dontAsk: "default" };
+const permissionMode = (value: string, flag: string) => CLAUDE_PERMISSION_MODES[value] ?? oneOf([...PERMISSION_MODES, ...Object.keys(CLAUDE_PERMISSION_MODES)])(value, flag);
+const settingSources = (value: string, flag: string) => {
+  const bad = value.split(",").map((s) => s.trim()).find((s) => s && !["user", "project", "local"].includes(s));
+  if (bad !== undefined) throw new UsageError(`${flag} expects a comma-separated list of user, project, local; got "${bad}"`);
+  return value;
+};
+const uuid = (value: string, flag: string) => {
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value)) throw new UsageError(`${flag} expects a UUID such as 123e4567-e89b-12d3-a456-426614174000, got "${value}"`);
+  return value.toLowerCase();
+};
+
 const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
 const duration = (value: string, flag: string) => {
   const match = /^(\d+)([smhdw])$/.exec(value);
@@ -98,7 +132,7 @@ const FLAGS: Record<string, Spec> = {
   "--max-turns": { key: "maxTurns", kind: "string", check: positiveInt },
   "--max-cost": { key: "maxCost", kind: "string", check: positiveNumber },
   "--cwd": { key: "cwd", kind: "string" },
-  "--permission-mode": { key: "permissionMode", kind: "string", check: oneOf(PERMISSION_MODES) },
+  "--permission-mode": { key: "permissionMode", kind: "string", check: permissionMode },
   "--agent": { key: "agent", kind: "string" },
   "--allow": { key: "allow", kind: "list" },
   "--deny": { key: "deny", kind: "list" },
@@ -129,6 +163,28 @@ const FLAGS: Record<string, Spec> = {
   "--input": { key: "input", kind: "string" },
   "--scope": { key: "scope", kind: "string", check: oneOf(["user", "project"]) },
   "--url": { key: "url", kind: "string" },
+  // Claude Code's print-mode flags, with its meaning.
+  "--allowedTools": { key: "allowedTools", kind: "list" },
+  "--allowed-tools": { key: "allowedTools", kind: "list" },
+  "--disallowedTools": { key: "disallowedTools", kind: "list" },
+  "--disallowed-tools": { key: "disallowedTools", kind: "list" },
+  "--tools": { key: "tools", kind: "string" },
+  "--system-prompt": { key: "systemPrompt", kind: "string" },
+  "--system-prompt-file": { key: "systemPromptFile", kind: "string" },
+  "--append-system-prompt": { key: "appendSystemPrompt", kind: "string" },
+  "--append-system-prompt-file": { key: "appendSystemPromptFile", kind: "string" },
+  "--settings": { key: "settings", kind: "string" },
+  "--setting-sources": { key: "settingSources", kind: "string", check: settingSources },
+  "--mcp-config": { key: "mcpConfig", kind: "list" },
+  "--strict-mcp-config": { key: "strictMcpConfig", kind: "bool" },
+  "--add-dir": { key: "addDir", kind: "list" },
+  "--session-id": { key: "sessionId", kind: "string", check: uuid },
+  "--fork-session": { key: "forkSession", kind: "bool" },
+  "--max-budget-usd": { key: "maxCost", kind: "string", check: positiveNumber },
+  "--dangerously-skip-permissions": { key: "dangerouslySkipPermissions", kind: "bool" },
+  "--fallback-model": { key: "fallbackModel", kind: "string" },
+  "--json-schema": { key: "jsonSchema", kind: "string" },
+  "--agents": { key: "agents", kind: "string" },
 };
 
 const SHORT = new Map(Object.entries(FLAGS).flatMap(([long, spec]) => (spec.short ? [[spec.short, long] as const] : [])));
@@ -156,6 +212,13 @@ export function parseArgs(argv: readonly string[]): Args {
     code: false,
     conversation: false,
     force: false,
+    allowedTools: [],
+    disallowedTools: [],
+    mcpConfig: [],
+    strictMcpConfig: false,
+    addDir: [],
+    forkSession: false,
+    dangerouslySkipPermissions: false,
   };
   const record = args as unknown as Record<string, unknown>;
   const positionals: string[] = [];
@@ -184,6 +247,7 @@ export function parseArgs(argv: readonly string[]): Args {
     const value = eq > 0 ? arg.slice(eq + 1) : argv[++i];
     if (value === undefined) throw new UsageError(`${long} needs a value`);
     const checked = spec.check ? spec.check(value, long) : value;
+    if (long === "--permission-mode" && value === "dontAsk") args.dontAsk = true;
     if (spec.kind === "list") (record[spec.key] as string[]).push(value);
     else record[spec.key] = checked;
   }
@@ -199,6 +263,12 @@ export function parseArgs(argv: readonly string[]): Args {
   args.command = positionals;
   if (args.continue && args.resume) throw new UsageError("--continue and --resume cannot be used together");
   if (args.compact) checkCompact(args);
+  if (args.dangerouslySkipPermissions) {
+    if (args.permissionMode && args.permissionMode !== "auto") throw new UsageError(`--dangerously-skip-permissions and --permission-mode ${args.permissionMode} cannot be used together`);
+    args.permissionMode = "auto";
+  }
+  if (args.systemPrompt !== undefined && args.systemPromptFile !== undefined) throw new UsageError("--system-prompt and --system-prompt-file cannot be used together");
+  if (args.forkSession && !args.continue && !args.resume) throw new UsageError("--fork-session needs a session to fork: add -c or -r ID");
   if (args.print && args.serve) throw new UsageError("-p and --serve cannot be used together");
   const stray = args.prompt ?? args.command[0];
   if (args.serve && stray !== undefined) throw new UsageError(`unexpected argument "${stray}": rein --serve takes no prompt or command (see rein --help)`);

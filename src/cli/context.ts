@@ -8,11 +8,12 @@ import { projectPaths, reinPaths, type ReinPaths } from "../config/paths.ts";
 import { workspaceTrust } from "../config/trust.ts";
 import { DEFAULT_AGENT, loadAgents, loadHooks, lspConfigs, modelFor, runProblem, sandboxAvailable, type RunSettings, type ToolDir } from "../session/factory.ts";
 import { Store } from "../session/store.ts";
-import { mcpSettings } from "../session/mcp-settings.ts";
+import { mcpSettings, parseMcpEntry, type McpServerConfig } from "../session/mcp-settings.ts";
 import { activePlugins, type ActivePlugins } from "../session/plugins.ts";
 import { VERSION } from "../version.ts";
 import { UsageError, type Args } from "./args.ts";
 import { KnownFault, storeFolderFault } from "./known-fault.ts";
+import { inlineAgents, mcpConfigServers, offeredOnly, systemPromptFlags } from "./claude-flags.ts";
 
 export type Env = Record<string, string | undefined>;
 export type Context = {
@@ -47,6 +48,11 @@ export function resolveContext(args: Args, env: Env): Context {
       ask: args.ask,
       trust: trusted,
       sandbox: args.sandbox,
+      claudeAllow: args.allowedTools,
+      claudeDeny: args.disallowedTools,
+      ...(args.settings !== undefined ? { settings: args.settings } : {}),
+      ...(args.settingSources !== undefined ? { settingSources: args.settingSources.split(",").map((s) => s.trim()).filter(Boolean) } : {}),
+      addDirs: args.addDir,
     },
   });
   return { args, env, cwd, projectRoot, paths, config, trusted };
@@ -104,6 +110,9 @@ export function runSettings(ctx: Context, extra: Pick<RunSettings, "askPolicy" |
     hooks: { entries: runHooks(ctx).entries, projectDir: ctx.projectRoot, permissionMode: config.permissionMode },
     ...agentsFor(ctx, extra.warn),
     skills: { configDir: ctx.paths.configDir, trusted: ctx.trusted, plugins: runPlugins(ctx) },
+    ...claudeRunFlags(ctx),
+    // --permission-mode dontAsk (Claude Code's): nothing asks anyone; what no rule allows is refused.
+    ...(ctx.args.dontAsk ? { askPolicy: DONT_ASK } : {}),
     ...extra,
   };
   // `-m opus` is the newest opus of the provider the config uses; an agent's `opus` of the run's model's.
@@ -123,8 +132,37 @@ export function lspFor(ctx: Context): Pick<RunSettings, "lsp"> {
   return { lsp: { configs, logDir: join(ctx.paths.dataDir, "lsp", "logs"), ...(waitMs > 0 ? { waitMs } : {}) } };
 }
 
-/** The MCP servers the config files and Claude Code's files name for this project. */
+const DONT_ASK: NonNullable<RunSettings["askPolicy"]> = () => ({
+  reply: "reject",
+  explain: "Not run: this run asks no one (--permission-mode dontAsk) and no rule allows this call. Do not try to get the same effect another way; tell the user which permission it needs.",
+});
+
+/** Claude Code's --tools, --system-prompt and --append-system-prompt (and their -file forms). */
+function claudeRunFlags(ctx: Context): Pick<RunSettings, "offeredOnly" | "systemPrompt" | "fallbackModel"> {
+  const only = offeredOnly(ctx.args);
+  const system = systemPromptFlags(ctx.args, ctx.cwd);
+  return {
+    ...(only ? { offeredOnly: only } : {}),
+    ...(system.replace !== undefined || system.append !== undefined ? { systemPrompt: system } : {}),
+    ...(ctx.args.fallbackModel ? { fallbackModel: ctx.args.fallbackModel } : {}),
+  };
+}
+
+/** The MCP servers the config files and Claude Code's files name for this project, and --mcp-config's (only those with --strict-mcp-config). */
 export function mcpFor(ctx: Context) {
+  const settings = configuredMcp(ctx);
+  if (!ctx.args.mcpConfig.length && !ctx.args.strictMcpConfig) return settings;
+  const raw = mcpConfigServers(ctx.args, ctx.cwd);
+  const given = Object.entries(raw).map(([name, value]): McpServerConfig => {
+    const parsed = parseMcpEntry(value, ctx.env);
+    if ("problem" in parsed) return { name, source: "--mcp-config", scope: "local", problem: parsed.problem };
+    return { name, source: "--mcp-config", scope: "local", entry: parsed };
+  });
+  const kept = ctx.args.strictMcpConfig ? [] : settings.servers.filter((s) => !(s.name in raw));
+  return { ...settings, servers: [...kept, ...given] };
+}
+
+function configuredMcp(ctx: Context) {
   return mcpSettings({
     projectRoot: ctx.projectRoot,
     home: ctx.env.HOME || homedir(),
@@ -255,7 +293,8 @@ function writable(dir: string): boolean {
 
 /** Where the workspace's agents are found, plugins' included. */
 export function agentPlaces(ctx: Context) {
-  return { cwd: ctx.cwd, projectRoot: ctx.projectRoot, home: ctx.env.HOME || homedir(), configDir: ctx.paths.configDir, trusted: ctx.trusted, plugins: runPlugins(ctx).sources.agents };
+  const inline = inlineAgents(ctx.args);
+  return { cwd: ctx.cwd, projectRoot: ctx.projectRoot, home: ctx.env.HOME || homedir(), configDir: ctx.paths.configDir, trusted: ctx.trusted, plugins: runPlugins(ctx).sources.agents, ...(inline ? { inline } : {}) };
 }
 
 /**

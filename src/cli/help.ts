@@ -37,7 +37,8 @@ Flags:
       --max-turns N           stop after N model turns (exit 4)
       --max-cost USD          start no model turn once a run has cost USD (exit 4)
       --cwd DIR               work in DIR
-      --permission-mode MODE  ${PERMISSION_MODES.join(" | ")}
+      --permission-mode MODE  ${PERMISSION_MODES.join(" | ")}, or Claude Code's acceptEdits |
+                              bypassPermissions (= auto) | dontAsk (refuse what no rule allows)
       --agent NAME            run as an agent: build (default), plan (= --permission-mode plan)
                               or one from .rein/agents/, .claude/agents/, .opencode/agent(s)/
       --allow RULE            allow, e.g. --allow 'bash(npm test *)' or --allow edit
@@ -45,7 +46,22 @@ Flags:
       --ask RULE              always ask
       --trust                 accept the project's own tools and config that loosens permissions
       --sandbox               run every bash command in the kernel sandbox (bubblewrap)
+  Claude Code's flags, with its meaning:
+      --allowedTools, --allowed-tools "Bash(git diff:*) Edit"   allow, in Claude's rule syntax
+      --disallowedTools, --disallowed-tools RULES              deny, in Claude's rule syntax
+      --tools "Read,Grep"     only these built-in tools ("" none, "default" all)
+      --system-prompt TEXT, --system-prompt-file FILE          instead of rein's system prompt
+      --append-system-prompt TEXT, --append-system-prompt-file FILE   added to it
+      --settings FILE|JSON    one more Claude Code settings file (above the project's)
+      --setting-sources LIST  which of user, project, local settings files to read
+      --mcp-config FILE|JSON  MCP servers ({"mcpServers": {...}}); --strict-mcp-config: only these
+      --add-dir DIR           a folder outside the project that counts as the workspace
+      --session-id UUID       the new session's id; --fork-session: -c/-r go on in a copy
+      --max-budget-usd USD    = --max-cost; --dangerously-skip-permissions = --permission-mode auto
+      --fallback-model NAME   a turn its model cannot serve (overloaded) goes to NAME
+      --agents JSON           agents by name: {"name": {"description", "prompt", "tools", "model"}}
   print mode:
+      --json-schema SCHEMA    the final answer must be JSON valid against SCHEMA: structured_output
       --output-format FMT     text | json | stream-json | claude-stream-json | claude-json
       --input-format stream-json   user turns as JSON lines on stdin (Claude Code's shape)
       --include-partial-messages   claude-stream-json: also the model's stream (stream_event)

@@ -1,22 +1,35 @@
 // Picks the session a run works in: a new one, the latest in this directory (-c), or one by id (-r).
 import { chosenModel } from "../session/chosen-model.ts";
+import { newId } from "../session/ids.ts";
 import { Session, type SessionOptions } from "../session/session.ts";
 import type { SessionRow, Store } from "../session/store.ts";
 import { UsageError } from "./args.ts";
 import type { Context } from "./context.ts";
 
 export function openSession(ctx: Context, store: Store, options: SessionOptions, warn?: (line: string) => void): Session {
-  if (ctx.args.resume) {
-    const found = store.findSession(ctx.args.resume);
-    if (typeof found === "string") throw new UsageError(found);
-    return resumeSession(found, options, ctx.args.model, warn);
+  const { sessionId } = ctx.args;
+  if (sessionId && !ctx.args.forkSession && (ctx.args.resume || ctx.args.continue)) {
+    throw new UsageError("--session-id names a new session: with -c or -r it needs --fork-session (the fork gets that id)");
   }
-  if (ctx.args.continue) {
-    const latest = store.latestSession(ctx.cwd);
-    if (!latest) throw new UsageError(`no session to continue in ${ctx.cwd} (start one without -c)`);
-    return resumeSession(latest, options, ctx.args.model, warn);
-  }
-  return Session.create(ctx.cwd, options);
+  if (sessionId && store.getSession(sessionId)) throw new UsageError(`session ${sessionId} already exists: resume it with -r ${sessionId}`);
+  const stored = ctx.args.resume ? found(store, ctx.args.resume) : ctx.args.continue ? latest(store, ctx.cwd) : undefined;
+  if (!stored) return Session.create(ctx.cwd, options, undefined, sessionId);
+  // --fork-session (Claude Code's): go on in a copy of the conversation under a new id; the original stays as it was.
+  const row = ctx.args.forkSession ? store.forkSession(stored.id, undefined, sessionId ?? newId("s"))?.session : stored;
+  if (!row) throw new UsageError(`session ${stored.id} disappeared while forking it; see: rein sessions list`);
+  return resumeSession(row, options, ctx.args.model, warn);
+}
+
+function found(store: Store, idOrPrefix: string): SessionRow {
+  const row = store.findSession(idOrPrefix);
+  if (typeof row === "string") throw new UsageError(row);
+  return row;
+}
+
+function latest(store: Store, cwd: string): SessionRow {
+  const row = store.latestSession(cwd);
+  if (!row) throw new UsageError(`no session to continue in ${cwd} (start one without -c)`);
+  return row;
 }
 
 /**

@@ -20,6 +20,7 @@ import type { Session } from "../session/session.ts";
 import { stopBackgroundCommands } from "./stop-background.ts";
 import { sessionEndMemoryLine } from "./session-end-memory.ts";
 import { claudeRenderer, claudeSessionlessResult, isClaudeFormat } from "./claude-stream.ts";
+import { jsonSchemaCheck, schemaStopCheck, type SchemaCheck } from "./json-schema.ts";
 
 export const EXIT_CODES: Record<ResultStatus, number> = { success: 0, error: 1, permission: 3, max_turns: 4, interrupted: 130, stopped: 5 };
 
@@ -28,9 +29,10 @@ export async function printMode(ctx: Context): Promise<number> {
   let session: Session | undefined;
   // From the start: a signal while reading stdin or waiting for a session's lease still ends with a result.
   const signals = onSignals((signal) => (session ? session.abort() : stopBeforeSession(args.outputFormat, signal)));
-  const read = runSettings(ctx, { askPolicy: askPolicy(args.onAsk), warn });
+  const read = runSettings(ctx, { ...(args.dontAsk && args.onAsk === "deny" ? {} : { askPolicy: askPolicy(args.onAsk) }), warn });
+  const schema = args.jsonSchema !== undefined ? await jsonSchemaCheck(args.jsonSchema) : undefined;
   // Read once: their warnings now, their text for the session's prompt.
-  const settings = { ...read, instructions: loadInstructions(instructionSources(read)) };
+  const settings = { ...withSchema(read, schema), instructions: loadInstructions(instructionSources(read)) };
   const unpriced = budgetWarning(settings);
   if (unpriced) warn(unpriced);
   for (const cut of settings.instructions.warnings) warn(cut);
@@ -45,7 +47,7 @@ export async function printMode(ctx: Context): Promise<number> {
     const untrusted = untrustedToolsWarning(ctx);
     if (untrusted) warn(untrusted);
     const registry = toolRegistry(settings.toolDirs, (errors) => warn(`tools not loaded:\n${errors.map(formatLoadError).join("\n")}`));
-    const options = sessionOptions(settings, store, registry);
+    const options = { ...sessionOptions(settings, store, registry), ...(schema ? { beforeStop: schemaStopCheck(schema) } : {}) };
     for (const problem of options.skills ? skillProblems(options.skills.loaded) : []) warn(problem);
     const unrunnable = args.compact ? undefined : await commandProblem(prompt, options.skills);
     if (unrunnable) throw new UsageError(unrunnable);
@@ -56,13 +58,17 @@ export async function printMode(ctx: Context): Promise<number> {
     if (format === "stream-json") streaming = session.subscribe((e) => writeLine(JSON.stringify(e)));
     else if (isClaudeFormat(format)) {
       const init = { tools: (await registry.tools()).map((t) => t.name), permissionMode: settings.permissionMode, version: settings.version, mcpServers: (settings.mcp?.servers ?? []).map((s) => s.name) };
-      streaming = session.subscribe(claudeRenderer(init, writeLine, format === "claude-stream-json", args.includePartialMessages));
+      streaming = session.subscribe(claudeRenderer(init, schema ? withStructuredOutput(writeLine, schema) : writeLine, format === "claude-stream-json", args.includePartialMessages));
     } else if (!args.compact) session.subscribe(stderrRenderer(warn, ctx.cwd));
     const result = args.compact ? await session.compactRun(args.focus) : turns ? await turns(session) : await session.prompt(prompt);
     signals.stop();
-    if (format === "json") writeLine(JSON.stringify(result));
+    const structured = schema && result.status === "success" ? schema.check(result.text ?? "") : undefined;
+    if (structured && "error" in structured) warn(`the final answer does not match --json-schema: ${structured.error}`);
+    const value = structured && "value" in structured ? { structured_output: structured.value } : {};
+    if (format === "json") writeLine(JSON.stringify({ ...result, ...value }));
     // Only a finished answer goes to stdout: `rein -p ... > out.txt` must never keep half an answer.
-    if (format === "text" && result.status === "success" && result.text) out(result.text.endsWith("\n") ? result.text : `${result.text}\n`);
+    if (format === "text" && "structured_output" in value) out(`${JSON.stringify(value.structured_output)}\n`);
+    else if (format === "text" && result.status === "success" && result.text && !structured) out(result.text.endsWith("\n") ? result.text : `${result.text}\n`);
     if (format !== "stream-json") {
       if (result.status !== "success" && result.error) warn(result.error);
       if (result.status === "interrupted") warn(`interrupted; continue with: rein -r ${session.id} -p "..."`);
@@ -78,11 +84,29 @@ export async function printMode(ctx: Context): Promise<number> {
       const line = await sessionEndMemoryLine(session, { dataDir: ctx.paths.dataDir, projectRoot: ctx.projectRoot, stream: options.stream, env: ctx.env });
       if (line) warn(line);
     }
+    if (structured && "error" in structured) return 1;
     return result.status === "interrupted" && signal ? SIGNAL_EXIT_CODES[signal] : EXIT_CODES[result.status];
   } finally {
     signals.stop();
     store.close();
   }
+}
+
+/** --json-schema: the model is told the schema at the end of the system prompt. */
+function withSchema<T extends { systemPrompt?: { replace?: string; append?: string } }>(settings: T, schema: SchemaCheck | undefined): T {
+  if (!schema) return settings;
+  const append = [settings.systemPrompt?.append, schema.instruction].filter(Boolean).join("\n\n");
+  return { ...settings, systemPrompt: { ...settings.systemPrompt, append } };
+}
+
+/** Claude Code's result line carries the valid answer as `structured_output`. */
+function withStructuredOutput(write: (line: string) => void, schema: SchemaCheck): (line: string) => void {
+  return (line) => {
+    const parsed = JSON.parse(line) as Record<string, unknown>;
+    if (parsed.type !== "result" || typeof parsed.result !== "string") return write(line);
+    const checked = schema.check(parsed.result);
+    write("value" in checked ? JSON.stringify({ ...parsed, structured_output: checked.value }) : line);
+  };
 }
 
 /** `--input-format stream-json` takes its turns from stdin and prints a stream of them. */

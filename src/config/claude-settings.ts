@@ -12,7 +12,8 @@ import { translateClaudeRule, type ClaudeRuleBase } from "./claude-rule.ts";
 import { missingFile, readOwnText, readProblem } from "../sdk/own-file.ts";
 
 type Env = Record<string, string | undefined>;
-export type ClaudeScope = "user" | "project" | "local" | "managed";
+/** `flag`: the file or JSON of `--settings` */
+export type ClaudeScope = "user" | "project" | "local" | "flag" | "managed";
 export type SourcedRule = WrittenRule & { source: string };
 
 /** What one settings file brought, for `rein doctor`. */
@@ -20,13 +21,14 @@ export type ClaudeFileReport = { file: string; scope: ClaudeScope; applied: stri
 
 export type ClaudeSettings = {
   /** allow rules, by the layer they join (the managed file's join the user's) */
-  allow: { user: SourcedRule[]; project: SourcedRule[] };
+  allow: { user: SourcedRule[]; project: SourcedRule[]; flag: SourcedRule[] };
   /** ask then deny rules from every file: they hold over any allow, rein's own included */
   asks: SourcedRule[];
   denies: SourcedRule[];
   /** scalar settings by layer, lowest first within Claude's order (user < project < local) */
   user: ClaudeScalars;
   project: ClaudeScalars;
+  flag: ClaudeScalars;
   managed: ClaudeScalars;
   /** variables for the processes tools, hooks and MCP servers start */
   env: Record<string, string>;
@@ -56,19 +58,44 @@ const PERMISSION_KEYS = new Set(["allow", "deny", "ask", "defaultMode", "additio
 /** Variables a settings file may not set for rein's tools: the providers' keys and endpoints, rein's own. */
 const RESERVED_ENV = /^(ANTHROPIC_|OPENAI_|OPENROUTER_|REIN_)/;
 
-export function claudeSettingsFiles(opts: { projectRoot: string; home: string; env: Env }): [string, ClaudeScope][] {
+/** `sources`: Claude Code's `--setting-sources` (the managed file is always read). */
+export function claudeSettingsFiles(opts: { projectRoot: string; home: string; env: Env; sources?: readonly string[] }): [string, ClaudeScope][] {
   const userDir = opts.env.CLAUDE_CONFIG_DIR || join(opts.home, ".claude");
-  return [
+  const all: [string, ClaudeScope][] = [
     [join(userDir, "settings.json"), "user"],
     [join(opts.projectRoot, ".claude", "settings.json"), "project"],
     [join(opts.projectRoot, ".claude", "settings.local.json"), "local"],
     [opts.env.REIN_CLAUDE_MANAGED_SETTINGS || MANAGED_SETTINGS, "managed"],
   ];
+  return all.filter(([, scope]) => scope === "managed" || !opts.sources || opts.sources.includes(scope));
 }
 
-export function readClaudeSettings(opts: { cwd: string; projectRoot: string; home: string; env: Env; trusted: boolean }): ClaudeSettings {
-  const out: ClaudeSettings = { allow: { user: [], project: [] }, asks: [], denies: [], user: {}, project: {}, managed: {}, env: {}, directories: [], files: [], warnings: [] };
-  for (const [file, scope] of claudeSettingsFiles(opts)) {
+export type ClaudeSettingsOptions = {
+  cwd: string;
+  projectRoot: string;
+  home: string;
+  env: Env;
+  trusted: boolean;
+  /** `--setting-sources user,project,local` */
+  sources?: readonly string[];
+  /** `--settings FILE|JSON` */
+  flag?: string;
+};
+
+export function readClaudeSettings(opts: ClaudeSettingsOptions): ClaudeSettings {
+  const out: ClaudeSettings = { allow: { user: [], project: [], flag: [] }, asks: [], denies: [], user: {}, project: {}, flag: {}, managed: {}, env: {}, directories: [], files: [], warnings: [] };
+  const files = claudeSettingsFiles(opts);
+  for (const [file, scope] of files.filter(([, scope]) => scope !== "managed")) {
+    const json = readJsonObject(file, out.warnings);
+    if (json) applyFile(json, file, scope, opts, out);
+  }
+  if (opts.flag !== undefined) {
+    const inline = opts.flag.trim().startsWith("{");
+    const label = inline ? "--settings" : resolve(opts.cwd, opts.flag);
+    const json = inline ? parseObject(opts.flag, label, out.warnings) : readJsonObject(label, out.warnings, true);
+    if (json) applyFile(json, label, "flag", opts, out);
+  }
+  for (const [file, scope] of files.filter(([, scope]) => scope === "managed")) {
     const json = readJsonObject(file, out.warnings);
     if (json) applyFile(json, file, scope, opts, out);
   }
@@ -84,7 +111,7 @@ function applyFile(json: Record<string, unknown>, file: string, scope: ClaudeSco
     report.ignored.push(`${what}: the workspace is not trusted (run with --trust, or answer the trust question, to apply it)`);
     out.warnings.push(`ignored ${what} from ${file}: an untrusted workspace cannot loosen its own permissions or settings (run with --trust to accept it)`);
   };
-  const scalars = scope === "managed" ? out.managed : scope === "user" ? out.user : out.project;
+  const scalars = scope === "managed" ? out.managed : scope === "user" ? out.user : scope === "flag" ? out.flag : out.project;
   const base: ClaudeRuleBase = { cwd: opts.cwd, root: opts.projectRoot, home: opts.home };
   for (const key of Object.keys(json)) if (!APPLIED_KEYS.has(key)) report.ignored.push(`${key}: rein has no such setting`);
 
@@ -99,7 +126,7 @@ function applyFile(json: Record<string, unknown>, file: string, scope: ClaudeSco
         (action === "ask" ? out.asks : out.denies).push(...rules);
         report.applied.push(`permissions.${action}: ${rules.length} rein rule${rules.length === 1 ? "" : "s"}`);
       } else if (loosens) {
-        out.allow[scope === "user" || scope === "managed" ? "user" : "project"].push(...rules);
+        out.allow[scope === "user" || scope === "managed" ? "user" : scope === "flag" ? "flag" : "project"].push(...rules);
         report.applied.push(`permissions.allow: ${rules.length} rein rule${rules.length === 1 ? "" : "s"}`);
       } else untrusted(`permissions.allow (${rules.length} rule${rules.length === 1 ? "" : "s"})`);
     }
@@ -162,14 +189,19 @@ function translatedList(value: unknown, action: RuleAction, base: ClaudeRuleBase
   return out;
 }
 
-function readJsonObject(file: string, warnings: string[]): Record<string, unknown> | undefined {
+function readJsonObject(file: string, warnings: string[], required = false): Record<string, unknown> | undefined {
   let text: string;
   try {
     text = readOwnText(file);
   } catch (error) {
-    if (!missingFile(error)) warnings.push(`${file}: ${readProblem(error)}; its settings were not loaded`);
-    return undefined; // no such file
+    // A file named on the command line that is not there is worth a line; a default one is not.
+    if (required || !missingFile(error)) warnings.push(`${file}: ${readProblem(error)}; its settings were not loaded`);
+    return undefined;
   }
+  return parseObject(text, file, warnings);
+}
+
+function parseObject(text: string, file: string, warnings: string[]): Record<string, unknown> | undefined {
   try {
     const json = JSON.parse(text.replace(/^\uFEFF/, "")) as unknown;
     if (isRecord(json)) return json;

@@ -1,7 +1,9 @@
 import { homedir } from "node:os";
 import { resolve } from "node:path";
 import * as v from "valibot";
+import { type ClaudeRuleBase, translateClaudeRule } from "./claude-rule.ts";
 import { type ClaudeFileReport, readClaudeSettings } from "./claude-settings.ts";
+import { toolRuleList } from "../permission/tool-rule.ts";
 import { ConfigError } from "./config-error.ts";
 import type { HooksConfig } from "./hooks-schema.ts";
 import { projectPaths, reinPaths } from "./paths.ts";
@@ -93,6 +95,14 @@ export type Overrides = {
   trust?: boolean;
   /** --sandbox: run every bash command in the kernel sandbox */
   sandbox?: boolean;
+  /** Claude Code's --allowedTools and --disallowedTools: rules in its syntax */
+  claudeAllow?: string[];
+  claudeDeny?: string[];
+  /** Claude Code's --settings FILE|JSON and --setting-sources */
+  settings?: string;
+  settingSources?: string[];
+  /** --add-dir: folders outside the project that count as the workspace */
+  addDirs?: string[];
 };
 
 export type LoadOptions = { cwd: string; projectRoot: string; env: Env; overrides: Overrides; home?: string };
@@ -113,8 +123,16 @@ export function loadConfig(opts: LoadOptions): ResolvedConfig {
   const warnings: string[] = [];
   const project = rawProject && !opts.overrides.trust ? untrusted(rawProject, projectFile, warnings) : rawProject;
   const home = opts.home ?? (opts.env.HOME || homedir());
-  const claude = readClaudeSettings({ cwd: resolve(opts.cwd), projectRoot: resolve(opts.cwd, opts.projectRoot), home, env: opts.env, trusted: opts.overrides.trust === true });
+  const base = { cwd: resolve(opts.cwd), projectRoot: resolve(opts.cwd, opts.projectRoot), home };
+  const claude = readClaudeSettings({
+    ...base,
+    env: opts.env,
+    trusted: opts.overrides.trust === true,
+    ...(opts.overrides.settings !== undefined ? { flag: opts.overrides.settings } : {}),
+    ...(opts.overrides.settingSources ? { sources: opts.overrides.settingSources } : {}),
+  });
   warnings.push(...claude.warnings);
+  const claudeFlags = claudeFlagRules(opts.overrides, { cwd: base.cwd, root: base.projectRoot, home }, warnings);
 
   // Claude Code's files sit below rein's own at each level; its managed file is above everything.
   const layers: Settings[] = [
@@ -123,6 +141,7 @@ export function loadConfig(opts: LoadOptions): ResolvedConfig {
     claude.project,
     project ?? {},
     fromEnv(opts.env),
+    claude.flag,
     fromFlags(opts.overrides),
     claude.managed,
   ];
@@ -132,13 +151,13 @@ export function loadConfig(opts: LoadOptions): ResolvedConfig {
   const rules = {
     user: [...claude.allow.user, ...ownRules.user],
     project: [...claude.allow.project, ...ownRules.project],
-    flags: ownRules.flags,
-    tail: claudeTail(claude, ownRules),
+    flags: [...claude.allow.flag, ...claudeFlags.allow, ...ownRules.flags],
+    tail: claudeTail({ ...claude, denies: [...claude.denies, ...claudeFlags.deny] }, ownRules),
   };
 
   return {
     model: pick("model") ?? CONFIG_DEFAULTS.model,
-    configuredModel: layers.slice(0, 5).findLast((layer) => layer.model !== undefined)?.model ?? CONFIG_DEFAULTS.model,
+    configuredModel: layers.slice(0, 6).findLast((layer) => layer.model !== undefined)?.model ?? CONFIG_DEFAULTS.model,
     apiKey: pick("apiKey"),
     baseURL: pick("baseURL"),
     maxTurns: pick("maxTurns") ?? CONFIG_DEFAULTS.maxTurns,
@@ -173,10 +192,24 @@ export function loadConfig(opts: LoadOptions): ResolvedConfig {
     ...webSearchOf(user, rawProject, projectFile, opts.overrides.trust === true, warnings),
     sources: [user && userFile, rawProject && projectFile].filter((file) => file !== undefined),
     settingsEnv: claude.env,
-    directories: claude.directories,
+    directories: [...claude.directories, ...(opts.overrides.addDirs ?? []).map((dir) => resolve(opts.cwd, dir.replace(/^~(?=\/|$)/, home)))],
     claudeFiles: claude.files,
     ...ruleNotes([[userFile, ownRules.user], [projectFile, fileRules(project)], ["a --allow, --deny or --ask flag", rules.flags]], warnings),
   };
+}
+
+/** --allowedTools and --disallowedTools, each entry a list (`"Bash(git:*) Edit"`, `"Read,Grep"`) of Claude Code's rules. */
+function claudeFlagRules(overrides: Overrides, base: ClaudeRuleBase, warnings: string[]): { allow: Rule[]; deny: (Rule & { source: string })[] } {
+  const read = (values: string[] | undefined, action: "allow" | "deny", flag: string) =>
+    (values ?? []).flatMap((value) => toolRuleList(value) ?? []).flatMap((text) => {
+      const rules = translateClaudeRule(text, action, base);
+      if (typeof rules === "string") {
+        warnings.push(`${flag} ${JSON.stringify(text)} was not applied: ${rules}`);
+        return [];
+      }
+      return rules.map((rule) => ({ ...rule, source: `${flag} ${text}` }));
+    });
+  return { allow: read(overrides.claudeAllow, "allow", "--allowedTools"), deny: read(overrides.claudeDeny, "deny", "--disallowedTools") };
 }
 
 /** Claude Code's asks and denies hold over any allow (its order is deny, ask, allow); rein's own denies stay above its asks. */

@@ -13,6 +13,7 @@ import type { EngineContext } from "../permission/engine.ts";
 import type { PermissionRequest, Rule } from "../permission/evaluate.ts";
 import { childEnv } from "../permission/child-env.ts";
 import { resolveForCheck } from "../permission/paths.ts";
+import { BUILTIN_TOOLS } from "../permission/tool-names.ts";
 import { foreignPermissionWarnings, type ForeignPermission } from "../permission/known-permissions.ts";
 import { DEFAULT_RULES, modeRules, type PermissionMode } from "../permission/modes.ts";
 import { builtinTools, sandboxAvailable, warmBuiltinTools } from "../registry/builtin.ts";
@@ -21,6 +22,7 @@ import { attachMcp, namesConfiguredServer, type McpSettings } from "../mcp/sessi
 import type { PromptCommands } from "../mcp/prompts.ts";
 import type { AskPolicy } from "./broker.ts";
 import { boundOutput } from "./bound-output.ts";
+import { withFallback } from "./fallback-stream.ts";
 import { loadInstructions, type InstructionSources, type LoadedInstructions } from "../memory/instructions.ts";
 import { folderInstructions } from "../memory/folder-instructions.ts";
 import { sessionMemory } from "../memory/session-memory.ts";
@@ -100,6 +102,12 @@ export type RunSettings = {
   agents?: { list: readonly AgentDefinition[]; name?: string; cap?: number };
   /** where skills and commands are found: the user config folder, and whether project ones may load (absent: none) */
   skills?: { configDir: string; trusted: boolean; builtins?: readonly string[]; plugins?: ActivePlugins };
+  /** Claude Code's --fallback-model: a turn its model cannot serve (overloaded) is tried on this one */
+  fallbackModel?: string;
+  /** Claude Code's --tools: only these built-in tools are offered (others' tools stay) */
+  offeredOnly?: readonly string[];
+  /** Claude Code's --system-prompt (replaces rein's own) and --append-system-prompt */
+  systemPrompt?: { replace?: string; append?: string };
   /** where read, write and edit get and put file text (an ACP editor's buffers); the disk when absent */
   fileAccess?: FileAccess;
   /** the language servers configured (started with the first file of their languages), and their logs' folder */
@@ -244,7 +252,8 @@ function baseSessionOptions(settings: RunSettings, store: Store, registry: ToolR
   const registryTools = toolsCheckingRules(registry, settings);
   const info = setup.models.info(settings.model);
   if (!settings.stream) setup.prepare(settings.model);
-  const plainStream = settings.stream ?? setup.stream;
+  const fallback = settings.fallbackModel ? setup.models.resolve?.(settings.fallbackModel, settings.model) ?? settings.fallbackModel : undefined;
+  const plainStream = withFallback(settings.stream ?? setup.stream, fallback);
   // Anthropic's own search: offered unless a rule or the agent keeps websearch from the model.
   const stream = settings.webSearch?.server ? withServerSearch(plainStream, serverSearchTool(settings.webSearch), () => offeredTools([searchStandIn], agent, rules).length > 0) : plainStream;
   const toolEnv = { ...childEnv(settings.env, { passthrough: settings.envPassthrough, secrets: setup.keyNames }), ...settings.settingsEnv };
@@ -266,8 +275,8 @@ function baseSessionOptions(settings: RunSettings, store: Store, registry: ToolR
     stream,
     models: setup.models,
     model: settings.model,
-    system: [systemPrompt(sources, memory?.prompt, instructions), agent?.prompt, skills?.catalog].filter(Boolean).join("\n\n"),
-    tools: async () => offeredTools([...(await tools()), ...(skills?.tool ? [skills.tool] : [])], agent, rules),
+    system: [settings.systemPrompt?.replace ?? systemPrompt(sources, memory?.prompt, instructions), agent?.prompt, skills?.catalog, settings.systemPrompt?.append].filter(Boolean).join("\n\n"),
+    tools: async () => onlyOffered(offeredTools([...(await tools()), ...(skills?.tool ? [skills.tool] : [])], agent, rules), settings.offeredOnly),
     // Rarely needed: sent once the model loads them; memory too while there is no memory index to read.
     deferredTools: ["history", "webfetch", "task", "lsp", "websearch", ...(memory?.prompt.length ? [] : ["memory"])],
     rules,
@@ -322,6 +331,12 @@ function withTool(tools: () => Promise<Tool[]>, tool: Tool | undefined): () => P
     const list = await tools();
     return list.some((t) => t.name === tool.name) ? list : [...list, tool];
   };
+}
+
+/** --tools: the built-in tools not named are not offered; tools of other sources (MCP, files) are. */
+function onlyOffered(tools: Tool[], only: readonly string[] | undefined): Tool[] {
+  if (!only) return tools;
+  return tools.filter((tool) => only.includes(tool.name) || !BUILTIN_TOOLS.includes(tool.name));
 }
 
 /** `extra` as built-in defaults: after rein's own, before the mode's and the user's (which may still deny). */

@@ -43,7 +43,7 @@ import { compactManually, type CompactOutcome } from "./manual-compaction.ts";
 import { openView } from "./open-view.ts";
 import { sendable } from "./sendable.ts";
 import { sessionHooks, type SessionHooks, type SessionHookSettings } from "./session-hooks.ts";
-import { withAfterCall } from "./with-after-call.ts";
+import { withAfterCall, withStopCheck } from "./with-after-call.ts";
 import { storedHistory } from "./stored-history.ts";
 import { TurnCheckpoints, type CheckpointSettings } from "../checkpoint/turn.ts";
 import type { SessionRow, Store } from "./store.ts";
@@ -93,6 +93,8 @@ export type SessionOptions = {
   hooks?: SessionHookSettings;
   /** rein's own after-call handler (instruction files of the folder a call touched), after the hooks' */
   afterToolCall?: CallChain["afterToolCall"];
+  /** a check of the final answer (Claude Code's --json-schema): a string sends the model back with it */
+  beforeStop?: CallChain["beforeStop"];
   /** the task tool and the child sessions it runs (agents/host.ts) */
   subagents?: SubagentSource;
   /** the subagent an `agent` hook runs (absent: agent hooks cannot run here) */
@@ -255,9 +257,10 @@ export class Session {
   }
 
   /** `settings` is kept with the session (JSON) so a front end can open it again the same way. */
-  static create(cwd: string, options: SessionOptions, settings?: Record<string, unknown>): Session {
+  /** `id`: the new session's id when the caller chose one (Claude Code's --session-id); a fresh one otherwise. */
+  static create(cwd: string, options: SessionOptions, settings?: Record<string, unknown>, id?: string): Session {
     const row = options.store.createSession(
-      { id: newId("s"), cwd, model: options.model, ...(settings ? { settings: JSON.stringify(settings) } : {}) },
+      { id: id ?? newId("s"), cwd, model: options.model, ...(settings ? { settings: JSON.stringify(settings) } : {}) },
       options.now?.(),
     );
     return new Session(row, options, []);
@@ -376,7 +379,9 @@ export class Session {
           },
           costOf: costFunction(model, this.options.models),
           compact: (input, signal) => this.compactWith(input, signal),
-          ...(this.hooks || this.options.afterToolCall ? { chain: withAfterCall(this.hooks?.points.chain ?? {}, this.options.afterToolCall) } : {}),
+          ...(this.hooks || this.options.afterToolCall || this.options.beforeStop
+            ? { chain: withStopCheck(withAfterCall(this.hooks?.points.chain ?? {}, this.options.afterToolCall), this.options.beforeStop) }
+            : {}),
           commit: (message) => {
             const kept = sendable(message);
             const interrupted = controller.signal.aborted && message.role === "assistant";

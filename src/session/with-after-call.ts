@@ -16,3 +16,15 @@ export function withAfterCall(chain: CallChain, extra: CallChain["afterToolCall"
     },
   };
 }
+
+/** The chain with one more stop check: the hooks' first (a Stop hook that continues wins), then this one. */
+export function withStopCheck(chain: CallChain, extra: CallChain["beforeStop"]): CallChain {
+  if (!extra) return chain;
+  const first = chain.beforeStop;
+  return {
+    ...chain,
+    async beforeStop(stop, signal) {
+      return (first ? await first(stop, signal) : undefined) ?? (await extra(stop, signal));
+    },
+  };
+}
