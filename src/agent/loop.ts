@@ -68,11 +68,13 @@ export async function runLoop(messages: Message[], config: LoopConfig, io: LoopR
 
   /** a chain handler's reason to stop the whole run (a hook's `continue: false`), once it gave one */
   const halted = () => io.chain?.halted?.();
+  /** rein's hooks stop a run as `stopped`; Claude Code's (haltSucceeds) end it as a success, as Claude Code does */
+  const haltEnd = (why: string) => (io.chain?.haltSucceeds?.() ? end("success") : end("stopped", why));
 
   while (true) {
     if (signal.aborted) return end("interrupted");
     const halt = halted();
-    if (halt) return end("stopped", halt);
+    if (halt) return haltEnd(halt);
     if (turns >= config.maxTurns) return end("max_turns", `stopped after ${config.maxTurns} turn${config.maxTurns === 1 ? "" : "s"} (--max-turns)`);
     if (overBudget(cost, config.maxCost)) return end("max_turns", budgetReached(config.maxCost, cost));
     turns++;
@@ -105,7 +107,7 @@ export async function runLoop(messages: Message[], config: LoopConfig, io: LoopR
     if (window && tokens > window * COMPACT_AT) compacted = await compact("threshold", tokens, window * COMPACT_TO);
     if (signal.aborted) return end("interrupted");
     const stopped = halted(); // a PreCompact or PostCompact hook may have stopped the run
-    if (stopped) return end("stopped", stopped);
+    if (stopped) return haltEnd(stopped);
     let sent = messages.length;
     let turn = await streamTurn(io, io.stream(request, signal));
     if (turn.type === "error" && turn.code === "too_long" && !turn.partial && !compacted && window) {
@@ -138,7 +140,7 @@ export async function runLoop(messages: Message[], config: LoopConfig, io: LoopR
       const more = continued < STOP_CONTINUE_LIMIT && io.chain?.beforeStop ? await io.chain.beforeStop({ text, continued }, signal).catch(() => undefined) : undefined;
       if (signal.aborted) return end("interrupted");
       const stop = halted();
-      if (stop) return end("stopped", stop);
+      if (stop) return haltEnd(stop);
       if (!more) return end("success");
       continued++;
       append({ role: "user", content: [{ type: "text", text: more }] });

@@ -29,7 +29,8 @@ export async function runToolCall(
   const chain = io.chain ?? {};
   /** what the chain added beside the result, for the model only */
   const notes: string[] = [];
-  const finish = (output: string, isError: boolean, stop?: boolean, metadata?: Record<string, unknown>, images?: ToolImage[]): CallOutcome => {
+  /** `refused`: a permission (a rule, a person, the mode) or a PreToolUse hook refused the call */
+  const finish = (output: string, isError: boolean, stop?: boolean, metadata?: Record<string, unknown>, images?: ToolImage[], refused?: boolean): CallOutcome => {
     // Failed runs are bounded too: a command that times out can print as much as one that succeeds.
     const bounded = io.bound(output, call.id);
     io.emit({
@@ -40,6 +41,7 @@ export async function runToolCall(
       output: bounded.output,
       truncated: bounded.truncated,
       ...(metadata ? { metadata } : {}),
+      ...(refused ? { refused: true } : {}),
     });
     const text = [bounded.output || "(no output)", ...notes].join("\n\n");
     const content: ToolResultBlock["content"] = images?.length
@@ -82,7 +84,7 @@ export async function runToolCall(
   if (checked instanceof Error) return finish(`The check before this call failed (${checked.message}), so it did not run.`, true);
   const before = checked;
   if (before?.context) notes.push(before.context);
-  if (before?.block !== undefined) return finish(before.block, true);
+  if (before?.block !== undefined) return finish(before.block, true, undefined, undefined, undefined, true);
   if (before?.input !== undefined) {
     const replaced = v.safeParse(tool.input, before.input);
     if (!replaced.success) return finish(`A hook replaced this call's input with one that is not valid, so the call did not run.\n${invalidInput(tool, replaced.issues)}`, true);
@@ -93,8 +95,8 @@ export async function runToolCall(
   const requests = permissionRequests(tool, input, config.cwd);
   if (typeof requests === "string") return finish(requests, true);
   const reason = [options.confirmReason, before?.ask].filter(Boolean).join("; ");
-  const auth = await io.authorize({ toolUseId: call.id, tool: tool.name, input, requests, ...(reason ? { reason } : {}) });
-  if (!auth.allow) return after({ output: auth.message, isError: true }, 0, auth.stop);
+  const auth = await io.authorize({ toolUseId: call.id, tool: tool.name, input, requests, ...(reason ? { reason } : {}), ...(before?.allow && !before.ask ? { hookAllow: true } : {}) });
+  if (!auth.allow) return after({ output: auth.message, isError: true }, 0, auth.stop, true);
   if (signal.aborted) return finish("Interrupted by the user before the tool ran.", true);
 
   const startedAt = performance.now();
@@ -114,14 +116,14 @@ export async function runToolCall(
   return after(result, performance.now() - startedAt);
 
   /** The after chain (or the failure chain), then the result as the model will read it. */
-  async function after(result: RunOutcome, durationMs: number, stop?: boolean): Promise<CallOutcome> {
+  async function after(result: RunOutcome, durationMs: number, stop?: boolean, refused?: boolean): Promise<CallOutcome> {
     const hook = result.isError ? chain.onToolError : chain.afterToolCall;
     const done = { id: call.id, name: call.name, input, raw: call.input, output: result.output, isError: result.isError, durationMs, ...(result.metadata ? { metadata: result.metadata } : {}) };
     const answer = hook ? await settled(hook(done, signal)) : undefined;
     // A failing after-check changes nothing: the tool has already run.
     const heard: AfterToolCall | undefined = answer instanceof Error ? undefined : answer;
     if (heard?.context) notes.push(heard.context);
-    return finish(heard?.output ?? result.output, result.isError, stop, result.metadata, result.images);
+    return finish(heard?.output ?? result.output, result.isError, stop, result.metadata, result.images, refused);
   }
 }
 

@@ -74,6 +74,8 @@ export type AgentEvent =
       truncated: boolean;
       /** what the tool returned for front ends (e.g. the todo list), never sent to the model */
       metadata?: Record<string, unknown>;
+      /** a permission (a deny rule, a person, the mode, --on-ask) or a PreToolUse hook refused the call: it did not run */
+      refused?: boolean;
     }
   | { type: "permission_ask"; id: string; tool_use_id: string; tool: string; requests: PermissionRequest[]; reason?: string }
   | { type: "permission_reply"; id: string; reply: PermissionReply; message?: string }
@@ -159,6 +161,8 @@ export type AgentEvent =
       error?: string;
       /** the model the run ended on (`provider/model`, or a bare Anthropic name); absent in events stored before it existed */
       model?: string;
+      /** a hook from Claude Code's files ended the run (`continue: false`, a UserPromptSubmit block): status success, as Claude Code ends it */
+      hook_stop?: { event: string; reason: string };
     };
 
 export type CompactionMethod = "prune" | "summary" | "cut";
@@ -225,6 +229,8 @@ export type AuthorizeInput = {
   requests: PermissionRequest[];
   /** set when the loop itself wants a person to confirm (the same call repeated) */
   reason?: string;
+  /** a PreToolUse hook from Claude Code's files allowed it: it answers an ask, never a deny or a sensitive path's fixed ask */
+  hookAllow?: boolean;
 };
 
 export type LoopIO = {
@@ -281,12 +287,15 @@ export type CallChain = {
    * undefined. The loop asks after each step and ends the run with status `stopped`.
    */
   halted?: () => string | undefined;
+  /** whether the stop `halted` gives ends the run as a success (a hook from Claude Code's files, as Claude Code ends it) */
+  haltSucceeds?: () => boolean;
 };
 
 /** `raw` is the input as the model sent it (before the schema dropped what it does not know) */
 export type ToolCallInfo = { id: string; name: string; input: unknown; raw?: unknown };
 /** `block` is the text the model reads as the call's result; `ask` makes a person confirm, with this reason. */
-export type BeforeToolCall = { block?: string; ask?: string; input?: unknown; context?: string };
+/** `allow`: a hook from Claude Code's files allowed the call; it answers the ask a rule would make (never a deny or a fixed ask) */
+export type BeforeToolCall = { block?: string; ask?: string; allow?: boolean; input?: unknown; context?: string };
 export type ToolCallDone = ToolCallInfo & { output: string; isError: boolean; durationMs: number; metadata?: Record<string, unknown> };
 export type AfterToolCall = { output?: string; context?: string };
 

@@ -131,6 +131,8 @@ async function runOne(entry: HookEntry, fired: Fired, ctx: HookContext, signal: 
   const raw = entry.handler.type === "command" ? await runCommand(entry.handler, { payload, cwd: ctx.cwd, env: hookEnv(ctx, entry), timeoutMs, signal, started: announce }) : await runElsewhere(entry.handler, payload, ctx, announce, timeoutMs, signal, id);
   announce();
   const verdict = background ? told(verdictOf(fired.event, raw, timeoutMs)) : verdictOf(fired.event, raw, timeoutMs);
+  verdict.dialect = entry.dialect;
+  if (entry.handler.type === "command") verdict.command = [entry.handler.command, ...(entry.handler.args ?? [])].join(" ");
   if (verdict.updatedInput && fired.tool) verdict.updatedInput = inputFrom(fired.tool, verdict.updatedInput, entry.dialect) as Record<string, unknown>;
   ctx.emit({
     type: "hook_end",

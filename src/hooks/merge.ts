@@ -4,7 +4,12 @@
 // hook wins only on the fields both changed.
 import type { Verdict } from "./outcome.ts";
 
-export type Merged = Omit<Verdict, "output" | "error"> & { errors: string[]; systemMessages: string[] };
+/**
+ * `reinStop`/`reinBlock`: a hook in rein's config stopped or blocked (rein's decisions apply); else a
+ * stop or block came from Claude Code's files only. `claudeBlocks`: `[COMMAND]: REASON` of each of
+ * their blocks; `claudeAllow`: the allow that won came from Claude Code's files.
+ */
+export type Merged = Omit<Verdict, "output" | "error" | "dialect" | "command"> & { errors: string[]; systemMessages: string[]; reinStop?: boolean; reinBlock?: boolean; claudeBlocks?: string[]; claudeAllow?: boolean };
 
 const RANK = { allow: 1, ask: 2, deny: 3, block: 3 } as const;
 
@@ -14,7 +19,15 @@ export function mergeVerdicts(verdicts: readonly Verdict[], original: unknown): 
   const contexts: string[] = [];
   const stops: string[] = [];
   const inputs: Record<string, unknown>[] = [];
+  const claudeBlocks: string[] = [];
   for (const verdict of verdicts) {
+    const claude = verdict.dialect === "claude";
+    if (verdict.stop && !claude) merged.reinStop = true;
+    if (verdict.decision === "block" || verdict.decision === "deny") {
+      if (claude) claudeBlocks.push(`[${verdict.command ?? ""}]: ${verdict.reason ?? ""}`);
+      else merged.reinBlock = true;
+    }
+    if (verdict.decision === "allow" && claude) merged.claudeAllow = true;
     if (verdict.error) merged.errors.push(verdict.error);
     if (verdict.systemMessage) merged.systemMessages.push(verdict.systemMessage);
     if (verdict.context) contexts.push(verdict.context);
@@ -29,6 +42,8 @@ export function mergeVerdicts(verdicts: readonly Verdict[], original: unknown): 
     if (verdict.decision === merged.decision && verdict.reason) reasons.push(verdict.reason);
   }
   if (reasons.length) merged.reason = reasons.join("\n");
+  if (claudeBlocks.length) merged.claudeBlocks = claudeBlocks;
+  if (merged.decision !== "allow") delete merged.claudeAllow;
   if (contexts.length) merged.context = contexts.join("\n");
   if (stops.length) merged.stop = stops.join("\n");
   if (inputs.length) merged.updatedInput = mergeInputs(inputs, original);

@@ -19,6 +19,9 @@ export type Verdict = {
   error?: string;
   /** the start of what the hook printed, for events */
   output: string;
+  /** set by the engine: where the hook was configured, and its command (Claude Code names it in a block's message) */
+  dialect?: "rein" | "claude";
+  command?: string;
 };
 
 const BLOCKING: ReadonlySet<HookEvent> = new Set(["PreToolUse", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit", "Stop", "SubagentStop", "PreCompact"]);

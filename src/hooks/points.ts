@@ -13,8 +13,13 @@ export type HookPoints = {
   newRun: () => void;
   /** what `async: true` hooks said since it was last taken, for the model (beside the next prompt) */
   takeLate: () => string[];
-  /** before a prompt is sent: a block refuses it (the reason is for the user); context goes beside it */
-  beforePrompt: (prompt: string, signal: AbortSignal) => Promise<{ block?: string; context?: string }>;
+  /**
+   * before a prompt is sent: a block refuses it (the reason is for the user); context goes beside it.
+   * `claude`: the block came from Claude Code's files only, with Claude Code's result text for it.
+   */
+  beforePrompt: (prompt: string, signal: AbortSignal) => Promise<{ block?: string; claude?: string; context?: string }>;
+  /** the stop of the run under way when hooks from Claude Code's files alone made it (the run ends as a success) */
+  claudeStop: () => { event: string; reason: string } | undefined;
   sessionStart: (source: "startup" | "resume" | "clear" | "compact", signal: AbortSignal) => Promise<{ context?: string }>;
   sessionEnd: (reason: string, signal: AbortSignal) => Promise<void>;
   beforeCompact: (trigger: "manual" | "auto", instructions: string, signal: AbortSignal) => Promise<{ block?: string }>;
@@ -29,17 +34,17 @@ export type HookPoints = {
 
 export function hookPoints(entries: readonly HookEntry[], ctx: HookContext): HookPoints {
   const has = (event: HookEntry["event"]) => entries.some((e) => e.active && e.event === event);
-  let halt: string | undefined;
+  let halt: { text: string; event: string; reason: string; claude: boolean } | undefined;
   let promptId = crypto.randomUUID();
   const late: string[] = [];
   const run: HookContext = { ...ctx, promptId: () => promptId, late: (event, text) => void late.push(contextNote(event, text)) };
   const takeLate = () => late.splice(0);
   const fire = async (fired: Fired, signal: AbortSignal) => {
     const merged = await fireEntries(entries, fired, run, signal);
-    if (merged?.stop && !NO_RUN.has(fired.event)) halt ??= `stopped by a ${fired.event} hook: ${merged.stop}`;
+    if (merged?.stop && !NO_RUN.has(fired.event)) halt ??= { text: `stopped by a ${fired.event} hook: ${merged.stop}`, event: fired.event, reason: merged.stop, claude: !merged.reinStop };
     return merged;
   };
-  const chain: CallChain = { halted: () => halt };
+  const chain: CallChain = { halted: () => halt?.text, haltSucceeds: () => halt?.claude === true };
   if (has("PreToolUse")) {
     chain.beforeToolCall = async (call, signal) => {
       const merged = await fire({ event: "PreToolUse", tool: call.name, input: call.input, raw: call.raw, toolUseId: call.id }, signal);
@@ -52,6 +57,7 @@ export function hookPoints(entries: readonly HookEntry[], ctx: HookContext): Hoo
       }
       return {
         ...(merged.decision === "ask" ? { ask: `a hook asks for confirmation: ${merged.reason ?? "no reason given"}` } : {}),
+        ...(merged.claudeAllow ? { allow: true } : {}),
         ...(merged.updatedInput ? { input: merged.updatedInput } : {}),
         ...(context ? { context } : {}),
       };
@@ -87,12 +93,17 @@ export function hookPoints(entries: readonly HookEntry[], ctx: HookContext): Hoo
   return {
     chain: background ? withLateContext(chain, takeLate) : chain,
     newRun: () => void ((halt = undefined), (promptId = crypto.randomUUID())),
+    claudeStop: () => (halt?.claude ? { event: halt.event, reason: halt.reason } : undefined),
     takeLate,
     async beforePrompt(prompt, signal) {
       if (sub) return {}; // a task's prompt is the parent's tool call, not a person's prompt
       const merged = await fire({ event: "UserPromptSubmit", fields: { prompt } }, signal);
       if (!merged || merged.stop) return {};
-      if (merged.decision === "block") return { block: merged.reason ?? "a UserPromptSubmit hook blocked the prompt" };
+      if (merged.decision === "block") {
+        const block = merged.reason ?? "a UserPromptSubmit hook blocked the prompt";
+        if (merged.reinBlock || !merged.claudeBlocks) return { block };
+        return { block, claude: `UserPromptSubmit operation blocked by hook:\n${merged.claudeBlocks.join("\n")}\n\n\nOriginal prompt: ${prompt}` };
+      }
       return merged.context ? { context: contextNote("UserPromptSubmit", merged.context) } : {};
     },
     async sessionStart(source, signal) {

@@ -51,6 +51,8 @@ export class PermissionBroker {
     if (decision.action === "allow" && !call.reason) return { allow: true, ...(allowedByAnalysis(decision) ? { readOnly: true } : {}) };
 
     const pending = decision.requests.filter((d) => d.action !== "allow").map((d) => d.request);
+    // A Claude Code PreToolUse hook's allow answers the ask, as it does in Claude Code; a sensitive path's fixed ask still goes to a person.
+    if (call.hookAllow && !call.reason && pending.every((request) => !request.fixed)) return { allow: true };
     const ask: Ask = {
       id: this.io.newId(),
       toolUseId: call.toolUseId,

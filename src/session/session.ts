@@ -335,7 +335,11 @@ export class Session {
       this.hooks?.points.newRun();
       const heard = await this.hooksBeforePrompt(sent, controller.signal);
       const halt = this.hooks?.points.chain.halted?.();
+      const claudeStop = this.hooks?.points.claudeStop();
+      // Claude Code's files stop or block a prompt as Claude Code does: a success whose text says so.
+      if (halt && claudeStop) return this.result(startedAt, "success", { text: `Operation stopped by hook: ${claudeStop.reason}`, hookStop: claudeStop });
       if (halt) return this.result(startedAt, "stopped", { error: halt });
+      if (heard.claude !== undefined) return this.result(startedAt, "success", { text: heard.claude, hookStop: { event: "UserPromptSubmit", reason: heard.block ?? "" } });
       if (heard.block !== undefined) return this.result(startedAt, "error", { error: `a UserPromptSubmit hook blocked the prompt: ${heard.block}` });
       if (this.messages.length === 0 && !this.row.title) store.updateSession(this.id, { title: titleOf(text) });
       const user = this.emit({ type: "user", text: sent });
@@ -398,7 +402,8 @@ export class Session {
       const { text: answer, turns } = result;
       const usage = addUsage(result.usage, this.childSpend.usage);
       const cost = result.cost === null || this.childSpend.cost === null ? null : Math.round((result.cost + this.childSpend.cost) * 1e6) / 1e6;
-      return this.result(startedAt, failure ? "error" : result.status, { text: answer, usage, cost, turns, error: failure ?? result.error });
+      const hookStop = failure ? undefined : this.hooks?.points.claudeStop();
+      return this.result(startedAt, failure ? "error" : result.status, { text: answer, usage, cost, turns, error: failure ?? result.error, ...(hookStop ? { hookStop } : {}) });
     } catch (error) {
       await this.checkpointEnd().catch(() => undefined);
       const status = controller.signal.aborted && !this.saveError ? "interrupted" : "error";
@@ -507,7 +512,7 @@ export class Session {
   }
 
   /** SessionStart (once a process) and UserPromptSubmit: a block refuses the prompt; context goes beside it. */
-  private async hooksBeforePrompt(text: string, signal: AbortSignal): Promise<{ block?: string; context: string[] }> {
+  private async hooksBeforePrompt(text: string, signal: AbortSignal): Promise<{ block?: string; claude?: string; context: string[] }> {
     if (!this.hooks) return { context: [] };
     const context: string[] = [];
     if (!this.hooksStarted) {
@@ -520,7 +525,7 @@ export class Session {
     context.push(...this.hooks.points.takeLate());
     const heard = await this.hooks.points.beforePrompt(text, signal);
     if (heard.context) context.push(heard.context);
-    return { ...(heard.block !== undefined ? { block: heard.block } : {}), context };
+    return { ...(heard.block !== undefined ? { block: heard.block } : {}), ...(heard.claude !== undefined ? { claude: heard.claude } : {}), context };
   }
 
   /**
@@ -690,13 +695,13 @@ export class Session {
   private result(
     startedAt: number,
     status: ResultStatus,
-    fields: { text?: string; usage?: Usage; cost?: number | null; turns?: number; error?: string | undefined },
+    fields: { text?: string; usage?: Usage; cost?: number | null; turns?: number; error?: string | undefined; hookStop?: { event: string; reason: string } },
   ): ResultEvent {
     const usage = fields.usage ?? emptyUsage();
     const cost = fields.cost !== undefined ? fields.cost : costFunction(this.options.model, this.options.models)(usage);
     const duration = (this.options.now ?? Date.now)() - startedAt;
     const error = fields.error ? { error: fields.error } : {};
-    return this.finish({ type: "result", status, text: fields.text ?? "", usage, cost_usd: cost, turns: fields.turns ?? 0, duration_ms: duration, ...error });
+    return this.finish({ type: "result", status, text: fields.text ?? "", usage, cost_usd: cost, turns: fields.turns ?? 0, duration_ms: duration, ...error, ...(fields.hookStop ? { hook_stop: fields.hookStop } : {}) });
   }
 
   /** Runs a store write; a failure stops the run, which then ends as an error saying so. */

@@ -153,3 +153,42 @@ test.skipIf(!HAS_JQ)("hook payloads: a task call is Agent to Claude Code's hooks
   expect(await readFile(join(w.root, "task-matcher"), "utf8")).toBe("task-matched\n");
   expect([...ours.keys()].some((key) => key.includes("load_tools"))).toBe(false);
 });
+
+const resultOf = (stdout: string) => stdout.trim().split("\n").map((l) => JSON.parse(l)).find((e) => e.type === "result");
+
+test.skipIf(!HAS_JQ)("decisions: continue:false from a Claude Code PreToolUse hook ends the run as a success with its stopReason (exit 0)", async () => {
+  await using w = await claudeWorld({ PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: `echo '{"continue":false,"stopReason":"halted by policy"}'` }] }] });
+  w.fake.script({ reply: [bashCall(`touch ${w.path("never")}`, "toolu_s")] }, { reply: [text("all done")] });
+  const r = await w.run(["-p", "try bash", "--trust", ...ALLOW, "--output-format", "stream-json"]);
+  expect(r.code).toBe(0);
+  expect(resultOf(r.stdout)).toMatchObject({ status: "success", hook_stop: { event: "PreToolUse", reason: "halted by policy" } });
+  expect(w.fake.requests).toHaveLength(1);
+  expect(existsSync(w.path("never"))).toBe(false);
+});
+
+test.skipIf(!HAS_JQ)("decisions: a Claude Code UserPromptSubmit block exits 0 with Claude Code's result text", async () => {
+  await using w = await claudeWorld({ UserPromptSubmit: [{ hooks: [{ type: "command", command: `echo 'prompts are closed' >&2; exit 2` }] }] });
+  const r = await w.run(["-p", "blocked prompt", "--trust", "--output-format", "stream-json"]);
+  expect(r.code).toBe(0);
+  const recorded = resultOf(await readFile(join(RECORDED, "prompt-block", "stdout.txt"), "utf8"));
+  expect(resultOf(r.stdout)).toMatchObject({ status: "success", text: recorded.result });
+  expect(w.fake.requests).toHaveLength(0);
+});
+
+test.skipIf(!HAS_JQ)("decisions: a Claude Code PreToolUse allow answers rein's ask; a deny rule still wins", async () => {
+  const allowHook = { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","permissionDecisionReason":"ok by hook"}}'` }] }] };
+  {
+    await using w = await claudeWorld(allowHook, {});
+    w.fake.script({ reply: [bashCall(`touch ${w.path("allowed.txt")}`, "toolu_a")] }, { reply: [text("all done")] });
+    const r = await w.run(["-p", "touch allowed", "--trust"]);
+    expect(r.code).toBe(0);
+    expect(existsSync(w.path("allowed.txt"))).toBe(true);
+  }
+  {
+    await using w = await claudeWorld(allowHook, {});
+    w.fake.script({ reply: [bashCall(`rm -f ${w.path("README.md")}`, "toolu_d")] }, { reply: [text("all done")] });
+    const r = await w.run(["-p", "remove it", "--trust", "--deny", "bash(rm *)", "--output-format", "claude-json"]);
+    expect(existsSync(w.path("README.md"))).toBe(true);
+    expect(JSON.parse(r.stdout).permission_denials).toEqual([{ tool_name: "Bash", tool_use_id: "toolu_d", tool_input: { command: `rm -f ${w.path("README.md")}`, description: "a step" } }]);
+  }
+});
