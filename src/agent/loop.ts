@@ -20,7 +20,8 @@ import {
 } from "./types.ts";
 
 /** `cost` is in USD, null when the model's prices are unknown. */
-export type LoopResult = { status: ResultStatus; text: string; usage: Usage; cost: number | null; turns: number; error?: string };
+/** `apiMs`: the time spent waiting on the model's API (its streams, retries included) */
+export type LoopResult = { status: ResultStatus; text: string; usage: Usage; cost: number | null; turns: number; apiMs: number; error?: string };
 
 /**
  * Loop I/O plus the one thing only the loop's owner knows: how to keep a message it appends. The
@@ -57,7 +58,16 @@ export async function runLoop(messages: Message[], config: LoopConfig, io: LoopR
     cost = cost === null || price === null ? null : roundUsd(cost + price);
     return price;
   };
-  const end = (status: ResultStatus, error?: string): LoopResult => ({ status, text, usage, cost, turns, ...(error ? { error } : {}) });
+  let apiMs = 0;
+  const timed = async (events: AsyncIterable<ProviderEvent>): Promise<TurnOutcome> => {
+    const started = performance.now();
+    try {
+      return await streamTurn(io, events);
+    } finally {
+      apiMs += performance.now() - started;
+    }
+  };
+  const end = (status: ResultStatus, error?: string): LoopResult => ({ status, text, usage, cost, turns, apiMs: Math.round(apiMs), ...(error ? { error } : {}) });
   /** A final reply with no text and no tool call answers nothing: a failure, never a silent success. */
   const emptyReply = (stopReason: string | null): LoopResult => {
     const message = `the model sent an empty reply (stop reason ${stopReason ?? "none"}): nothing to print; run the prompt again, or continue the session with -c`;
@@ -109,20 +119,20 @@ export async function runLoop(messages: Message[], config: LoopConfig, io: LoopR
     const stopped = halted(); // a PreCompact or PostCompact hook may have stopped the run
     if (stopped) return haltEnd(stopped);
     let sent = messages.length;
-    let turn = await streamTurn(io, io.stream(request, signal));
+    let turn = await timed(io.stream(request, signal));
     if (turn.type === "error" && turn.code === "too_long" && !turn.partial && !compacted && window) {
       // The estimate was wrong by at least the overshoot: aim at half of it as well as below the window.
       compacted = await compact("too_long", requestTokens(messages, fixed, undefined), Math.min(window * COMPACT_TO, tokens * 0.5));
       if (compacted) {
         sent = messages.length;
-        turn = await streamTurn(io, io.stream(request, signal));
+        turn = await timed(io.stream(request, signal));
       }
     }
     if (turn.type === "error") {
       if (turn.partial) append(partialReply(turn.partial));
       if (turn.partial) text = turn.partial;
       if (signal.aborted || turn.code === "aborted") return end("interrupted");
-      io.emit({ type: "error", message: turn.message, code: turn.code });
+      io.emit({ type: "error", message: turn.message, code: turn.code, ...(turn.status ? { status: turn.status } : {}) });
       return end("error", turn.message);
     }
 
@@ -188,7 +198,7 @@ function roundUsd(dollars: number): number {
 
 type TurnOutcome =
   | Extract<ProviderEvent, { type: "done" }>
-  | { type: "error"; message: string; code: string; partial: string };
+  | { type: "error"; message: string; code: string; status?: number; partial: string };
 
 async function streamTurn(io: LoopIO, events: AsyncIterable<ProviderEvent>): Promise<TurnOutcome> {
   let partial = "";
@@ -209,7 +219,7 @@ async function streamTurn(io: LoopIO, events: AsyncIterable<ProviderEvent>): Pro
       case "done":
         return event;
       case "error":
-        return { type: "error", message: event.message, code: event.code, partial };
+        return { type: "error", message: event.message, code: event.code, ...(event.status ? { status: event.status } : {}), partial };
     }
   }
   return { type: "error", message: "the provider stream ended without a reply", code: "unknown", partial };

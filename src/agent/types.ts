@@ -109,7 +109,8 @@ export type AgentEvent =
        */
       outside_run?: boolean;
     }
-  | { type: "error"; message: string; code?: string }
+  /** `status`: the HTTP status of a failed API call */
+  | { type: "error"; message: string; code?: string; status?: number }
   /** an MCP server the session cannot use: it failed to start (`error` says why), needs a login, or was still connecting when the first turn began */
   | { type: "mcp_server"; name: string; state: "failed" | "needs login" | "connecting"; error: string }
   /** a hook began running (`event` is the hook event, `source` the file it was defined in; `async`: in the background, deciding nothing) */
@@ -161,6 +162,8 @@ export type AgentEvent =
       error?: string;
       /** the model the run ended on (`provider/model`, or a bare Anthropic name); absent in events stored before it existed */
       model?: string;
+      /** the time spent waiting on the model's API, ms (absent in events stored before it existed) */
+      duration_api_ms?: number;
       /** a hook from Claude Code's files ended the run (`continue: false`, a UserPromptSubmit block): status success, as Claude Code ends it */
       hook_stop?: { event: string; reason: string };
     };

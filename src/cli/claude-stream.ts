@@ -1,133 +1,137 @@
-// Claude Code's headless output shape (`claude -p --output-format stream-json`), for scripts and CI
-// jobs written against it: a `system`/`init` line, `assistant` lines with Anthropic-shaped messages,
-// `user` lines with each tool result, and last a `result` line with Claude Code's field names.
+// Claude Code's headless output shape (`claude -p --output-format stream-json --verbose`), line for
+// line as Claude Code 2.1.332 prints it (test/fixtures/claude-code/recorded/*/stdout.txt), for
+// scripts and CI jobs written against it: a `system`/`init` line at the start of each run,
+// `assistant` lines (one per content block, Claude Code's tool names and input fields), `user` lines
+// with each tool result (`tool_use_result` structured), and last a `result` line (claude-result.ts).
 // `claude-json` prints that result alone. Built from rein's session events; pure but for `write`.
-import type { ResultStatus, StampedEvent, Usage } from "../session/events.ts";
+import type { StampedEvent } from "../session/events.ts";
+import { claudeContent, claudeInputOf, claudeName, claudeResponse } from "../session/session-hooks.ts";
+import { claudeResult, claudeUsage, zero, type Denial, type RunSeen } from "./claude-result.ts";
 import { streamEvents } from "./claude-stream-events.ts";
 
-export type ClaudeInit = { tools: readonly string[]; permissionMode: string; version: string; mcpServers: readonly string[] };
-type ResultOf = Extract<StampedEvent, { type: "result" }>;
-type Denial = { tool_name: string; tool_use_id: string; tool_input: unknown };
+export { claudeSessionlessResult } from "./claude-result.ts";
+
+export type ClaudeInit = {
+  /** rein's tool names (they are shown by Claude Code's) */
+  tools: readonly string[];
+  permissionMode: string;
+  version: string;
+  mcpServers: readonly string[];
+  agents?: readonly string[];
+  skills?: readonly string[];
+  slashCommands?: readonly string[];
+  plugins?: readonly { name: string; path: string }[];
+};
 
 export const CLAUDE_FORMATS = ["claude-stream-json", "claude-json"] as const;
 export const isClaudeFormat = (format: string): format is (typeof CLAUDE_FORMATS)[number] => (CLAUDE_FORMATS as readonly string[]).includes(format);
 
+const MODES: Readonly<Record<string, string>> = { "accept-edits": "acceptEdits" };
+
 /** A listener for the session's events; `stream` false keeps only the result line; `partial` adds the `stream_event` lines. */
 export function claudeRenderer(init: ClaudeInit, write: (line: string) => void, stream: boolean, partial = false): (event: StampedEvent) => void {
   const inputs = new Map<string, { name: string; input: unknown }>();
-  const denials: Denial[] = [];
-  const asks = new Map<string, string>();
+  let denials: Denial[] = [];
   let stopReason: string | null = null;
+  let apiError: RunSeen["apiError"];
+  let results = 0;
+  let session: Extract<StampedEvent, { type: "session" }> | undefined;
+  let initDue = true;
   const emit = (line: Record<string, unknown>) => write(JSON.stringify(line));
   const partials = stream && partial ? streamEvents() : undefined;
+  const mode = MODES[init.permissionMode] ?? init.permissionMode;
+  const initLine = (main: NonNullable<typeof session>) => ({
+    type: "system",
+    subtype: "init",
+    cwd: main.cwd,
+    session_id: main.id,
+    tools: init.tools.map(claudeName),
+    mcp_servers: init.mcpServers.map((name) => ({ name, status: "pending" })),
+    model: main.model,
+    permissionMode: mode,
+    slash_commands: init.slashCommands ?? [],
+    terminal_slash_commands: [],
+    apiKeySource: "environment",
+    claude_code_version: init.version,
+    output_style: "default",
+    agents: init.agents ?? [],
+    skills: init.skills ?? [],
+    plugins: (init.plugins ?? []).map((p) => ({ name: p.name, path: p.path, source: p.name })),
+    capabilities: [],
+    analytics_disabled: true,
+    product_feedback_disabled: true,
+    served_by_anthropic: false,
+    uuid: crypto.randomUUID(),
+    sandbox_enabled: false,
+    memory_paths: {},
+    original_cwd: main.cwd,
+    additional_directories: [],
+    messaging_socket_path: "",
+    fast_mode_state: "off",
+    fast_mode_disabled_reason: "unsupported",
+    per_turn_effort_active: false,
+    ultrathink_available: false,
+    ultrathink_typed_raises: false,
+    view_mode: "default",
+  });
   return (event) => {
-    const base = { uuid: crypto.randomUUID(), session_id: event.session_id };
-    // A subagent's events: its messages carry the task call's id, as Claude Code's do; its start and end are its own.
     const parent = event.parent_tool_use_id ?? null;
+    if (event.type === "session" && !parent) session ??= event;
+    // Every line names the main session, as Claude Code's do; a subagent's lines add its own id.
+    const sessionId = session?.id ?? event.session_id;
+    const base = { session_id: sessionId, uuid: crypto.randomUUID(), timestamp: new Date().toISOString(), ...(parent ? { agent_id: event.session_id } : {}) };
     if (parent && event.type !== "assistant" && event.type !== "tool_end") return;
+    // Claude Code starts each run (each prompt of --input-format stream-json) with its init line.
+    if (stream && initDue && session && event.type !== "result") {
+      initDue = false;
+      emit(initLine(session));
+    }
     if (partials && !parent) {
-      for (const raw of partials.of(event)) emit({ type: "stream_event", uuid: crypto.randomUUID(), session_id: event.session_id, event: raw, parent_tool_use_id: null });
+      for (const raw of partials.of(event)) emit({ type: "stream_event", uuid: crypto.randomUUID(), session_id: sessionId, event: raw, parent_tool_use_id: null });
     }
     switch (event.type) {
-      case "session":
-        if (stream) {
-          emit({
-            type: "system",
-            subtype: "init",
-            ...base,
-            cwd: event.cwd,
-            model: event.model,
-            tools: init.tools,
-            mcp_servers: init.mcpServers.map((name) => ({ name, status: "pending" })),
-            permissionMode: init.permissionMode,
-            slash_commands: [],
-            apiKeySource: "environment",
-            claude_code_version: init.version,
-            output_style: "default",
-            agents: [],
-            skills: [],
-            plugins: [],
-          });
-        }
-        return;
-      case "assistant":
+      case "assistant": {
         if (!parent) stopReason = event.stop_reason;
         for (const block of event.content) if (block.type === "tool_use") inputs.set(String(block.id), { name: String(block.name), input: block.input });
-        if (stream) {
-          const id = (!parent && partials?.messageId()) || `msg_${event.seq}`;
-          const message = { id, type: "message", role: "assistant", model: event.model, content: event.content, stop_reason: event.stop_reason, stop_sequence: null, usage: event.usage };
-          emit({ type: "assistant", ...base, message, parent_tool_use_id: parent });
+        if (!stream) return;
+        const id = (!parent && partials?.messageId()) || `msg_${event.session_id}_${event.seq}`;
+        const usage = { input_tokens: event.usage.input_tokens, output_tokens: event.usage.output_tokens };
+        // One line per content block, as Claude Code prints them; the stop reason is on the result.
+        for (const block of claudeContent(event.content, session?.cwd ?? "/")) {
+          const message = { id, type: "message", role: "assistant", model: event.model, content: [block], stop_reason: null, stop_sequence: null, usage, context_management: null };
+          emit({ type: "assistant", message, parent_tool_use_id: parent, ...base, uuid: crypto.randomUUID(), request_id: `req_${event.session_id}_${event.seq}` });
         }
-        return;
-      case "permission_ask":
-        asks.set(event.id, event.tool_use_id);
-        return;
-      case "permission_reply": {
-        const id = asks.get(event.id);
-        const call = id ? inputs.get(id) : undefined;
-        if (event.reply === "reject" && id && call) denials.push({ tool_name: call.name, tool_use_id: id, tool_input: call.input });
         return;
       }
-      case "tool_end":
+      case "error":
+        if (parent || event.status === undefined) return;
+        stopReason = "stop_sequence"; // the stop of Claude Code's synthetic error message
+        apiError = { status: event.status, text: `API Error: ${event.status} ${event.message}`, type: event.status === 429 ? "rate_limit_error" : event.status >= 500 ? "api_error" : "invalid_request_error" };
         if (stream) {
-          const result = { type: "tool_result", tool_use_id: event.id, content: event.output, is_error: event.is_error };
-          emit({ type: "user", ...base, message: { role: "user", content: [result] }, parent_tool_use_id: parent, tool_use_result: event.output });
+          const message = { diagnostics: null, id: crypto.randomUUID(), container: null, model: "<synthetic>", stop_details: null, role: "assistant", stop_reason: "stop_sequence", stop_sequence: "", type: "message", usage: { ...claudeUsage(zero()) }, content: [{ type: "text", text: apiError.text }], context_management: null };
+          emit({ type: "assistant", message, parent_tool_use_id: null, ...base, request_id: `req_${event.session_id}_${event.seq}`, error: "unknown", is_api_error_message: true, api_error_status: apiError.status, api_error_type: apiError.type });
         }
         return;
+      case "tool_end": {
+        const call = inputs.get(event.id);
+        const name = call?.name ?? event.name;
+        const input = claudeInputOf(name, call?.input, session?.cwd ?? "/");
+        if (event.refused && !parent) denials.push({ tool_name: claudeName(name), tool_use_id: event.id, tool_input: input });
+        if (!stream) return;
+        const result = { tool_use_id: event.id, type: "tool_result", content: event.output, is_error: event.is_error };
+        const toolUseResult = event.is_error ? `Error: ${event.output}` : claudeResponse(name, input, { output: event.output, isError: false, ...(event.metadata ? { metadata: event.metadata } : {}) });
+        const meta = [{ id: event.id, permission_decision: event.refused ? { decision: "reject", source: "config" } : { decision: "accept", source: "config", reason_type: "rule" } }];
+        emit({ type: "user", message: { role: "user", content: [result] }, parent_tool_use_id: parent, ...base, tool_use_result: toolUseResult, tool_result_meta: meta });
+        return;
+      }
       case "result":
-        emit(claudeResult(event, stopReason, denials));
+        emit(claudeResult(event, { stopReason, denials, ...(apiError ? { apiError } : {}), index: results++ }, sessionId));
+        // the next run (--input-format stream-json) starts afresh
+        denials = [];
+        stopReason = null;
+        apiError = undefined;
+        initDue = true;
         return;
     }
   };
-}
-
-export function claudeResult(event: ResultOf, stopReason: string | null, denials: readonly Denial[]): Record<string, unknown> {
-  const subtype = subtypeOf(event.status, event.error);
-  const failed = subtype !== "success";
-  return {
-    type: "result",
-    subtype,
-    uuid: crypto.randomUUID(),
-    session_id: event.session_id,
-    duration_ms: event.duration_ms,
-    duration_api_ms: event.duration_ms,
-    is_error: failed,
-    num_turns: event.turns,
-    ...(failed ? { errors: [event.error ?? event.status] } : { result: event.text }),
-    stop_reason: stopReason,
-    // rein never makes up a price: null when the model's prices are unknown
-    total_cost_usd: event.cost_usd,
-    usage: claudeUsage(event.usage),
-    modelUsage: event.model ? { [event.model]: { ...modelUsage(event.usage), costUSD: event.cost_usd } } : {},
-    permission_denials: denials,
-  };
-}
-
-/** The result of a run that failed before it had a session, in Claude Code's shape. */
-export function claudeSessionlessResult(status: ResultStatus, error: string): string {
-  const event = { type: "result", session_id: null, seq: 0, status, text: "", usage: zero(), cost_usd: 0, turns: 0, duration_ms: 0, error } as unknown as ResultOf;
-  return `${JSON.stringify(claudeResult(event, null, []))}\n`;
-}
-
-function subtypeOf(status: ResultStatus, error: string | undefined): string {
-  if (status === "success") return "success";
-  if (status === "max_turns") return error?.includes("--max-cost") ? "error_max_budget_usd" : "error_max_turns";
-  return "error_during_execution";
-}
-
-function claudeUsage(usage: Usage) {
-  return { ...usage, server_tool_use: { web_search_requests: 0 }, service_tier: "standard" };
-}
-
-function modelUsage(usage: Usage) {
-  return {
-    inputTokens: usage.input_tokens,
-    outputTokens: usage.output_tokens,
-    cacheReadInputTokens: usage.cache_read_input_tokens,
-    cacheCreationInputTokens: usage.cache_creation_input_tokens,
-  };
-}
-
-function zero(): Usage {
-  return { input_tokens: 0, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 };
 }

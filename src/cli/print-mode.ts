@@ -57,7 +57,17 @@ export async function printMode(ctx: Context): Promise<number> {
     let streaming: (() => void) | undefined;
     if (format === "stream-json") streaming = session.subscribe((e) => writeLine(JSON.stringify(e)));
     else if (isClaudeFormat(format)) {
-      const init = { tools: (await registry.tools()).map((t) => t.name), permissionMode: settings.permissionMode, version: settings.version, mcpServers: (settings.mcp?.servers ?? []).map((s) => s.name) };
+      const loaded = options.skills?.loaded;
+      const init = {
+        tools: (await registry.tools()).map((t) => t.name),
+        permissionMode: settings.permissionMode,
+        version: settings.version,
+        mcpServers: (settings.mcp?.servers ?? []).map((s) => s.name),
+        agents: (settings.agents?.list ?? []).map((a) => a.name),
+        skills: (loaded?.skills.skills ?? []).map((s) => s.name),
+        slashCommands: (loaded?.commands ?? []).map((c) => c.name),
+        plugins: (loaded?.plugins ?? []).map((p) => ({ name: p.name, path: p.root })),
+      };
       streaming = session.subscribe(claudeRenderer(init, schema ? withStructuredOutput(writeLine, schema) : writeLine, format === "claude-stream-json", args.includePartialMessages));
     } else if (!args.compact) session.subscribe(stderrRenderer(warn, ctx.cwd));
     const result = args.compact ? await session.compactRun(args.focus) : turns ? await turns(session) : await session.prompt(prompt);
@@ -85,7 +95,9 @@ export async function printMode(ctx: Context): Promise<number> {
       if (line) warn(line);
     }
     if (structured && "error" in structured) return 1;
-    return result.status === "interrupted" && signal ? SIGNAL_EXIT_CODES[signal] : EXIT_CODES[result.status];
+    if (result.status === "interrupted" && signal) return SIGNAL_EXIT_CODES[signal];
+    // Claude Code's formats exit as Claude Code does: 1 for --max-turns and --max-cost too.
+    return isClaudeFormat(args.outputFormat) && result.status === "max_turns" ? 1 : EXIT_CODES[result.status];
   } finally {
     signals.stop();
     store.close();

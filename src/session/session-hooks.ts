@@ -22,6 +22,7 @@ export type { HookEntry } from "../hooks/sources.ts";
 export type { HookPoints } from "../hooks/points.ts";
 export { tryHooks, type Tried } from "../hooks/try-hooks.ts";
 export { describeHandler } from "../hooks/engine.ts";
+export { claudeContent, claudeInputOf, claudeName, claudeResponse } from "../hooks/dialect.ts";
 
 /** Every hook from every source (rein's config files, Claude Code's settings files), and what was wrong in Claude Code's. */
 export function loadHooks(input: HookSourcesInput): { entries: HookEntry[]; warnings: string[]; notes: string[] } {

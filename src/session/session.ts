@@ -403,7 +403,7 @@ export class Session {
       const usage = addUsage(result.usage, this.childSpend.usage);
       const cost = result.cost === null || this.childSpend.cost === null ? null : Math.round((result.cost + this.childSpend.cost) * 1e6) / 1e6;
       const hookStop = failure ? undefined : this.hooks?.points.claudeStop();
-      return this.result(startedAt, failure ? "error" : result.status, { text: answer, usage, cost, turns, error: failure ?? result.error, ...(hookStop ? { hookStop } : {}) });
+      return this.result(startedAt, failure ? "error" : result.status, { text: answer, usage, cost, turns, apiMs: result.apiMs, error: failure ?? result.error, ...(hookStop ? { hookStop } : {}) });
     } catch (error) {
       await this.checkpointEnd().catch(() => undefined);
       const status = controller.signal.aborted && !this.saveError ? "interrupted" : "error";
@@ -695,13 +695,13 @@ export class Session {
   private result(
     startedAt: number,
     status: ResultStatus,
-    fields: { text?: string; usage?: Usage; cost?: number | null; turns?: number; error?: string | undefined; hookStop?: { event: string; reason: string } },
+    fields: { text?: string; usage?: Usage; cost?: number | null; turns?: number; apiMs?: number; error?: string | undefined; hookStop?: { event: string; reason: string } },
   ): ResultEvent {
     const usage = fields.usage ?? emptyUsage();
     const cost = fields.cost !== undefined ? fields.cost : costFunction(this.options.model, this.options.models)(usage);
     const duration = (this.options.now ?? Date.now)() - startedAt;
     const error = fields.error ? { error: fields.error } : {};
-    return this.finish({ type: "result", status, text: fields.text ?? "", usage, cost_usd: cost, turns: fields.turns ?? 0, duration_ms: duration, ...error, ...(fields.hookStop ? { hook_stop: fields.hookStop } : {}) });
+    return this.finish({ type: "result", status, text: fields.text ?? "", usage, cost_usd: cost, turns: fields.turns ?? 0, duration_ms: duration, duration_api_ms: fields.apiMs ?? 0, ...error, ...(fields.hookStop ? { hook_stop: fields.hookStop } : {}) });
   }
 
   /** Runs a store write; a failure stops the run, which then ends as an error saying so. */

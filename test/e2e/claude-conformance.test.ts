@@ -72,7 +72,7 @@ async function dumped(w: World): Promise<Map<string, { payload: Record<string, a
 }
 
 /** rein cannot know these as Claude Code does (documented in docs/hooks.md). */
-const ALLOWED_GAPS = new Set([".tool_response.originalFile", ".tool_response.structuredPatch"]);
+const ALLOWED_GAPS = new Set([".tool_response.originalFile", ".tool_response.structuredPatch", ".originalFile", ".structuredPatch"]);
 
 async function expectHooksLike(name: string, w: World, keys: string[], allow: readonly string[] = []) {
   const theirs = await recordedHooks(name);
@@ -190,5 +190,95 @@ test.skipIf(!HAS_JQ)("decisions: a Claude Code PreToolUse allow answers rein's a
     const r = await w.run(["-p", "remove it", "--trust", "--deny", "bash(rm *)", "--output-format", "claude-json"]);
     expect(existsSync(w.path("README.md"))).toBe(true);
     expect(JSON.parse(r.stdout).permission_denials).toEqual([{ tool_name: "Bash", tool_use_id: "toolu_d", tool_input: { command: `rm -f ${w.path("README.md")}`, description: "a step" } }]);
+  }
+});
+
+// --- claude-stream-json and claude-json, line type by line type ---
+
+type Line = Record<string, any>;
+const lines = (stdout: string): Line[] => stdout.trim().split("\n").filter(Boolean).map((l) => JSON.parse(l));
+const kind = (l: Line) => `${l.type}${l.type === "system" ? `/${l.subtype}` : ""}`;
+async function recordedLines(name: string): Promise<Line[]> {
+  return lines(await readFile(join(RECORDED, name, "stdout.txt"), "utf8"));
+}
+/** Timings rein does not measure (time to first token and such), keys named by the model, Claude Code's memory folder. */
+const LINE_GAPS = [".memory_paths", ".ttft_ms", ".ttft_stream_ms", ".time_to_request_ms", ".first_content_frame_ms", ".modelUsage", ".subagent_stats", ".model_usage_since_last_result"];
+
+function expectLinesLike(theirs: Line[], ours: Line[], kinds: string[]) {
+  for (const k of kinds) {
+    const a = theirs.find((l) => kind(l) === k);
+    const b = ours.find((l) => kind(l) === k);
+    expect(a, `the recording has a ${k} line`).toBeDefined();
+    expect(b, `rein printed a ${k} line (printed: ${ours.map(kind).join(", ")})`).toBeDefined();
+    expect(shapeGaps(a, b, "", 3, new Set([...LINE_GAPS, ".message.usage"])), k).toEqual([]);
+  }
+}
+
+async function jq(filter: string, input: string): Promise<string> {
+  const proc = Bun.spawn(["jq", "-r", filter], { stdin: new TextEncoder().encode(input), stdout: "pipe", stderr: "pipe" });
+  const [out, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
+  expect(code).toBe(0);
+  return out.trim();
+}
+const FINAL_TEXT = 'select(.type=="result") | .result';
+const TOTAL_COST = 'select(.type=="result") | .total_cost_usd | type';
+const FILES_WRITTEN = 'select(.type=="assistant") | .message.content[] | select(.type=="tool_use") | .input.file_path // empty | split("/") | last';
+
+test.skipIf(!HAS_JQ)("claude-stream-json: every key of Claude Code's init, assistant, user and result lines, with the same JSON types; the jq pipelines answer alike", async () => {
+  await using w = await claudeWorld();
+  w.fake.script(
+    { reply: [{ type: "tool_use", id: "toolu_w", name: "write", input: { path: "new.txt", content: "one\ntwo\n" } }], usage: { input_tokens: 100, output_tokens: 10 } },
+    { reply: [{ type: "tool_use", id: "toolu_r", name: "read", input: { path: "README.md" } }] },
+    { reply: [{ type: "tool_use", id: "toolu_e", name: "edit", input: { path: "README.md", old_string: "world", new_string: "there" } }] },
+    { reply: [text("ok")] },
+  );
+  const r = await w.run(["-p", "touch the files", "--trust", ...ALLOW, "--output-format", "claude-stream-json", "--verbose"]);
+  expect(r.code).toBe(0);
+  const ours = lines(r.stdout);
+  const theirs = (await recordedLines("files")).filter((l) => l.type !== "system" || l.subtype === "init");
+  expectLinesLike(theirs, ours, ["system/init", "assistant", "user", "result"]);
+  // each tool's structured tool_use_result
+  const results = (ls: Line[]) => ls.filter((l) => l.type === "user").map((l) => l.tool_use_result);
+  const [a, b] = [results(theirs), results(ours)];
+  expect(b).toHaveLength(3);
+  for (let i = 0; i < 3; i++) expect(shapeGaps(a[i], b[i], "", 3, ALLOWED_GAPS), `tool_use_result ${i}`).toEqual([]);
+  // what scripts written for Claude Code read from it
+  const recorded = await readFile(join(RECORDED, "files", "stdout.txt"), "utf8");
+  expect(await jq(FINAL_TEXT, r.stdout)).toBe(await jq(FINAL_TEXT, recorded));
+  expect(await jq(TOTAL_COST, r.stdout)).toBe(await jq(TOTAL_COST, recorded));
+  expect(await jq(FILES_WRITTEN, r.stdout)).toBe(await jq(FILES_WRITTEN, recorded));
+  expect(await jq(FILES_WRITTEN, r.stdout)).toBe("new.txt\nREADME.md\nREADME.md");
+});
+
+test.skipIf(!HAS_JQ)("claude-json, --max-turns, an API error and refused calls end as Claude Code ends them", async () => {
+  {
+    await using w = await claudeWorld();
+    w.fake.script({ reply: [bashCall("echo hi", "toolu_j")] }, { reply: [text("all done")] });
+    const r = await w.run(["-p", "run echo json", "--trust", ...ALLOW, "--output-format", "claude-json"]);
+    expect(r.code).toBe(0);
+    expectLinesLike(await recordedLines("json"), lines(r.stdout), ["result"]);
+    expect(lines(r.stdout)).toHaveLength(1);
+  }
+  {
+    await using w = await claudeWorld();
+    w.fake.script({ reply: [bashCall("echo 1", "toolu_m1")] }, { reply: [bashCall("echo 2", "toolu_m2")] }, { reply: [text("all done")] });
+    const r = await w.run(["-p", "loop", "--trust", ...ALLOW, "--max-turns", "1", "--output-format", "claude-stream-json", "--verbose"]);
+    const theirs = (await recordedLines("max-turns")).find((l) => l.type === "result")!;
+    expect(r.code).toBe(Number((await readFile(join(RECORDED, "max-turns", "exit"), "utf8")).trim()));
+    const ours = lines(r.stdout).find((l) => l.type === "result")!;
+    expect(shapeGaps(theirs, ours, "", 2, new Set(LINE_GAPS))).toEqual([]);
+    expect({ subtype: ours.subtype, num_turns: ours.num_turns, terminal_reason: ours.terminal_reason, errors: ours.errors }).toEqual({ subtype: theirs.subtype, num_turns: theirs.num_turns, terminal_reason: theirs.terminal_reason, errors: theirs.errors });
+  }
+  {
+    await using w = await claudeWorld();
+    w.fake.script({ error: 400, body: { type: "error", error: { type: "invalid_request_error", message: "bad request from the fake" } } });
+    const r = await w.run(["-p", "fail please", "--trust", "--output-format", "claude-stream-json", "--verbose"]);
+    expect(r.code).toBe(1);
+    const theirs = await recordedLines("api-error");
+    const ours = lines(r.stdout);
+    expectLinesLike(theirs, ours, ["assistant", "result"]);
+    const result = ours.find((l) => l.type === "result")!;
+    expect(result).toMatchObject({ is_error: true, api_error_status: 400, terminal_reason: "api_error" });
+    expect(result.result).toStartWith("API Error: 400");
   }
 });

@@ -33,11 +33,12 @@ test("claude-stream-json: init, assistant, the tool result as a user line, assis
   }
   expect(init).toMatchObject({ cwd: w.cwd, permissionMode: "default", slash_commands: [], mcp_servers: [] });
   expect(init.model).toMatch(/\S/);
-  expect(init.tools).toContain("read");
-  expect(init.tools).toContain("bash");
+  // Claude Code's names for rein's tools, in the tool_use blocks too (one assistant line per block)
+  expect(init.tools).toContain("Read");
+  expect(init.tools).toContain("Bash");
   expect(first.parent_tool_use_id).toBeNull();
-  expect(first.message).toMatchObject({ type: "message", role: "assistant", stop_reason: "tool_use", usage: { input_tokens: 100, output_tokens: 10 } });
-  expect(first.message.content).toEqual([{ type: "tool_use", id: "toolu_r1", name: "read", input: { path: "a.txt" } }]);
+  expect(first.message).toMatchObject({ type: "message", role: "assistant", stop_reason: null, usage: { input_tokens: 100, output_tokens: 10 } });
+  expect(first.message.content).toEqual([{ type: "tool_use", id: "toolu_r1", name: "Read", input: { file_path: w.path("a.txt") } }]);
   expect(user.message.role).toBe("user");
   expect(user.message.content[0]).toMatchObject({ type: "tool_result", tool_use_id: "toolu_r1", is_error: false });
   expect(user.message.content[0].content).toContain("hello");
@@ -61,11 +62,12 @@ test("claude-json prints the result alone; --max-turns ends as error_max_turns",
   await using w = await world();
   w.fake.script({ reply: [{ type: "tool_use", name: "glob", input: { pattern: "*" } }] });
   const { stdout, code } = await w.run(["-p", "look around", "--max-turns", "1", "--output-format", "claude-json"]);
-  expect(code).toBe(4);
+  // as Claude Code: exit 1, the refused turn counted, its words
+  expect(code).toBe(1);
   const lines = parse(stdout);
   expect(lines).toHaveLength(1);
-  expect(lines[0]).toMatchObject({ type: "result", subtype: "error_max_turns", is_error: true, num_turns: 1 });
-  expect(lines[0]!.errors[0]).toContain("--max-turns");
+  expect(lines[0]).toMatchObject({ type: "result", subtype: "error_max_turns", is_error: true, num_turns: 2, terminal_reason: "max_turns" });
+  expect(lines[0]!.errors).toEqual(["Reached maximum number of turns (1)"]);
   expect(lines[0]!.result).toBeUndefined();
 });
 
@@ -78,7 +80,7 @@ test("a call refused by --on-ask deny is a permission denial in the result", asy
   const { stdout } = await w.run(["-p", "write x", "--output-format", "claude-json"]);
   const [result] = parse(stdout) as [Line];
   expect(result.subtype).toBe("success");
-  expect(result.permission_denials).toEqual([{ tool_name: "write", tool_use_id: "toolu_w1", tool_input: { path: "x.txt", content: "x" } }]);
+  expect(result.permission_denials).toEqual([{ tool_name: "Write", tool_use_id: "toolu_w1", tool_input: { file_path: w.path("x.txt"), content: "x" } }]);
 });
 
 test("a run that fails before it has a session still ends with a claude result line", async () => {
