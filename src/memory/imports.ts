@@ -25,6 +25,8 @@ export type ImportContext = {
    * inside it imports only files inside it.
    */
   confineTo?: string;
+  /** every file already in the instructions (real paths): one imported again, or read directly before, is sent once */
+  sent?: Set<string>;
 };
 
 const FENCE = /^\s{0,3}(`{3,}|~{3,})/;
@@ -77,6 +79,9 @@ function importOne(all: string, pre: string, raw: string, at: { file: string; li
   if (confined && !inside(confined, real)) return refuse(outside(`${abs} (a link to ${real})`));
   if (chain.includes(real)) return refuse(`is a cycle (${[...chain, real].join(" -> ")}) and is not expanded again`);
   if (chain.length > MAX_IMPORT_DEPTH) return refuse(`is more than ${MAX_IMPORT_DEPTH} imports deep and is not expanded`);
+  // `CLAUDE.md` saying `@AGENTS.md` beside that AGENTS.md: its text is in the instructions once.
+  if (ctx.sent?.has(real)) return `${pre}[${target}: its text is in these instructions already]${trail}`;
+  ctx.sent?.add(real);
   const read = readCapped(real, ctx.cap);
   if ("problem" in read) return refuse(`names ${abs}, which is not read: ${read.problem}`);
   ctx.imported.push({ path: abs, from: file, bytes: read.bytes, cut: read.cut });

@@ -1,5 +1,6 @@
 // The instruction files users keep: AGENTS.md, CLAUDE.md and CLAUDE.local.md from the user's config
-// folder, then from each folder from the project root down to the working directory. Where both
+// folder (and Claude Code's ~/.claude/CLAUDE.md, OpenCode's ~/.config/opencode/AGENTS.md), then
+// from each folder from the project root down to the working directory (`.claude/CLAUDE.md` too). Where both
 // names are in one folder both are read, AGENTS.md first; a file that is another one (a symlink)
 // or has the same text is read once. Each file is capped (32 KiB by default, as Codex does): a
 // huge one would make every request too long.
@@ -48,21 +49,36 @@ export function loadInstructions(sources: InstructionSources, seen: SeenFiles = 
   const warnings: string[] = [];
   const files: InstructionFile[] = [];
   const userDir = dirname(sources.userInstructions);
-  const user = [sources.userInstructions, ...INSTRUCTION_NAMES.slice(1).map((name) => join(userDir, name))];
+  const home = sources.home ?? homedir();
+  // rein's own, then Claude Code's and OpenCode's user files (a file that is one of the others is read once).
+  const user = [
+    sources.userInstructions,
+    ...INSTRUCTION_NAMES.slice(1).map((name) => join(userDir, name)),
+    join(home, ".claude", "CLAUDE.md"),
+    join(home, ".config", "opencode", "AGENTS.md"),
+  ];
   for (const path of user) pushFile(files, warnings, seen, path, "user", sources);
-  for (const dir of foldersUpTo(sources.cwd, sources.projectRoot).reverse()) {
-    for (const name of INSTRUCTION_NAMES) pushFile(files, warnings, seen, join(dir, name), "project", sources);
-  }
+  for (const dir of foldersUpTo(sources.cwd, sources.projectRoot).reverse()) pushFolder(files, warnings, seen, dir, sources);
   return { files, warnings, seen };
 }
 
-/** The files in folders below the working directory down to `file`'s folder, not read yet: for a tool that reads or edits `file`. */
+/** A folder's files: AGENTS.md, CLAUDE.md, Claude Code's .claude/CLAUDE.md, CLAUDE.local.md. */
+function pushFolder(files: InstructionFile[], warnings: string[], seen: SeenFiles, dir: string, sources: InstructionSources): void {
+  for (const path of [join(dir, "AGENTS.md"), join(dir, "CLAUDE.md"), join(dir, ".claude", "CLAUDE.md"), join(dir, "CLAUDE.local.md")]) {
+    pushFile(files, warnings, seen, path, "project", sources);
+  }
+}
+
+/**
+ * The files of every folder between the project root and `file`'s folder not read yet, root first:
+ * for a tool that reads or edits `file` (started in `pkg/app`, a read of `lib/util.ts` brings
+ * `lib/AGENTS.md`, as OpenCode does). Nothing for a file outside the project.
+ */
 export function loadFolderInstructions(file: string, sources: InstructionSources, seen: SeenFiles): Omit<LoadedInstructions, "seen"> {
   const warnings: string[] = [];
   const files: InstructionFile[] = [];
-  const dirs = foldersUpTo(dirname(file), sources.cwd).reverse().slice(1);
   if (!within(sources.projectRoot, dirname(file))) return { files, warnings };
-  for (const dir of dirs) for (const name of INSTRUCTION_NAMES) pushFile(files, warnings, seen, join(dir, name), "project", sources);
+  for (const dir of foldersUpTo(dirname(file), sources.projectRoot).reverse()) pushFolder(files, warnings, seen, dir, sources);
   return { files, warnings };
 }
 
@@ -100,7 +116,7 @@ function pushFile(files: InstructionFile[], warnings: string[], seen: SeenFiles,
   seen.texts.add(read.text);
   if (read.cut) warnings.push(cutWarning(path, read.bytes, cap));
   const confine = sources.trusted ? {} : { confineTo: realOr(sources.projectRoot) };
-  const ctx: ImportContext = { home: sources.home ?? homedir(), reinDirs: sources.reinDirs ?? [], cap, warnings, imported: [], ...confine };
+  const ctx: ImportContext = { home: sources.home ?? homedir(), reinDirs: sources.reinDirs ?? [], cap, warnings, imported: [], sent: seen.real, ...confine };
   const text = expandImports(read.text, real, ctx);
   files.push({ path, scope, text, bytes: read.bytes, cut: read.cut, imports: ctx.imported });
 }
