@@ -38,6 +38,8 @@ const CommandHandler = v.strictObject(
     async: v.optional(v.boolean(got("expected true or false"))),
     /** runs in the background like `async`, and its exit 2 wakes the model with its stderr */
     asyncRewake: v.optional(v.boolean(got("expected true or false"))),
+    /** what the model reads before the hook's stderr when an asyncRewake hook exits 2 */
+    rewakeMessage: v.optional(v.string(got("expected a string"))),
     ...common,
   },
   unknownKey,

@@ -41,6 +41,12 @@ export type HookContext = {
    * background; without it (rein hooks test) async hooks are waited for, still deciding nothing.
    */
   late?: (event: HookEvent, text: string) => void;
+  /**
+   * Takes what an `asyncRewake` hook said when it exited 2: the session hands it to the model at
+   * once (beside the next result of a run under way, or as a new turn when none is); without it,
+   * it is late context like any async hook's.
+   */
+  wake?: (event: HookEvent, text: string) => void;
 };
 
 /** An event's own fields; `tool` and `input` are in rein's vocabulary and converted per hook. */
@@ -88,7 +94,7 @@ export async function fire(entries: readonly HookEntry[], fired: Fired, ctx: Hoo
   // Background hooks outlive the call that fired them (an abort of the run does not end them; their timeout does).
   for (const entry of background) {
     void runOne(entry, fired, ctx, new AbortController().signal)
-      .then((verdict) => verdict.context && late!(fired.event, verdict.context))
+      .then((verdict) => verdict.context && (verdict.rewake && ctx.wake ? ctx.wake : late!)(fired.event, verdict.context))
       .catch(() => undefined); // it ended after its session (the store is closed): what it said is dropped
   }
   const waited = background.length ? chosen.filter((entry) => !isAsync(entry)) : chosen;
@@ -112,12 +118,12 @@ function handlerKey(handler: HookHandler): string {
   return key;
 }
 
-/** An `async: true` command hook: it runs in the background and decides nothing. */
+/** An `async: true` (or `asyncRewake: true`) command hook: it runs in the background and decides nothing. */
 export function isAsync(entry: HookEntry): boolean {
-  return entry.handler.type === "command" && entry.handler.async === true;
+  return entry.handler.type === "command" && (entry.handler.async === true || entry.handler.asyncRewake === true);
 }
 
-async function runOne(entry: HookEntry, fired: Fired, ctx: HookContext, signal: AbortSignal): Promise<Verdict> {
+async function runOne(entry: HookEntry, fired: Fired, ctx: HookContext, signal: AbortSignal): Promise<Verdict & { rewake?: true }> {
   const id = ctx.newId();
   const handler = describeHandler(entry.handler);
   const background = isAsync(entry);
@@ -130,9 +136,10 @@ async function runOne(entry: HookEntry, fired: Fired, ctx: HookContext, signal: 
   // A command's hook_start is stored while its process starts (the write and the start overlap).
   const raw = entry.handler.type === "command" ? await runCommand(entry.handler, { payload, cwd: ctx.cwd, env: hookEnv(ctx, entry), timeoutMs, signal, started: announce }) : await runElsewhere(entry.handler, payload, ctx, announce, timeoutMs, signal, id);
   announce();
-  const verdict = background ? told(verdictOf(fired.event, raw, timeoutMs)) : verdictOf(fired.event, raw, timeoutMs);
+  const verdict: Verdict & { rewake?: true } = background ? told(verdictOf(fired.event, raw, timeoutMs)) : verdictOf(fired.event, raw, timeoutMs);
   verdict.dialect = entry.dialect;
   if (entry.handler.type === "command") verdict.command = [entry.handler.command, ...(entry.handler.args ?? [])].join(" ");
+  if (entry.handler.type === "command" && entry.handler.asyncRewake && raw.exitCode === 2) Object.assign(verdict, { context: rewakeText(entry.handler, raw), rewake: true });
   if (verdict.updatedInput && fired.tool) verdict.updatedInput = inputFrom(fired.tool, verdict.updatedInput, entry.dialect) as Record<string, unknown>;
   ctx.emit({
     type: "hook_end",
@@ -143,6 +150,15 @@ async function runOne(entry: HookEntry, fired: Fired, ctx: HookContext, signal: 
     ...(verdict.error ? { error: verdict.error } : {}),
   });
   return verdict;
+}
+
+/**
+ * What an `asyncRewake` hook's exit 2 tells the model, as Claude Code words it: its `rewakeMessage`
+ * (or "... blocking error from command") and what it wrote on stderr (stdout when stderr is empty).
+ */
+function rewakeText(handler: Extract<HookHandler, { type: "command" }>, raw: RawRun): string {
+  const said = raw.stderr.trim() || raw.stdout.trim();
+  return `${handler.rewakeMessage ?? `Stop hook blocking error from command "${handler.command}":`} ${said}`.trim();
 }
 
 /** An async hook decides nothing: what it says (its context, its systemMessage) is all that is kept. */

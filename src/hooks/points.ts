@@ -13,6 +13,8 @@ export type HookPoints = {
   newRun: () => void;
   /** what `async: true` hooks said since it was last taken, for the model (beside the next prompt) */
   takeLate: () => string[];
+  /** hands the model a note at the next point the conversation grows (an asyncRewake hook's, during a run) */
+  addLate: (note: string) => void;
   /**
    * before a prompt is sent: a block refuses it (the reason is for the user); context goes beside it.
    * `claude`: the block came from Claude Code's files only, with Claude Code's result text for it.
@@ -95,6 +97,7 @@ export function hookPoints(entries: readonly HookEntry[], ctx: HookContext): Hoo
     newRun: () => void ((halt = undefined), (promptId = crypto.randomUUID())),
     claudeStop: () => (halt?.claude ? { event: halt.event, reason: halt.reason } : undefined),
     takeLate,
+    addLate: (note) => void late.push(note),
     async beforePrompt(prompt, signal) {
       if (sub) return {}; // a task's prompt is the parent's tool call, not a person's prompt
       const merged = await fire({ event: "UserPromptSubmit", fields: { prompt } }, signal);

@@ -66,6 +66,8 @@ export function sessionHooks(
     model: () => { stream: StreamFn; model: string };
     /** the subagent agent hooks run */
     agent: AgentRunner;
+    /** an asyncRewake hook exited 2: its note goes to the model now */
+    wake?: (note: string) => void;
   },
 ): SessionHooks | undefined {
   if (!settings || !settings.entries.some((entry) => entry.active)) return undefined;
@@ -89,6 +91,7 @@ export function sessionHooks(
     env: session.env,
     emit: session.emit,
     newId: () => newId("hook"),
+    ...(session.wake ? { wake: (_event: string, note: string) => session.wake!(note) } : {}),
     runOther: (handler, payload, timeoutMs, signal, id) => {
       if (handler.type === "http") return runHttp(handler, payload, headerEnv(), timeoutMs, signal);
       if (handler.type === "agent") return runAgentHook(handler, payload, session.agent, id, timeoutMs, signal);

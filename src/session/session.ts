@@ -95,6 +95,8 @@ export type SessionOptions = {
   afterToolCall?: CallChain["afterToolCall"];
   /** a check of the final answer (Claude Code's --json-schema): a string sends the model back with it */
   beforeStop?: CallChain["beforeStop"];
+  /** an asyncRewake hook's exit 2 while no run is under way starts a turn (front ends that stay open: the terminal, the server) */
+  wakeWhenIdle?: boolean;
   /** the task tool and the child sessions it runs (agents/host.ts) */
   subagents?: SubagentSource;
   /** the subagent an `agent` hook runs (absent: agent hooks cannot run here) */
@@ -183,6 +185,7 @@ export class Session {
       emit: (event) => void this.emit(event),
       model: () => ({ stream: this.options.stream, model: this.options.model }),
       agent: (request) => (this.hookAgent ? this.hookAgent(request) : Promise.reject(new Error("agent hooks cannot run here (no subagents)"))),
+      wake: (note) => this.wake(note),
     });
     this.checkpoints = options.checkpoints ? new TurnCheckpoints(options.checkpoints, row.cwd, row.id) : undefined;
     this.lease = new RunLease(options.store.db, row.id, { ...options.lease, ...(options.now ? { now: options.now } : {}) });
@@ -479,6 +482,16 @@ export class Session {
       this.storedSize = undefined;
     }
     return outcome;
+  }
+
+  /**
+   * An asyncRewake hook exited 2: during a run its note goes beside the next tool result; when the
+   * session is idle and its front end keeps it open (wakeWhenIdle: the terminal, the server), it
+   * starts a turn; otherwise it waits for the next prompt.
+   */
+  private wake(note: string): void {
+    if (this.inRun || !this.options.wakeWhenIdle) return void this.hooks?.points.addLate(note);
+    void this.prompt(note).catch(() => this.hooks?.points.addLate(note));
   }
 
   /** The broker decides; an allowed call that may change the workspace first gets the turn's checkpoint. */

@@ -42,11 +42,11 @@ test.concurrent("anthropics/claude-code agents with <example> descriptions load 
   const agents = listing.plugins.flatMap((p) => p.agents).sort();
   expect(agents).toEqual(["hookify:conversation-analyzer", "plugin-dev:agent-creator", "pr-review-toolkit:code-simplifier", "pr-review-toolkit:pr-test-analyzer"]);
   expect(listing.problems).toEqual([]);
-  // asyncRewake is read; rewakeMessage/rewakeSummary are left out one by one, the groups kept
+  // asyncRewake and rewakeMessage are read; rewakeSummary is left out, handler by handler, the groups kept
   const security = listing.plugins.find((p) => p.id === "security-guidance@claude-code-plugins")!;
   expect(security.hooks.filter((h) => h.startsWith("PostToolUse(Bash)"))).toHaveLength(2);
   expect(security.hooks.some((h) => h.startsWith("Stop "))).toBe(true);
-  expect(listing.notes).toContainEqual(expect.stringMatching(/hooks\.json: "hooks\.Stop\[0\]\.hooks\[0\]": key "rewakeMessage" is not one rein reads; ignored$/));
+  expect(listing.notes).toContainEqual(expect.stringMatching(/hooks\.json: "hooks\.Stop\[0\]\.hooks\[0\]": key "rewakeSummary" is not one rein reads; ignored$/));
   expect(listing.notes).toContainEqual(expect.stringMatching(/code-simplifier\.md: the front matter is not strict YAML .*read leniently/));
 
   w.fake.script(

@@ -40,7 +40,7 @@ export async function loadSession(args: Args, env: Env, hooks: InteractiveHooks,
   const registry = toolRegistry(settings.toolDirs, (errors) => warn(`tools not loaded:\n${errors.map(formatLoadError).join("\n")}`));
   // A run that waits for another process's run on this session says so; Esc or Ctrl-C stops the wait as it stops a turn.
   const onLeaseWait = (line: string) => screen.print(chalk.dim(`${line} (Esc or Ctrl-C stops waiting)`));
-  let options: SessionOptions = { ...sessionOptions(settings, store, registry), onLeaseWait };
+  let options: SessionOptions = { ...sessionOptions(settings, store, registry), onLeaseWait, wakeWhenIdle: true };
   let agentName = settings.agents?.name;
   const commands = options.skills?.loaded.commands ?? [];
   for (const problem of options.skills ? skillProblems(options.skills.loaded) : []) warn(problem);
