@@ -56,6 +56,7 @@ export async function runLoop(messages: Message[], config: LoopConfig, io: LoopR
     usage = addUsage(usage, used);
     const price = io.costOf(used);
     cost = cost === null || price === null ? null : roundUsd(cost + price);
+    if (config.spend) config.spend.spent = config.spend.spent === null || price === null ? null : roundUsd(config.spend.spent + price);
     return price;
   };
   let apiMs = 0;
@@ -86,7 +87,9 @@ export async function runLoop(messages: Message[], config: LoopConfig, io: LoopR
     const halt = halted();
     if (halt) return haltEnd(halt);
     if (turns >= config.maxTurns) return end("max_turns", `stopped after ${config.maxTurns} turn${config.maxTurns === 1 ? "" : "s"} (--max-turns)`);
-    if (overBudget(cost, config.maxCost)) return end("max_turns", budgetReached(config.maxCost, cost));
+    // The whole run's spending when it is shared: children running at once see each other's.
+    const spent = config.spend ? config.spend.spent : cost;
+    if (overBudget(spent, config.maxCost)) return end("max_turns", budgetReached(config.maxCost, spent));
     turns++;
     // Loading tool files can take a while (each import is bounded, see registry/import-check.ts): an abort does not wait for it.
     const current = await untilAborted(io.tools(), signal);

@@ -316,6 +316,9 @@ export type CompactInput = {
   reason: "threshold" | "too_long" | "manual";
 };
 
+/** One run's spending across the sessions it starts (a parent and its children, running at once): `null` once a price is unknown. */
+export type RunSpend = { spent: number | null };
+
 export type LoopConfig = {
   model: string;
   system: string;
@@ -323,6 +326,8 @@ export type LoopConfig = {
   maxTurns: number;
   /** USD: no model turn starts once this run has spent at least this much (unenforced when the cost is unknown) */
   maxCost?: number;
+  /** what the whole run has spent, shared with the children its task calls start: each model call adds its price, and `maxCost` holds for the total */
+  spend?: RunSpend;
   cwd: string;
   sessionId: string;
   /** the model's context window in tokens; without it the loop never compacts */

@@ -1,6 +1,6 @@
 // What the task tool needs of the session it runs in (given by the session, see session/subagents.ts),
 // and what a child run reports back.
-import type { PermissionReply, ResultStatus, StampedEvent, Usage } from "../agent/types.ts";
+import type { PermissionReply, ResultStatus, RunSpend, StampedEvent, Usage } from "../agent/types.ts";
 import type { Rule } from "../permission/evaluate.ts";
 import type { Tool } from "../sdk.ts";
 
@@ -15,8 +15,8 @@ export type SubagentParent = {
   answerer: (answer: (askId: string, reply: PermissionReply, message?: string) => boolean) => () => void;
   /** a child's run ended: its usage and cost roll up into the parent's result */
   spent: (usage: Usage, cost: number | null) => void;
-  /** what the parent's run has cost so far, its children's included (null when unknown) */
-  costSoFar: () => number | null;
+  /** the parent's run's spending, shared with its children (and theirs): `--max-cost` holds for the total */
+  spend: () => RunSpend;
 };
 
 /** The task tool (and anything else that runs children) for a session. */

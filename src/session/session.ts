@@ -20,6 +20,7 @@ import {
   type Message,
   type PermissionReply,
   type ResultStatus,
+  type RunSpend,
   type StampedEvent,
   type StreamFn,
   type Usage,
@@ -68,6 +69,8 @@ export type SessionOptions = {
   maxTurns: number;
   /** USD for one prompt's run: no model turn starts once it has spent this much */
   maxCost?: number;
+  /** a child's: the spending of the parent's run, which `maxCost` holds for (a top-level run starts its own) */
+  spend?: RunSpend;
   maxTokens: number;
   /** the model's context window in tokens; defaults to the model table's (tests pass a small one) */
   contextWindow?: number;
@@ -157,6 +160,8 @@ export class Session {
   private hooksStarted = false;
   /** what this run's subagents spent (their results roll up into this run's) */
   private childSpend: { usage: Usage; cost: number | null } = { usage: emptyUsage(), cost: 0 };
+  /** the run under way's spending, shared with its children */
+  private runSpend: RunSpend = { spent: 0 };
   /** the running children's reply functions: an ask forwarded from a child is answered here */
   private readonly answerers = new Set<(askId: string, reply: PermissionReply, message?: string) => boolean>();
   private readonly taskTools: Tool[];
@@ -240,10 +245,7 @@ export class Session {
           const before = this.childSpend;
           this.childSpend = { usage: addUsage(before.usage, usage), cost: before.cost === null || cost === null ? null : before.cost + cost };
         },
-        costSoFar: () => {
-          const own = costFunction(this.options.model, this.options.models)(this.runUsage);
-          return own === null || this.childSpend.cost === null ? null : own + this.childSpend.cost;
-        },
+        spend: () => this.runSpend,
       };
     this.taskTools = options.subagents?.(parent) ?? [];
     this.hookAgent = options.hookAgent?.(parent);
@@ -319,6 +321,7 @@ export class Session {
     const controller = new AbortController();
     this.controller = controller;
     this.inRun = true;
+    this.runSpend = this.options.spend ?? { spent: 0 };
     const startedAt = (this.options.now ?? Date.now)();
     const { store } = this.options;
     // Grants made during this run end with it; a subagent's run shares the list and drops only its own.
@@ -359,6 +362,7 @@ export class Session {
           maxTokens: this.options.maxTokens,
           maxTurns: this.options.maxTurns,
           ...(this.options.maxCost !== undefined ? { maxCost: this.options.maxCost } : {}),
+          spend: this.runSpend,
           cwd: this.row.cwd,
           sessionId: this.id,
           contextWindow: this.contextWindow,
@@ -418,6 +422,7 @@ export class Session {
       this.saveError = undefined;
       this.runUsage = emptyUsage();
       this.childSpend = { usage: emptyUsage(), cost: 0 };
+      this.runSpend = { spent: 0 };
       this.hooks?.rest();
       this.options.skills?.grants.splice(grantsBefore);
     }

@@ -124,8 +124,6 @@ function childOptions(parentOptions: SessionOptions, agent: AgentDefinition, par
   const tighten = tightening(agent);
   const own = agentLayer(agent);
   const parentTools = parentOptions.tools;
-  const spent = parent.costSoFar();
-  const maxCost = parentOptions.maxCost === undefined ? undefined : Math.max(0, parentOptions.maxCost - (spent ?? 0));
   return {
     ...base,
     model,
@@ -136,7 +134,8 @@ function childOptions(parentOptions: SessionOptions, agent: AgentDefinition, par
     },
     expand: async (requests, cwd) => tighten(parentOptions.expand ? await parentOptions.expand(requests, cwd) : requests),
     maxTurns: agent.maxTurns ?? parentOptions.maxTurns,
-    ...(maxCost !== undefined ? { maxCost } : {}),
+    // The parent's cap over the parent's run's spending: children running at once see each other's.
+    spend: parent.spend(),
     agent: agent.name,
     ...(parentOptions.hooks ? { hooks: { ...parentOptions.hooks, subagent: { parentId: parent.id, agentType: agent.name } } } : {}),
     inherited: () => [...(parentOptions.inherited?.() ?? []), ...parent.approvals(), ...approvals],
