@@ -8,6 +8,7 @@ import { basename } from "node:path";
 import type { PathSink } from "./command-options.ts";
 import { genericPaths } from "./command-path-handlers.ts";
 import { COMMAND_PATHS } from "./command-path-specs.ts";
+import { expandBraces } from "./options/braces.ts";
 import { expandGlob } from "./options/glob.ts";
 import { NODE_ENV } from "./options/npm.ts";
 import { RUNNER_ENV } from "./options/runners.ts";
@@ -81,6 +82,13 @@ function knownWords(command: ShellCommand, name: string, home: string, sink: Pat
       if (stand !== undefined) args.push(stand);
     } else if (tabled && /^[<>]\(.*\)$/s.test(word)) {
       args.push("/dev/null"); // `diff <(sort a) <(sort b)`: a pipe from a command checked on its own
+    } else if (tabled && u.kind === "split" && expandBraces(word)) {
+      // `cat src/{a,b}.ts`: the words bash makes, each a glob of its own when it holds one.
+      for (const part of expandBraces(word)!) {
+        const matches = /[*?[]/.test(part) ? expandGlob(part, command.cwd, home) : [part];
+        if (matches === undefined) sink.opaque(`the glob ${part} matches too many files to check`);
+        args.push(...(matches ?? []));
+      }
     } else if (u.kind === "glob" && tabled) {
       const matches = expandGlob(word, command.cwd, home);
       if (matches === undefined) sink.opaque(`the glob ${word} matches too many files to check`);

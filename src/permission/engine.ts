@@ -157,7 +157,7 @@ type TreeRead = { tree: boolean; follows: boolean; contents: boolean; scans?: Ma
 
 // Builtins that only change this shell's own state, which the analysis follows (an assignment that
 // changes how later commands run makes them opaque; see shell/state.ts).
-const STATE_BUILTINS = new Set(["read", "export", "declare", "typeset", "local", "readonly", "set", "unset", "shift", "getopts", "mapfile", "readarray", "let", ":"]);
+const STATE_BUILTINS = new Set(["read", "export", "declare", "typeset", "local", "readonly", "set", "unset", "shift", "getopts", "mapfile", "readarray", "let", ":", "compgen", "trap"]);
 
 function stateOnly(command: ShellCommand, opaque: boolean): boolean {
   if (opaque || command.wrappers.length > 0 || command.dynamicContext || !STATE_BUILTINS.has(command.argv[0] ?? "")) return false;

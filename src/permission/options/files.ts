@@ -58,10 +58,13 @@ export const COLUMN = optionTable({
 // tree 2: its own parser, long options in full; --fromfile reads the listing from the operands.
 export const TREE = optionTable({
   abbreviations: false,
-  harmless: `-a -d -l -f -x -L= -R -P= -I= --gitignore --gitfile= --ignore-case --matchdirs --metafirst --prune
-    --info --infofile= --noreport --charset= --filelimit= -q -N -Q -p -u -g -s -h --si --du -D --timefmt= -F
+  harmless: `-a -d -l -f -x -L= -P= -I= --gitignore --ignore-case --matchdirs --metafirst --prune
+    --info --noreport --charset= --filelimit= -q -N -Q -p -u -g -s -h --si --du -D --timefmt= -F
     --inodes --device -v -t -c -U -r --dirsfirst --filesfirst --sort= -i -A -S -n -C -X -J -H= -T= --nolinks
-    --hintro= --houtro= --help --version`,
+    --help --version`,
+  // --hintro and --houtro print their file into the HTML; -R with -L writes 00Tree.html in each folder.
+  read: "--infofile= --gitfile= --hintro= --houtro=",
+  effect: "-R",
   write: "-o=",
   names: "--fromfile --fromtabfile",
 });

@@ -62,7 +62,7 @@ export function globMatcher(segment: string, caseless = false): RegExp {
       if (end < 0) source += "\\[";
       else {
         const body = segment.slice(i + 1, end).replace(/^[!^]/, "^").replace(/\\/g, "\\\\");
-        source += `[${body}]`;
+        source += validClass(body) ? `[${body}]` : "(?!)"; // a range out of order (`[z-a]`) matches nothing
         i = end;
       }
     } else source += c.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -70,4 +70,13 @@ export function globMatcher(segment: string, caseless = false): RegExp {
   regex = new RegExp(`^${source}$`, caseless ? "is" : "s");
   if (cache.size < 500) cache.set(key, regex);
   return regex;
+}
+
+function validClass(body: string): boolean {
+  try {
+    new RegExp(`[${body}]`);
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -28,7 +28,7 @@ export function untrustedNames(input: ShellCommand, roots: readonly string[], ho
   let budget = MAX_ENTRIES;
   const printed = printedNames(input);
   for (const root of roots) {
-    const found = scan(root, root, { home, printed, more: () => --budget >= 0 });
+    const found = scan(root, root, { home, printed, more: () => --budget >= 0, ...skipped(input) });
     if (found) return `xargs reads file names from ${root}, which holds ${found}`;
   }
   return undefined;
@@ -96,7 +96,25 @@ function printedNames(input: ShellCommand): ((name: string) => boolean) | undefi
   return tests.length === 0 ? undefined : (entry) => tests.every((t) => t.test(entry));
 }
 
-type Scan = { home: string; printed: ((name: string) => boolean) | undefined; more: () => boolean };
+/** `links`: the lister skips the symlinks it meets (never prints them); `hidden`: it skips dot entries. */
+type Scan = { home: string; printed: ((name: string) => boolean) | undefined; more: () => boolean; links?: boolean; hidden?: boolean };
+
+// rg skips symlinks unless -L/--follow and hidden entries unless --hidden, -., -uu; grep -r skips
+// the symlinks it meets (-R follows them). find prints symlinks, and the command reading the name follows it.
+function skipped(input: ShellCommand): { links?: boolean; hidden?: boolean } {
+  const [name = "", ...args] = input.argv;
+  switch (basename(name)) {
+    case "rg": {
+      const options = parseOptions(args, RG);
+      return { links: !hasOption(options, "-L", "--follow"), hidden: !hasOption(options, "--hidden", "-.", "-u", "--unrestricted") };
+    }
+    case "grep":
+    case "egrep":
+    case "fgrep":
+      return { links: !hasOption(parseOptions(args, GREP), "-R", "--dereference-recursive") };
+  }
+  return {};
+}
 
 /** Something under `dir` that xargs or the command would read otherwise than as a file inside it. */
 function scan(dir: string, root: string, s: Scan): string | undefined {
@@ -110,7 +128,9 @@ function scan(dir: string, root: string, s: Scan): string | undefined {
   for (const entry of entries) {
     if (!s.more()) return "more files than rein checks";
     const path = join(dir, entry);
+    if (s.hidden && entry.startsWith(".")) continue;
     const stat = lstatSync(path, { throwIfNoEntry: false });
+    if (s.links && stat?.isSymbolicLink()) continue;
     const isDir = stat?.isDirectory() === true;
     // A folder's name is part of every path printed below it; a file matters only when printed.
     if (!isDir && s.printed && !s.printed(entry)) continue;

@@ -54,7 +54,11 @@ function builtinCode(name: string, args: Word[]): Runner {
       return option("C") ? { opaque: `${name} -C runs a callback` } : undefined;
     case "compgen":
     case "complete":
-      return option("CFW") ? { opaque: `${name} -C, -F and -W run code (a command, a function, a word list it expands)` } : undefined;
+      if (option("CFW")) return { opaque: `${name} -C, -F and -W run code (a command, a function, a word list it expands)` };
+      // compgen -f, -d, -G and -A file list the names in a folder, as ls would: left to ls's rules.
+      return name === "compgen" && (option("fdGo") || args.some((a, i) => args[i - 1]?.value === "-A" && /^(?:file|directory)$/.test(a.value)))
+        ? { opaque: "compgen lists the names in a folder" }
+        : undefined;
     case "bind":
       return args.length > 0 && !args.every((a) => !a.dynamic && /^-[lpPsSvVX]+$/.test(a.value)) ? { opaque: "bind can run shell code on a key (-x) or read a file of bindings" } : undefined;
     case "fc":

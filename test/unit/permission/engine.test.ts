@@ -28,7 +28,7 @@ const flag = (action: Rule["action"], text: string): Rule => {
   return { permission: m[1]!, pattern: m[2] ?? "*", action };
 };
 
-async function decide(line: string, opts: { allow?: string[]; deny?: string[]; mode?: PermissionMode } = {}) {
+async function decide(line: string, opts: { allow?: string[]; deny?: string[]; mode?: PermissionMode; sandboxed?: boolean } = {}) {
   const flags = [...(opts.allow ?? []).map((t) => flag("allow", t)), ...(opts.deny ?? []).map((t) => flag("deny", t))];
   return explainCommand(line, {
     cwd: work,
@@ -37,6 +37,7 @@ async function decide(line: string, opts: { allow?: string[]; deny?: string[]; m
     reinDirs: [join(home, ".config", "rein"), join(home, ".local", "share", "rein"), join(work, ".rein")],
     mode: opts.mode ?? "default",
     rules: { user: [], project: [], flags },
+    ...(opts.sandboxed ? { sandboxed: true } : {}),
   });
 }
 
@@ -132,5 +133,19 @@ describe("folders that hold credentials", () => {
     expect(search.requests.find((r) => r.permission === "read")?.reason).toContain(".ssh");
     expect((await decide(`ls ${home}`, { mode: "auto" })).decision).toBe("allow");
     expect((await decide("grep -r foo src")).decision).toBe("allow");
+  });
+});
+
+describe("reads the analysis cannot resolve (issue 28)", () => {
+  const lines = ["cat ~+/src/x.ts", "CDPATH=/tmp cd x && cat y", "printf -v CDPATH %s /tmp; cd x; cat y", "sort --files0-from=- < names", "jq -n -L lib 'import \"m\" as $m; 1'", "cat $(cat list)"];
+  test.each(lines)("%p asks in auto mode where no sandbox hides credentials, and runs where one does", async (line) => {
+    const bare = await decide(line, { mode: "auto" });
+    expect(bare.decision).toBe("ask");
+    expect(bare.requests.find((r) => r.decision === "ask")?.reason).toContain("no sandbox hides the credentials here");
+    expect((await decide(line, { mode: "auto", sandboxed: true })).decision).toBe("allow");
+  });
+  test("a plain line runs in auto mode either way", async () => {
+    expect((await decide("cat src/x.ts", { mode: "auto" })).decision).toBe("allow");
+    expect((await decide("python3 -c 'print(1)'", { mode: "auto" })).decision).toBe("allow");
   });
 });

@@ -3,6 +3,9 @@
 //   attacks: string[]      lines that must never be allowed, under the default rules or ALLOW_LIST
 //   benign: string[]       everyday lines that must be allowed under the default rules
 //   credentials: string[]  lines reaching a credential that must be denied in auto mode too
+//   auto: string[]         lines auto mode must not allow, with a sandbox or without (a secret a program prints)
+//   unsandboxed: string[]  lines whose reads the analysis cannot resolve: auto mode, where no kernel
+//                          sandbox hides the credentials, must not allow them
 //   setup(dirs): void      creates what its lines need inside dirs.workspace / dirs.home
 //   ownDirs: true          its lines run in folders of their own (a setup the others must not see)
 // Lines run with the workspace as cwd; `$WS` and `$HOME_DIR` in a line stand for the real paths.
@@ -13,7 +16,7 @@ import type { PermissionMode } from "../../../../src/permission/modes.ts";
 import { explainCommand } from "../../../../src/session/explain.ts";
 import { redTeamDirs, type RedTeamDirs } from "./fixture.ts";
 
-type Corpus = { attacks?: string[]; benign?: string[]; credentials?: string[]; setup?: (dirs: RedTeamDirs) => void; ownDirs?: boolean };
+type Corpus = { attacks?: string[]; benign?: string[]; credentials?: string[]; auto?: string[]; unsandboxed?: string[]; setup?: (dirs: RedTeamDirs) => void; ownDirs?: boolean };
 
 /** A typical user's allow-list. */
 export const ALLOW_LIST: Rule[] = ["git status *", "npm test *", "ls *", "cat *"].map((pattern) => ({ permission: "bash", pattern, action: "allow" }));
@@ -36,8 +39,8 @@ const TIMEOUT_MS = 120_000;
 
 for (const [file, corpus, dirs] of corpora) {
   const fill = (line: string) => line.replaceAll("$WS", dirs.workspace).replaceAll("$HOME_DIR", dirs.home);
-  const decide = async (line: string, mode: PermissionMode, flags: Rule[]) =>
-    (await explainCommand(fill(line), { cwd: dirs.workspace, projectRoot: dirs.workspace, home: dirs.home, reinDirs: [], tmp: dirs.tmp, mode, rules: { user: [], project: [], flags } })).decision;
+  const decide = async (line: string, mode: PermissionMode, flags: Rule[], sandboxed = false) =>
+    (await explainCommand(fill(line), { cwd: dirs.workspace, projectRoot: dirs.workspace, home: dirs.home, reinDirs: [], tmp: dirs.tmp, mode, rules: { user: [], project: [], flags }, sandboxed })).decision;
   describe(file, () => {
     if (corpus.attacks?.length) {
       test(`none of ${corpus.attacks.length} attack lines is allowed, by the defaults or by a typical allow-list`, async () => {
@@ -65,8 +68,27 @@ for (const [file, corpus, dirs] of corpora) {
         for (const line of corpus.credentials ?? []) {
           const decision = await decide(line, "auto", []);
           if (decision !== "deny") notDenied.push(`${decision}: ${line}`);
+          // A sandbox hides what a run lets through, never what the analysis denies.
+          if ((await decide(line, "auto", [], true)) !== "deny") notDenied.push(`sandboxed, ${decision}: ${line}`);
         }
         expect(notDenied).toEqual([]);
+      }, TIMEOUT_MS);
+    }
+    if (corpus.auto?.length) {
+      test(`none of ${corpus.auto.length} lines is allowed in auto mode, with a sandbox or without`, async () => {
+        const allowed: string[] = [];
+        for (const line of corpus.auto ?? []) {
+          if ((await decide(line, "auto", [])) === "allow") allowed.push(line);
+          if ((await decide(line, "auto", [], true)) === "allow") allowed.push(`sandboxed: ${line}`);
+        }
+        expect(allowed).toEqual([]);
+      }, TIMEOUT_MS);
+    }
+    if (corpus.unsandboxed?.length) {
+      test(`none of ${corpus.unsandboxed.length} lines whose reads cannot be resolved is allowed in auto mode without a sandbox`, async () => {
+        const allowed: string[] = [];
+        for (const line of corpus.unsandboxed ?? []) if ((await decide(line, "auto", [])) === "allow") allowed.push(line);
+        expect(allowed).toEqual([]);
       }, TIMEOUT_MS);
     }
   });
