@@ -30,7 +30,7 @@ export async function mcpLogin(name: string | undefined, ctx: Context): Promise<
     out(`To log in to MCP server "${name}", open this URL in a browser:\n\n  ${url}\n\nWaiting for the browser to come back (Ctrl-C to stop)...\n`);
   let result: Awaited<ReturnType<typeof login>>;
   try {
-    result = await login({ name, entry, tokenFile: settings.tokenFile, env: ctx.env, onUrl: showUrl });
+    result = await login({ name, entry, tokenFile: settings.tokenFile, env: ctx.env, onUrl: showUrl, onNote: warn });
   } catch (error) {
     warn(`the login to MCP server "${name}" failed: ${error instanceof Error ? error.message : String(error)}`);
     return 1;

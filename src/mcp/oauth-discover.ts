@@ -12,14 +12,18 @@ import type { AuthorizationServerMetadata } from "@modelcontextprotocol/sdk/shar
 import { checkResourceAllowed, resourceUrlFromServerUrl } from "@modelcontextprotocol/sdk/shared/auth-utils.js";
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { RemoteEntry } from "./config.ts";
+import { messageOf } from "./message.ts";
+import { answerText } from "./oauth-answers.ts";
 
 export type Discovery = {
   issuer: string;
   metadata: AuthorizationServerMetadata;
-  /** the RFC 8707 resource indicator, when the server published its metadata */
-  resource?: string;
+  /** the RFC 8707 resource indicator: the metadata's, or the server's canonical URL */
+  resource: string;
   /** what the 401 or the metadata say to ask for */
   scope?: string;
+  /** what was odd on the way but did not stop the login, one line each */
+  notes: string[];
 };
 
 export class LoginError extends Error {}
@@ -34,14 +38,24 @@ export async function discover(entry: RemoteEntry, fetchFn: FetchLike = fetch): 
   }
   const challenge = extractWWWAuthenticateParams(answer);
   await answer.body?.cancel();
-  const resourceMetadata = await discoverOAuthProtectedResourceMetadata(entry.url, { resourceMetadataUrl: challenge.resourceMetadataUrl }, fetchFn).catch(() => undefined);
+  const notes: string[] = [];
+  const resourceMetadata = await discoverOAuthProtectedResourceMetadata(entry.url, { resourceMetadataUrl: challenge.resourceMetadataUrl }, fetchFn).catch((error: unknown) => {
+    // None published is normal for a server from before RFC 9728; one that cannot be read is told.
+    if (!/does not implement OAuth 2.0 Protected Resource Metadata/.test(messageOf(error))) {
+      const where = challenge.resourceMetadataUrl?.href ?? "its /.well-known/oauth-protected-resource";
+      notes.push(`the server's protected resource metadata (${where}) could not be read (${answerText(error)}); taking ${new URL(entry.url).origin} as its own authorization server`);
+    }
+    return undefined;
+  });
   if (resourceMetadata && !checkResourceAllowed({ requestedResource: resourceUrlFromServerUrl(entry.url), configuredResource: resourceMetadata.resource })) {
     throw new LoginError(`the server's protected resource metadata is for ${resourceMetadata.resource}, not ${entry.url}: refusing to log in`);
   }
   // A server from before RFC 9728 is its own authorization server.
   const issuer = resourceMetadata?.authorization_servers?.[0] ?? new URL(entry.url).origin;
   secureUrl(issuer, "the authorization server");
-  const metadata = await discoverAuthorizationServerMetadata(issuer, { fetchFn });
+  const metadata = await discoverAuthorizationServerMetadata(issuer, { fetchFn }).catch((error: unknown) => {
+    throw new LoginError(`the authorization server's metadata (${issuer}) could not be read: ${answerText(error)}`);
+  });
   if (!metadata) throw new LoginError(`the authorization server ${issuer} publishes no metadata (/.well-known/oauth-authorization-server or openid-configuration)`);
   if (trimSlash(metadata.issuer) !== trimSlash(issuer)) {
     throw new LoginError(`the authorization server's metadata names issuer ${metadata.issuer}, not ${issuer} where it was found: refusing to log in (RFC 8414 section 3.3)`);
@@ -53,7 +67,9 @@ export async function discover(entry: RemoteEntry, fetchFn: FetchLike = fetch): 
   secureUrl(metadata.token_endpoint, "its token endpoint");
   if (metadata.registration_endpoint) secureUrl(metadata.registration_endpoint, "its registration endpoint");
   const scope = challenge.scope ?? resourceMetadata?.scopes_supported?.join(" ");
-  return { issuer, metadata, ...(resourceMetadata ? { resource: resourceMetadata.resource } : {}), ...(scope ? { scope } : {}) };
+  // RFC 8707 (and the MCP spec): the resource is always named, from the metadata or the server's own URL.
+  const resource = resourceMetadata?.resource ?? resourceUrlFromServerUrl(entry.url).href;
+  return { issuer, metadata, resource, ...(scope ? { scope } : {}), notes };
 }
 
 /** What a client first sends: an initialize POST (streamable HTTP) or the event stream GET (SSE). */

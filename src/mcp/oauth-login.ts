@@ -12,7 +12,7 @@ import { listenForCode } from "./oauth-callback.ts";
 import { scopeOf } from "./oauth-config.ts";
 import { discover, LoginError, type Discovery } from "./oauth-discover.ts";
 import { saveLogin, storedTokens, type StoredLogin } from "./oauth-store.ts";
-import { messageOf } from "./message.ts";
+import { answerText, boundedFetch, LOGIN_REQUEST_TIMEOUT_MS } from "./oauth-answers.ts";
 
 export type LoginOptions = {
   name: string;
@@ -22,6 +22,10 @@ export type LoginOptions = {
   /** shows the user the URL to open (the login waits for the browser to come back) */
   onUrl: (url: string) => void | Promise<void>;
   timeoutMs?: number;
+  /** how long each request of the login may take (the browser's return is `timeoutMs`) */
+  requestTimeoutMs?: number;
+  /** told what was odd on the way but did not stop the login, one line each */
+  onNote?: (line: string) => void;
   fetchFn?: FetchLike;
 };
 
@@ -29,10 +33,14 @@ const LOGIN_TIMEOUT_MS = 5 * 60_000;
 
 /** Logs in and saves the tokens; "open" when the server asks for no login. Failures are LoginErrors. */
 export async function login(opts: LoginOptions): Promise<StoredLogin | "open"> {
-  const { entry, fetchFn = fetch } = opts;
+  const { entry } = opts;
+  const fetchFn = boundedFetch(opts.fetchFn ?? fetch, opts.requestTimeoutMs ?? LOGIN_REQUEST_TIMEOUT_MS);
   if (entry.oauth === false) throw new LoginError(`its entry says "oauth": false: remove that to log in`);
-  const found = await discover(entry, fetchFn);
+  const found = await discover(entry, fetchFn).catch((error: unknown) => {
+    throw error instanceof LoginError ? error : new LoginError(answerText(error));
+  });
   if (found === "open") return "open";
+  for (const note of found.notes) opts.onNote?.(note);
   const state = randomBytes(24).toString("base64url");
   const callback = listenForCode(state, { port: entry.oauth?.callbackPort, timeoutMs: opts.timeoutMs ?? LOGIN_TIMEOUT_MS, name: opts.name });
   try {
@@ -44,7 +52,7 @@ export async function login(opts: LoginOptions): Promise<StoredLogin | "open"> {
       redirectUrl: callback.redirectUri,
       state,
       ...(scope ? { scope } : {}),
-      ...(found.resource ? { resource: found.resource } : {}),
+      resource: new URL(found.resource),
     });
     await opts.onUrl(authorizationUrl.href);
     const code = await callback.code;
@@ -54,16 +62,16 @@ export async function login(opts: LoginOptions): Promise<StoredLogin | "open"> {
       authorizationCode: code,
       codeVerifier,
       redirectUri: callback.redirectUri,
-      ...(found.resource ? { resource: found.resource } : {}),
+      resource: new URL(found.resource),
       fetchFn,
     }).catch((error: unknown) => {
-      throw new LoginError(`the authorization server did not give tokens for the code: ${messageOf(error)}`);
+      throw new LoginError(`the authorization server did not give tokens for the code: ${answerText(error)}`);
     });
     const saved: StoredLogin = {
       name: opts.name,
       url: entry.url,
       issuer: found.issuer,
-      ...(found.resource ? { resource: found.resource } : {}),
+      resource: found.resource,
       metadata: found.metadata,
       client: { ...client },
       tokens: storedTokens(tokens),
@@ -98,6 +106,6 @@ async function clientFor(opts: LoginOptions, found: Discovery, redirectUri: stri
     ...(scope ? { scope } : {}),
     fetchFn,
   }).catch((error: unknown) => {
-    throw new LoginError(`registering rein with ${found.issuer} failed: ${messageOf(error)}`);
+    throw new LoginError(`registering rein with ${found.issuer} failed: ${answerText(error)}`);
   });
 }

@@ -116,3 +116,29 @@ test.concurrent("login refuses a stdio server and an unknown name with one line 
   expect(unknown).toMatchObject({ code: 1, stderr: 'rein: no MCP server named "nobody" (configured: local)\n' });
   expect((await w.run(["mcp", "login"])).code).toBe(2);
 }, 30_000);
+
+test.concurrent("a registration answer without redirect_uris ends the login with one line naming the field", async () => {
+  await using w = await world();
+  await using fake = startFakeOAuthMcp({ registration: ({ redirect_uris: _, ...rest }) => rest });
+  await configure(w, fake);
+  const r = await w.run(["mcp", "login", "remote"]);
+  expect(r.code).toBe(1);
+  expect(r.stdout).toBe("");
+  expect(r.stderr).toMatch(/^rein: the login to MCP server "remote" failed: registering rein with http:\/\/127\.0\.0\.1:\d+ failed: its answer lacks redirect_uris\n$/);
+}, 30_000);
+
+test.concurrent("protected resource metadata that is not JSON is told in one line, and the login URL still names the resource", async () => {
+  await using w = await world();
+  await using fake = startFakeOAuthMcp({ resourceMetadataBody: "<html>maintenance</html>" });
+  await configure(w, fake);
+  const login = w.start(["mcp", "login", "remote"]);
+  await login.waitForStdout((out) => out.includes("Waiting for the browser"), "the authorization URL");
+  const url = new URL(authorizationUrl(login.stdout));
+  expect(url.searchParams.get("resource")).toBe(fake.url);
+  await (await fetch(url)).text();
+  const r = await login.exited;
+  expect(r.code).toBe(0);
+  const lines = r.stderr.trim().split("\n");
+  expect(lines).toHaveLength(1);
+  expect(lines[0]).toMatch(/^rein: the server's protected resource metadata \(http:\/\/127\.0\.0\.1:\d+\/\.well-known\/oauth-protected-resource\/mcp\) could not be read \(its answer is not JSON\); taking http:\/\/127\.0\.0\.1:\d+ as its own authorization server$/);
+}, 30_000);

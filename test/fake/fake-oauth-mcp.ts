@@ -20,6 +20,12 @@ export type FakeOAuthOptions = {
   authorizationServer?: (origin: string) => string;
   /** leave out registration_endpoint (clients must be configured) */
   noRegistration?: boolean;
+  /** what registration answers, from the fields a client would get (default: all of them) */
+  registration?: (answer: Record<string, unknown>) => Record<string, unknown>;
+  /** the protected resource metadata's body instead of its JSON (sent as text/html, status 200) */
+  resourceMetadataBody?: string;
+  /** the authorization server's metadata never answers */
+  hangMetadata?: boolean;
 };
 
 export type SeenRequest = { method: string; path: string; authorization: string | null; form?: Record<string, string> };
@@ -60,9 +66,10 @@ export function startFakeOAuthMcp(opts: FakeOAuthOptions = {}): FakeOAuthMcp {
   const oauthError = (error: string, status = 400) => Response.json({ error, error_description: `fake: ${error}` }, { status });
 
   const routes: Record<string, (req: Request, url: URL, form: Record<string, string>) => Response | Promise<Response>> = {
-    "GET /.well-known/oauth-protected-resource/mcp": () => Response.json({ resource: opts.resource?.(origin) ?? `${origin}/mcp`, authorization_servers: [opts.authorizationServer?.(origin) ?? origin], scopes_supported: ["mcp"] }),
+    "GET /.well-known/oauth-protected-resource/mcp": () =>
+      opts.resourceMetadataBody !== undefined ? new Response(opts.resourceMetadataBody, { headers: { "content-type": "text/html" } }) : Response.json({ resource: opts.resource?.(origin) ?? `${origin}/mcp`, authorization_servers: [opts.authorizationServer?.(origin) ?? origin], scopes_supported: ["mcp"] }),
     "GET /.well-known/oauth-authorization-server": () =>
-      Response.json({
+      opts.hangMetadata ? new Promise<Response>(() => {}) : Response.json({
         issuer: opts.issuer?.(origin) ?? origin,
         authorization_endpoint: `${origin}/authorize`,
         token_endpoint: `${origin}/token`,
@@ -76,7 +83,8 @@ export function startFakeOAuthMcp(opts: FakeOAuthOptions = {}): FakeOAuthMcp {
       const body = (await req.json()) as { redirect_uris?: string[] };
       const client_id = `client-${token()}`;
       clients.set(client_id, { redirect_uris: body.redirect_uris ?? [] });
-      return Response.json({ ...body, client_id, client_id_issued_at: Math.floor(Date.now() / 1000) }, { status: 201 });
+      const answer = { ...body, client_id, client_id_issued_at: Math.floor(Date.now() / 1000) };
+      return Response.json(opts.registration?.(answer) ?? answer, { status: 201 });
     },
     "GET /authorize": (_req, url) => {
       const q = url.searchParams;

@@ -126,6 +126,15 @@ test.concurrent("metadata whose issuer is not the authorization server it came f
   expect(fake.clients.size).toBe(0);
 }, 20_000);
 
+test.concurrent("an authorization server whose metadata never answers ends the login within the request bound, with a line naming it", async () => {
+  await using fake = startFakeOAuthMcp({ hangMetadata: true });
+  let shown = false;
+  const failed = login({ name: "remote", entry: entryOf(fake), tokenFile: tokenFileIn(), env: {}, onUrl: () => void (shown = true), requestTimeoutMs: 300 });
+  await expect(failed).rejects.toBeInstanceOf(LoginError);
+  await expect(failed).rejects.toThrow(/^the authorization server's metadata \(http:\/\/127\.0\.0\.1:\d+\) could not be read: http:\/\/127\.0\.0\.1:\d+\/\.well-known\/oauth-authorization-server did not answer within 0\.3 s$/);
+  expect(shown).toBe(false);
+}, 20_000);
+
 test.concurrent("metadata for another resource, or an authorization server over plain http elsewhere, is refused", async () => {
   await using other = startFakeOAuthMcp({ resource: () => "https://another.example/mcp" });
   const tokenFile = tokenFileIn();
