@@ -36,6 +36,16 @@ export class PermissionBroker {
 
   constructor(private readonly io: BrokerIO) {}
 
+  /** What the rules and approvals decide for these requests, asking nobody: why not (a phrase), or allowed. */
+  async decide(requests: PermissionRequest[]): Promise<{ allow: true; readOnly: boolean } | { allow: false; why: string }> {
+    const expanded = this.io.expand ? await this.io.expand(requests) : requests;
+    const decision = evaluate(expanded, this.io.rules(), [...(this.io.standing ?? []), ...(this.io.granted?.() ?? []), ...this.approvals]);
+    if (decision.action === "allow") return { allow: true, readOnly: allowedByAnalysis(decision) };
+    const first = decision.requests.find((d) => d.action !== "allow")!;
+    const by = first.rule ? ` by the rule "${formatRule(first.rule)}"` : "";
+    return { allow: false, why: first.action === "deny" ? `${formatRule(first.request)} is denied${by}` : `${formatRule(first.request)} needs permission and nobody is asked for it here` };
+  }
+
   async authorize(call: AuthorizeInput): Promise<Authorization> {
     const requests = this.io.expand ? await this.io.expand(call.requests) : call.requests;
     const decision = evaluate(requests, this.io.rules(), [...(this.io.standing ?? []), ...(this.io.granted?.() ?? []), ...this.approvals]);

@@ -34,6 +34,8 @@ import { childEnv } from "../permission/child-env.ts";
 import { resolveForCheck } from "../permission/paths.ts";
 import { diskFiles, type FileAccess, type FileMemory, type FileStamp, type SandboxPolicy, type Tool } from "../sdk.ts";
 import { PermissionBroker, type Ask, type AskPolicy } from "./broker.ts";
+import { resolveTool } from "../agent/lazy-tool.ts";
+import { expandInlineCommands, hasInlineCommands, type InlineIO } from "./inline-commands.ts";
 import type { Bound } from "./bound-output.ts";
 import { compactConversation, WORTH_COMPACTING } from "./compaction.ts";
 import { NO_COMPACTION, stateOf, type CompactionState } from "./compacted-view.ts";
@@ -334,7 +336,12 @@ export class Session {
       if (plan.type === "error") return this.result(startedAt, "error", { error: plan.error });
       if (plan.type === "command") this.options.skills!.grants.push(...plan.grants);
       const model = plan.type === "command" && plan.model ? (this.options.models?.resolve?.(plan.model, this.options.model) ?? plan.model) : this.options.model;
-      const sent = plan.type === "command" ? plan.text : text;
+      let sent = plan.type === "command" ? plan.text : text;
+      if (plan.type === "command" && hasInlineCommands(sent)) {
+        const expanded = await expandInlineCommands(sent, this.inlineIO(controller.signal), plan.name);
+        if ("error" in expanded) return this.result(startedAt, "error", { error: expanded.error });
+        sent = expanded.text;
+      }
       const resources = (await this.options.mcp?.attach(sent, controller.signal)) ?? [];
       if ("error" in resources) return this.result(startedAt, "error", { error: resources.error });
       const added = [...(plan.type === "command" ? (plan.attachments ?? []) : []), ...resources, ...attachments];
@@ -497,6 +504,47 @@ export class Session {
   private wake(note: string): void {
     if (this.inRun || !this.options.wakeWhenIdle) return void this.hooks?.points.addLate(note);
     void this.prompt(note).catch(() => this.hooks?.points.addLate(note));
+  }
+
+  /** How a command's `` !`cmd` `` runs: the session's bash tool, decided by the broker with nobody asked (inline-commands.ts). */
+  private inlineIO(signal: AbortSignal): InlineIO {
+    const bash = async () => {
+      const tool = (await this.turnTools()).find((t) => t.name === "bash");
+      return tool && (await resolveTool(tool));
+    };
+    const requestsOf = (tool: Tool, command: string) => tool.permissions?.({ command }, { cwd: this.row.cwd }) ?? [{ permission: "bash", pattern: command, always: [] }];
+    const decided = new Map<string, boolean>();
+    return {
+      check: async (command) => {
+        const tool = await bash();
+        if (!tool) return "the bash tool is not offered in this session";
+        const decision = await this.broker.decide(requestsOf(tool, command));
+        if (!decision.allow) return decision.why;
+        decided.set(command, decision.readOnly);
+        return undefined;
+      },
+      run: async (command) => {
+        const tool = (await bash())!;
+        const { masked, ...sandbox } = this.options.sandbox ?? NO_SANDBOX;
+        const readOnly = decided.get(command) === true;
+        const ran = await tool.run(
+          { command },
+          {
+            cwd: this.row.cwd,
+            signal,
+            sessionId: this.id,
+            toolUseId: newId("inline"),
+            output: () => undefined,
+            files: this.files,
+            fileAccess: this.options.fileAccess ?? diskFiles,
+            outputDir: join(this.options.outputDir, this.id),
+            env: this.toolEnv,
+            sandbox: { ...sandbox, readOnly, masked: masked(readOnly) },
+          },
+        );
+        return typeof ran === "string" ? { output: ran, isError: false } : { output: ran.output, isError: ran.isError === true };
+      },
+    };
   }
 
   /** The broker decides; an allowed call that may change the workspace first gets the turn's checkpoint. */

@@ -88,3 +88,35 @@ test.concurrent("an MCP tool's 2,781-character description (sequential-thinking'
   const listed = await w.run(["mcp", "get", "thinking"], { env: { REIN_MCP_WAIT_MS: "25000" } });
   expect(listed.stdout).not.toContain("note:");
 }, 30_000);
+
+function git(dir: string, ...args: string[]): void {
+  const run = Bun.spawnSync(["git", "-c", "user.email=t@example.com", "-c", "user.name=t", "-c", "init.defaultBranch=main", ...args], { cwd: dir, stderr: "pipe" });
+  if (run.exitCode !== 0) throw new Error(run.stderr.toString());
+}
+
+test.concurrent("commit-commands' !`git ...` lines run before the prompt is sent and their output takes their place; a command the rules would ask for is refused in one line", async () => {
+  await using w = await world();
+  await install(w, "claude-code", "commit-commands");
+  await Bun.write(w.path("a.txt"), "one\n");
+  git(w.cwd, "init", "-q");
+  git(w.cwd, "add", "-A");
+  git(w.cwd, "commit", "-q", "-m", "first commit");
+  await Bun.write(w.path("a.txt"), "two\n");
+  w.fake.script({ reply: [text("committed")] });
+  const run = await w.run(["-p", "/commit-commands:commit"]);
+  expect(run.code).toBe(0);
+  const sent = JSON.stringify(w.fake.requests[0]!.body.messages[0]);
+  expect(sent).toContain("- Current branch: main");
+  expect(sent).toContain("- Recent commits: ");
+  expect(sent).toContain("first commit");
+  expect(sent).toContain("-one\\n+two");
+  expect(sent).not.toContain("!`git");
+
+  await Bun.write(w.path(".claude/commands/stamp.md"), "---\ndescription: stamps\n---\nStamp: !`touch stamped`\n");
+  const refused = await w.run(["-p", "/stamp", "--trust"]);
+  expect(refused.code).toBe(1);
+  expect(refused.stderr).toContain("rein: /stamp: its shell command `touch stamped` was not run (");
+  expect(refused.stderr.trim().split("\n")).toHaveLength(1);
+  expect(await Bun.file(w.path("stamped")).exists()).toBe(false);
+  expect(w.fake.requests).toHaveLength(1);
+}, 30_000);
