@@ -6,6 +6,7 @@ import { dirname, join, resolve } from "node:path";
 import { findProjectRoot, loadConfig, type ResolvedConfig } from "../config/load.ts";
 import { projectPaths, reinPaths, type ReinPaths } from "../config/paths.ts";
 import { workspaceTrust } from "../config/trust.ts";
+import { listed, trustSummary } from "../config/trust-summary.ts";
 import { DEFAULT_AGENT, loadAgents, loadHooks, lspConfigs, modelFor, runProblem, sandboxAvailable, type RunSettings, type ToolDir } from "../session/factory.ts";
 import { Store } from "../session/store.ts";
 import { mcpSettings, parseMcpEntry, type McpServerConfig } from "../session/mcp-settings.ts";
@@ -246,6 +247,14 @@ export function startupWarnings(ctx: Context, warn: (message: string) => void): 
 export function toolDirs(ctx: Context): ToolDir[] {
   const user: ToolDir = { dir: ctx.paths.userTools, source: "user" };
   return ctx.trusted ? [user, { dir: projectPaths(ctx.projectRoot).tools, source: "project" }] : [user];
+}
+
+/** One line: what an untrusted workspace's extension configuration would turn on, and how to turn it on. */
+export function untrustedSummary(ctx: Context): string | undefined {
+  if (ctx.trusted) return undefined;
+  const summary = trustSummary(ctx.projectRoot);
+  if (!summary.parts.length) return undefined;
+  return `this workspace is not trusted: its ${listed(summary.parts)} (from ${summary.found.join(", ")}) were left off; run with --trust to turn them on (the terminal asks once and remembers)`;
 }
 
 /** A warning when the project has tools that an untrusted workspace does not load. */

@@ -1,9 +1,9 @@
 // The interactive mode: the prompt is on screen first, then the session, its store and its tools
 // load behind it (typing already works). Only reached when stdin and stdout are both terminals.
-import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { findProjectRoot } from "../config/find-project-root.ts";
-import { projectPaths, reinPaths } from "../config/paths.ts";
+import { reinPaths } from "../config/paths.ts";
+import { listed, trustSummary } from "../config/trust-summary.ts";
 import { rememberTrust, workspaceTrust } from "../config/trust.ts";
 import type { Session } from "../session/session.ts";
 import type { Store } from "../session/store.ts";
@@ -67,10 +67,12 @@ export async function interactive(args: Args, env: Env, hooks: InteractiveHooks 
 async function askTrustOnce(cwd: string, env: Env, terminal: Terminal, screen: Screen, bold: (text: string) => string): Promise<void> {
   const root = findProjectRoot(cwd);
   const dataDir = reinPaths(env).dataDir;
-  const project = projectPaths(root);
-  if (!existsSync(project.tools) && !existsSync(project.config)) return;
   if (workspaceTrust(dataDir, root) !== "unknown") return;
-  screen.print(bold(`Trust ${root}? Its .rein/ folder can add tools that run code from the repository and loosen permissions.`));
+  // Any extension configuration (.claude/, .mcp.json, opencode.json, .opencode/, .agents/, .rein/) is worth the question.
+  const summary = trustSummary(root);
+  if (summary.found.length === 0) return;
+  const brings = summary.parts.length ? `it brings ${listed(summary.parts)}` : "it brings extension configuration";
+  screen.print(bold(`Trust ${root}? From ${summary.found.join(", ")} ${brings}; trusting turns them on (they run code from the repository or loosen permissions).`));
   const question = "[y] yes, trust it  [n] no ";
   screen.setLive({ rows: [question], cursorRow: 0, cursorCol: question.length });
   const answer = await new Promise<boolean | undefined>((settle) =>

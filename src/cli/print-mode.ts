@@ -8,7 +8,7 @@ import type { Answer, Ask } from "../session/broker.ts";
 import type { OnAsk } from "./args.ts";
 import { UsageError } from "./args.ts";
 import { openSession } from "./open-session.ts";
-import { startupWarnings, openStore, runSettings, untrustedToolsWarning, type Context } from "./context.ts";
+import { startupWarnings, openStore, runSettings, untrustedSummary, untrustedToolsWarning, type Context } from "./context.ts";
 import { budgetWarning, instructionSources, loadInstructions, sessionOptions, toolRegistry } from "../session/factory.ts";
 import { commandProblem, skillProblems } from "../session/skills.ts";
 import { formatLoadError } from "./tools-command.ts";
@@ -46,6 +46,8 @@ export async function printMode(ctx: Context): Promise<number> {
   try {
     const untrusted = untrustedToolsWarning(ctx);
     if (untrusted) warn(untrusted);
+    const leftOff = untrustedSummary(ctx);
+    if (leftOff) warn(leftOff);
     const registry = toolRegistry(settings.toolDirs, (errors) => warn(`tools not loaded:\n${errors.map(formatLoadError).join("\n")}`));
     const options = { ...sessionOptions(settings, store, registry), ...(schema ? { beforeStop: schemaStopCheck(schema) } : {}) };
     for (const problem of options.skills ? skillProblems(options.skills.loaded) : []) warn(problem);

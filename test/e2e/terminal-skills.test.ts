@@ -23,7 +23,8 @@ describe.skipIf(!hasTmux)("commands and skills in the terminal", () => {
     put(join(suite.dir.path, name, ".claude/commands/fix.md"), "---\ndescription: Fix an issue\nargument-hint: [issue]\n---\nFix issue $1 now.\n");
     put(join(suite.dir.path, `${name}-config`, "skills/notes/SKILL.md"), "---\nname: notes\ndescription: Keep notes\n---\nWrite notes about $ARGUMENTS.\n");
     put(join(suite.dir.path, `${name}-config`, "plugins/kit/commands/hello.md"), "---\ndescription: Say hello\n---\nHello $ARGUMENTS\n");
-    const { pane } = await start({ name });
+    // A workspace with .claude/ is asked about once (terminal-trust.test.ts); this one comes trusted.
+    const { pane } = await start({ name, args: "--trust" });
     pane.keys("/help", "Enter");
     const help = await pane.until("Keep notes");
     expect(help).toMatch(/\/fix \[issue\]\s+Fix an issue \(project command\)/);
