@@ -47,7 +47,8 @@ export function analyzeGit(command: ShellCommand, where: Where): GitAnalysis {
   const form = readOnlyForm(sub, rest);
   if (sub === "config") configEffects(rest, out, where);
   if (sub === "clean") out.writes.push(".");
-  if (sub === "var" && rest.some((arg) => arg === "-l")) printsConfig(out, where);
+  // git var -l lists the configuration; ls-remote --get-url prints a remote's URL (a token in it).
+  if ((sub === "var" && rest.includes("-l")) || (sub === "ls-remote" && rest.includes("--get-url"))) printsConfig(out, where);
   const tracked = printsTrackedSecret(sub, rest, where.workspace, where.home);
   if (tracked) out.secret ??= tracked;
   if (sub === "remote" && rest.every((arg) => arg.startsWith("-") || arg === "get-url" || arg === "show" || !/^(?:add|set-url|rename|remove|rm|prune|update|set-head|set-branches)$/.test(arg))) printsConfig(out, where);

@@ -9,7 +9,10 @@ import { join } from "node:path";
 import { sensitivePath } from "../sensitive.ts";
 
 // Every subcommand that prints file contents from the repository; log-like ones only with a patch.
-const CONTENTS = new Set(["grep", "show", "diff", "diff-tree", "diff-index", "diff-files", "range-diff", "cat-file", "blame", "annotate"]);
+const CONTENTS = new Set([
+  "grep", "show", "diff", "diff-tree", "diff-index", "diff-files", "range-diff", "cat-file", "blame", "annotate", "archive",
+  "fast-export", "unpack-file", "format-patch", "notes",
+]);
 const PATCHES = new Set(["log", "whatchanged", "rev-list", "reflog", "stash"]);
 const PATCH_OPTION = /^(?:-p|-u|--patch(?:-with-\w+)?|--cc|-c|-m|--word-diff(?:=.*)?|--color-words(?:=.*)?|-W|--function-context|-L.*|--remerge-diff|--dd|-U\d*|--unified(?:=.*)?|-[a-zA-Z]*p[a-zA-Z]*)$/;
 // cat-file forms that print no contents: a type, a size, whether it exists, or the batch checks.

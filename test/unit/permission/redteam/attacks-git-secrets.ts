@@ -54,6 +54,11 @@ const lines = [
   "git whatchanged -p",
   "git diff-index -p --cached HEAD",
   "git blame .env",
+  "git archive HEAD | tar -xO .env",
+  "git archive --format=tar :",
+  "git fast-export --all",
+  "git format-patch --stdout -1",
+  "git ls-remote --get-url origin",
 ];
 
 // Names git prints, given to another command: the sandbox (which masks the workspace's .env files)
