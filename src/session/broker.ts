@@ -96,6 +96,12 @@ export class PermissionBroker {
     return true;
   }
 
+  /** Adds approvals given outside an answer (the terminal's "allow edits in this folder"); open asks they cover are answered. */
+  approve(rules: readonly Rule[]): void {
+    this.approvals.push(...rules);
+    this.approveCovered();
+  }
+
   pending(): Ask[] {
     return [...this.open.values()].map((e) => e.ask);
   }

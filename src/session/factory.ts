@@ -156,6 +156,18 @@ function toolsCheckingRules(registry: ToolRegistry, settings: Pick<RunSettings, 
   };
 }
 
+/**
+ * A session's rules and sandbox in another permission mode, as sessionOptions would make them (the
+ * terminal's Shift-Tab). Auto mode's sandbox is on wherever it works, whatever the run began with.
+ */
+export function permissionsInMode(settings: RunSettings, mode: PermissionMode, agentName?: string): { rules: Rule[]; sandbox: SessionOptions["sandbox"] } {
+  const agent = agentName ? settings.agents?.list.find((a) => a.name === agentName) : undefined;
+  const memory = settings.dataDir ? sessionMemory(settings.dataDir, settings.projectRoot, settings.warn) : undefined;
+  const masked = maskSource({ home: settings.home, reinDirs: settings.reinDirs, workspace: settings.projectRoot });
+  const sandboxMode = mode === "auto" && settings.sandbox.mode === "off" ? "auto" : settings.sandbox.mode;
+  return { rules: afterDefaults(ruleSet(mode, settings.rules, agent), memory?.rules ?? []), sandbox: { ...settings.sandbox, mode: sandboxMode, masked } };
+}
+
 /** With an agent, its rules take the place of the mode's (see agents/rules.ts), and its standing denies come last. */
 export function ruleSet(mode: PermissionMode, rules: RunSettings["rules"], agent?: AgentDefinition): Rule[] {
   const from = (source: string, list: readonly Rule[]) => list.map((rule) => ({ ...rule, source: rule.source ?? source }));

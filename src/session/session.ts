@@ -708,6 +708,19 @@ export class Session {
     previous.hooksStarted = false;
   }
 
+  /** Adds approvals for the rest of this session (a configured deny still wins). */
+  approve(rules: readonly Rule[]): void {
+    this.broker.approve(rules);
+  }
+
+  /**
+   * The rules (and sandbox) of another permission mode, from the next call on: the terminal's
+   * Shift-Tab. The approvals given so far stay.
+   */
+  setPermissions(rules: readonly Rule[], sandbox?: SessionSandbox): void {
+    this.options = { ...this.options, rules, ...(sandbox ? { sandbox } : {}) };
+  }
+
   /** Withdraws one of this session's approvals; the rule removed, or undefined for a bad index. */
   revoke(index: number): Rule | undefined {
     if (!Number.isInteger(index) || index < 0 || index >= this.broker.approvals.length) return undefined;

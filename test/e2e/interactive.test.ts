@@ -144,7 +144,8 @@ describe.skipIf(!hasTmux)("interactive mode in tmux", () => {
     await waitForScreen("wants to:");
     expect(screen()).toContain(`touch ${marker}`);
     expect(existsSync(marker)).toBe(false);
-    tmux("send-keys", "-t", "rein", "Enter"); // Enter answers "yes, once"
+    await waitForScreen("Enter confirms"); // keys answer once the dialog has been up a moment
+    tmux("send-keys", "-t", "rein", "Enter"); // Enter confirms the marked answer, 1. Yes
     await waitForScreen("Made the file.");
     expect(existsSync(marker)).toBe(true);
 

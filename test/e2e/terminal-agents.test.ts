@@ -39,8 +39,8 @@ describe.skipIf(!hasTmux)("agents in the terminal", () => {
     // The same session throughout: the second request carries the first exchange.
     expect(JSON.stringify(suite.fake.requests[1]!.body.messages)).toContain("make a plan");
 
-    // Shift-Tab goes the other way round (two agents: back to plan).
-    pane.keys("BTab");
+    // Tab again: plan (Shift-Tab switches the permission mode, as in Claude Code).
+    pane.keys("Tab");
     await pane.until(/^plan › $/m);
     pane.keys("C-d");
     const left = await pane.until("EXIT=0");
@@ -63,11 +63,11 @@ describe.skipIf(!hasTmux)("agents in the terminal", () => {
       { reply: [{ type: "text", text: "All done." }] },
     );
     pane.keys("look at the notes", "Enter");
-    const ask = await pane.until("[y] yes, once");
+    const ask = await pane.until("Enter confirms");
     expect(ask).toContain("? subagent general · check notes: bash wants to:");
     // the child's finished call is already printed, indented under its task's header
     expect(ask).toMatch(/^ {2}↳ general · check notes\n {4}✓ read {2}notes\.txt .*→ 2 lines$/m);
-    pane.keys("y");
+    pane.keys("Enter");
     const done = await pane.until("All done.");
     // after the dialog's answer, the task's header again, then the child's next line
     expect(done).toMatch(/^allowed once\n {2}↳ general · check notes\n {4}✓ bash {2}touch made\.txt/m);
@@ -152,8 +152,8 @@ describe.skipIf(!hasTmux)("agents in the terminal", () => {
     await pane.until("agent: build");
     suite.fake.script({ reply: [{ type: "tool_use", name: "write", input: { path: "out.txt", content: "x\n" } }] }, { reply: [{ type: "text", text: "Not written." }] });
     pane.keys("write out.txt", "Enter");
-    await pane.until("write wants to:");
-    pane.keys("n");
+    await pane.until("Enter confirms");
+    pane.keys("Escape");
     await pane.until("Not written.");
     pane.keys("C-d");
     await pane.until("EXIT=0");

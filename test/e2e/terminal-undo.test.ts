@@ -45,7 +45,7 @@ describe.skipIf(!hasTmux)("/undo and /redo in the terminal", () => {
 
     // The screen keeps what came before (commands are not echoed): the second time a line shows.
     pane.keys("/undo", "Enter");
-    expect(await pane.until(second('conversation cut back to before "change a"'))).toMatch(/code of 1 turn undone: 1 file put back\n\s*a\.txt\nconversation cut back to before "change a" \(\d+ messages\)\n\S*\s*$/);
+    expect(await pane.until(second('conversation cut back to before "change a"'))).toMatch(/code of 1 turn undone: 1 file put back\n\s*a\.txt\nconversation cut back to before "change a" \(\d+ messages\)\n\S*\s*(?:⏵⏵ auto on \(shift\+tab to cycle\)\s*)?$/);
     expect(a()).toBe("one\n");
 
     // A change made since the turn: the undo of its redo refuses and names the file.

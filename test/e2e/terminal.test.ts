@@ -28,9 +28,10 @@ describe.skipIf(!hasTmux)("the interactive terminal", () => {
     );
     pane.keys("edit the notes", "Enter");
     // The dialog shows the change before asking.
-    const dialog = await pane.until("[y] yes, once");
+    const dialog = await pane.until("Enter confirms");
     expect(dialog).toMatch(/edit wants to:\n\s+notes\.txt\n\s+@@ -1,3 \+1,3 @@\n\s+alpha\n\s+-beta\n\s+\+BETA\n\s+gamma\n/);
-    pane.keys("y");
+    expect(dialog).toContain("❯ 1. Yes");
+    pane.keys("Enter");
     const shown = await pane.until("became BETA");
     expect(shown).toMatch(/✓ read\s+notes\.txt\s+[\d.]+s\s+→ 3 lines/);
     expect(shown).toMatch(/✓ edit\s+notes\.txt/);
@@ -189,7 +190,7 @@ describe.skipIf(!hasTmux)("the interactive terminal", () => {
     pane.keys("C-c");
     await pane.until("(interrupted)");
     expect(existsSync(marker)).toBe(false);
-    expect(pane.screen()).not.toContain("[y] yes, once");
+    expect(pane.screen()).not.toContain("1. Yes");
     pane.keys("again", "Enter");
     await pane.until("Fresh start.");
     pane.keys("C-d");
@@ -220,6 +221,62 @@ describe.skipIf(!hasTmux)("the interactive terminal", () => {
     await pane.until("EXIT=0");
   }, 30_000);
 
+  test("a prompt typed while a turn runs into a dialog answers nothing: its letters stay in the prompt", async () => {
+    const { pane } = await start({ name: "typed-ahead" });
+    const gate = Promise.withResolvers<void>();
+    suite.fake.script(
+      { waitFor: gate.promise, reply: [{ type: "tool_use", name: "bash", input: { command: "npm install left-pad" } }] },
+      { reply: [{ type: "text", text: "Not installed." }] },
+      { reply: [{ type: "text", text: "Docs checked." }] },
+    );
+    const before = suite.fake.requests.length;
+    pane.keys("install it", "Enter");
+    // The turn has begun (its request is held) before the next prompt is typed.
+    for (let i = 0; i < 200 && suite.fake.requests.length === before; i++) await Bun.sleep(25);
+    pane.keys("please check an");
+    await pane.until("› please check an");
+    gate.resolve();
+    await pane.until("wants to:");
+    // The rest of the word and the prompt, typed as the dialog appears: `a` was "always", `u` "for me".
+    pane.keys("d update the docs");
+    const held = await pane.until("› please check and update the docs");
+    expect(held).toContain("npm install left-pad");
+    expect(held).not.toMatch(/allowed|rejected/);
+    await pane.until("Enter confirms");
+    pane.keys("Escape");
+    await pane.until("Not installed.");
+    expect(pane.screen()).toContain("rejected");
+    expect(existsSync(join(suite.dir.path, "typed-ahead-config", "config.json"))).toBe(false); // no rule saved for good
+    await pane.until(/› please check and update the docs$/m);
+    pane.keys("Enter");
+    await pane.until("Docs checked.");
+    expect(lastUserText()).toBe("please check and update the docs");
+  }, 30_000);
+
+  test("Shift-Tab switches the permission mode mid-session; the dialog's all-edits answer does too", async () => {
+    const { pane, work } = await start({ name: "mode-cycle" });
+    suite.fake.script(
+      { reply: [{ type: "tool_use", name: "write", input: { path: "a.txt", content: "a\n" } }] },
+      { reply: [{ type: "text", text: "Wrote a." }] },
+      { reply: [{ type: "tool_use", name: "write", input: { path: "b.txt", content: "b\n" } }] },
+      { reply: [{ type: "text", text: "Wrote b." }] },
+    );
+    pane.keys("BTab");
+    await pane.until("permission mode: accept-edits");
+    await pane.until("⏵⏵ accept-edits on (shift+tab to cycle)");
+    pane.keys("write a", "Enter");
+    await pane.until("Wrote a."); // no dialog: edits in the workspace run
+    expect(existsSync(join(work, "a.txt"))).toBe(true);
+    pane.keys("BTab");
+    await pane.until("permission mode: default");
+    pane.keys("write b", "Enter");
+    await pane.until("3. Yes, allow all edits this session (shift+tab)");
+    await pane.until("Enter confirms");
+    pane.keys("3", "Enter");
+    await pane.until("Wrote b.");
+    expect(pane.screen()).toContain("⏵⏵ accept-edits on");
+  }, 30_000);
+
   test("always from the dialog saves the exact rule; /permissions lists it and revokes it", async () => {
     const { pane, work } = await start({ name: "always" });
     suite.fake.script(
@@ -228,7 +285,8 @@ describe.skipIf(!hasTmux)("the interactive terminal", () => {
     );
     pane.keys("status", "Enter");
     await pane.until("always saves: bash(git checkout *)");
-    pane.keys("a");
+    await pane.until("Enter confirms");
+    pane.keys("2", "Enter"); // 2. Yes, always (this session)
     await pane.until("Branch made.");
     pane.keys("/permissions", "Enter");
     await pane.until(/approved in this session:\n\s+1\. bash\(git checkout \*\)/);
@@ -322,10 +380,10 @@ describe.skipIf(!hasTmux)("the interactive terminal", () => {
       { reply: [{ type: "text", text: "A long answer that has to wrap over several rows in a terminal only forty columns wide." }] },
     );
     pane.keys("install it", "Enter");
-    const dialog = await pane.until("[m] no, and tell it why");
-    for (const key of ["[y] yes, once", "[a] always (this session)", "[n] no"]) expect(dialog).toContain(key);
+    const dialog = await pane.until("Enter confirms");
+    for (const key of ["1. Yes", "2. Yes, always (this session)", "No (esc)", "No, and tell it what to do"]) expect(dialog).toContain(key);
     for (const row of pane.screen().split("\n")) expect(Bun.stringWidth(row)).toBeLessThanOrEqual(40);
-    pane.keys("n");
+    pane.keys("Escape");
     await pane.until("rejected");
     await pane.until("columns wide.");
     pane.resize(200, 30);

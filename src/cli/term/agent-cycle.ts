@@ -1,5 +1,6 @@
-// Tab at an empty prompt: the session runs as the next primary agent (Shift-Tab: the previous one)
-// from the next turn; the prompt names the agent unless it is the first (build).
+// Tab at an empty prompt: the session runs as the next primary agent from the next turn (round
+// and round; /agents names them all); the prompt names the agent unless it is the first (build).
+// Shift-Tab is the permission mode's, as in Claude Code (mode-cycle.ts).
 import chalk from "chalk";
 import { visible } from "./editor.ts";
 import type { SlashHost } from "./slash.ts";

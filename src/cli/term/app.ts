@@ -4,15 +4,16 @@
 import chalk from "chalk";
 import type { StampedEvent } from "../../session/events.ts";
 import type { Session } from "../../session/session.ts";
-import { completeSlash } from "../../session/skills.ts";
-import { answer, choiceFor, dialogRows, targetFile, type AskEvent, type TargetFile } from "./dialog.ts";
+import { answer, dialogOptions, dialogRows, targetFile, type AskEvent, type TargetFile } from "./dialog.ts";
+import { DialogKeys } from "./dialog-keys.ts";
+import { cycleMode, modeLine } from "./mode-cycle.ts";
 import { editKey, visible, type LineEditor } from "./editor.ts";
 import { IdleNotice } from "./idle-notice.ts";
 import type { Key } from "./keys.ts";
 import type { Screen } from "./screen.ts";
 import { memoryEditLine, memoryReport, quickMemoryLine } from "./quick-memory.ts";
 import { agentLabel, cycleAgent } from "./agent-cycle.ts";
-import { BUILTINS, runSlash, runsWhileBusy, type SlashHost } from "./slash.ts";
+import { completeCommand, runSlash, runsWhileBusy, type SlashHost } from "./slash.ts";
 import type { Transcript } from "./transcript.ts";
 import type { Context } from "../context.ts";
 
@@ -41,6 +42,8 @@ export class App {
   private refreshQueued = false;
   private finished: ((code: number) => void) | undefined;
   private idle = new IdleNotice(undefined, () => {});
+  private readonly dialogKeys = new DialogKeys();
+  private armTimer: ReturnType<typeof setTimeout> | undefined;
   readonly done: Promise<number>;
 
   constructor(
@@ -92,9 +95,17 @@ export class App {
       // An edit's diff or a write's content shows before the answer, in at most about half the screen.
       const preview = Math.max(3, Math.min(16, Math.floor(this.screen.height / 2) - 4));
       const input = this.transcript.inputOf(ask.tool_use_id);
-      const dialog = dialogRows(ask, input, this.loaded?.ctx.trusted ?? false, width, preview, this.targetOf(ask, input), this.transcript.askerOf(ask));
+      const view = this.dialogKeys.view(ask.id);
+      // Redrawn once its keys answer: the hint under it changes.
+      if (!view.armed && !this.armTimer) this.armTimer = setTimeout(() => ((this.armTimer = undefined), this.refresh()), this.dialogKeys.untilArmed() + 5);
+      const dialog = dialogRows(ask, input, this.loaded?.ctx.trusted ?? false, width, preview, this.targetOf(ask, input), this.transcript.askerOf(ask), view);
       rows.push(...dialog);
-      return this.screen.setLive({ rows, cursorRow: rows.length - 1, cursorCol: Bun.stringWidth(dialog.at(-1) ?? "") });
+      if (this.editor.empty) return this.screen.setLive({ rows, cursorRow: rows.length - 1, cursorCol: Bun.stringWidth(dialog.at(-1) ?? "") });
+      // What was typed meanwhile is kept, and shown under the dialog.
+      const held = this.editor.layout(chalk.dim("› "), 2, width, 3);
+      const top = rows.length;
+      rows.push(...held.rows);
+      return this.screen.setLive({ rows, cursorRow: top + held.cursorRow, cursorCol: held.cursorCol });
     }
     const label = this.messageFor ? "why? › " : `${agentLabel(this.loaded?.host)}› `;
     const prompt = this.working && !this.messageFor ? chalk.dim(label) : chalk.bold(label);
@@ -102,6 +113,8 @@ export class App {
     const top = rows.length;
     rows.push(...layout.rows);
     if (this.hint) rows.push(chalk.dim(this.hint));
+    const mode = modeLine(this.loaded?.host);
+    if (mode) rows.push(mode);
     this.screen.setLive({ rows, cursorRow: top + layout.cursorRow, cursorCol: layout.cursorCol });
   }
 
@@ -161,7 +174,7 @@ export class App {
     if (key.name !== "ctrl-c") this.interrupts = 0;
     if (key.name !== "tab" && key.name !== "shift-tab") this.hint = "";
     const ask = this.asks[0];
-    if (ask && !this.messageFor) return this.dialogKey(key, ask);
+    if (ask && !this.messageFor && this.dialogKey(key, ask)) return;
     switch (key.name) {
       case "ctrl-c":
         return this.interrupt();
@@ -176,7 +189,8 @@ export class App {
         if (this.editor.empty) return this.cycleAgent(1);
         return this.complete();
       case "shift-tab":
-        return this.cycleAgent(-1);
+        // As in Claude Code: the permission mode. Tab (and /agents) still switch the agent.
+        return this.cycleMode();
       case "ctrl-z":
         return this.suspend?.();
       case "ctrl-l":
@@ -197,20 +211,32 @@ export class App {
     this.editor.insert("\n");
   }
 
-  private dialogKey(key: Key, ask: AskEvent): void {
-    if (key.name === "ctrl-c") return this.interrupt();
-    if (!this.loaded) return;
-    const choice = choiceFor(key, ask, this.loaded.ctx.trusted);
-    if (!choice) return;
-    if (choice === "message") {
+  /** A key while the dialog is open; false when it is the prompt's (typed text stays there). */
+  private dialogKey(key: Key, ask: AskEvent): boolean {
+    if (key.name === "ctrl-c" || key.name === "shift-tab" || key.name === "ctrl-d") return false;
+    if (!this.loaded) return true;
+    const options = dialogOptions(ask, this.loaded.ctx.trusted);
+    const action = this.dialogKeys.key(ask.id, key, options.length);
+    if ("prompt" in action) return false;
+    const picked = "confirm" in action ? options[action.confirm]!.choice : "reject" in action ? "reject" : undefined;
+    if (!picked) return true;
+    if (picked === "message") {
       this.messageFor = ask;
+      this.stashed = this.editor.text; // a prompt typed meanwhile comes back after the message
       this.editor.clear();
-      return;
+      return true;
     }
+    if (picked === "edits") this.cycleMode("accept-edits");
+    const choice = picked === "edits" ? "once" : picked;
     // A rejection or an "always" settles other open asks too: none of them was answered elsewhere.
-    for (const open of choice === "once" ? [ask] : this.asks) this.answeredHere.add(open.id);
-    const note = answer(this.loaded.ctx, this.loaded.host.session(), ask, choice);
-    this.printAnswer(note);
+    for (const open of choice === "once" || choice === "folder" ? [ask] : this.asks) this.answeredHere.add(open.id);
+    this.printAnswer(answer(this.loaded.ctx, this.loaded.host.session(), ask, choice));
+    return true;
+  }
+
+  private cycleMode(to?: Parameters<typeof cycleMode>[1]): void {
+    const line = cycleMode(this.loaded?.host, to);
+    if (line) this.screen.print(line);
   }
 
   /** The answer's note comes between a subagent's lines: the next of them says again whose they are. */
@@ -221,8 +247,11 @@ export class App {
 
   private cancelMessage(): void {
     this.messageFor = undefined;
-    this.editor.clear();
+    this.editor.set(this.stashed);
+    this.stashed = "";
   }
+
+  private stashed = "";
 
   private closeAsk(id: string): void {
     const at = this.asks.findIndex((a) => a.id === id);
@@ -275,14 +304,9 @@ export class App {
   }
 
   private complete(): void {
-    const host = this.loaded?.host;
-    const names = [...BUILTINS.map((b) => b.name), ...(host?.custom().map((c) => c.name) ?? []), ...(host?.prompts?.().map((c) => c.name) ?? [])];
-    const found = completeSlash(this.editor.text, names);
-    if (found.length === 1) this.editor.set(`${found[0]} `);
-    else if (found.length > 1) {
-      this.editor.set(commonPrefix(found));
-      this.hint = found.join("  ");
-    }
+    const completed = completeCommand(this.editor.text, this.loaded?.host);
+    if (completed?.text !== undefined) this.editor.set(completed.text);
+    if (completed?.hint) this.hint = completed.hint;
   }
 
   private submit(): void {
@@ -290,6 +314,8 @@ export class App {
       const ask = this.messageFor;
       const message = this.editor.submit().trim();
       this.messageFor = undefined;
+      this.editor.set(this.stashed);
+      this.stashed = "";
       if (this.loaded) {
         for (const open of this.asks) this.answeredHere.add(open.id);
         this.printAnswer(answer(this.loaded.ctx, this.loaded.host.session(), ask, "reject", message || undefined));
@@ -366,10 +392,4 @@ export class App {
   private get working(): boolean {
     return this.busy || this.loaded?.host.session().running === true;
   }
-}
-
-function commonPrefix(words: readonly string[]): string {
-  let prefix = words[0] ?? "";
-  for (const word of words) while (!word.startsWith(prefix)) prefix = prefix.slice(0, -1);
-  return prefix;
 }

@@ -1,8 +1,10 @@
 // The permission dialog: what the call would do, why it asks, the exact rules "always" would save,
-// and one key per answer. Drawn in the live region; the keys come from the terminal.
+// and a numbered list of answers, chosen as in Claude Code: the arrows (or the answer's number)
+// move the mark, Enter confirms it, Esc says no. Drawn in the live region; the keys come from the
+// terminal (dialog-keys.ts says which keys are answers at all).
 import chalk from "chalk";
 import { statSync } from "node:fs";
-import { resolve } from "node:path";
+import { dirname, resolve } from "node:path";
 import { projectPaths } from "../../config/paths.ts";
 import { saveAllowRules } from "../../config/save-rules.ts";
 import { previewRows as changeRows } from "../diff-view.ts";
@@ -12,12 +14,13 @@ import { formatRule } from "../../session/rules.ts";
 import type { Session } from "../../session/session.ts";
 import type { Context } from "../context.ts";
 import { visible } from "./editor.ts";
-import type { Key } from "./keys.ts";
 import { readOwnText } from "../../sdk/own-file.ts";
 
 export type AskEvent = Extract<StampedEvent, { type: "permission_ask" }>;
-export type Choice = "once" | "session" | "project" | "user" | "reject" | "message";
+export type Choice = "once" | "folder" | "edits" | "session" | "project" | "user" | "reject" | "message";
 type Option = { key: string; choice: Choice; label: string };
+
+const FILE_TOOLS = new Set(["edit", "write"]);
 
 /** A larger file is not read to place an edit's preview in it (the preview then shows the replacement alone). */
 const MAX_PREVIEW_FILE = 4 * 1024 * 1024;
@@ -27,16 +30,38 @@ export function alwaysRules(ask: AskEvent): { permission: string; pattern: strin
   return approvalsFor(ask.requests).map(({ permission, pattern }) => ({ permission, pattern }));
 }
 
+/** The answers, numbered from 1 (`key` is the number). A file edit also offers its folder and every edit of the session. */
 export function dialogOptions(ask: AskEvent, trusted: boolean): Option[] {
-  const options: Option[] = [{ key: "y", choice: "once", label: "yes, once" }];
-  if (alwaysRules(ask).length > 0) {
-    options.push({ key: "a", choice: "session", label: "always (this session)" });
-    // Project rules only apply in a trusted workspace, so they are only offered there.
-    if (trusted) options.push({ key: "p", choice: "project", label: "always (this project)" });
-    options.push({ key: "u", choice: "user", label: "always (for me)" });
+  const options: Omit<Option, "key">[] = [{ choice: "once", label: "Yes" }];
+  const folder = editFolder(ask);
+  if (folder) {
+    options.push({ choice: "folder", label: `Yes, and allow edits in ${visible(folder)}/ this session` });
+    options.push({ choice: "edits", label: "Yes, allow all edits this session (shift+tab)" });
   }
-  options.push({ key: "n", choice: "reject", label: "no" }, { key: "m", choice: "message", label: "no, and tell it why" });
-  return options;
+  if (alwaysRules(ask).length > 0) {
+    options.push({ choice: "session", label: "Yes, always (this session)" });
+    // Project rules only apply in a trusted workspace, so they are only offered there.
+    if (trusted) options.push({ choice: "project", label: "Yes, always (this project)" });
+    options.push({ choice: "user", label: "Yes, always (for me)" });
+  }
+  options.push({ choice: "reject", label: "No (esc)" }, { choice: "message", label: "No, and tell it what to do instead" });
+  return options.map((o, i) => ({ ...o, key: String(i + 1) }));
+}
+
+/** The folder an edit or write asks for (the one file it would change), if this ask is one. */
+export function editFolder(ask: AskEvent): string | undefined {
+  if (!FILE_TOOLS.has(ask.tool)) return undefined;
+  const edits = ask.requests.filter((r) => r.permission === "edit");
+  if (edits.length !== 1 || edits[0]!.opaque) return undefined;
+  return dirname(edits[0]!.pattern);
+}
+
+/** The approvals "allow edits in this folder" adds: edits below it, and reaching it when it is outside the workspace. */
+export function folderRules(ask: AskEvent): { permission: string; pattern: string }[] {
+  const folder = editFolder(ask);
+  if (!folder) return [];
+  const outside = ask.requests.some((r) => r.permission === "external_directory");
+  return [{ permission: "edit", pattern: `${folder}/*` }, ...(outside ? [{ permission: "external_directory", pattern: `${folder}/*` }] : [])];
 }
 
 /**
@@ -44,7 +69,7 @@ export function dialogOptions(ask: AskEvent, trusted: boolean): Option[] {
  * `previewRows` rows), each request and why it asks, the rules "always" saves, the keys; `asker`
  * names the subagent that asks, when one does.
  */
-export function dialogRows(ask: AskEvent, input: unknown, trusted: boolean, width: number, previewRows = 12, target?: TargetFile, asker?: string): string[] {
+export function dialogRows(ask: AskEvent, input: unknown, trusted: boolean, width: number, previewRows = 12, target?: TargetFile, asker?: string, state: DialogView = { selected: 0, armed: true }): string[] {
   // A subagent's ask says which one asks: "explore · find the handler" is its task call's agent and description.
   const who = asker ? `subagent ${visible(asker)}: ` : "";
   const lines: string[] = [chalk.bold.yellow(`? ${who}${ask.tool} wants to:`)];
@@ -63,13 +88,17 @@ export function dialogRows(ask: AskEvent, input: unknown, trusted: boolean, widt
   if (ask.reason) lines.push(`  ${chalk.yellow(ask.reason)}`);
   const rules = alwaysRules(ask);
   if (rules.length > 0) lines.push(chalk.dim(`  always saves: ${visible(rules.map(formatRule).join(", "))}`));
-  const options = dialogOptions(ask, trusted).map((o) => `${chalk.bold(`[${o.key}]`)} ${o.label}`);
-  const oneRow = `  ${options.join("  ")}`;
-  // On a narrow terminal each answer gets its own row rather than being broken in the middle.
-  if (Bun.stringWidth(oneRow) < width) lines.push(oneRow);
-  else lines.push(...options.map((o) => `  ${o}`));
+  lines.push(chalk.bold("Do you want to proceed?"));
+  for (const [i, o] of dialogOptions(ask, trusted).entries()) {
+    lines.push(i === state.selected ? chalk.cyan(`❯ ${o.key}. ${o.label}`) : `  ${o.key}. ${o.label}`);
+  }
+  // Keys typed just before the dialog came (a prompt being written) are no answers: they stay in the prompt.
+  lines.push(chalk.dim(state.armed ? "↑↓ choose · Enter confirms · Esc: no" : "(what you type goes to your prompt; the answer keys work in a moment)"));
   return lines.flatMap((line) => Bun.wrapAnsi(line, Math.max(10, width - 1), { hard: true, trim: false }).split("\n"));
 }
+
+/** Which answer is marked, and whether keys answer yet. */
+export type DialogView = { selected: number; armed: boolean };
 
 /** The file an edit or write call would change: whether it exists and, unless it is too large or unreadable, its text. */
 export type TargetFile = { exists: false } | { exists: true; text?: string };
@@ -93,16 +122,8 @@ function writeNote(target: TargetFile): string {
   return `(replaces an existing file of ${lines} ${lines === 1 ? "line" : "lines"})`;
 }
 
-/** The answer a key gives, if it gives one: the option's letter, Enter for once, Escape for no. */
-export function choiceFor(key: Key, ask: AskEvent, trusted: boolean): Choice | undefined {
-  if (key.name === "enter") return "once";
-  if (key.name === "escape") return "reject";
-  if (key.name !== "text" || key.text.length !== 1) return undefined;
-  return dialogOptions(ask, trusted).find((o) => o.key === key.text.toLowerCase())?.choice;
-}
-
 /** Answers the ask; "always" in the project or user config is saved first. Returns a line to print. */
-export function answer(ctx: Context, session: Session, ask: AskEvent, choice: Exclude<Choice, "message">, message?: string): string {
+export function answer(ctx: Context, session: Session, ask: AskEvent, choice: Exclude<Choice, "message" | "edits">, message?: string): string {
   const rules = alwaysRules(ask);
   const shown = rules.map(formatRule).join(", ");
   if (choice === "reject") {
@@ -112,6 +133,12 @@ export function answer(ctx: Context, session: Session, ask: AskEvent, choice: Ex
   if (choice === "once") {
     session.reply(ask.id, "once");
     return chalk.dim("allowed once");
+  }
+  if (choice === "folder") {
+    const folder = folderRules(ask).map((r) => ({ ...r, action: "allow" as const, source: "approved in this session" }));
+    session.approve(folder);
+    session.reply(ask.id, "once");
+    return chalk.dim(`allowed for this session: ${folder.map(formatRule).join(", ")}`);
   }
   let note = `allowed for this session: ${shown}`;
   if (choice !== "session") {

@@ -2,7 +2,7 @@
 // session, custom commands, and the server when asked for. Warnings print above the prompt.
 import chalk from "chalk";
 import { promptTokens } from "../../session/model-window.ts";
-import { budgetWarning, DEFAULT_AGENT, instructionSources, type RunSettings, instructionWarnings, sessionOptions, toolRegistry } from "../../session/factory.ts";
+import { budgetWarning, DEFAULT_AGENT, instructionSources, permissionsInMode, type RunSettings, instructionWarnings, sessionOptions, toolRegistry } from "../../session/factory.ts";
 import type { StampedEvent } from "../../session/events.ts";
 import { Session, type SessionOptions } from "../../session/session.ts";
 import type { SpendEvent } from "../../session/store.ts";
@@ -21,6 +21,7 @@ import type { Screen } from "./screen.ts";
 import { visible } from "./editor.ts";
 import { BUILTINS } from "./slash.ts";
 import { idleDelay } from "./idle-notice.ts";
+import { modeCycle } from "./mode-cycle.ts";
 
 const RESUME_LINES = 12;
 
@@ -42,6 +43,7 @@ export async function loadSession(args: Args, env: Env, hooks: InteractiveHooks,
   const onLeaseWait = (line: string) => screen.print(chalk.dim(`${line} (Esc or Ctrl-C stops waiting)`));
   let options: SessionOptions = { ...sessionOptions(settings, store, registry), onLeaseWait, wakeWhenIdle: true };
   let agentName = settings.agents?.name;
+  let mode = settings.permissionMode;
   const commands = options.skills?.loaded.commands ?? [];
   for (const problem of options.skills ? skillProblems(options.skills.loaded) : []) warn(problem);
 
@@ -93,9 +95,11 @@ export async function loadSession(args: Args, env: Env, hooks: InteractiveHooks,
     // An agent's own model applies while it runs; otherwise the model the session had (a /model choice stays).
     const model = after?.model ?? (before?.model ? settings.model : session.model);
     // --permission-mode plan is the plan agent: leaving that agent leaves the mode too.
-    const permissionMode = rest.permissionMode === "plan" && agent !== "plan" ? "default" : rest.permissionMode;
+    const permissionMode = mode === "plan" && agent !== "plan" ? "default" : mode;
     const rebuilt = sessionOptions({ ...rest, model, permissionMode, ...(agents ? { agents } : {}) }, store, registry);
-    options = { ...keepSkills(rebuilt, options.skills), onLeaseWait };
+    // A mode switched to with Shift-Tab keeps its sandbox (auto mode's is on wherever it works).
+    options = { ...keepSkills(rebuilt, options.skills), sandbox: permissionsInMode(settings, permissionMode).sandbox, onLeaseWait };
+    mode = permissionMode;
     const row = store.getSession(session.id);
     if (!row) throw new Error(`session ${session.id} is no longer in the store`);
     const next = Session.open(row, options);
@@ -132,6 +136,15 @@ export async function loadSession(args: Args, env: Env, hooks: InteractiveHooks,
       agent: () => agentName ?? DEFAULT_AGENT,
       primaryAgents: () => primaryAgents(settings.agents?.list ?? []),
       switchAgent: (name) => reopen(name),
+      permissionMode: () => mode,
+      permissionModes: () => modeCycle(settings.permissionMode),
+      // The rules of the mode, from the next call on, in the session as it is (a turn may be running).
+      switchMode: (next) => {
+        const { rules, sandbox } = permissionsInMode({ ...settings, permissionMode: next }, next, agentName);
+        mode = next;
+        options = { ...options, rules, sandbox };
+        session.setPermissions(rules, sandbox);
+      },
       reload: () => reopen(agentName),
       prompts: () => options.skills?.prompts?.known() ?? [],
       tools: async () => (await registry.list()).tools.map(({ tool, source }) => ({ name: tool.name, source, description: tool.description })),

@@ -1,11 +1,12 @@
 // The terminal's slash commands. Each one prints what it did; custom commands and skills
 // (src/skills/) go to the session as typed, which expands them.
+import type { PermissionMode } from "../../config/load.ts";
 import chalk from "chalk";
 import { formatRule } from "../../session/rules.ts";
 import type { Session } from "../../session/session.ts";
 import type { Store } from "../../session/store.ts";
 import { cachedPercent, costLine, sessionSpend } from "../cost-line.ts";
-import type { SlashCommand } from "../../session/skills.ts";
+import { completeSlash, type SlashCommand } from "../../session/skills.ts";
 import { sessionLine } from "../sessions-format.ts";
 import { statusLine } from "../../session/mcp.ts";
 import { visible } from "./editor.ts";
@@ -48,6 +49,10 @@ export type SlashHost = {
   agent?(): string;
   primaryAgents?(): string[];
   switchAgent?(name: string): void;
+  /** the permission mode the session runs in, the modes Shift-Tab cycles through, and a switch to one (from the next call) */
+  permissionMode?(): PermissionMode;
+  permissionModes?(): PermissionMode[];
+  switchMode?(mode: PermissionMode): void;
   /** reads the instruction files and the memory index again into the session's system prompt */
   reload?(): void;
   newSession(): void | Promise<void>;
@@ -186,7 +191,7 @@ function helpText(custom: readonly SlashCommand[], prompts: NonNullable<ReturnTy
   const width = Math.max(...rows.map(([left]) => left!.length)) + 2;
   const keys = [
     "Enter sends · Alt-Enter, Ctrl-J or a trailing \\ adds a line · ↑/↓ history · Tab completes a command",
-    "Tab at an empty prompt runs the next primary agent (build, plan, ...), Shift-Tab the previous one",
+    "Tab at an empty prompt runs the next primary agent (build, plan, ...) · Shift-Tab switches the permission mode",
     "Esc or Ctrl-C stops a turn; Ctrl-C clears the line, twice at an empty prompt exits · Ctrl-D exits",
   ];
   return [...rows.map(([left, right]) => `${chalk.cyan(left!.padEnd(width))}${chalk.dim(right!)}`), ...keys.map((k) => chalk.dim(k))].join("\n");
@@ -251,4 +256,19 @@ function permissions(host: SlashHost, rest: string): void {
       ...(approvals.length ? [chalk.dim("withdraw one with /permissions revoke N")] : []),
     ].join("\n"),
   );
+}
+
+/** Tab after a `/`: the one command it completes to, or the longest start they share and a hint listing them. */
+export function completeCommand(text: string, host: Pick<SlashHost, "custom" | "prompts"> | undefined): { text?: string; hint?: string } | undefined {
+  const names = [...BUILTINS.map((b) => b.name), ...(host?.custom().map((c) => c.name) ?? []), ...(host?.prompts?.().map((c) => c.name) ?? [])];
+  const found = completeSlash(text, names);
+  if (found.length === 1) return { text: `${found[0]} ` };
+  if (found.length > 1) return { text: commonPrefix(found), hint: found.join("  ") };
+  return undefined;
+}
+
+function commonPrefix(words: readonly string[]): string {
+  let prefix = words[0] ?? "";
+  for (const word of words) while (!word.startsWith(prefix)) prefix = prefix.slice(0, -1);
+  return prefix;
 }

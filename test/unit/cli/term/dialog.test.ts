@@ -5,7 +5,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { saveAllowRules } from "../../../../src/config/save-rules.ts";
 import { formatRule } from "../../../../src/session/rules.ts";
-import { type AskEvent, alwaysRules, choiceFor, dialogOptions, dialogRows, targetFile } from "../../../../src/cli/term/dialog.ts";
+import { type AskEvent, alwaysRules, dialogOptions, dialogRows, folderRules, targetFile } from "../../../../src/cli/term/dialog.ts";
+import { ANSWER_GRACE_MS, DialogKeys } from "../../../../src/cli/term/dialog-keys.ts";
 import type { Key } from "../../../../src/cli/term/keys.ts";
 
 chalk.level = 0;
@@ -54,19 +55,19 @@ describe("alwaysRules", () => {
 });
 
 describe("dialogOptions", () => {
-  test("trusted: once, the three always choices, no, and no with a message", () => {
+  test("trusted: numbered yes, the three always choices, no, and no with a message", () => {
     expect(dialogOptions(withAlways, true).map((o) => [o.key, o.choice])).toEqual([
-      ["y", "once"],
-      ["a", "session"],
-      ["p", "project"],
-      ["u", "user"],
-      ["n", "reject"],
-      ["m", "message"],
+      ["1", "once"],
+      ["2", "session"],
+      ["3", "project"],
+      ["4", "user"],
+      ["5", "reject"],
+      ["6", "message"],
     ]);
   });
 
   test("untrusted: no project option", () => {
-    expect(dialogOptions(withAlways, false).map((o) => o.key)).toEqual(["y", "a", "u", "n", "m"]);
+    expect(dialogOptions(withAlways, false).map((o) => o.choice)).toEqual(["once", "session", "user", "reject", "message"]);
   });
 
   test("nothing to save: no always option at all", () => {
@@ -75,9 +76,60 @@ describe("dialogOptions", () => {
     }
   });
 
-  test("the keys are distinct", () => {
-    const keys = dialogOptions(withAlways, true).map((o) => o.key);
-    expect(new Set(keys).size).toBe(keys.length);
+  test("a file edit offers its folder and every edit of the session", () => {
+    const edit = ask([{ permission: "edit", pattern: "/w/src/a.ts", always: ["/w/src/a.ts"] }, { permission: "external_directory", pattern: "/w/src/a.ts", always: ["/w/src/*"] }], { tool: "edit" });
+    const options = dialogOptions(edit, false);
+    expect(options.map((o) => o.choice)).toEqual(["once", "folder", "edits", "session", "user", "reject", "message"]);
+    expect(options[1]!.label).toBe("Yes, and allow edits in /w/src/ this session");
+    expect(options[2]!.label).toBe("Yes, allow all edits this session (shift+tab)");
+    expect(folderRules(edit)).toEqual([{ permission: "edit", pattern: "/w/src/*" }, { permission: "external_directory", pattern: "/w/src/*" }]);
+    expect(dialogOptions(ask([plain]), false).map((o) => o.choice)).not.toContain("folder");
+  });
+});
+
+describe("DialogKeys", () => {
+  const answers = 4;
+  const clock = () => {
+    let now = 1000;
+    return { now: () => now, pass: (ms: number) => (now += ms) };
+  };
+
+  test("keys within the grace after the dialog appears go to the prompt, Esc and arrows do nothing", () => {
+    const t = clock();
+    const keys = new DialogKeys(t.now);
+    expect(keys.view("ask-1")).toEqual({ selected: 0, armed: false });
+    for (const k of [key("a"), key("u"), key("1"), { name: "enter" } as Key, { name: "backspace" } as Key]) expect(keys.key("ask-1", k, answers)).toEqual({ prompt: true });
+    expect(keys.key("ask-1", { name: "escape" }, answers)).toEqual({ ignored: true });
+    expect(keys.key("ask-1", { name: "down" }, answers)).toEqual({ ignored: true });
+    // Each key typed pushes the answers back: typing on is not answering.
+    t.pass(ANSWER_GRACE_MS - 1);
+    expect(keys.key("ask-1", key("n"), answers)).toEqual({ prompt: true });
+    t.pass(ANSWER_GRACE_MS - 1);
+    expect(keys.view("ask-1").armed).toBe(false);
+    t.pass(1);
+    expect(keys.view("ask-1").armed).toBe(true);
+  });
+
+  test("armed: arrows and numbers move the mark, Enter confirms it, Esc says no; a letter goes to the prompt and disarms", () => {
+    const t = clock();
+    const keys = new DialogKeys(t.now);
+    keys.view("ask-1");
+    t.pass(ANSWER_GRACE_MS);
+    expect(keys.key("ask-1", { name: "down" }, answers)).toEqual({ moved: true });
+    expect(keys.key("ask-1", { name: "down" }, answers)).toEqual({ moved: true });
+    expect(keys.view("ask-1").selected).toBe(2);
+    expect(keys.key("ask-1", { name: "up" }, answers)).toEqual({ moved: true });
+    expect(keys.key("ask-1", { name: "enter" }, answers)).toEqual({ confirm: 1 });
+    expect(keys.key("ask-1", key("4"), answers)).toEqual({ moved: true });
+    expect(keys.key("ask-1", key("9"), answers)).toEqual({ prompt: true }); // no such answer: typed text
+    t.pass(ANSWER_GRACE_MS);
+    expect(keys.key("ask-1", { name: "enter" }, answers)).toEqual({ confirm: 3 });
+    expect(keys.key("ask-1", { name: "escape" }, answers)).toEqual({ reject: true });
+    expect(keys.key("ask-1", key("y"), answers)).toEqual({ prompt: true });
+    expect(keys.key("ask-1", { name: "enter" }, answers)).toEqual({ prompt: true });
+    // A new ask starts over: unarmed, the first answer marked.
+    t.pass(ANSWER_GRACE_MS);
+    expect(keys.view("ask-2")).toEqual({ selected: 0, armed: false });
   });
 });
 
@@ -115,7 +167,7 @@ describe("dialogRows", () => {
     const writeAsk = ask([{ permission: "edit", pattern: "notes.md", always: ["notes.md"] }], { tool: "write" });
     const written = dialogRows(writeAsk, { path: "notes.md", content }, false, 60, 4);
     expect(written.slice(1, 7)).toEqual(["  notes.md", "  +line 1", "  +line 2", "  +line 3", "  +line 4", "  … 26 more lines"]);
-    expect(written.join("\n")).toContain("[y] yes, once");
+    expect(written.join("\n")).toContain("1. Yes");
   });
 
   test("the file an edit or write would change is read: an edit's change is placed in it, a write says whether it replaces one", () => {
@@ -183,74 +235,18 @@ describe("dialogRows", () => {
     expect(text).not.toContain("webfetch(*)");
   });
 
-  test("the keys, with the project one only when trusted", () => {
-    const trusted = joined(dialogRows(withAlways, { command: "x" }, true, width));
-    for (const shown of ["[y] yes, once", "[a] always (this session)", "[p] always (this project)", "[u] always (for me)", "[n] no", "[m] no, and tell it why"]) {
+  test("the numbered answers, the project one only when trusted, the first marked; the hint says when keys answer", () => {
+    const trusted = dialogRows(withAlways, { command: "x" }, true, 80, 12, undefined, undefined, { selected: 0, armed: true });
+    for (const shown of ["❯ 1. Yes", "  2. Yes, always (this session)", "  3. Yes, always (this project)", "  4. Yes, always (for me)", "  5. No (esc)", "  6. No, and tell it what to do instead"]) {
       expect(trusted).toContain(shown);
     }
-    const untrusted = joined(dialogRows(withAlways, { command: "x" }, false, width));
-    expect(untrusted).not.toContain("[p]");
-    expect(untrusted).toContain("[u] always (for me)");
-    const nothingToSave = joined(dialogRows(withoutAlways, { command: "x" }, true, width));
-    expect(nothingToSave).not.toContain("[a]");
-    expect(nothingToSave).toContain("[y] yes, once");
-    expect(nothingToSave).toContain("[n] no");
-  });
-});
-
-describe("choiceFor", () => {
-  test("each option's key gives its choice", () => {
-    expect(choiceFor(key("y"), withAlways, true)).toBe("once");
-    expect(choiceFor(key("a"), withAlways, true)).toBe("session");
-    expect(choiceFor(key("p"), withAlways, true)).toBe("project");
-    expect(choiceFor(key("u"), withAlways, true)).toBe("user");
-    expect(choiceFor(key("n"), withAlways, true)).toBe("reject");
-    expect(choiceFor(key("m"), withAlways, true)).toBe("message");
-  });
-
-  test("upper case works too", () => {
-    expect(choiceFor(key("Y"), withAlways, true)).toBe("once");
-    expect(choiceFor(key("N"), withAlways, false)).toBe("reject");
-  });
-
-  test("Enter is once, Escape is no", () => {
-    expect(choiceFor({ name: "enter" }, withAlways, true)).toBe("once");
-    expect(choiceFor({ name: "escape" }, withAlways, false)).toBe("reject");
-  });
-
-  test("p in an untrusted workspace gives nothing", () => {
-    expect(choiceFor(key("p"), withAlways, false)).toBeUndefined();
-    expect(choiceFor(key("u"), withAlways, false)).toBe("user");
-  });
-
-  test("an always key when nothing can be saved gives nothing", () => {
-    expect(choiceFor(key("a"), withoutAlways, true)).toBeUndefined();
-    expect(choiceFor(key("u"), withoutAlways, true)).toBeUndefined();
-    expect(choiceFor(key("y"), withoutAlways, true)).toBe("once");
-  });
-
-  test("other keys and pasted text give nothing", () => {
-    expect(choiceFor(key("x"), withAlways, true)).toBeUndefined();
-    expect(choiceFor(key("yes"), withAlways, true)).toBeUndefined();
-    expect(choiceFor({ name: "paste", text: "y" }, withAlways, true)).toBeUndefined();
-    expect(choiceFor({ name: "up" }, withAlways, true)).toBeUndefined();
-    expect(choiceFor({ name: "ctrl-c" }, withAlways, true)).toBeUndefined();
-  });
-});
-
-describe("what the model wrote is drawn, not run by the terminal", () => {
-  test("an escape sequence in a command asked about reaches the dialog as ?", () => {
-    const ask = {
-      type: "permission_ask" as const,
-      id: "ask_x",
-      tool_use_id: "toolu_x",
-      tool: "bash",
-      requests: [{ permission: "bash", pattern: "printf '\x1b]0;pwned\x07'", always: ["printf *"] }],
-      session_id: "s_x",
-      seq: 1,
-    };
-    const rows = dialogRows(ask, { command: "printf '\x1b]0;pwned\x07'" }, false, 80);
-    expect(rows.join("\n")).not.toMatch(/[\x07\x1b]/);
-    expect(rows.join("\n")).toContain("printf '?]0;pwned?'");
+    expect(trusted.at(-1)).toBe("↑↓ choose · Enter confirms · Esc: no");
+    const untrusted = joined(dialogRows(withAlways, { command: "x" }, false, 80, 12, undefined, undefined, { selected: 2, armed: false }));
+    expect(untrusted).not.toContain("(this project)");
+    expect(untrusted).toContain("❯ 3. Yes, always (for me)");
+    expect(untrusted).toContain("(what you type goes to your prompt; the answer keys work in a moment)");
+    const nothingToSave = joined(dialogRows(withoutAlways, { command: "x" }, true, 80));
+    expect(nothingToSave).not.toContain("always (");
+    expect(nothingToSave).toContain("2. No (esc)");
   });
 });
