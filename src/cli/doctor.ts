@@ -39,8 +39,10 @@ export async function doctor(ctx: Context): Promise<number> {
   }
   checks.push(...(await providerChecks(ctx, anthropicModel)));
   checks.push(...databaseChecks(ctx));
-  checks.push(["config", true, config.sources.length ? `read ${config.sources.join(", ")}` : "no config files (defaults)"]);
+  const read = [...config.sources, ...config.claudeFiles.map((f) => f.file)];
+  checks.push(["config", true, read.length ? `read ${read.join(", ")}` : "no config files (defaults)"]);
   for (const w of config.warnings) checks.push(["config", false, w]);
+  checks.push(...settingsChecks(ctx));
   checks.push(...(await ruleChecks(ctx)));
   checks.push(sandboxCheck(config.sandbox));
   checks.push(["model", true, config.model]);
@@ -50,6 +52,14 @@ export async function doctor(ctx: Context): Promise<number> {
   checks.push(...extensionChecks(ctx));
   for (const [name, ok, detail] of checks) out(`${ok ? "ok  " : "FAIL"} ${name.padEnd(13)} ${detail}\n`);
   return checks.every(([, ok]) => ok) ? 0 : 1;
+}
+
+/** Each Claude Code settings file read: what was applied, then one line for each key that was not. */
+function settingsChecks(ctx: Context): Check[] {
+  return ctx.config.claudeFiles.flatMap((file): Check[] => [
+    ["settings", true, `${file.file} (${file.scope}): ${file.applied.length ? `applied ${file.applied.join("; ")}` : "nothing applied"}`],
+    ...file.ignored.map((what): Check => ["settings", true, `${file.file}: not applied: ${what}`]),
+  ]);
 }
 
 /** Every other provider in use or configured: key present, endpoint answering, a local server listening. */

@@ -83,3 +83,20 @@ for (const trust of [false, true]) {
     expect(agent.asks.filter((a) => JSON.stringify(a).includes("secret.txt"))).toEqual([]);
   });
 }
+
+test.concurrent("rein doctor lists each settings file read, what it applied, and one line for each key it did not", async () => {
+  await using w = await world();
+  await mkdir(w.path(".claude"), { recursive: true });
+  const file = w.path(".claude", "settings.json");
+  await writeFile(file, JSON.stringify({ permissions: { deny: ["Read(./secret.txt)", "ExitPlanMode"], allow: ["Bash(npm test:*)"] }, statusLine: { type: "command" }, model: "opus" }));
+  const r = await w.run(["doctor"]);
+  const lines = r.stdout.split("\n").filter((l) => /^(ok  |FAIL) settings /.test(l));
+  expect(lines[0]).toBe(`ok   settings      ${file} (project): applied permissions.deny: 1 rein rule`);
+  expect(lines.slice(1)).toEqual([
+    `ok   settings      ${file}: not applied: statusLine: rein has no such setting`,
+    `ok   settings      ${file}: not applied: permissions.allow (1 rule): the workspace is not trusted (run with --trust, or answer the trust question, to apply it)`,
+    `ok   settings      ${file}: not applied: permissions.deny "ExitPlanMode": rein has no tool for Claude Code's ExitPlanMode`,
+    `ok   settings      ${file}: not applied: model "opus": the workspace is not trusted (run with --trust, or answer the trust question, to apply it)`,
+  ]);
+  expect(r.stdout).toContain(`read ${file}`);
+});
