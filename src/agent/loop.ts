@@ -167,7 +167,7 @@ export async function runLoop(messages: Message[], config: LoopConfig, io: LoopR
         unreadable: invalid.get(call.id),
         confirmReason: repeats(call),
       }), tools, halted);
-    append({ role: "user", content: outcomes.map((o) => o.block) });
+    append({ role: "user", content: [...outcomes.map((o) => o.block), ...(io.inbox?.() ?? [])] });
     if (outcomes.some((o) => o.stop)) return end("permission", "stopped: a tool call needed a permission (--on-ask fail)");
     if (signal.aborted) return end("interrupted");
   }

@@ -113,6 +113,21 @@ export type AgentEvent =
   | { type: "error"; message: string; code?: string; status?: number }
   /** an MCP server the session cannot use: it failed to start (`error` says why), needs a login, or was still connecting when the first turn began */
   | { type: "mcp_server"; name: string; state: "failed" | "needs login" | "connecting"; error: string }
+  /**
+   * a background worker of this session ended (session/team.ts): `task_id` is its session, `status`
+   * completed, failed or killed; the `<task-notification>` for the model goes to the mailbox
+   */
+  | {
+      type: "task_notification";
+      task_id: string;
+      tool_use_id: string;
+      status: "completed" | "failed" | "killed";
+      summary: string;
+      name?: string;
+      usage: Usage;
+      cost_usd: number | null;
+      duration_ms: number;
+    }
   /** a hook began running (`event` is the hook event, `source` the file it was defined in; `async`: in the background, deciding nothing) */
   | { type: "hook_start"; id: string; event: string; source: string; handler: string; tool_use_id?: string; async?: true }
   /**
@@ -266,6 +281,11 @@ export type LoopIO = {
   compact?: (input: CompactInput, signal: AbortSignal) => Promise<Compacted | undefined>;
   /** functions around each tool call and at the stop: hooks and in-process callers plug in here */
   chain?: CallChain;
+  /**
+   * What came for the session meanwhile (a worker's `<task-notification>`, a team message), taken
+   * once at each turn boundary and added after the turn's tool results; absent: nothing comes
+   */
+  inbox?: () => TextBlock[];
 };
 
 /**

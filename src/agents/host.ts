@@ -1,6 +1,6 @@
 // What the task tool needs of the session it runs in (given by the session, see session/subagents.ts),
 // and what a child run reports back.
-import type { PermissionReply, ResultStatus, RunSpend, StampedEvent, Usage } from "../agent/types.ts";
+import type { AgentEvent, PermissionReply, ResultStatus, RunSpend, StampedEvent, Usage } from "../agent/types.ts";
 import type { Rule } from "../permission/evaluate.ts";
 import type { Tool } from "../sdk.ts";
 
@@ -17,6 +17,10 @@ export type SubagentParent = {
   spent: (usage: Usage, cost: number | null) => void;
   /** the parent's run's spending, shared with its children (and theirs): `--max-cost` holds for the total */
   spend: () => RunSpend;
+  /** puts an event in the parent's log (a worker's task_notification) */
+  notice: (event: AgentEvent) => void;
+  /** mail for the parent came: an idle parent is woken to answer it */
+  wake: () => void;
 };
 
 /** The task tool (and anything else that runs children) for a session. */

@@ -14,12 +14,16 @@ const TaskInput = v.object({
   subagent_type: v.string(),
   model: v.optional(v.string()),
   task_id: v.optional(v.string()),
+  run_in_background: v.optional(v.boolean()),
+  name: v.optional(v.pipe(v.string(), v.description("a name to send_message it by (background only)"))),
 });
 
 export type TaskToolOptions = {
   /** the agents a task may run (subagent or all, not hidden ones too: they can be named) */
   agents: readonly AgentDefinition[];
   run: (request: ChildRequest) => Promise<ChildOutcome>;
+  /** starts the child as a background worker; its task id comes back at once (absent: no background tasks) */
+  start?: (request: ChildRequest & { name?: string }) => Promise<{ id: string; name?: string; state: string }>;
   cap?: number;
 };
 
@@ -42,6 +46,27 @@ export function taskTool(options: TaskToolOptions): Tool {
       if (!agent) {
         const known = runnable.map((a) => a.name).join(", ");
         return { output: `Unknown subagent_type "${input.subagent_type}". Known agents: ${known}. Call task again with one of them.`, isError: true };
+      }
+      if (input.run_in_background && options.start) {
+        try {
+          const worker = await options.start({
+            agent: agent.name,
+            prompt: input.prompt,
+            description: input.description,
+            ...(input.model ? { model: input.model } : {}),
+            ...(input.task_id ? { taskId: input.task_id } : {}),
+            ...(input.name ? { name: input.name } : {}),
+            toolUseId: ctx.toolUseId,
+            signal: ctx.signal,
+          });
+          const named = worker.name ? ` as "${worker.name}"` : "";
+          return {
+            output: `task_id: ${worker.id}\nStarted the ${agent.name} subagent in the background${named} (${worker.state}). Go on with other work: a <task-notification> with its result comes when it ends. send_message, task_output and task_stop take this task_id${worker.name ? " or its name" : ""}.`,
+            metadata: { task_id: worker.id, status: "async_launched", ...(worker.name ? { name: worker.name } : {}) },
+          };
+        } catch (error) {
+          return { output: `The ${agent.name} subagent could not start: ${error instanceof Error ? error.message : String(error)}`, isError: true };
+        }
       }
       const release = await slots(ctx.signal);
       if (!release) return { output: "Interrupted before the subagent started.", isError: true };
@@ -70,7 +95,7 @@ function describe(agents: readonly AgentDefinition[]): string {
   return [
     "Run a subagent in a fresh context: it sees only your prompt (give what to do, what you know, what to report) and only its final answer returns. Calls in one reply run at once. model: instead of the agent's. Agents (subagent_type):",
     ...listed,
-    "To continue one, pass the task_id its result gave.",
+    "To continue one, pass the task_id its result gave. run_in_background: true returns at once with its task_id; its result comes later as a <task-notification> message.",
   ].join("\n");
 }
 

@@ -57,6 +57,19 @@ export const MIGRATIONS: readonly (string | ((db: Database) => void))[] = [
    ALTER TABLE sessions ADD COLUMN parent_tool_use_id TEXT;
    ALTER TABLE sessions ADD COLUMN agent TEXT;
    CREATE INDEX sessions_by_parent ON sessions (parent_id) WHERE parent_id IS NOT NULL;`,
+  // 8: teams (session/team.ts): a background worker's name and state on its session, and the mailbox
+  //    (session/mailbox.ts): messages to a session, in order, each taken once (delivered_at set)
+  `ALTER TABLE sessions ADD COLUMN task_name TEXT;
+   ALTER TABLE sessions ADD COLUMN task_state TEXT;
+   CREATE TABLE mailbox (
+     id INTEGER PRIMARY KEY AUTOINCREMENT,
+     recipient TEXT NOT NULL,
+     sender TEXT NOT NULL,
+     body TEXT NOT NULL,
+     created_at INTEGER NOT NULL,
+     delivered_at INTEGER
+   );
+   CREATE INDEX mailbox_pending ON mailbox (recipient, id) WHERE delivered_at IS NULL;`,
 ];
 
 /** Applies migration `version` (1-based) to `db`; the caller records it in user_version. */

@@ -3,7 +3,7 @@
 import { join } from "node:path";
 import compactionPrompt from "../../prompts/compaction.txt" with { type: "text" };
 import { COMPACT_TO, fixedTokens, requestTokens, usableWindow, type Estimated } from "../agent/context-size.ts";
-import { runLoop } from "../agent/loop.ts";
+import { runLoop, type LoopRun } from "../agent/loop.ts";
 import { toolDefinition } from "../agent/tool-schema.ts";
 import { toolDeferral, type ToolDeferral } from "./deferred-tools.ts";
 import {
@@ -14,6 +14,7 @@ import {
   type AuthorizeInput,
   type CallChain,
   type Compacted,
+  type LoopConfig,
   type ContentBlock,
   type CompactInput,
   type EventOf,
@@ -23,8 +24,10 @@ import {
   type RunSpend,
   type StampedEvent,
   type StreamFn,
+  type TextBlock,
   type Usage,
 } from "../agent/types.ts";
+import type { Team } from "./team.ts";
 import type { HookAgentRun, HookAgentSource, SubagentParent, SubagentSource } from "../agents/host.ts";
 import type { ModelCatalog } from "../llm/models.ts";
 import { BUILTIN_CATALOG, costFunction } from "../llm/providers.ts";
@@ -120,7 +123,14 @@ export type SessionOptions = {
   mcp?: SessionMcp;
   /** the language servers (started with the first file of their languages) */
   lsp?: LspSession;
+  /** the process's team of background workers (team.ts), made on first use; absent: the session starts none */
+  team?: TeamHolder;
+  /** takes what came for session `id` meanwhile (team mail), at each turn boundary */
+  inbox?: (id: string) => TextBlock[];
 };
+
+/** The process's team: `current` is undefined until something starts a worker. */
+export type TeamHolder = { current: Team | undefined; get: () => Team };
 
 /**
  * The sandbox setting of a session. `masked` is asked at each call, with whether only the read-only
@@ -164,6 +174,10 @@ export class Session {
   private childSpend: { usage: Usage; cost: number | null } = { usage: emptyUsage(), cost: 0 };
   /** the run under way's spending, shared with its children */
   private runSpend: RunSpend = { spent: 0 };
+  /** told when mail (a worker's notification, a message) comes while no run is under way (front ends start one) */
+  private readonly wakeListeners = new Set<() => void>();
+  /** print mode: a run that ends with workers still going waits for their notifications and answers them */
+  waitsForWorkers = false;
   /** the running children's reply functions: an ask forwarded from a child is answered here */
   private readonly answerers = new Set<(askId: string, reply: PermissionReply, message?: string) => boolean>();
   private readonly taskTools: Tool[];
@@ -248,6 +262,8 @@ export class Session {
           this.childSpend = { usage: addUsage(before.usage, usage), cost: before.cost === null || cost === null ? null : before.cost + cost };
         },
         spend: () => this.runSpend,
+        notice: (event) => void this.emit(event),
+        wake: () => this.wakeUp(),
       };
     this.taskTools = options.subagents?.(parent) ?? [];
     this.hookAgent = options.hookAgent?.(parent);
@@ -361,9 +377,7 @@ export class Session {
       this.messages.push(userMessage);
       store.appendMessage(this.id, userMessage, user.seq);
 
-      const result = await runLoop(
-        this.messages,
-        {
+      const config: LoopConfig = {
           model,
           system: this.options.system,
           maxTokens: this.options.maxTokens,
@@ -374,8 +388,8 @@ export class Session {
           sessionId: this.id,
           contextWindow: this.contextWindow,
           ...(this.storedSize ? { history: this.storedSize } : {}),
-        },
-        {
+        };
+      const io: LoopRun = {
           stream: this.options.stream,
           authorize: (call) => this.authorize(call),
           emit: (event) => void this.emit(event),
@@ -400,15 +414,30 @@ export class Session {
           ...(this.hooks || this.options.afterToolCall || this.options.beforeStop
             ? { chain: withStopCheck(withAfterCall(this.hooks?.points.chain ?? {}, this.options.afterToolCall), this.options.beforeStop) }
             : {}),
-          commit: (message) => {
+          ...(this.options.inbox ? { inbox: () => this.options.inbox!(this.id) } : {}),
+          commit: (message: Message) => {
             const kept = sendable(message);
             const interrupted = controller.signal.aborted && message.role === "assistant";
             if (kept) this.saving(() => store.appendMessage(this.id, kept, this.lastSeq, interrupted ? "interrupted" : "complete"));
             return kept;
           },
-        },
-        controller.signal,
-      );
+        };
+      let result = await runLoop(this.messages, config, io, controller.signal);
+      // Print mode: workers still going are waited for; each batch of their notifications is answered in this run.
+      const team = this.options.team?.current;
+      while (this.waitsForWorkers && team && result.status === "success" && !controller.signal.aborted && team.busy(this.id)) {
+        await team.next(this.id, controller.signal);
+        const mail = team.inbox(this.id);
+        if (mail.length === 0 || controller.signal.aborted) continue;
+        const told = this.emit({ type: "user", text: mail.map((b) => b.text).join("\n\n") });
+        const message: Message = { role: "user", content: mail };
+        this.messages.push(message);
+        this.saving(() => store.appendMessage(this.id, message, told.seq));
+        // --max-cost holds across it all: the run's spending (the workers' included) is shared in config.spend.
+        const more = await runLoop(this.messages, { ...config, maxTurns: Math.max(1, config.maxTurns - result.turns) }, io, controller.signal);
+        const cost = result.cost === null || more.cost === null ? null : Math.round((result.cost + more.cost) * 1e6) / 1e6;
+        result = { ...more, usage: addUsage(result.usage, more.usage), cost, turns: result.turns + more.turns };
+      }
       await this.checkpointEnd();
       this.storedSize = undefined; // the messages may have been compacted; later runs estimate
       this.saving(() => store.updateSession(this.id, {}));
@@ -432,7 +461,40 @@ export class Session {
       this.runSpend = { spent: 0 };
       this.hooks?.rest();
       this.options.skills?.grants.splice(grantsBefore);
+      // Mail that came after the run's last turn boundary wakes the session again (a front end runs it).
+      if (this.options.team?.current?.pendingMail(this.id)) queueMicrotask(() => this.wakeUp());
     }
+  }
+
+  /** Calls `listener` when mail (a worker's notification, a message to the lead) waits while no run is under way. */
+  onWake(listener: () => void): () => void {
+    this.wakeListeners.add(listener);
+    return () => void this.wakeListeners.delete(listener);
+  }
+
+  /** Whether mail waits for this session (a front end that was told to wake runs `wake`). */
+  get hasMail(): boolean {
+    const team = this.options.team?.current;
+    return team !== undefined && !this.controller && team.pendingMail(this.id);
+  }
+
+  /** Runs the mail waiting for this session as a prompt of its own (an idle lead answers its workers); undefined when there is none or a run is under way. */
+  async wake(): Promise<ResultEvent | undefined> {
+    const team = this.options.team?.current;
+    if (!team || this.controller) return undefined;
+    const mail = team.inbox(this.id);
+    if (mail.length === 0) return undefined;
+    return this.prompt(mail.map((b) => b.text).join("\n\n"));
+  }
+
+  /** The team of this process, when a worker was started (front ends list and stop its workers). */
+  get team(): Team | undefined {
+    return this.options.team?.current;
+  }
+
+  private wakeUp(): void {
+    if (this.controller) return;
+    for (const listener of [...this.wakeListeners]) listener();
   }
 
   /**

@@ -22,6 +22,9 @@ export type SessionRow = {
   parent_id?: string | null;
   parent_tool_use_id?: string | null;
   agent?: string | null;
+  /** a background worker's name (send_message's `to`) and state: running, completed, failed or killed */
+  task_name?: string | null;
+  task_state?: string | null;
 };
 /** What a session's totals are made of, of one event (see `spendEvents`); a full event has these fields too. */
 export type SpendEvent = {
@@ -135,6 +138,12 @@ export class Store {
   }
 
   /** The child sessions of a session, oldest first. */
+  /** A background worker's name and state (session/team.ts). */
+  setTask(id: string, fields: { name?: string | null; state: string }): void {
+    if (fields.name !== undefined) this.db.query(`UPDATE sessions SET task_name = ?, task_state = ? WHERE id = ?`).run(fields.name, fields.state, id);
+    else this.db.query(`UPDATE sessions SET task_state = ? WHERE id = ?`).run(fields.state, id);
+  }
+
   childSessions(parentId: string): SessionRow[] {
     return this.db.query(`SELECT * FROM sessions WHERE parent_id = ? ORDER BY created_at, rowid`).all(parentId) as SessionRow[];
   }

@@ -8,7 +8,10 @@ import { DEFAULT_TASK_CAP, taskTool } from "../agents/task-tool.ts";
 import type { AgentDefinition } from "../agents/types.ts";
 import { emptyUsage } from "../agent/types.ts";
 import type { Rule } from "../permission/evaluate.ts";
-import { Session, type SessionOptions } from "./session.ts";
+import { teamTools } from "../agents/team-tools.ts";
+import { Session, type SessionOptions, type TeamHolder } from "./session.ts";
+import type { Store } from "./store.ts";
+import { DEFAULT_WORKER_CAP, Team, type Worker } from "./team.ts";
 
 /** how deep subagents nest: a session at this depth starts no more */
 export const MAX_TASK_DEPTH = 3;
@@ -17,41 +20,55 @@ export type SubagentSettings = {
   agents: readonly AgentDefinition[];
   /** how many children of one session run at once (default 4) */
   cap?: number;
+  /** how many background workers of the process run at once (default 4) */
+  workers?: number;
   /** the depth of the session these options are for: 0 for a top-level one */
   depth?: number;
+  /** the process's team, shared by a lead and its workers (made on first use) */
+  team?: TeamHolder;
 };
 
-/** `options` with the task tool (refusing past MAX_TASK_DEPTH), and the subagent `agent` hooks run. */
+/** `options` with the task tool (refusing past MAX_TASK_DEPTH), the team's tools, and the subagent `agent` hooks run. */
 export function withSubagents(options: SessionOptions, settings: SubagentSettings): SessionOptions {
   const depth = settings.depth ?? 0;
   const cap = settings.cap ?? DEFAULT_TASK_CAP;
+  const team = settings.team ?? options.team ?? teamHolder(options.store, settings.workers);
+  const shared = { ...settings, depth, team };
   return {
     ...options,
-    hookAgent: hookAgents(options, settings),
+    team,
+    // Only a process that started a worker has mail to look for at turn boundaries.
+    inbox: (id) => team.current?.inbox(id) ?? [],
+    hookAgent: hookAgents(options, shared),
     subagents: (parent) => {
       // What a person approved with "always" for a subagent holds for that agent's later tasks in this session.
       const approved = new Map<string, Rule[]>();
+      const tooDeep = () => new Error(`subagents nest at most ${MAX_TASK_DEPTH} deep and this one is at depth ${depth}; do this part of the task yourself`);
       return [
         taskTool({
           agents: settings.agents,
           cap,
-          run: (request) =>
-            depth >= MAX_TASK_DEPTH
-              ? Promise.reject(new Error(`subagents nest at most ${MAX_TASK_DEPTH} deep and this one is at depth ${depth}; do this part of the task yourself`))
-              : runChild(options, { ...settings, depth }, parent, request, approved),
+          run: (request) => (depth >= MAX_TASK_DEPTH ? Promise.reject(tooDeep()) : runChild(options, shared, parent, request, approved)),
+          start: (request) => (depth >= MAX_TASK_DEPTH ? Promise.reject(tooDeep()) : startWorker(options, shared, parent, request, approved)),
+        }),
+        ...teamTools({
+          send: (to, message) => team.get().send(parent.id, to, message),
+          stop: (id) => team.get().stop(id, parent.id),
+          output: (id) => team.get().output(id, parent.id),
         }),
       ];
     },
   };
 }
 
-async function runChild(
+/** The child session of a task call: opened again for a task_id, or made and linked to its parent. */
+function childSession(
   parentOptions: SessionOptions,
   settings: SubagentSettings,
   parent: SubagentParent,
   request: ChildRequest,
   approved: Map<string, Rule[]>,
-): Promise<ChildOutcome> {
+): { child: Session; model: string; agentApprovals: Rule[]; agent: AgentDefinition } {
   const agent = settings.agents.find((a) => a.name === request.agent)!;
   const written = request.model ?? agent.model ?? parentOptions.model;
   // `opus` is the newest opus of the parent's provider; `inherit` the parent's model.
@@ -61,19 +78,36 @@ async function runChild(
   if (!approved.has(agent.name)) approved.set(agent.name, []);
   const agentApprovals = approved.get(agent.name)!;
   const base = childOptions(parentOptions, agent, parent, model, agentApprovals);
+  // A worker of any agent reads its messages; the team is the lead's.
+  if (settings.team) Object.assign(base, { team: settings.team, inbox: (id: string) => settings.team!.current?.inbox(id) ?? [] });
   const options = mayStartTasks(agent) ? withSubagents(base, { ...settings, depth: (settings.depth ?? 0) + 1 }) : base;
   const { store } = parentOptions;
-  let child: Session;
   if (request.taskId) {
     const row = store.getSession(request.taskId);
     if (!row || row.parent_id !== parent.id) throw new Error(`task_id ${request.taskId} is not a task of this session; leave task_id out to start a new one`);
-    child = Session.open(row, options);
-  } else {
-    child = Session.create(parent.cwd, options);
-    store.linkChild(child.id, { parentId: parent.id, toolUseId: request.toolUseId, agent: agent.name });
+    return { child: Session.open(row, options), model, agentApprovals, agent };
   }
-  const unsubscribe = child.subscribe((event) => parent.relay({ ...event, parent_tool_use_id: event.parent_tool_use_id ?? request.toolUseId }));
+  const child = Session.create(parent.cwd, options);
+  store.linkChild(child.id, { parentId: parent.id, toolUseId: request.toolUseId, agent: agent.name });
+  return { child, model, agentApprovals, agent };
+}
+
+/** Shows the child's events on the parent's stream and answers its asks through the parent; returns the undoing. */
+function wire(child: Session, parent: SubagentParent, toolUseId: string): () => void {
+  const unsubscribe = child.subscribe((event) => parent.relay({ ...event, parent_tool_use_id: event.parent_tool_use_id ?? toolUseId }));
   const unanswer = parent.answerer((askId, reply, message) => child.reply(askId, reply, message));
+  return () => (unanswer(), unsubscribe());
+}
+
+async function runChild(
+  parentOptions: SessionOptions,
+  settings: SubagentSettings,
+  parent: SubagentParent,
+  request: ChildRequest,
+  approved: Map<string, Rule[]>,
+): Promise<ChildOutcome> {
+  const { child, model, agentApprovals } = childSession(parentOptions, settings, parent, request, approved);
+  const unwire = wire(child, parent, request.toolUseId);
   const abort = () => child.abort();
   request.signal.addEventListener("abort", abort, { once: true });
   try {
@@ -94,9 +128,46 @@ async function runChild(
   } finally {
     agentApprovals.push(...child.approvals().filter((rule) => !agentApprovals.includes(rule)));
     request.signal.removeEventListener("abort", abort);
-    unanswer();
-    unsubscribe();
+    unwire();
   }
+}
+
+/** A background worker: its session is made now (its id is the task id), the team runs it and notifies the parent. */
+async function startWorker(
+  parentOptions: SessionOptions,
+  settings: SubagentSettings & { team: TeamHolder },
+  parent: SubagentParent,
+  request: ChildRequest & { name?: string },
+  approved: Map<string, Rule[]>,
+): Promise<Worker> {
+  const team = settings.team.get();
+  if (request.name !== undefined) {
+    const problem = nameProblem(request.name);
+    if (problem) throw new Error(problem);
+  }
+  const { child, agentApprovals, agent } = childSession(parentOptions, settings, parent, request, approved);
+  const unwire = wire(child, parent, request.toolUseId);
+  const release = () => {
+    agentApprovals.push(...child.approvals().filter((rule) => !agentApprovals.includes(rule)));
+    unwire();
+  };
+  return team.start({ run: { session: child, parent, release }, agent: agent.name, description: request.description, toolUseId: request.toolUseId, prompt: request.prompt, ...(request.name ? { name: request.name } : {}) });
+}
+
+/** A worker's name is what send_message's `to` matches: a short word, not a task id, not "lead". */
+export function nameProblem(name: string): string | undefined {
+  if (!/^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$/.test(name)) return `the worker name "${name}" is not usable: use 1-40 letters, digits, "_", "-" or "." (starting with a letter or digit)`;
+  if (name === "lead" || /^s_/.test(name)) return `the worker name "${name}" is taken ("lead" and names starting s_ mean the lead and task ids); choose another`;
+  return undefined;
+}
+
+/** The process's team, made the first time something asks for it. */
+export function teamHolder(store: Store, cap?: number): TeamHolder {
+  const holder: TeamHolder = {
+    current: undefined,
+    get: () => (holder.current ??= new Team(store, cap ?? DEFAULT_WORKER_CAP)),
+  };
+  return holder;
 }
 
 /** The explore agent, run without hooks (an agent hook on a tool call would fire again on its own calls). */

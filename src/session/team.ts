@@ -1,0 +1,429 @@
+// The team of a process: the background workers its sessions started (task with run_in_background,
+// bash with background), their state, and the mailbox (mailbox.ts) through which a worker's
+// `<task-notification>` and send_message's messages reach a session at its next turn boundary. Made
+// on first use: a session that starts no worker never makes one. The task tool, send_message,
+// task_stop, task_output, /tasks, `rein sessions show` and the front ends that wake an idle lead all
+// read this one registry.
+import { emptyUsage, addUsage, type TextBlock, type Usage } from "../agent/types.ts";
+import type { ResultEvent, Session } from "./session.ts";
+import type { SubagentParent } from "../agents/host.ts";
+import { post, take, waiting } from "./mailbox.ts";
+import type { Store } from "./store.ts";
+
+export const DEFAULT_WORKER_CAP = 4;
+
+export type WorkerState = "queued" | "running" | "completed" | "failed" | "killed";
+export const FINISHED: readonly WorkerState[] = ["completed", "failed", "killed"];
+
+export type Worker = {
+  /** the worker's session id (a bash command's: its own id) */
+  id: string;
+  name?: string;
+  kind: "agent" | "bash";
+  agent: string;
+  description: string;
+  parentId: string;
+  toolUseId: string;
+  state: WorkerState;
+  startedAt: number;
+  durationMs: number;
+  /** the worker's last text (a bash command's: the end of its output) */
+  text: string;
+  error?: string;
+  usage: Usage;
+  cost: number | null;
+  toolUses: number;
+  /** the last thing it did (a tool and its target), for the terminal's worker lines */
+  lastAction: string;
+  /** a finished worker's changed worktree (path, branch, diffstat), named in its notification */
+  worktree?: string;
+};
+
+/** How a worker's session is driven: started, prompted again with a message, stopped. */
+export type WorkerRun = {
+  session: Session;
+  parent: SubagentParent;
+  /** lets go of what the run holds (its subscriptions, its answerer) once the worker is done for good */
+  release: () => void;
+};
+
+export type StartSpec = {
+  run: WorkerRun;
+  name?: string;
+  agent: string;
+  description: string;
+  toolUseId: string;
+  prompt: string;
+};
+
+type Live = Worker & { run?: WorkerRun; going?: Promise<void>; killed?: boolean; stop?: () => void };
+
+export class Team {
+  private readonly workers = new Map<string, Live>();
+  private readonly wakers = new Map<string, Set<() => void>>();
+  /** the sessions that started workers here: mail to one wakes it when idle */
+  private readonly parents = new Map<string, SubagentParent>();
+  private readonly changes = new Set<(worker: Worker) => void>();
+  private readonly waiting: (() => void)[] = [];
+  private active = 0;
+
+  constructor(
+    private readonly store: Store,
+    readonly cap = DEFAULT_WORKER_CAP,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Starts a worker in the background: it waits for a slot (at most `cap` run at once), runs, and notifies its parent. */
+  start(spec: StartSpec): Worker {
+    const { session, parent } = spec.run;
+    if (spec.name && this.byName(spec.name, parent.id)) throw new Error(`a worker named "${spec.name}" already runs in this session; choose another name`);
+    const worker: Live = {
+      id: session.id,
+      ...(spec.name ? { name: spec.name } : {}),
+      kind: "agent",
+      agent: spec.agent,
+      description: spec.description,
+      parentId: parent.id,
+      toolUseId: spec.toolUseId,
+      state: "queued",
+      startedAt: this.now(),
+      durationMs: 0,
+      text: "",
+      usage: emptyUsage(),
+      cost: 0,
+      toolUses: 0,
+      lastAction: "",
+      run: spec.run,
+    };
+    this.workers.set(worker.id, worker);
+    this.parents.set(parent.id, parent);
+    this.store.setTask(worker.id, { name: spec.name ?? null, state: "running" });
+    const off = session.subscribe((event) => {
+      if (event.type === "tool_start") {
+        worker.toolUses++;
+        worker.lastAction = actionOf(event.name, event.input);
+        this.changed(worker);
+      }
+    });
+    const release = spec.run.release;
+    spec.run.release = () => (off(), release());
+    worker.going = this.drive(worker, spec.prompt);
+    return worker;
+  }
+
+  /** Joins a background bash command to the list; `stop` ends it, `ended` settles with its exit. */
+  addCommand(spec: { id: string; parentId: string; toolUseId: string; command: string; stop: () => void; ended: Promise<{ code: number | null; output: () => string }> }): Worker {
+    const worker: Live = {
+      id: spec.id,
+      kind: "bash",
+      agent: "bash",
+      description: spec.command,
+      parentId: spec.parentId,
+      toolUseId: spec.toolUseId,
+      state: "running",
+      startedAt: this.now(),
+      durationMs: 0,
+      text: "",
+      usage: emptyUsage(),
+      cost: 0,
+      toolUses: 0,
+      lastAction: spec.command,
+      stop: spec.stop,
+    };
+    this.workers.set(worker.id, worker);
+    worker.going = spec.ended.then(({ code, output }) => {
+      worker.text = output();
+      worker.durationMs = this.now() - worker.startedAt;
+      worker.state = worker.killed ? "killed" : code === 0 ? "completed" : "failed";
+      if (worker.state === "failed") worker.error = `exit code ${code}`;
+      this.notify(worker);
+    });
+    return worker;
+  }
+
+  /** The workers of session `parentId` (all of them when absent), in the order they started. */
+  list(parentId?: string): Worker[] {
+    return [...this.workers.values()].filter((w) => parentId === undefined || w.parentId === parentId).map(copy);
+  }
+
+  get(id: string): Worker | undefined {
+    const worker = this.workers.get(id);
+    return worker ? copy(worker) : undefined;
+  }
+
+  /** Whether session `id` still has workers running (or queued) or mail waiting: an idle lead waits for them. */
+  busy(id: string): boolean {
+    return [...this.workers.values()].some((w) => w.parentId === id && !FINISHED.includes(w.state)) || waiting(this.store.db, id) > 0;
+  }
+
+  /** Whether mail waits for session `id`. */
+  pendingMail(id: string): boolean {
+    return waiting(this.store.db, id) > 0;
+  }
+
+  /** Resolves when mail waits for session `id`, or when it has no worker left to wait for (or on abort). */
+  async next(id: string, signal: AbortSignal): Promise<void> {
+    while (!signal.aborted && waiting(this.store.db, id) === 0 && this.busy(id)) {
+      await new Promise<void>((resolve) => {
+        const off = this.onWake(id, () => (off(), signal.removeEventListener("abort", done), resolve()));
+        const done = () => (off(), resolve());
+        signal.addEventListener("abort", done, { once: true });
+      });
+    }
+  }
+
+  /** Takes the mail waiting for session `id`, as the text blocks the model reads. */
+  inbox(id: string): TextBlock[] {
+    return take(this.store.db, id, this.now()).map((mail) => ({ type: "text" as const, text: mail.body }));
+  }
+
+  /** Calls `wake` whenever mail is posted to session `id` by this process; returns its removal. */
+  onWake(id: string, wake: () => void): () => void {
+    let set = this.wakers.get(id);
+    if (!set) this.wakers.set(id, (set = new Set()));
+    set.add(wake);
+    return () => void set!.delete(wake);
+  }
+
+  /** Told whenever a worker starts, acts or ends (the terminal's worker lines). */
+  onChange(listener: (worker: Worker) => void): () => void {
+    this.changes.add(listener);
+    return () => void this.changes.delete(listener);
+  }
+
+  /**
+   * send_message: `to` is a task id, a worker's name or "lead" (the sender's parent). A running worker
+   * reads it at its next turn boundary; a finished one is resumed with it. Returns what the sender reads.
+   */
+  send(fromId: string, to: string, message: string): { ok: boolean; text: string } {
+    const target = this.resolve(fromId, to);
+    if (typeof target === "string") return { ok: false, text: target };
+    const from = this.workers.get(fromId);
+    const sender = from ? (from.name ?? from.id) : "lead";
+    post(this.store.db, target.id, sender, `<message from="${sender}">\n${message}\n</message>`, this.now());
+    this.wake(target.id);
+    const worker = this.workers.get(target.id);
+    if (!worker) return { ok: true, text: `Message sent to ${to === "lead" ? "the lead" : target.id}.` };
+    if (worker.kind === "bash") return { ok: false, text: `${to} is a bash command; it reads no messages. Stop it with task_stop or read it with task_output.` };
+    if (FINISHED.includes(worker.state) && !worker.going) {
+      if (!worker.run) return { ok: false, text: `${to} cannot be resumed in this process; continue it with task and task_id ${worker.id}.` };
+      worker.killed = false;
+      worker.state = "queued";
+      this.store.setTask(worker.id, { state: "running" });
+      worker.going = this.drive(worker, undefined);
+      return { ok: true, text: `Message sent; ${label(worker)} had finished and was resumed with it (its conversation kept). Its notification comes when it ends again.` };
+    }
+    return { ok: true, text: `Message sent to ${label(worker)} (${worker.state}); it reads it at its next turn boundary.` };
+  }
+
+  /** task_stop: ends a running worker; its notification says killed. */
+  stop(id: string, fromId: string): { ok: boolean; text: string } {
+    const target = this.resolve(fromId, id);
+    if (typeof target === "string") return { ok: false, text: target };
+    const worker = this.workers.get(target.id);
+    if (!worker) return { ok: false, text: `${id} is not a worker of this session.` };
+    if (FINISHED.includes(worker.state)) return { ok: false, text: `${label(worker)} already ${worker.state}; nothing to stop.` };
+    worker.killed = true;
+    if (worker.kind === "bash") worker.stop?.();
+    else if (worker.state === "queued") this.settle(worker, undefined);
+    else worker.run?.session.abort();
+    return { ok: true, text: `Stopping ${label(worker)}; its notification will say killed.` };
+  }
+
+  /** task_output: what a worker has said so far, and its state. */
+  output(id: string, fromId: string): { ok: boolean; text: string } {
+    const target = this.resolve(fromId, id);
+    if (typeof target === "string") return { ok: false, text: target };
+    const worker = this.workers.get(target.id);
+    if (!worker) return { ok: false, text: `${id} is not a worker of this session.` };
+    const said = worker.kind === "bash" ? worker.text : (worker.text || lastText(this.store, worker.id));
+    const cost = worker.cost === null ? "cost unknown" : `$${worker.cost.toFixed(4)}`;
+    return {
+      ok: true,
+      text: `task_id: ${worker.id}\nstatus: ${worker.state}\n${worker.toolUses} tool uses, ${cost}${worker.lastAction ? `, last: ${worker.lastAction}` : ""}\n<output>\n${said}\n</output>`,
+    };
+  }
+
+  /** Stops every worker (the lead exits): running ones are aborted, queued ones never start; resolves once all have ended. */
+  async stopAll(): Promise<void> {
+    for (const worker of this.workers.values()) {
+      if (FINISHED.includes(worker.state)) continue;
+      worker.killed = true;
+      if (worker.kind === "bash") worker.stop?.();
+      else if (worker.state === "queued") this.settle(worker, undefined);
+      else worker.run?.session.abort();
+    }
+    await Promise.all([...this.workers.values()].map((w) => w.going));
+  }
+
+  private resolve(fromId: string, to: string): { id: string } | string {
+    if (to === "lead") {
+      const from = this.workers.get(fromId);
+      return from ? { id: from.parentId } : "you are the lead: send to a worker's task id or name";
+    }
+    const worker = this.workers.get(to) ?? this.byName(to, this.leadOf(fromId)) ?? [...this.workers.values()].find((w) => w.name === to);
+    if (worker) return { id: worker.id };
+    const known = [...this.workers.values()].map((w) => (w.name ? `${w.name} (${w.id})` : w.id));
+    return `No worker "${to}" in this team.${known.length ? ` Workers: ${known.join(", ")}` : " No worker has been started"}; or send to "lead".`;
+  }
+
+  private leadOf(id: string): string {
+    let current = this.workers.get(id);
+    let lead = id;
+    while (current) {
+      lead = current.parentId;
+      current = this.workers.get(current.parentId);
+    }
+    return lead;
+  }
+
+  private byName(name: string, parentId: string): Live | undefined {
+    return [...this.workers.values()].find((w) => w.name === name && this.leadOf(w.id) === this.leadOf(parentId) && !FINISHED.includes(w.state));
+  }
+
+  /** Runs the worker (first its prompt, then each batch of mail that came meanwhile) within a slot; then notifies. */
+  private async drive(worker: Live, prompt: string | undefined): Promise<void> {
+    const run = worker.run!;
+    const ok = await this.slot(worker);
+    let last: ResultEvent | undefined;
+    if (ok && worker.killed) this.free();
+    else if (ok) {
+      worker.state = "running";
+      this.changed(worker);
+      try {
+        let text = prompt ?? this.mail(worker.id);
+        while (text && !worker.killed) {
+          last = await run.session.prompt(text);
+          worker.usage = addUsage(worker.usage, last.usage);
+          worker.cost = worker.cost === null || last.cost_usd === null ? null : round(worker.cost + last.cost_usd);
+          worker.durationMs += last.duration_ms;
+          if (last.text) worker.text = last.text;
+          run.parent.spent(last.usage, last.cost_usd);
+          if (last.status !== "success") break;
+          text = this.mail(worker.id);
+        }
+      } catch (error) {
+        worker.error = error instanceof Error ? error.message : String(error);
+      } finally {
+        this.free();
+      }
+    }
+    this.settle(worker, last);
+  }
+
+  private mail(id: string): string {
+    return this.inbox(id).map((b) => b.text).join("\n\n");
+  }
+
+  private settle(worker: Live, last: ResultEvent | undefined): void {
+    if (FINISHED.includes(worker.state)) return;
+    worker.state = worker.killed ? "killed" : last?.status === "success" ? "completed" : "failed";
+    if (worker.state === "failed") worker.error ??= last ? (last.error ?? last.status) : "it did not start";
+    worker.going = undefined;
+    this.store.setTask(worker.id, { state: worker.state });
+    this.notify(worker);
+  }
+
+  /** The notification: a `task_notification` event on the parent's stream, and the model's text in its mailbox. */
+  private notify(worker: Live): void {
+    worker.going = undefined;
+    const summary = summaryOf(worker);
+    post(this.store.db, worker.parentId, worker.id, notificationText(worker, summary), this.now());
+    const parent = worker.run?.parent;
+    parent?.notice({
+      type: "task_notification",
+      task_id: worker.id,
+      tool_use_id: worker.toolUseId,
+      status: worker.state as "completed",
+      summary,
+      ...(worker.name ? { name: worker.name } : {}),
+      usage: worker.usage,
+      cost_usd: worker.cost,
+      duration_ms: worker.durationMs,
+    });
+    this.changed(worker);
+    this.wake(worker.parentId);
+  }
+
+  private wake(id: string): void {
+    this.parents.get(id)?.wake();
+    for (const wake of [...(this.wakers.get(id) ?? [])]) wake();
+  }
+
+  private changed(worker: Live): void {
+    for (const listener of this.changes) listener(copy(worker));
+  }
+
+  private slot(worker: Live): Promise<boolean> {
+    if (this.active < this.cap) {
+      this.active++;
+      return Promise.resolve(true);
+    }
+    return new Promise((resolve) => {
+      const start = () => {
+        if (worker.killed) return resolve(false);
+        this.active++;
+        resolve(true);
+      };
+      this.waiting.push(start);
+    });
+  }
+
+  private free(): void {
+    this.active--;
+    while (this.waiting.length && this.active < this.cap) this.waiting.shift()!();
+  }
+}
+
+function copy(worker: Live): Worker {
+  const { run: _, going: __, killed: ___, stop: ____, ...plain } = worker;
+  return { ...plain, usage: { ...plain.usage } };
+}
+
+function label(worker: Worker): string {
+  return worker.name ? `${worker.name} (${worker.id})` : worker.id;
+}
+
+function summaryOf(worker: Worker): string {
+  const who = worker.kind === "bash" ? `Command "${worker.description}"` : `Agent "${worker.name ?? worker.description}"`;
+  const how = worker.state === "completed" ? "completed" : worker.state === "killed" ? "was stopped" : `failed: ${worker.error ?? "unknown"}`;
+  return `${who} ${how}`;
+}
+
+/** The user message a finished worker leaves its parent (Claude Code's shape). */
+export function notificationText(worker: Worker, summary = summaryOf(worker)): string {
+  const tokens = worker.usage.input_tokens + worker.usage.output_tokens + worker.usage.cache_read_input_tokens + worker.usage.cache_creation_input_tokens;
+  return [
+    "<task-notification>",
+    `<task-id>${worker.id}</task-id>`,
+    `<status>${worker.state}</status>`,
+    `<summary>${summary}</summary>`,
+    `<result>${worker.text}</result>`,
+    ...(worker.worktree ? [`<worktree>${worker.worktree}</worktree>`] : []),
+    `<usage><total_tokens>${tokens}</total_tokens><tool_uses>${worker.toolUses}</tool_uses><duration_ms>${worker.durationMs}</duration_ms></usage>`,
+    "</task-notification>",
+  ].join("\n");
+}
+
+function actionOf(tool: string, input: unknown): string {
+  const fields = (input ?? {}) as Record<string, unknown>;
+  const target = [fields.command, fields.file_path, fields.path, fields.pattern, fields.url, fields.description].find((v) => typeof v === "string") as string | undefined;
+  const short = target && target.length > 50 ? `${target.slice(0, 47)}...` : target;
+  return short ? `${tool} ${short}` : tool;
+}
+
+function lastText(store: Store, id: string): string {
+  const events = store.events(id);
+  for (let i = events.length - 1; i >= 0; i--) {
+    const event = events[i]!;
+    if (event.type === "assistant") {
+      const text = event.content.filter((b) => b.type === "text").map((b) => (b as TextBlock).text).join("");
+      if (text) return text;
+    }
+  }
+  return "";
+}
+
+function round(dollars: number): number {
+  return Math.round(dollars * 1e6) / 1e6;
+}
