@@ -1,6 +1,8 @@
 // The built-in agents, as data like any agent file: build (today's default), plan (edits denied but
-// Markdown under .rein/plans/), explore (read-only tools, a prompt for searching) and general.
+// Markdown under .rein/plans/), coordinator (leads a team of workers), explore (read-only tools, a
+// prompt for searching) and general.
 import { join } from "node:path";
+import coordinatorPrompt from "../../prompts/agents/coordinator.txt" with { type: "text" };
 import explorePrompt from "../../prompts/agents/explore.txt" with { type: "text" };
 import generalPrompt from "../../prompts/agents/general.txt" with { type: "text" };
 import planPrompt from "../../prompts/agents/plan.txt" with { type: "text" };
@@ -11,6 +13,8 @@ import type { AgentDefinition } from "./types.ts";
 export const DEFAULT_AGENT = "build";
 
 const READ_ONLY_TOOLS = ["read", "glob", "grep", "list", "bash", "webfetch", "history"];
+/** the coordinator's: the team's tools and the read-only ones, without bash */
+export const COORDINATOR_TOOLS = ["task", "send_message", "task_stop", "task_output", "read", "glob", "grep", "list", "webfetch", "history", "todo"];
 
 /** Where plan mode may write: Markdown files under the project's .rein/plans/. */
 function plansFolder(projectRoot: string): string {
@@ -29,6 +33,19 @@ export function builtinAgents(projectRoot: string): AgentDefinition[] {
       mode: "primary",
       permissionMode: "plan",
       rules: [{ permission: "edit", pattern: `${plansFolder(projectRoot)}/*.md`, action: "allow" }],
+    },
+    {
+      ...base,
+      name: "coordinator",
+      description: "Leads a team: splits the work among background workers, messages and stops them, checks their results; changes nothing itself.",
+      prompt: coordinatorPrompt.trim(),
+      // primary only: a task never runs it, so a worker cannot become a coordinator
+      mode: "primary",
+      tools: COORDINATOR_TOOLS,
+      rules: [
+        { permission: "edit", pattern: "*", action: "deny" },
+        { permission: "bash", pattern: "*", action: "deny" },
+      ],
     },
     {
       ...base,

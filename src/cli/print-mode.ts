@@ -28,7 +28,11 @@ export async function printMode(ctx: Context): Promise<number> {
   const { args } = ctx;
   let session: Session | undefined;
   // From the start: a signal while reading stdin or waiting for a session's lease still ends with a result.
-  const signals = onSignals((signal) => (session ? session.abort() : stopBeforeSession(args.outputFormat, signal)));
+  const signals = onSignals((signal) => {
+    if (!session) stopBeforeSession(args.outputFormat, signal);
+    session.abort();
+    void session.team?.stopAll(); // its workers stop with it, and their processes
+  });
   const read = runSettings(ctx, { ...(args.dontAsk && args.onAsk === "deny" ? {} : { askPolicy: askPolicy(args.onAsk) }), warn });
   const schema = args.jsonSchema !== undefined ? await jsonSchemaCheck(args.jsonSchema) : undefined;
   // Read once: their warnings now, their text for the session's prompt.
@@ -54,6 +58,8 @@ export async function printMode(ctx: Context): Promise<number> {
     const unrunnable = args.compact ? undefined : await commandProblem(prompt, options.skills);
     if (unrunnable) throw new UsageError(unrunnable);
     session = openSession(ctx, store, options, warn);
+    // The run waits for the workers it starts in the background and answers their notifications before it writes its result.
+    session.waitsForWorkers = true;
     const format = args.outputFormat;
     // The stderr renderer would repeat, for --compact, the line the text format prints on stdout.
     let streaming: (() => void) | undefined;
@@ -85,7 +91,8 @@ export async function printMode(ctx: Context): Promise<number> {
       if (result.status !== "success" && result.error) warn(result.error);
       if (result.status === "interrupted") warn(`interrupted; continue with: rein -r ${session.id} -p "..."`);
     }
-    // Commands the model started in the background end with rein, and it says so.
+    // Workers still going (the run was interrupted) stop first; commands the model started in the background end with rein, and it says so.
+    await session.team?.stopAll();
     await stopBackgroundCommands(warn);
     // `result` stays the last event on stdout: SessionEnd hooks run after it, reported in the store only.
     streaming?.();

@@ -54,6 +54,11 @@ const events = {
   ),
   error: event("error", { message: str, code: str }, ["code"]),
   mcp_server: event("mcp_server", { name: str, state: { enum: ["failed", "needs login", "connecting"] }, error: str }),
+  task_notification: event(
+    "task_notification",
+    { task_id: str, tool_use_id: str, status: { enum: ["completed", "failed", "killed"] }, summary: str, name: str, usage, cost_usd: nullableNumber, duration_ms: int },
+    ["name"],
+  ),
   hook_start: event("hook_start", { id: str, event: str, source: str, handler: str, tool_use_id: str }, ["tool_use_id"]),
   hook_end: event(
     "hook_end",

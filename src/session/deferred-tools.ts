@@ -12,7 +12,9 @@ export const LOAD_TOOLS = "load_tools";
 const SUMMARY: Record<string, string> = {
   history: "search or read this session's whole stored conversation",
   webfetch: "GET an http(s) URL as text",
-  task: "run a subagent on a self-contained task",
+  send_message: "message a background worker, or the lead",
+  task_stop: "stop a background task",
+  task_output: "read a background task's output so far",
   memory: "durable notes across sessions",
 };
 

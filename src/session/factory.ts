@@ -288,9 +288,13 @@ function baseSessionOptions(settings: RunSettings, store: Store, registry: ToolR
     models: setup.models,
     model: settings.model,
     system: [settings.systemPrompt?.replace ?? systemPrompt(sources, memory?.prompt, instructions), agent?.prompt, skills?.catalog, settings.systemPrompt?.append].filter(Boolean).join("\n\n"),
+    // A subagent gets rein's prompt and the instructions, not the lead's agent prompt (a worker of the coordinator is no coordinator).
+    ...(agent?.prompt ? { childSystem: [settings.systemPrompt?.replace ?? systemPrompt(sources, memory?.prompt, instructions), skills?.catalog, settings.systemPrompt?.append].filter(Boolean).join("\n\n") } : {}),
     tools: async () => onlyOffered(offeredTools([...(await tools()), ...(skills?.tool ? [skills.tool] : [])], agent, rules), settings.offeredOnly),
     // Rarely needed: sent once the model loads them; memory too while there is no memory index to read.
-    deferredTools: ["history", "webfetch", "task", "lsp", "websearch", ...(memory?.prompt.length ? [] : ["memory"])],
+    // task is offered up front (a model should not need a turn to delegate); the team's other tools wait.
+    // An agent that names a tool in its list (the coordinator its team tools) gets it up front.
+    deferredTools: ["history", "webfetch", "lsp", "websearch", "send_message", "task_stop", "task_output", ...(memory?.prompt.length ? [] : ["memory"])].filter((name) => !agent?.tools?.includes(name)),
     rules,
     ...(agent ? { agent: agent.name } : {}),
     expand: permissionEngine(settings),

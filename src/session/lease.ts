@@ -64,6 +64,12 @@ export async function acquireLease(db: Database, sessionId: string, options: Lea
   }
 }
 
+/** Whether a live process holds session `sessionId`'s lease now (a worker mid-run). */
+export function leaseHeld(db: Database, sessionId: string, now = Date.now()): boolean {
+  const current = db.query(`SELECT * FROM leases WHERE session_id = ?`).get(sessionId) as LeaseRow | null;
+  return current !== null && alive(current, now);
+}
+
 /** Runs `fn` under the lease when it is free now (no waiting); false, without running it, when it is held. */
 export function ifFree(db: Database, sessionId: string, fn: () => void, now = Date.now()): boolean {
   const holder = `${me.token}-${++leases}-open`;

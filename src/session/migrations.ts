@@ -62,7 +62,7 @@ export const MIGRATIONS: readonly (string | ((db: Database) => void))[] = [
   `ALTER TABLE sessions ADD COLUMN task_name TEXT;
    ALTER TABLE sessions ADD COLUMN task_state TEXT;
    CREATE TABLE mailbox (
-     id INTEGER PRIMARY KEY AUTOINCREMENT,
+     id INTEGER PRIMARY KEY,
      recipient TEXT NOT NULL,
      sender TEXT NOT NULL,
      body TEXT NOT NULL,

@@ -28,6 +28,7 @@ import {
   type Usage,
 } from "../agent/types.ts";
 import type { Team } from "./team.ts";
+import { deadWorkerNotes } from "./worker-rows.ts";
 import type { HookAgentRun, HookAgentSource, SubagentParent, SubagentSource } from "../agents/host.ts";
 import type { ModelCatalog } from "../llm/models.ts";
 import { BUILTIN_CATALOG, costFunction } from "../llm/providers.ts";
@@ -62,6 +63,8 @@ export type SessionOptions = {
   stream: StreamFn;
   model: string;
   system: string;
+  /** the system prompt a subagent's agent prompt is added to (absent: `system`): without this session's own agent prompt */
+  childSystem?: string;
   /** the tools, or a function asked before every turn (tool files reload between turns) */
   tools: Tool[] | (() => Tool[] | Promise<Tool[]>);
   /** tools whose definitions wait until the model loads them (deferred-tools.ts); callable all along */
@@ -178,6 +181,7 @@ export class Session {
   private readonly wakeListeners = new Set<() => void>();
   /** print mode: a run that ends with workers still going waits for their notifications and answers them */
   waitsForWorkers = false;
+  private checkedWorkers = false;
   /** the running children's reply functions: an ask forwarded from a child is answered here */
   private readonly answerers = new Set<(askId: string, reply: PermissionReply, message?: string) => boolean>();
   private readonly taskTools: Tool[];
@@ -372,7 +376,7 @@ export class Session {
       if (heard.block !== undefined) return this.result(startedAt, "error", { error: `a UserPromptSubmit hook blocked the prompt: ${heard.block}` });
       if (this.messages.length === 0 && !this.row.title) store.updateSession(this.id, { title: titleOf(text) });
       const user = this.emit({ type: "user", text: sent });
-      const userMessage: Message = { role: "user", content: [{ type: "text", text: sent }, ...added, ...heard.context.map((note) => ({ type: "text" as const, text: note }))] };
+      const userMessage: Message = { role: "user", content: [{ type: "text", text: sent }, ...added, ...heard.context.map((note) => ({ type: "text" as const, text: note })), ...this.deadWorkers()] };
       this.checkpoints?.begin(user.seq, this.messages.length);
       this.messages.push(userMessage);
       store.appendMessage(this.id, userMessage, user.seq);
@@ -438,6 +442,8 @@ export class Session {
         const cost = result.cost === null || more.cost === null ? null : Math.round((result.cost + more.cost) * 1e6) / 1e6;
         result = { ...more, usage: addUsage(result.usage, more.usage), cost, turns: result.turns + more.turns };
       }
+      // Interrupted while it waited for its workers: the run did not end as it would have.
+      if (controller.signal.aborted && result.status === "success") result = { ...result, status: "interrupted" };
       await this.checkpointEnd();
       this.storedSize = undefined; // the messages may have been compacted; later runs estimate
       this.saving(() => store.updateSession(this.id, {}));
@@ -464,6 +470,13 @@ export class Session {
       // Mail that came after the run's last turn boundary wakes the session again (a front end runs it).
       if (this.options.team?.current?.pendingMail(this.id)) queueMicrotask(() => this.wakeUp());
     }
+  }
+
+  /** Once a process, for a continued session that can start workers: the notifications of those a crash left running (now failed). */
+  private deadWorkers(): TextBlock[] {
+    if (this.checkedWorkers || !this.options.team || this.messages.length === 0) return [];
+    this.checkedWorkers = true;
+    return deadWorkerNotes(this.options.store, this.id, this.options.team.current).map((note) => ({ type: "text" as const, text: note }));
   }
 
   /** Calls `listener` when mail (a worker's notification, a message to the lead) waits while no run is under way. */

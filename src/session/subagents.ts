@@ -192,13 +192,15 @@ export function mayStartTasks(agent: AgentDefinition): boolean {
 
 function childOptions(parentOptions: SessionOptions, agent: AgentDefinition, parent: SubagentParent, model: string, approvals: readonly Rule[]): SessionOptions {
   const { subagents: _, ...base } = parentOptions;
+  const shared = parentOptions.childSystem ?? parentOptions.system;
   const tighten = tightening(agent);
   const own = agentLayer(agent);
   const parentTools = parentOptions.tools;
   return {
     ...base,
     model,
-    system: agent.prompt ? `${parentOptions.system}\n\n${agent.prompt}` : parentOptions.system,
+    system: agent.prompt ? `${shared}\n\n${agent.prompt}` : shared,
+    childSystem: shared,
     tools: async () => {
       const tools = await (typeof parentTools === "function" ? parentTools() : parentTools);
       return offeredTools(offeredTools(tools, agent, parentOptions.rules), undefined, own);

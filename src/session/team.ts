@@ -97,7 +97,7 @@ export class Team {
     };
     this.workers.set(worker.id, worker);
     this.parents.set(parent.id, parent);
-    this.store.setTask(worker.id, { name: spec.name ?? null, state: "running" });
+    this.store.setTask(worker.id, { name: spec.name ?? null, state: "queued" });
     const off = session.subscribe((event) => {
       if (event.type === "tool_start") {
         worker.toolUses++;
@@ -209,7 +209,7 @@ export class Team {
       if (!worker.run) return { ok: false, text: `${to} cannot be resumed in this process; continue it with task and task_id ${worker.id}.` };
       worker.killed = false;
       worker.state = "queued";
-      this.store.setTask(worker.id, { state: "running" });
+      this.store.setTask(worker.id, { state: "queued" });
       worker.going = this.drive(worker, undefined);
       return { ok: true, text: `Message sent; ${label(worker)} had finished and was resumed with it (its conversation kept). Its notification comes when it ends again.` };
     }
@@ -289,6 +289,7 @@ export class Team {
     if (ok && worker.killed) this.free();
     else if (ok) {
       worker.state = "running";
+      this.store.setTask(worker.id, { state: "running" });
       this.changed(worker);
       try {
         let text = prompt ?? this.mail(worker.id);

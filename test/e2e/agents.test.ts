@@ -19,9 +19,10 @@ test.concurrent("--agent runs an agent file's prompt; a task call runs a child w
 
   expect(r.code).toBe(0);
   expect(JSON.stringify(w.fake.requests[0]!.body.system)).toContain("YOU LEAD THE WORK.");
-  // task is deferred: named in load_tools, and callable all along
-  const loader = w.fake.requests[0]!.body.tools.find((t: { name: string }) => t.name === "load_tools");
-  expect(loader.description).toContain("task (run a subagent");
+  // task is offered up front; the team's other tools wait behind load_tools
+  const offered = w.fake.requests[0]!.body.tools;
+  expect(offered.find((t: { name: string }) => t.name === "task").description).toContain("run_in_background");
+  expect(offered.find((t: { name: string }) => t.name === "load_tools").description).toContain("send_message (");
   const session = r.events[0]!;
   expect(session).toMatchObject({ type: "session", agent: "lead" });
   const forwarded = r.events.filter((e) => e.parent_tool_use_id === "toolu_e2e_task");

@@ -133,7 +133,7 @@ test.concurrent("the tools sent are the built-ins' definitions, converted when t
   const builtins = builtinTools().map(toolDefinition).filter((tool) => !deferred.includes(tool.name));
   expect(sent.slice(0, builtins.length)).toEqual(builtins);
   const loader = sent.find((tool) => tool.name === "load_tools");
-  for (const name of [...deferred, "memory", "task"]) expect(String(loader?.description)).toContain(`${name} (`);
+  for (const name of [...deferred, "memory"]) expect(String(loader?.description)).toContain(`${name} (`);
 });
 
 test.concurrent("a model the Anthropic SDK calls deprecated prints no SDK warning on stderr, turn after turn", async () => {

@@ -13,7 +13,7 @@ const { start } = suite;
 const systemOf = (i: number) => JSON.stringify(suite.fake.requests[i]!.body.system);
 
 describe.skipIf(!hasTmux)("agents in the terminal", () => {
-  test("Tab at an empty prompt cycles build -> plan -> build; the prompt, the status line and the request follow", async () => {
+  test("Tab at an empty prompt cycles build -> plan -> coordinator -> build; the prompt, the status line and the request follow", async () => {
     const { pane, data } = await start({ name: "tab" });
     expect(pane.screen()).toMatch(/^session s_\w+ · claude-sonnet-5-5 · agent build$/m);
     suite.fake.script({ reply: [{ type: "text", text: "Planned." }] }, { reply: [{ type: "text", text: "Built." }] });
@@ -30,6 +30,9 @@ describe.skipIf(!hasTmux)("agents in the terminal", () => {
     pane.keys("abc", "Tab");
     await pane.until(/^plan › abc$/m);
     pane.keys("C-u", "Tab");
+    await pane.until("agent: coordinator");
+    await pane.until(/^coordinator › $/m);
+    pane.keys("Tab");
     await pane.until("agent: build");
     pane.keys("now build it", "Enter");
     const built = await pane.until(/build · claude-sonnet-5-5 · context/);
@@ -149,6 +152,8 @@ describe.skipIf(!hasTmux)("agents in the terminal", () => {
     expect(pane.screen()).toMatch(/· agent plan$/m);
     await pane.until(/^plan › $/m);
     pane.keys("Tab");
+    await pane.until(/^coordinator › $/m);
+    pane.keys("Tab");
     await pane.until("agent: build");
     suite.fake.script({ reply: [{ type: "tool_use", name: "write", input: { path: "out.txt", content: "x\n" } }] }, { reply: [{ type: "text", text: "Not written." }] });
     pane.keys("write out.txt", "Enter");
@@ -167,6 +172,8 @@ describe.skipIf(!hasTmux)("agents in the terminal", () => {
     writeFileSync(join(work, "package.json"), JSON.stringify({ scripts: { noop: "true" } }));
     pane.keys("Tab");
     await pane.until("agent: plan");
+    pane.keys("Tab");
+    await pane.until(/^coordinator › $/m);
     pane.keys("Tab");
     await pane.until("agent: build");
     suite.fake.script(

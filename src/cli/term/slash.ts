@@ -147,7 +147,7 @@ export async function runSlash(line: string, host: SlashHost): Promise<boolean> 
       return true;
     }
     case "tasks":
-      host.print(tasksSlash(host.store(), host.session().id, rest, host.width?.() ?? 80, chalk.level > 0));
+      host.print(tasksSlash(host.store(), host.session().id, rest, host.width?.() ?? 80, chalk.level > 0, host.session().team));
       return true;
     case "memory":
       if (rest === "reload") return reloadMemory(host), true;

@@ -124,6 +124,7 @@ test("the built-in agents are there with no files at all", () => {
   expect(agents.map((a) => [a.name, a.mode])).toEqual([
     ["build", "primary"],
     ["plan", "primary"],
+    ["coordinator", "primary"],
     ["explore", "subagent"],
     ["general", "subagent"],
   ]);

@@ -179,6 +179,8 @@ test("migration 3 upgrades a database written at version 2 and keeps its rows, a
     parent_id: null,
     parent_tool_use_id: null,
     agent: null,
+    task_name: null,
+    task_state: null,
   });
   expect(ids(store.listSessions())).toEqual(["s_v2"]);
   expect(store.messages("s_v2")).toEqual([{ idx: 0, role: "user", content: [{ type: "text", text: "old" }], seq: 1, status: "complete" }]);

@@ -1,0 +1,134 @@
+// Teams through the compiled binary and the fake model: the coordinator starts background workers,
+// messages one, stops another and answers their notifications before print mode writes its result;
+// ten background tasks run at most four at once; SIGTERM of the lead stops its workers and their
+// processes; -c after SIGKILL shows the dead workers as failed and sends a valid conversation.
+import { expect, test } from "bun:test";
+import { bash, killLeftovers, messagesOf, pidsMatching, text, waitFor, world } from "./harness.ts";
+
+const RUN = Math.random().toString().slice(2, 8);
+const body = (b: any) => JSON.stringify(b.messages);
+const isLead = (b: any) => JSON.stringify(b.system).includes("You are the coordinator agent");
+const promptOf = (b: any) => JSON.stringify(b.messages[0]?.content ?? "");
+const notes = (b: any) => (body(b).match(/<task-id>/g) ?? []).length;
+const bg = (name: string, prompt: string, id: string) => ({ type: "tool_use" as const, name: "task", id, input: { description: name, prompt, subagent_type: "general", run_in_background: true, name } });
+const call = (name: string, input: unknown, id?: string) => ({ type: "tool_use" as const, name, input, ...(id ? { id } : {}) });
+
+test.concurrent("the coordinator starts two background workers, messages one, stops the other, gets both notifications and answers", async () => {
+  await using w = await world();
+  let lead = 0;
+  const step = (b: any) => {
+    if (!isLead(b)) {
+      const p = promptOf(b);
+      if (p.includes("sleep forever")) return { hang: true as const, afterText: "sleeping" };
+      // the reader: its first turn is slow, so the lead's message is there at its turn boundary or right after
+      if (body(b).includes("also check the tests")) return { reply: [text("read it all, tests included")] };
+      return { reply: [call("read", { path: "notes.txt" })], delayMs: 150 };
+    }
+    lead++;
+    if (lead === 1) return { reply: [bg("reader", "read notes.txt", "toolu_r"), bg("sleeper", "sleep forever", "toolu_s")] };
+    if (lead === 2) return { reply: [call("send_message", { to: "reader", message: "also check the tests" }), call("task_stop", { task_id: "sleeper" })] };
+    if (lead === 3) return { reply: [text("waiting for the workers")] };
+    return { reply: [text(notes(b) >= 2 ? "both workers reported: done" : `only ${notes(b)} so far`)] };
+  };
+  w.fake.script(...Array.from({ length: 12 }, () => ({ respond: step })));
+  await Bun.write(w.path("notes.txt"), "alpha\n");
+
+  const r = await w.runStream(["-p", "review the notes", "--agent", "coordinator", "--trust"]);
+
+  expect(r.code).toBe(0);
+  const lead0 = w.fake.requests.find((q) => isLead(q.body))!.body;
+  // the coordinator: the team's tools up front, no bash, edit or write
+  const offered = lead0.tools.map((t: { name: string }) => t.name);
+  expect(offered).toEqual(expect.arrayContaining(["task", "send_message", "task_stop", "task_output", "read"]));
+  for (const absent of ["bash", "edit", "write"]) expect(offered).not.toContain(absent);
+  const notifications = r.events.filter((e) => e.type === "task_notification" && !e.parent_tool_use_id);
+  expect(notifications.map((e) => [e.name, e.status]).sort()).toEqual([["reader", "completed"], ["sleeper", "killed"]]);
+  // the workers' events came with the task call's id
+  expect(r.events.some((e) => e.parent_tool_use_id === "toolu_r" && e.type === "tool_start" && e.name === "read")).toBe(true);
+  const final = r.events.at(-1)!;
+  expect(final).toMatchObject({ type: "result", status: "success", text: "both workers reported: done" });
+  expect(r.events.filter((e) => e.type === "result" && !e.parent_tool_use_id)).toHaveLength(1);
+  // the reader got the message
+  const readerLast = w.fake.requests.filter((q) => !isLead(q.body) && promptOf(q.body).includes("read notes.txt")).at(-1)!;
+  expect(body(readerLast.body)).toContain("also check the tests");
+  // rein sessions show lists the workers with their state
+  const shown = await w.run(["sessions", "show", final.session_id]);
+  expect(shown.stdout).toMatch(/- general s_\w+ "reader" · completed/);
+  expect(shown.stdout).toMatch(/- general s_\w+ "sleeper" · killed/);
+}, 30_000);
+
+test.concurrent("ten background tasks in one turn: at most four run at once, all ten notify, print mode answers them", async () => {
+  await using w = await world();
+  const calls = Array.from({ length: 10 }, (_, i) => ({ type: "tool_use" as const, name: "task", input: { description: `part ${i}`, prompt: `part ${i}`, subagent_type: "general", run_in_background: true } }));
+  let first = true;
+  const step = (b: any) => {
+    const lead = !JSON.stringify(b.system).includes("You are a subagent");
+    if (!lead) return { reply: [text("part done")], delayMs: 20 };
+    if (first) return (first = false), { reply: calls };
+    return { reply: [text(`notified ${notes(b)}`)] };
+  };
+  w.fake.script(...Array.from({ length: 30 }, () => ({ respond: step })));
+  const r = await w.runStream(["-p", "split it", "--trust"]);
+  expect(r.code).toBe(0);
+  expect(r.events.at(-1)).toMatchObject({ type: "result", status: "success", text: "notified 10" });
+  let running = 0;
+  let most = 0;
+  for (const e of r.events) {
+    if (!e.parent_tool_use_id) continue;
+    if (e.type === "session") most = Math.max(most, ++running);
+    if (e.type === "result") running--;
+  }
+  expect(most).toBeLessThanOrEqual(4);
+  expect(r.events.filter((e) => e.type === "task_notification")).toHaveLength(10);
+}, 30_000);
+
+test.concurrent("SIGTERM of the lead with a worker running: the worker and its command are stopped, the lead exits 143", async () => {
+  await using w = await world();
+  const command = `sleep 41.5${RUN}`;
+  const step = (b: any) => {
+    const lead = !JSON.stringify(b.system).includes("You are a subagent");
+    if (!lead) return { reply: [bash(command)] };
+    if (!body(b).includes("task_id")) return { reply: [bg("sleepy", "wait a while", "toolu_w")] };
+    return { reply: [text("waiting")] };
+  };
+  w.fake.script(...Array.from({ length: 4 }, () => ({ respond: step })));
+  const rein = w.start(["-p", "go", "--trust", "--allow", "bash(sleep *)", "--output-format", "stream-json"]);
+  try {
+    await waitFor(async () => (await pidsMatching(command)).length > 0, `${command} to be running`, 10_000);
+    rein.kill("SIGTERM");
+    const r = await rein.exited;
+    expect(r.code).toBe(143);
+    await waitFor(async () => (await pidsMatching(command)).length === 0, `no ${command} left`, 3_000);
+    const shown = await w.run(["sessions", "list"]);
+    const id = /s_\w+/.exec(shown.stdout)![0];
+    expect((await w.run(["sessions", "show", id])).stdout).toMatch(/"sleepy" · killed/);
+  } finally {
+    await killLeftovers(command);
+  }
+}, 30_000);
+
+test.concurrent("-c after SIGKILL of a lead with a worker running: the worker shows as failed and the conversation sent is valid", async () => {
+  await using w = await world({ strict: true });
+  const step = (b: any) => {
+    const lead = !JSON.stringify(b.system).includes("You are a subagent");
+    if (!lead) return { hang: true as const, afterText: "thinking" };
+    if (!body(b).includes("task_id")) return { reply: [bg("ghost", "think hard", "toolu_g")] };
+    return { reply: [text("waiting")] };
+  };
+  w.fake.script(...Array.from({ length: 3 }, () => ({ respond: step })));
+  const rein = w.start(["-p", "go", "--trust", "--output-format", "stream-json"]);
+  await rein.waitForStdout((out) => out.includes('"parent_tool_use_id":"toolu_g"') && out.includes('"text_delta"'), "the worker's text");
+  rein.kill("SIGKILL");
+  await rein.exited;
+
+  const listed = await w.run(["sessions", "list"]);
+  const id = /s_\w+/.exec(listed.stdout)![0];
+  expect((await w.run(["sessions", "show", id])).stdout).toMatch(/"ghost" · failed \(its process ended\)/);
+  w.fake.script({ reply: [text("carried on")] });
+  const next = await w.run(["-c", "-p", "what happened?"]);
+  expect(next).toMatchObject({ code: 0, stdout: "carried on\n" });
+  const sent = messagesOf(w.fake.requests.at(-1));
+  // the strict fake refuses a conversation the Messages API would (a tool call without its result)
+  expect(sent.at(-1)!.role).toBe("user");
+  expect(JSON.stringify(sent)).toContain("<status>failed</status>");
+}, 30_000);
