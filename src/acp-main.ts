@@ -27,7 +27,8 @@ export async function acpMain(args: Args, env: Env): Promise<number> {
     try {
       const settings = { ...withClientServers(runSettings(run, { warn }), clientServers, env), ...(fileAccess ? { fileAccess } : {}) };
       const registry = toolRegistry(settings.toolDirs, (errors) => warn(`tools not loaded:\n${errors.map(formatLoadError).join("\n")}`));
-      return sessionOptions(settings, store, registry);
+      // An idle session is woken by its workers' notifications: the editor sees the turn as session updates.
+      return { ...sessionOptions(settings, store, registry), wakeWhenIdle: true };
     } catch (error) {
       if (error instanceof MissingKeyError) return { problem: error.message };
       throw error;

@@ -485,14 +485,14 @@ export class Session {
     return () => void this.wakeListeners.delete(listener);
   }
 
-  /** Whether mail waits for this session (a front end that was told to wake runs `wake`). */
+  /** Whether mail waits for this session (a front end that was told to wake runs `answerMail`). */
   get hasMail(): boolean {
     const team = this.options.team?.current;
     return team !== undefined && !this.controller && team.pendingMail(this.id);
   }
 
   /** Runs the mail waiting for this session as a prompt of its own (an idle lead answers its workers); undefined when there is none or a run is under way. */
-  async wake(): Promise<ResultEvent | undefined> {
+  async answerMail(): Promise<ResultEvent | undefined> {
     const team = this.options.team?.current;
     if (!team || this.controller) return undefined;
     const mail = team.inbox(this.id);
@@ -505,8 +505,10 @@ export class Session {
     return this.options.team?.current;
   }
 
+  /** Mail came while idle: a front end that keeps the session open (wakeWhenIdle) has it answered now; listeners are told. */
   private wakeUp(): void {
     if (this.controller) return;
+    if (this.options.wakeWhenIdle) void this.answerMail().catch(() => undefined);
     for (const listener of [...this.wakeListeners]) listener();
   }
 

@@ -94,7 +94,7 @@ test("a notification that comes while the lead works reaches it at its next turn
   void session;
 });
 
-test("an idle lead is woken when a worker ends: wake() answers the notification as a prompt of its own", async () => {
+test("an idle lead is woken when a worker ends: answerMail() answers the notification as a prompt of its own", async () => {
   const { session } = start();
   let woken = 0;
   session.onWake(() => woken++);
@@ -111,9 +111,9 @@ test("an idle lead is woken when a worker ends: wake() answers the notification 
   while (!session.hasMail) await Bun.sleep(5);
   expect(woken).toBeGreaterThan(0);
   kit.fake.script({ respond: (body: any) => text(`answered ${notifications(body)}`) });
-  const woke = await session.wake();
+  const woke = await session.answerMail();
   expect(woke).toMatchObject({ status: "success", text: "answered 1" });
-  expect(await session.wake()).toBeUndefined();
+  expect(await session.answerMail()).toBeUndefined();
 });
 
 test("send_message reaches a running worker at its next turn boundary, and resumes a finished one with its conversation", async () => {
