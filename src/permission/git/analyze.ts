@@ -38,6 +38,9 @@ export function analyzeGit(command: ShellCommand, where: Where): GitAnalysis {
   const rest = argv.slice(g.at + 1);
   const out: GitAnalysis = { argv: ["git", ...argv.slice(g.at)], readOnly: false, dir, reads: ["."], writes: [] };
   if (g.workTree !== undefined) out.reads.push(g.workTree);
+  // Before the early returns: `git cat-file -p $(git rev-parse HEAD:.env)` prints it too.
+  const tracked = sub === undefined ? undefined : printsTrackedSecret(sub, rest, where.workspace, where.home);
+  if (tracked) out.secret = tracked;
   if (g.opaque) return { ...out, argv: [...argv], opaque: g.opaque };
   // A word or the folder only known at run time could name any repository or option.
   if (command.dynamic || command.input) return { ...out, argv: [...argv], opaque: "a word or the folder git runs in is only known when the line runs" };
@@ -49,8 +52,6 @@ export function analyzeGit(command: ShellCommand, where: Where): GitAnalysis {
   if (sub === "clean") out.writes.push(".");
   // git var -l lists the configuration; ls-remote --get-url prints a remote's URL (a token in it).
   if ((sub === "var" && rest.includes("-l")) || (sub === "ls-remote" && rest.includes("--get-url"))) printsConfig(out, where);
-  const tracked = printsTrackedSecret(sub, rest, where.workspace, where.home);
-  if (tracked) out.secret ??= tracked;
   if (sub === "remote" && rest.every((arg) => arg.startsWith("-") || arg === "get-url" || arg === "show" || !/^(?:add|set-url|rename|remove|rm|prune|update|set-head|set-branches)$/.test(arg))) printsConfig(out, where);
   const program = runsProgram(sub, rest);
   if (program) return { ...out, opaque: program };

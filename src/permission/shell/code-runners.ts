@@ -38,7 +38,8 @@ export function classifyRunner(name: string, args: Word[]): Runner {
 // `mapfile -C` and `compgen -C/-F` run it at once, `compgen -W` and `complete -W` expand their
 // word list (running its substitutions), `complete -C/-F` and `bind -x` keep it for later,
 // `enable -f` loads a shared object, `enable -n` hands a builtin's name to PATH, `fc` re-runs
-// history through an editor, `history -r/-n` reads a file into what `history` then prints.
+// history through an editor, `history -r/-n` reads a file into what `history` then prints,
+// `jobs -x` runs a command, `compgen -V` (bash 5.3) assigns the variable it names.
 function builtinCode(name: string, args: Word[]): Runner {
   const option = (letters: string) => args.some((a) => a.dynamic || new RegExp(`^-\\w*[${letters}]`).test(a.value));
   switch (name) {
@@ -52,8 +53,11 @@ function builtinCode(name: string, args: Word[]): Runner {
     case "mapfile":
     case "readarray":
       return option("C") ? { opaque: `${name} -C runs a callback` } : undefined;
+    case "jobs":
+      return option("x") ? { opaque: "jobs -x runs a command" } : undefined;
     case "compgen":
     case "complete":
+      if (name === "compgen" && option("V")) return { opaque: "compgen -V assigns a variable named on its command line" };
       if (option("CFW")) return { opaque: `${name} -C, -F and -W run code (a command, a function, a word list it expands)` };
       // compgen -f, -d, -G and -A file list the names in a folder, as ls would: left to ls's rules.
       return name === "compgen" && (option("fdGo") || args.some((a, i) => args[i - 1]?.value === "-A" && /^(?:file|directory)$/.test(a.value)))

@@ -154,7 +154,8 @@ function run(w: Walker, scope: Scope, p: Pending, name: string): void {
   // Before the assigning builtins: `mapfile -C code arr` assigns arr and runs code.
   const runner = classifyRunner(name, p.words.slice(1));
   if (runner && "opaque" in runner) {
-    if (name === "enable") w.taint(runner.opaque); // a later command of that name is no longer the builtin
+    // A later command of that name is no longer the builtin; a variable compgen assigns may be PATH.
+    if (name === "enable" || name === "compgen") w.taint(runner.opaque);
     return emit(w, p, runner.opaque);
   }
   if (runner) return runCode(w, scope, p, runner.code, inner(p, name));

@@ -78,6 +78,9 @@ const builtins = [
   "history -s 'rm -rf /'; fc -s",
   "trap 'cat ~/.ssh/id_rsa' EXIT",
   "trap -- 'rm -rf build' DEBUG; ls",
+  "jobs -x rm -rf build",
+  "sleep 9 & jobs -x cat ~/.ssh/id_rsa",
+  "compgen -V PATH -W . x; ls",
 ];
 
 const optionEnds = [

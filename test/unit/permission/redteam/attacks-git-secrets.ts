@@ -59,6 +59,8 @@ const lines = [
   "git fast-export --all",
   "git format-patch --stdout -1",
   "git ls-remote --get-url origin",
+  "git cat-file -p $(git rev-parse HEAD:.e\\nv)",
+  "o=$(git rev-parse :.env); git cat-file blob $o",
 ];
 
 // Names git prints, given to another command: the sandbox (which masks the workspace's .env files)
