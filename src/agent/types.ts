@@ -56,7 +56,7 @@ export type ResultStatus = "success" | "error" | "max_turns" | "permission" | "i
 export type AgentEvent =
   /** `agent`: the agent the session runs as, when one was chosen (--agent, config, a subagent) */
   | { type: "session"; id: string; cwd: string; model: string; version: string; agent?: string }
-  | { type: "user"; text: string }
+  | { type: "user"; text: string; /** the prompt as written, when a command or skill expanded it */ typed?: string }
   | { type: "text_delta"; text: string }
   /**
    * `cost_usd` is this turn's price, null when the model's prices are unknown. The loop always sets

@@ -38,7 +38,8 @@ export function parseAgentFile(file: AgentFile): Parsed {
   if (fields.disable === true) return { notes };
 
   const name = file.format === "opencode" || typeof fields.name !== "string" || !fields.name.trim() ? file.id : fields.name.trim();
-  const agent: AgentDefinition = { name, description, prompt: body, rules: [], mode: "all", source: file.path, project: file.project };
+  // Claude Code's agent files define subagents (--agent NAME still runs one as the main agent); rein's and OpenCode's default to both.
+  const agent: AgentDefinition = { name, description, prompt: body, rules: [], mode: file.format === "claude" ? "subagent" : "all", source: file.path, project: file.project };
   if (file.format === "claude" && typeof fields.name !== "string") return { warning: `agent file ${file.path} skipped: it has no \`name\``, notes };
 
   const model = typeof fields.model === "string" ? fields.model.trim() : undefined;

@@ -319,9 +319,10 @@ function agentsFor(ctx: Context, warn?: (message: string) => void): Pick<RunSett
   const name = chosen ?? DEFAULT_AGENT;
   const agent = agents.find((a) => a.name === name);
   if (!chosen && (!agent || agent.mode === "subagent")) return { agents: { list: agents } };
-  if (!agent || agent.mode === "subagent") {
+  // A chosen agent runs as the main one even when it is meant as a subagent (Claude Code's --agent).
+  if (!agent) {
     const primary = agents.filter((a) => a.mode !== "subagent").map((a) => a.name).join(", ");
-    throw new UsageError(`no agent "${name}" to run as${agent ? " (it is a subagent only)" : ""}: choose one of ${primary}`);
+    throw new UsageError(`no agent "${name}" to run as: choose one of ${primary}, or a subagent by its name`);
   }
   return {
     agents: { list: agents, name },

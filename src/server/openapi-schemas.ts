@@ -27,7 +27,7 @@ const rules = { type: "array", items: { type: "string", minLength: 1 }, descript
 
 const events = {
   session: event("session", { id: str, cwd: str, model: str, version: str }),
-  user: event("user", { text: str }),
+  user: event("user", { text: str, typed: str }, ["typed"]),
   text_delta: event("text_delta", { text: str }),
   retry: event("retry", { attempt: int, delay_ms: int, reason: str }),
   assistant: event("assistant", { content: { type: "array", items: { type: "object" } }, stop_reason: { type: ["string", "null"] }, usage, cost_usd: nullableNumber, model: str }, ["cost_usd"]),

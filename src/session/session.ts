@@ -375,7 +375,7 @@ export class Session {
       if (heard.claude !== undefined) return this.result(startedAt, "success", { text: heard.claude, hookStop: { event: "UserPromptSubmit", reason: heard.block ?? "" } });
       if (heard.block !== undefined) return this.result(startedAt, "error", { error: `a UserPromptSubmit hook blocked the prompt: ${heard.block}` });
       if (this.messages.length === 0 && !this.row.title) store.updateSession(this.id, { title: titleOf(text) });
-      const user = this.emit({ type: "user", text: sent });
+      const user = this.emit({ type: "user", text: sent, ...(plan.type === "command" ? { typed: text } : {}) });
       const userMessage: Message = { role: "user", content: [{ type: "text", text: sent }, ...added, ...heard.context.map((note) => ({ type: "text" as const, text: note })), ...this.deadWorkers()] };
       this.checkpoints?.begin(user.seq, this.messages.length);
       this.messages.push(userMessage);

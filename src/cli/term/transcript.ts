@@ -69,7 +69,7 @@ export class Transcript {
     if (parent && !CHILD_SHOWN.has(event.type)) return;
     switch (event.type) {
       case "user":
-        this.print(userLines(event.text, this.screen.width));
+        this.print(userLines(event.typed ?? event.text, this.screen.width));
         this.wait(true);
         break;
       case "text_delta":
