@@ -33,7 +33,9 @@ export function parseAgentFile(file: AgentFile): Parsed {
   const notes: string[] = [];
   const note = (text: string) => notes.push(`agent file ${file.path}: ${text}`);
   if (read.lenient) note(`the front matter is not strict YAML (${read.lenient}), so it was read leniently; quote values that hold ": " or "#"`);
-  const description = typeof fields.description === "string" ? fields.description.trim() : "";
+  const written = typeof fields.description === "string" ? fields.description.trim() : "";
+  // OpenCode loads an agent file without front matter (or without a description): its first line says what it is.
+  const description = written || (file.format === "opencode" ? (body.split("\n").find((l) => l.trim())?.replace(/^#+\s*/, "").trim().slice(0, 120) ?? `the ${file.id} agent`) || `the ${file.id} agent` : "");
   if (!description) return { warning: `agent file ${file.path} skipped: it has no \`description\` (say in one line what the agent is for)`, notes };
   if (fields.disable === true) return { notes };
 

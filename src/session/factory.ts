@@ -338,7 +338,7 @@ function runSkills(settings: RunSettings, contextWindow: number, modelProblem: (
   const { configDir, trusted, builtins, plugins } = settings.skills;
   const subagents = (settings.agents?.list ?? []).filter((a) => a.mode !== "primary").map((a) => a.name);
   const places = { cwd: settings.cwd, projectRoot: settings.projectRoot, home: settings.home, configDir, trusted };
-  return sessionSkills(places, contextWindow, { modelProblem, ...(builtins ? { builtins } : {}), ...(plugins ? { plugins } : {}), ...(prompts ? { prompts } : {}), subagents });
+  return sessionSkills(places, contextWindow, { modelProblem, ...(builtins ? { builtins } : {}), ...(plugins ? { plugins } : {}), ...(prompts ? { prompts } : {}), subagents, ...(settings.agents?.name ? { primary: settings.agents.name } : {}) });
 }
 
 function withTool(tools: () => Promise<Tool[]>, tool: Tool | undefined): () => Promise<Tool[]> {

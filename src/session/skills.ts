@@ -52,10 +52,12 @@ export type SessionSkillOptions = {
   prompts?: PromptCommands;
   /** the agents a task can run, for commands that name an `agent` */
   subagents?: readonly string[];
+  /** the primary agent the session runs as (build when none is chosen): a command for it runs in the session itself */
+  primary?: string;
 };
 
 export function sessionSkills(places: SkillPlaces, contextWindow: number, options: SessionSkillOptions = {}): SessionSkills {
-  const { modelProblem, builtins, plugins, prompts, subagents = [] } = options;
+  const { modelProblem, builtins, plugins, prompts, subagents = [], primary = "build" } = options;
   const loaded = loadExtensions(places, builtins, plugins);
   const grants: Rule[] = [];
   const forModel = loaded.skills.skills.filter((s) => s.modelInvocable);
@@ -76,11 +78,19 @@ export function sessionSkills(places: SkillPlaces, contextWindow: number, option
       const problem = plan.model ? modelProblem?.(plan.model) : undefined;
       if (problem) return { type: "error", error: `/${plan.name} asks for the model ${plan.model} (its front matter), which cannot run: ${problem}` };
       if (!plan.agent) return plan;
+      // OpenCode's `agent: build` / `agent: plan` name a primary agent: the command runs in the session
+      // when it runs as that agent; plan's rules are never dropped for a command run elsewhere.
+      if (PRIMARY.includes(plan.agent)) {
+        if (plan.agent === primary || plan.agent === "build") return { ...plan, agent: undefined };
+        return { type: "error", error: `/${plan.name} is for the ${plan.agent} agent (its front matter): switch to it first (Tab in the terminal, or --agent ${plan.agent})` };
+      }
       const agent = resolveAgent(plan.name, plan.agent, subagents);
       return "error" in agent ? { type: "error", error: agent.error } : { ...plan, agent: agent.agent, text: forAgent(plan.text, agent.agent) };
     },
   };
 }
+
+const PRIMARY = ["build", "plan"];
 
 /** A name no command or skill has: an MCP server's prompt, or unknown (the servers' prompts listed too). */
 async function promptPlan(plan: Extract<SlashPlan, { type: "unknown" }>, args: string, prompts: PromptCommands, signal?: AbortSignal): Promise<SlashPlan | { type: "error"; error: string }> {

@@ -20,12 +20,12 @@ export type SkillPlaces = {
 export type SkillLoad = { skills: Skill[]; problems: string[]; warnings: string[]; untrusted: string[] };
 export type SkillRoot = { dir: string; scope: SkillScope; prefix?: string; single?: string };
 
-const PROJECT_FOLDERS = [".rein/skills", ".agents/skills", ".claude/skills"];
+const PROJECT_FOLDERS = [".rein/skills", ".agents/skills", ".claude/skills", ".opencode/skills", ".opencode/skill"];
 
 /** The folders skills are read from, nearest first. */
 export function skillRoots(places: Omit<SkillPlaces, "trusted">): SkillRoot[] {
   const roots: SkillRoot[] = [];
-  const user = [join(places.configDir, "skills"), join(places.home, ".agents", "skills"), join(places.home, ".claude", "skills")];
+  const user = [join(places.configDir, "skills"), join(places.home, ".agents", "skills"), join(places.home, ".claude", "skills"), join(places.home, ".config", "opencode", "skills")];
   // Started in the home folder, ~/.claude/skills is the user's folder, not a project's copy of it.
   for (const dir of foldersUpTo(places.cwd, places.projectRoot)) for (const folder of PROJECT_FOLDERS) if (!user.includes(join(dir, folder))) roots.push({ dir: join(dir, folder), scope: "project" });
   for (const dir of user) roots.push({ dir, scope: "user" });

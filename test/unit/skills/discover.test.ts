@@ -25,21 +25,28 @@ function put(file: string, content: string): string {
 const skill = (name: string, description: string, extra = "") => `---\nname: ${name}\ndescription: ${description}\n${extra}---\n# ${name}\nDo the ${name} thing.\n`;
 
 describe("skillRoots", () => {
-  test("rein's, .agents and .claude folders from the working directory up to the root, then the user's", () => {
+  test("rein's, .agents, .claude and .opencode folders from the working directory up to the root, then the user's", () => {
     const roots = skillRoots(places).map((r) => `${r.scope} ${r.dir.slice(dir.path.length)}`);
     expect(roots).toEqual([
       "project /repo/pkg/app/.rein/skills",
       "project /repo/pkg/app/.agents/skills",
       "project /repo/pkg/app/.claude/skills",
+      "project /repo/pkg/app/.opencode/skills",
+      "project /repo/pkg/app/.opencode/skill",
       "project /repo/pkg/.rein/skills",
       "project /repo/pkg/.agents/skills",
       "project /repo/pkg/.claude/skills",
+      "project /repo/pkg/.opencode/skills",
+      "project /repo/pkg/.opencode/skill",
       "project /repo/.rein/skills",
       "project /repo/.agents/skills",
       "project /repo/.claude/skills",
+      "project /repo/.opencode/skills",
+      "project /repo/.opencode/skill",
       "user /home/.config/rein/skills",
       "user /home/.agents/skills",
       "user /home/.claude/skills",
+      "user /home/.config/opencode/skills",
     ]);
   });
 });
