@@ -108,7 +108,8 @@ export function runSettings(ctx: Context, extra: Pick<RunSettings, "askPolicy" |
     mcp: mcpFor(ctx),
     ...lspFor(ctx),
     ...(ctx.config.webSearch ? { webSearch: ctx.config.webSearch } : {}),
-    hooks: { entries: runHooks(ctx).entries, projectDir: ctx.projectRoot, permissionMode: config.permissionMode },
+    // CLAUDE_CODE_ENTRYPOINT for hooks from Claude Code's files: `cli` in the terminal, `sdk-cli` headless
+    hooks: { entries: runHooks(ctx).entries, projectDir: ctx.projectRoot, permissionMode: config.permissionMode, entrypoint: ctx.args.print || ctx.args.serve ? "sdk-cli" : "cli" },
     ...agentsFor(ctx, extra.warn),
     skills: { configDir: ctx.paths.configDir, trusted: ctx.trusted, plugins: runPlugins(ctx) },
     ...claudeRunFlags(ctx),

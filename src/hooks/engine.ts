@@ -66,15 +66,17 @@ export type Fired = {
 /** The active hooks for an event, its matcher fitting and its `if` rule allowing (a bash line is analysed where it runs, `cwd`). */
 export async function matching(entries: readonly HookEntry[], fired: Pick<Fired, "event" | "match" | "tool" | "input">, cwd = "/"): Promise<HookEntry[]> {
   const values = fired.tool ? toolAliases(fired.tool) : fired.match !== undefined ? [fired.match] : undefined;
-  // Claude Code's files are matched on Claude Code's names only (`Task` matches Agent): a regular
-  // expression there never sees rein's names.
+  // Claude Code's files are matched on Claude Code's names only (`Task` matches Agent), exactly as
+  // Claude Code 2.1.332 matches them (`bash` does not match Bash there): a regular expression there
+  // never sees rein's names.
   const claudeValues = fired.tool ? claudeAliases(fired.tool) : values;
   const seen = new Set<string>();
   const candidates = entries.filter((entry) => {
     if (!entry.active || entry.event !== fired.event) return false;
     if (fired.tool && !firesFor(fired.tool, entry.dialect)) return false;
     const names = entry.dialect === "claude" ? claudeValues : values;
-    if (names && !matches(entry.matcher, names, fired.tool ? reinToolName : undefined)) return false;
+    // rein's config matches a built-in's name in any case; Claude Code's files as Claude Code does, exactly
+    if (names && !matches(entry.matcher, names, fired.tool && entry.dialect === "rein" ? reinToolName : undefined)) return false;
     // A plugin's handler runs with its own variables: the same text in two plugins is two hooks.
     const key = entry.env ? `${handlerKey(entry.handler)}\0${entry.env.CLAUDE_PLUGIN_ROOT ?? ""}` : handlerKey(entry.handler);
     if (seen.has(key)) return false;

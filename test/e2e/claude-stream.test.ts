@@ -125,6 +125,8 @@ test("--input-format stream-json runs each user line on stdin as a turn of one s
   const results = parse(stdout).filter((l) => l.type === "result");
   expect(results.map((r) => r.result)).toEqual(["First answer.", "Second answer."]);
   expect(results[0]!.session_id).toBe(results[1]!.session_id);
+  // as Claude Code: each turn starts with its own init line
+  expect(parse(stdout).map((l) => `${l.type}${l.subtype ? `/${l.subtype}` : ""}`)).toEqual(["system/init", "assistant", "result/success", "system/init", "assistant", "result/success"]);
   const second = JSON.stringify(w.fake.requests[1]!.body.messages);
   expect(second).toContain("first question");
   expect(second).toContain("second question");

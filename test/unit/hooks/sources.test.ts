@@ -109,3 +109,16 @@ test("a handler's `if` rule narrows it to the calls it names; on an event withou
   // A line that does not parse cannot be checked: the hook runs (it fails open).
   expect(await names("bash", { command: "git push ((" })).toEqual(["git-only"]);
 });
+
+test("a Claude Code file's matchers see Claude Code's names only, matched exactly as Claude Code 2.1.332 does; rein's plumbing fires none of its hooks", async () => {
+  mkdirSync(join(dir.path, "claude-proj", ".claude"), { recursive: true });
+  const groups = ["bash", "Bash", "^Bas", "Task", "Agent", "^b", "MultiEdit", "*"].map((matcher) => ({ matcher, hooks: [command(matcher)] }));
+  writeFileSync(join(dir.path, "claude-proj", ".claude", "settings.json"), JSON.stringify({ hooks: { PreToolUse: groups } }));
+  const entries = hookEntries({ rein: [], home: join(dir.path, "none"), projectRoot: join(dir.path, "claude-proj"), trusted: true }).entries;
+  const chosen = async (tool: string) => (await matching(entries, { event: "PreToolUse", tool })).map((e) => e.matcher);
+  // recorded: `bash` does not match Bash in Claude Code, `^Bas` and `Bash` do; rein's `^b` is not seen
+  expect(await chosen("bash")).toEqual(["Bash", "^Bas", "*"]);
+  expect(await chosen("task")).toEqual(["Task", "Agent", "*"]);
+  expect(await chosen("edit")).toEqual(["MultiEdit", "*"]);
+  expect(await chosen("load_tools")).toEqual([]);
+});

@@ -86,3 +86,15 @@ test("the defaults' and plan mode's read-only commands are allowed by the analys
   const user = { ...none, user: [{ permission: "bash", pattern: "ls *", action: "allow" as const }] };
   expect(await broker(ruleSet("default", user)).b.authorize(bash("ls src"))).toEqual({ allow: true });
 });
+
+test("a Claude Code PreToolUse allow answers an ask, but never a deny rule, a sensitive path's fixed ask or a repeat's confirmation", async () => {
+  const { b, asks } = broker([{ permission: "bash", pattern: "rm *", action: "deny" }]);
+  expect(await b.authorize({ ...bash("npm install"), hookAllow: true })).toEqual({ allow: true });
+  expect(asks).toHaveLength(0);
+  expect((await b.authorize({ ...bash("rm -rf build"), hookAllow: true })).allow).toBe(false);
+  const sensitive = { toolUseId: "toolu_key", tool: "read", input: { path: "~/.ssh/id_rsa" }, requests: [{ permission: "read", pattern: "/home/u/.ssh/id_rsa", always: [], fixed: { action: "ask" as const, reason: "a credential" } }], hookAllow: true };
+  void b.authorize(sensitive);
+  void b.authorize({ ...bash("npm test"), hookAllow: true, reason: "the same call a third time" });
+  expect(asks.map((a) => a.toolUseId)).toEqual(["toolu_key", "toolu_npm test"]);
+  b.rejectAll("done");
+});
