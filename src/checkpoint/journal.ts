@@ -35,6 +35,8 @@ const CheckpointSchema = v.object({
   after_dirs: v.optional(v.array(v.string())),
   changed: v.optional(v.array(ChangeSchema)),
   uncovered: v.array(v.string()),
+  /** files under the size limit before the turn and over it after: undo puts their old version back, redo cannot bring the new one */
+  grown: v.optional(v.array(v.string())),
   outside: v.optional(v.array(OutsideSchema)),
   side_effects: v.array(v.string()),
   /** why the checkpoint is not whole (the workspace could not be read, the disk was full) */

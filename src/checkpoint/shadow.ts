@@ -196,6 +196,12 @@ export class ShadowStore {
     return [...dirs];
   }
 
+  /** Which of `paths` tree `tree` holds. */
+  async holds(tree: string, paths: readonly string[]): Promise<string[]> {
+    if (!tree || !paths.length) return [];
+    return nulList(await git(this.place, ["ls-tree", "-r", "-z", "--name-only", tree, "--", ...paths]));
+  }
+
   /** A unified diff between two trees (for `rein checkpoints diff`). */
   async patch(a: string, b: string): Promise<string> {
     return git(this.place, ["diff-tree", "-r", "-p", "--no-color", "-M", a, b]);

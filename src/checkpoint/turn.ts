@@ -126,8 +126,13 @@ export class TurnCheckpoints {
         if (!turn.opaque) this.watch.notice(turn.touched);
         checkpoint.after = after.tree;
         checkpoint.after_dirs = after.emptyDirs;
-        checkpoint.uncovered = [...new Set([...checkpoint.uncovered, ...after.uncovered])];
-        checkpoint.changed = await this.shadow.diff(checkpoint.before, after.tree, true);
+        // A file recorded before the turn that grew past the size limit is covered by its old version:
+        // changed as "modified", never "deleted", and put back by an undo.
+        const grown = new Set(await this.shadow.holds(checkpoint.before, after.uncovered.filter((p) => !checkpoint.uncovered.includes(p))));
+        checkpoint.uncovered = [...new Set([...checkpoint.uncovered, ...after.uncovered])].filter((p) => !grown.has(p));
+        if (grown.size) checkpoint.grown = [...new Set([...(checkpoint.grown ?? []), ...grown])];
+        const changed = await this.shadow.diff(checkpoint.before, after.tree, true);
+        checkpoint.changed = changed.map((c) => (grown.has(c.path) && c.status === "deleted" ? { status: "modified" as const, path: c.path } : c));
       } catch (error) {
         checkpoint.incomplete = `the workspace could not be recorded after the turn (${message(error)})`;
       }

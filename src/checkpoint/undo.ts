@@ -82,13 +82,15 @@ export async function redoCode(request: Omit<UndoRequest, "turns">): Promise<Und
   const span = outsideSpan([...group].reverse()).filter((f) => f.after !== undefined);
   const outside = refuseOutside(span.map((f) => ({ path: f.path, expected: f.before })), request.force === true);
   if (outside) return outside;
-  const moved = await move(opened.shadow, state, oldest.before, [oldest.before, group[0]!.after ?? state], skipped(group), request.force === true, [oldest.before_dirs, group[0]!.after_dirs ?? []]);
+  // A file that grew past the size limit has no new version to bring back: redo leaves it as it is.
+  const grown = group.flatMap((c) => c.grown ?? []);
+  const moved = await move(opened.shadow, state, oldest.before, [oldest.before, group[0]!.after ?? state], new Set([...skipped(group), ...grown]), request.force === true, [oldest.before_dirs, group[0]!.after_dirs ?? []]);
   if (moved.type === "refused") return moved;
   for (const file of span) putOutside(opened.shadow.dir, file.path, file.after ?? null);
   moved.files.push(...span.map((f) => f.path));
   for (const checkpoint of group) delete checkpoint.undone;
   writeJournal(opened.journal, opened.all);
-  return done(group, moved.files, oldest.messages_before);
+  return done(group, moved.files, oldest.messages_before, grown);
 }
 
 /** A unified diff of what checkpoint `n`'s turn changed. */
@@ -140,12 +142,12 @@ function skipped(group: readonly Checkpoint[]): Set<string> {
   return new Set(group.flatMap((c) => c.uncovered));
 }
 
-function done(group: readonly Checkpoint[], files: string[], messagesBefore: number): UndoOutcome {
+function done(group: readonly Checkpoint[], files: string[], messagesBefore: number, notRedone: readonly string[] = []): UndoOutcome {
   return {
     type: "done",
     checkpoints: group.map((c) => c.n),
     files,
-    uncovered: [...new Set(group.flatMap((c) => c.uncovered))],
+    uncovered: [...new Set([...group.flatMap((c) => c.uncovered), ...notRedone])],
     side_effects: [...new Set(group.flatMap((c) => c.side_effects))],
     messages_before: messagesBefore,
   };

@@ -104,6 +104,22 @@ describe("a turn's shell changes", () => {
     expect(readFileSync(join(cwd, "small.txt"), "utf8")).toBe("s\n");
   });
 
+  test("a file under the limit before the turn that grows past it is covered: modified, not deleted; undo puts it back", async () => {
+    const cwd = workspace({ "grows.dat": "x".repeat(500) });
+    const { session, checkpoint } = await turn(cwd, "head -c 5000 /dev/zero > grows.dat", undefined, 1000);
+
+    expect(checkpoint?.changed).toEqual([{ status: "modified", path: "grows.dat" }]);
+    expect(checkpoint?.uncovered).toEqual([]);
+    const outcome = await undoCode({ settings: settings(1000), workspace: cwd, sessionId: session.id, turns: 1 });
+    expect(outcome.type === "done" && outcome.files).toEqual(["grows.dat"]);
+    expect(outcome.type === "done" && outcome.uncovered).toEqual([]);
+    expect(readFileSync(join(cwd, "grows.dat"), "utf8")).toBe("x".repeat(500));
+    // Its new version was never kept: redo leaves the file as it is and says so.
+    const redone = await redoCode({ settings: settings(1000), workspace: cwd, sessionId: session.id });
+    expect(redone.type === "done" && redone.uncovered).toEqual(["grows.dat"]);
+    expect(readFileSync(join(cwd, "grows.dat"), "utf8")).toBe("x".repeat(500));
+  });
+
   test("a change the user made after the turn makes undo refuse and name the file, unless forced", async () => {
     const cwd = workspace({ "a.txt": "one\n" });
     const { session } = await turn(cwd, "echo two > a.txt");
