@@ -319,14 +319,15 @@ function agentsFor(ctx: Context, warn?: (message: string) => void): Pick<RunSett
   // Without a choice the session runs as build (whose built-in rules are the mode's), named in the `session` event.
   const name = chosen ?? DEFAULT_AGENT;
   const agent = agents.find((a) => a.name === name);
-  if (!chosen && (!agent || agent.mode === "subagent")) return { agents: { list: agents } };
+  const workers = ctx.config.maxWorkers ? { workers: ctx.config.maxWorkers } : {};
+  if (!chosen && (!agent || agent.mode === "subagent")) return { agents: { list: agents, ...workers } };
   // A chosen agent runs as the main one even when it is meant as a subagent (Claude Code's --agent).
   if (!agent) {
     const primary = agents.filter((a) => a.mode !== "subagent").map((a) => a.name).join(", ");
     throw new UsageError(`no agent "${name}" to run as: choose one of ${primary}, or a subagent by its name`);
   }
   return {
-    agents: { list: agents, name },
+    agents: { list: agents, name, ...workers },
     ...(agent.model && !ctx.args.model ? { model: agent.model } : {}),
     ...(agent.maxTurns && !ctx.args.maxTurns ? { maxTurns: agent.maxTurns } : {}),
   };

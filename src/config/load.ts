@@ -42,6 +42,8 @@ export type ResolvedConfig = {
   maxTokens?: number;
   /** USD per run (one prompt); unset means no budget */
   maxCost?: number;
+  /** how many background workers run at once (config maxWorkers; 4 when unset) */
+  maxWorkers?: number;
   permissionMode: PermissionMode;
   /** the agent chosen (--agent, then the config files' `agent`); undefined: build, or plan in plan mode */
   agent?: string;
@@ -110,7 +112,7 @@ export type LoadOptions = { cwd: string; projectRoot: string; env: Env; override
 export const CONFIG_DEFAULTS = { model: "claude-sonnet-5-5", maxTurns: 100, permissionMode: "default" } as const;
 
 /** One layer of scalar settings; a later layer wins where it defines a value. */
-type Settings = Pick<ConfigFile, "model" | "apiKey" | "baseURL" | "maxTurns" | "maxTokens" | "maxCost" | "permissionMode" | "sandbox" | "agent"> & {
+type Settings = Pick<ConfigFile, "model" | "apiKey" | "baseURL" | "maxTurns" | "maxTokens" | "maxCost" | "maxWorkers" | "permissionMode" | "sandbox" | "agent"> & {
   serverToken?: string;
 };
 
@@ -163,6 +165,7 @@ export function loadConfig(opts: LoadOptions): ResolvedConfig {
     maxTurns: pick("maxTurns") ?? CONFIG_DEFAULTS.maxTurns,
     maxTokens: pick("maxTokens"),
     maxCost: pick("maxCost"),
+    ...(pick("maxWorkers") ? { maxWorkers: pick("maxWorkers") } : {}),
     permissionMode: pick("permissionMode") ?? CONFIG_DEFAULTS.permissionMode,
     ...(pick("agent") ? { agent: pick("agent") } : {}),
     // The kernel sandbox: on when asked for; in auto mode by default wherever it is available.

@@ -156,6 +156,8 @@ export const ConfigFileSchema = strict({
   maxTurns: v.optional(MaxTurnsSchema),
   maxTokens: v.optional(MaxTokensSchema),
   maxCost: v.optional(MaxCostSchema),
+  /** how many background workers (task run_in_background) run at once; the others wait queued (default 4) */
+  maxWorkers: v.optional(positiveInteger()),
   permissionMode: v.optional(PermissionModeSchema),
   permissions: v.optional(PermissionsSchema),
   /** the agent sessions run as (a built-in one or an agent file's name) */

@@ -99,7 +99,7 @@ export type RunSettings = {
   /** the hooks sessions of this run run */
   hooks?: SessionHookSettings;
   /** the agents this workspace has, the one the session runs as, and how many subagents run at once */
-  agents?: { list: readonly AgentDefinition[]; name?: string; cap?: number };
+  agents?: { list: readonly AgentDefinition[]; name?: string; cap?: number; workers?: number };
   /** where skills and commands are found: the user config folder, and whether project ones may load (absent: none) */
   skills?: { configDir: string; trusted: boolean; builtins?: readonly string[]; plugins?: ActivePlugins };
   /** Claude Code's --fallback-model: a turn its model cannot serve (overloaded) is tried on this one */
@@ -327,7 +327,7 @@ function baseSessionOptions(settings: RunSettings, store: Store, registry: ToolR
 /** The task tool, when the session's agent may start subagents (see subagents.ts). */
 function withAgent(options: SessionOptions, agents: NonNullable<RunSettings["agents"]>, agent: AgentDefinition | undefined): SessionOptions {
   if (agent && !mayStartTasks(agent)) return options;
-  return withSubagents(options, { agents: agents.list, ...(agents.cap ? { cap: agents.cap } : {}) });
+  return withSubagents(options, { agents: agents.list, ...(agents.cap ? { cap: agents.cap } : {}), ...(agents.workers ? { workers: agents.workers } : {}) });
 }
 export { loadAgents } from "../agents/sources.ts";
 export { DEFAULT_AGENT } from "../agents/builtin.ts";

@@ -77,7 +77,10 @@ function childSession(
   if (problem) throw new Error(problem);
   if (!approved.has(agent.name)) approved.set(agent.name, []);
   const agentApprovals = approved.get(agent.name)!;
-  const base = childOptions(parentOptions, agent, parent, model, agentApprovals);
+  // A background worker's "always" holds for the lead's other workers too, whatever their agent.
+  if (!approved.has(TEAM_APPROVALS)) approved.set(TEAM_APPROVALS, []);
+  const teamApprovals = approved.get(TEAM_APPROVALS)!;
+  const base = childOptions(parentOptions, agent, parent, model, [agentApprovals, teamApprovals]);
   // A worker of any agent reads its messages; the team is the lead's.
   if (settings.team) Object.assign(base, { team: settings.team, inbox: (id: string) => settings.team!.current?.inbox(id) ?? [] });
   const options = mayStartTasks(agent) ? withSubagents(base, { ...settings, depth: (settings.depth ?? 0) + 1 }) : base;
@@ -147,12 +150,21 @@ async function startWorker(
   }
   const { child, agentApprovals, agent } = childSession(parentOptions, settings, parent, request, approved);
   const unwire = wire(child, parent, request.toolUseId);
+  const teamApprovals = approved.get(TEAM_APPROVALS)!;
+  // Kept as they are given: workers running meanwhile ask no more for what one was allowed "always".
+  const unsync = child.subscribe((event) => {
+    if (event.type !== "permission_reply" || event.reply !== "always") return;
+    for (const list of [agentApprovals, teamApprovals]) list.push(...child.approvals().filter((rule) => !list.includes(rule)));
+  });
   const release = () => {
     agentApprovals.push(...child.approvals().filter((rule) => !agentApprovals.includes(rule)));
+    unsync();
     unwire();
   };
   return team.start({ run: { session: child, parent, release }, agent: agent.name, description: request.description, toolUseId: request.toolUseId, prompt: request.prompt, ...(request.name ? { name: request.name } : {}) });
 }
+
+const TEAM_APPROVALS = "\u0000team";
 
 /** A worker's name is what send_message's `to` matches: a short word, not a task id, not "lead". */
 export function nameProblem(name: string): string | undefined {
@@ -190,7 +202,7 @@ export function mayStartTasks(agent: AgentDefinition): boolean {
   return (!agent.tools || agent.tools.includes("task")) && !agent.disallowedTools?.includes("task");
 }
 
-function childOptions(parentOptions: SessionOptions, agent: AgentDefinition, parent: SubagentParent, model: string, approvals: readonly Rule[]): SessionOptions {
+function childOptions(parentOptions: SessionOptions, agent: AgentDefinition, parent: SubagentParent, model: string, approvals: readonly (readonly Rule[])[]): SessionOptions {
   const { subagents: _, ...base } = parentOptions;
   const shared = parentOptions.childSystem ?? parentOptions.system;
   const tighten = tightening(agent);
@@ -211,7 +223,7 @@ function childOptions(parentOptions: SessionOptions, agent: AgentDefinition, par
     spend: parent.spend(),
     agent: agent.name,
     ...(parentOptions.hooks ? { hooks: { ...parentOptions.hooks, subagent: { parentId: parent.id, agentType: agent.name } } } : {}),
-    inherited: () => [...(parentOptions.inherited?.() ?? []), ...parent.approvals(), ...approvals],
+    inherited: () => [...(parentOptions.inherited?.() ?? []), ...parent.approvals(), ...approvals.flat()],
   };
 }
 

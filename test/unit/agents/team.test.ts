@@ -7,6 +7,7 @@ import { builtinAgents } from "../../../src/agents/builtin.ts";
 import type { AgentDefinition } from "../../../src/agents/types.ts";
 import type { Tool } from "../../../src/sdk.ts";
 import { Session } from "../../../src/session/session.ts";
+import { ruleSet } from "../../../src/session/factory.ts";
 import { nameProblem, withSubagents } from "../../../src/session/subagents.ts";
 import type { FakeBlock, FakeStep } from "../../fake/types.ts";
 import { eventLog } from "../../support/event-log.ts";
@@ -202,6 +203,52 @@ test("ten background tasks in one turn: at most four run at once, all ten notify
   expect(most).toBeLessThanOrEqual(4);
   expect(most).toBeGreaterThan(1);
   kit.fake.reset(); // the lead answered the notifications in as many batches as they came in
+});
+
+test("maxWorkers: with a cap of 2, five background tasks run at most two at once, and all notify", async () => {
+  const { session, log } = start({ workers: 2 });
+  session.waitsForWorkers = true;
+  let running = 0;
+  let most = 0;
+  session.subscribe((e) => {
+    if (!e.parent_tool_use_id) return;
+    if (e.type === "session") most = Math.max(most, ++running);
+    if (e.type === "result") running--;
+  });
+  kit.fake.script({ reply: Array.from({ length: 5 }, (_, i) => bg({ prompt: `part ${i}` })) }, ...route(20, () => text("part done"), (body) => text(`have ${notifications(body)}`)));
+  expect((await session.prompt("go")).text).toBe("have 5");
+  expect(log.of("task_notification")).toHaveLength(5);
+  expect(most).toBe(2);
+  kit.fake.reset();
+});
+
+test("one person answers: a worker's ask reaches the lead's stream naming the worker; its \"always\" holds for the team's other workers", async () => {
+  const rules = ruleSet("default", { user: [], project: [], flags: [] });
+  const { session, log } = start({ rules });
+  session.waitsForWorkers = true;
+  const pokeOnce = (body: any): FakeStep => (sent(body).includes("poked") ? text("poked it") : call("poke", { n: 7 }));
+  let lead = 0;
+  kit.fake.script(
+    { reply: [bg({ name: "first" }, "toolu_first")] },
+    ...Array.from({ length: 8 }, () => ({
+      respond: (body: any) => {
+        if (isWorker(body) || system(body).includes("You are a subagent")) return pokeOnce(body);
+        lead++;
+        if (lead === 1) return text("waiting");
+        if (lead === 2) return { reply: [{ type: "tool_use", name: "task", input: { description: "second", prompt: "poke too", subagent_type: "general", run_in_background: true, name: "second" } }] } as FakeStep;
+        if (lead === 3) return text("waiting again");
+        return text("both poked");
+      },
+    })),
+  );
+  const run = session.prompt("go");
+  const ask = (await log.waitFor("permission_ask", (e) => e.parent_tool_use_id === "toolu_first")) as { id: string; session_id: string };
+  expect(ask.session_id).not.toBe(session.id); // the worker's id names who asks
+  expect(session.reply(ask.id, "always")).toBe(true);
+  const result = await run;
+  expect(result).toMatchObject({ status: "success", text: "both poked" });
+  expect(log.of("permission_ask")).toHaveLength(1);
+  expect(log.of("task_notification").map((e) => e.name)).toEqual(["first", "second"]);
 });
 
 test("send_message to nobody, and a bad worker name, are errors saying what to do", async () => {

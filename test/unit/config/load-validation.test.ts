@@ -190,6 +190,15 @@ describe("files that are fine", () => {
   });
 });
 
+describe("maxWorkers: how many background workers run at once", () => {
+  test("a positive integer from the files; anything else is a one-line error naming the key", () => {
+    expect(ws.load().maxWorkers).toBeUndefined();
+    ws.writeUser({ maxWorkers: 2 });
+    expect(ws.load().maxWorkers).toBe(2);
+    for (const bad of [0, -1, 1.5, "4"]) expect(userError({ maxWorkers: bad }).key).toBe("maxWorkers");
+  });
+});
+
 describe("maxCost: a positive number of US dollars", () => {
   test("bad values are one-line errors naming the file and the key", () => {
     for (const bad of [0, -1, "5", null]) {
