@@ -56,7 +56,7 @@ export function commandPaths(command: ShellCommand, home: string): CommandPaths 
   handler(args, sink);
   const env = command.env.find((e) => (NODE_TOOLS.has(name) && NODE_ENV.test(e)) || RUNNER_ENV[name]?.test(e));
   if (env !== undefined) sink.opaque(`${env.split("=")[0]}= in front of ${name} changes what it runs`);
-  const unresolved = opaque !== undefined && Object.hasOwn(TABLED_PATHS, name) ? opaque : undefined;
+  const unresolved = (opaque !== undefined && Object.hasOwn(TABLED_PATHS, name) ? opaque : undefined) ?? namesFromList(name, rest);
   return { reads, writes, ...(opaque !== undefined ? { opaque } : {}), ...(unresolved !== undefined ? { unresolved } : {}) };
 }
 
@@ -133,4 +133,22 @@ function globBase(word: string): string {
   const fixed = parts.slice(0, parts.findIndex((part) => /[*?[{]/.test(part)));
   if (fixed.length === 0) return ".";
   return fixed.length === 1 && fixed[0] === "" ? "/" : fixed.join("/");
+}
+
+// Programs that read the names of the files they take from a list or their input (`tar -T -`,
+// `rsync --files-from`, `zip -@`, `cpio -o`): what they read is not on the line.
+const NAME_LISTS: Record<string, RegExp> = {
+  tar: /^(?:-T.*|--files-from(?:=.*)?|-[a-zA-Z]*T)$/,
+  bsdtar: /^(?:-T.*|--files-from(?:=.*)?|-[a-zA-Z]*T)$/,
+  rsync: /^--(?:files-from|include-from|exclude-from)(?:=.*)?$/,
+  zip: /^(?:-@|--names-stdin|-[a-zA-Z]*@)$/,
+  cpio: /^(?:-[a-zA-Z]*o[a-zA-Z]*|--create)$/,
+  pax: /^-[a-zA-Z]*w[a-zA-Z]*$/,
+};
+
+function namesFromList(name: string, args: readonly string[]): string | undefined {
+  const pattern = NAME_LISTS[name];
+  // tar's old form: a first word of bundled letters without a dash (`tar cTf list x.tar`).
+  const oldForm = name === "tar" && /^[a-zA-Z]*T[a-zA-Z]*$/.test(args[0] ?? "");
+  return pattern && (oldForm || args.some((a) => pattern.test(a))) ? `${name} reads the names of the files it takes from a list or its input` : undefined;
 }

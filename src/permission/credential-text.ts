@@ -3,7 +3,7 @@
 // variable used later, behind a glob or a variable (`~/.s?h`, `~/.$d/id_rsa`). The line is taken
 // as text: quotes and escapes dropped, `$HOME` and `~` expanded, other variables standing for any
 // text, and every path-like piece matched against the credential paths.
-import { isAbsolute, join } from "node:path";
+import { isAbsolute, join, normalize } from "node:path";
 import { selectsEnv } from "./env-filters.ts";
 import { globMatcher } from "./options/glob.ts";
 import { AMBIGUOUS_NAMES as AMBIGUOUS, HOME_DENIED, PATTERN_DENIED, SYSTEM_DENIED } from "./sensitive.ts";
@@ -46,7 +46,9 @@ function plainText(line: string, home: string): string {
 }
 
 function matchToken(token: string, home: string, homeParts: string[], cwds: readonly string[]): Mention | undefined {
-  const path = token === "~" || token.startsWith("~/") ? home + token.slice(1) : token;
+  const named = token === "~" || token.startsWith("~/") ? home + token.slice(1) : token;
+  // `..` taken lexically (`/proc/self/../$PPID/environ`); a symlink on the way is the analysis's to follow.
+  const path = isAbsolute(named) && named.includes("..") ? normalize(named) : named;
   const parts = split(path);
   const absolute = isAbsolute(path);
   for (const [rel, what] of HOME_DENIED) {

@@ -151,6 +151,11 @@ export const unsandboxed = [
   "md5sum -c -",
   "d=$(printf ~/.s); cat ${d}sh/id_rsa",
   "awk 'BEGIN { f = \"system\"; @f(\"id\") }'",
+  "tar -cf - -T names.txt | base64",
+  "find . | cpio -o | base64",
+  "zip -@ /tmp/x.zip < names.txt",
+  "xargs -a names.txt cat",
+  "cat /proc/self/../$PPID/environ",
 ];
 
 export const credentials = [
