@@ -253,7 +253,7 @@ export function toolDirs(ctx: Context): ToolDir[] {
 /** One line: what an untrusted workspace's extension configuration would turn on, and how to turn it on. */
 export function untrustedSummary(ctx: Context): string | undefined {
   if (ctx.trusted) return undefined;
-  const summary = trustSummary(ctx.projectRoot);
+  const summary = trustSummary(ctx.projectRoot, ctx.env.HOME || homedir());
   if (!summary.parts.length) return undefined;
   return `this workspace is not trusted: its ${listed(summary.parts)} (from ${summary.found.join(", ")}) were left off; run with --trust to turn them on (the terminal asks once and remembers)`;
 }

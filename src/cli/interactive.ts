@@ -1,5 +1,6 @@
 // The interactive mode: the prompt is on screen first, then the session, its store and its tools
 // load behind it (typing already works). Only reached when stdin and stdout are both terminals.
+import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { findProjectRoot } from "../config/find-project-root.ts";
 import { reinPaths } from "../config/paths.ts";
@@ -69,7 +70,7 @@ async function askTrustOnce(cwd: string, env: Env, terminal: Terminal, screen: S
   const dataDir = reinPaths(env).dataDir;
   if (workspaceTrust(dataDir, root) !== "unknown") return;
   // Any extension configuration (.claude/, .mcp.json, opencode.json, .opencode/, .agents/, .rein/) is worth the question.
-  const summary = trustSummary(root);
+  const summary = trustSummary(root, env.HOME || homedir());
   if (summary.found.length === 0) return;
   const brings = summary.parts.length ? `it brings ${listed(summary.parts)}` : "it brings extension configuration";
   screen.print(bold(`Trust ${root}? From ${summary.found.join(", ")} ${brings}; trusting turns them on (they run code from the repository or loosen permissions).`));

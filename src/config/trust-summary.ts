@@ -14,15 +14,18 @@ export type TrustSummary = {
   parts: string[];
 };
 
-export function trustSummary(root: string): TrustSummary {
-  const found = EXTENSION_MARKERS.filter((marker) => existsSync(join(root, marker)));
+/** `home`: started in the home folder, its `.claude/` and `.agents/` are the user's own folders, not a repository's. */
+export function trustSummary(root: string, home?: string): TrustSummary {
+  const own: readonly string[] = root === home ? [".claude", ".agents"] : [];
+  const found = EXTENSION_MARKERS.filter((marker) => !own.includes(marker) && existsSync(join(root, marker)));
   if (found.length === 0) return { found, parts: [] };
-  const settings = [join(root, ".claude", "settings.json"), join(root, ".claude", "settings.local.json"), join(root, ".rein", "config.json")].map(readJson);
+  const mine = (dir: string) => !own.some((o) => dir.startsWith(o));
+  const settings = [join(root, ".claude", "settings.json"), join(root, ".claude", "settings.local.json"), join(root, ".rein", "config.json")].map((file) => (mine(file.slice(root.length + 1)) ? readJson(file) : undefined));
   const opencode = readJson(join(root, "opencode.json")) ?? readJson(join(root, "opencode.jsonc"));
   const hooks = settings.reduce((n, file) => n + hookCount(file?.hooks), 0);
   const servers = new Set([...keys(readJson(join(root, ".mcp.json"))?.mcpServers), ...keys(settings[2]?.mcpServers), ...keys(opencode?.mcp)]).size;
-  const skills = [".rein/skills", ".agents/skills", ".claude/skills", ".opencode/skills", ".opencode/skill"].reduce((n, dir) => n + entries(join(root, dir)).filter((e) => existsSync(join(root, dir, e, "SKILL.md"))).length, 0);
-  const agents = [".rein/agents", ".claude/agents", ".opencode/agent", ".opencode/agents"].reduce((n, dir) => n + entries(join(root, dir)).filter((e) => e.endsWith(".md")).length, 0) + keys(opencode?.agent).length;
+  const skills = [".rein/skills", ".agents/skills", ".claude/skills", ".opencode/skills", ".opencode/skill"].filter(mine).reduce((n, dir) => n + entries(join(root, dir)).filter((e) => existsSync(join(root, dir, e, "SKILL.md"))).length, 0);
+  const agents = [".rein/agents", ".claude/agents", ".opencode/agent", ".opencode/agents"].filter(mine).reduce((n, dir) => n + entries(join(root, dir)).filter((e) => e.endsWith(".md")).length, 0) + keys(opencode?.agent).length;
   const allows = settings.reduce((n, file) => n + list(asRecord(file?.permissions)?.allow).length, 0);
   const tools = entries(join(root, ".rein", "tools")).filter((e) => e.endsWith(".ts")).length;
   const counted: [number, string][] = [[hooks, "hook"], [servers, "MCP server"], [skills, "skill"], [agents, "agent"], [allows, "allow rule"], [tools, "tool"]];

@@ -55,7 +55,11 @@ export function hookEntries(input: HookSourcesInput): { entries: HookEntry[]; wa
     [join(input.projectRoot, ".claude", "settings.json"), "project"],
     [join(input.projectRoot, ".claude", "settings.local.json"), "project"],
   ];
+  // Started in the home folder, ~/.claude/settings.json is the user's file, read once as such.
+  const seen = new Set<string>();
   for (const [file, scope] of claudeFiles) {
+    if (seen.has(file)) continue;
+    seen.add(file);
     const hooks = readClaudeHooks(file, warnings, notes);
     if (hooks) add(file, scope, "claude", hooks);
   }

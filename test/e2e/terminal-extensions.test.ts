@@ -30,7 +30,7 @@ describe.skipIf(!hasTmux)("Claude Code's formats in the terminal", () => {
     expect(opened).not.toContain("color");
 
     suite.fake.script(
-      { reply: [{ type: "tool_use", name: "load_tools", input: { names: ["task"] } }] },
+      { reply: [{ type: "tool_use", name: "load_tools", input: { names: ["webfetch"] } }] },
       { reply: [{ type: "text", text: "Hello, Bob!" }] },
     );
     pane.keys("/greet Bob", "Enter");
@@ -39,13 +39,18 @@ describe.skipIf(!hasTmux)("Claude Code's formats in the terminal", () => {
     expect(greeted).not.toContain("<skill");
     expect(greeted).not.toContain("load_tools");
     expect(JSON.stringify(suite.fake.requests[0]!.body.messages)).toContain("Say hello to Bob warmly.");
-    // the subagent is offered to the model with its tools, and is not a primary agent for Tab
-    expect(JSON.stringify(suite.fake.requests[1]!.body.tools)).toContain("- reviewer: Reviews a diff");
+    // the subagent is offered to the model, and is not a primary agent for Tab
+    expect(JSON.stringify(suite.fake.requests[0]!.body.tools)).toContain("reviewer");
 
+    // Tab goes round the primary agents (build, plan, and any others) back to build, never to the subagent
     pane.keys("Tab");
     await pane.until("agent: plan");
-    pane.keys("Tab");
-    const back = await pane.until("agent: build");
+    let back = "";
+    for (let i = 0; i < 4 && !back.includes("agent: build"); i++) {
+      pane.keys("Tab");
+      back = await pane.until(/agent: \w+ · [^\n]*\n(?![\s\S]*agent: plan · )/);
+    }
+    expect(back).toContain("agent: build");
     expect(back).not.toContain("agent: reviewer");
     pane.keys("C-d");
     await pane.until("EXIT=0");
