@@ -53,7 +53,7 @@ async function newSession(server: Server, body: unknown = {}): Promise<string> {
 function normalized(events: readonly ReinEvent[]): unknown[] {
   return events.map(({ seq: _seq, session_id: _sid, ...rest }) => {
     if (rest.type === "session") return { ...rest, id: "ID" };
-    if (rest.type === "result") return { ...rest, duration_ms: 0 };
+    if (rest.type === "result") return { ...rest, duration_ms: 0, duration_api_ms: 0 };
     return rest;
   });
 }
