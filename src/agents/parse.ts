@@ -27,7 +27,7 @@ const CLAUDE_MODES: Record<string, PermissionMode> = {
 };
 
 export function parseAgentFile(file: AgentFile): Parsed {
-  const read = frontMatter(file.text, FIELDS);
+  const read = frontMatter(file.text, FIELDS, file.format === "opencode");
   if (typeof read === "string") return { warning: `agent file ${file.path} skipped: ${read}`, notes: [] };
   const { fields, body } = read;
   const notes: string[] = [];

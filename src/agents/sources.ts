@@ -24,7 +24,7 @@ export type AgentSourceContext = {
   /** enabled plugins' agent folders, each with its names' prefix (`plugin:`) */
   plugins?: readonly { dir: string; prefix: string }[];
   /** Claude Code's `--agents JSON`: agent files made from it, nearer than any folder's */
-  inline?: readonly { path: string; id: string; text: string }[];
+  inline?: readonly { path: string; id: string; text: string; format?: AgentFormat; project?: boolean }[];
 };
 
 type Folder = { dir: string; format: AgentFormat; project: boolean; recursive: boolean; prefix?: string };
@@ -66,10 +66,10 @@ export function loadAgents(ctx: AgentSourceContext): { agents: AgentDefinition[]
     if (agent.source !== "built-in") report.notes.push(`agent "${agent.name}" of ${agent.source} is not used: ${nearer.source} defines one with the same name and is nearer`);
   };
   for (const file of ctx.inline ?? []) {
-    const parsed = parseAgentFile({ ...file, format: "claude", project: false });
+    const parsed = parseAgentFile({ format: "claude", ...file, project: file.project ?? false });
     if (parsed.warning) report.warnings.push(parsed.warning);
     report.notes.push(...parsed.notes);
-    if (parsed.agent) add(parsed.agent);
+    if (parsed.agent) add(ctx.trusted || !parsed.agent.project ? parsed.agent : trusting(parsed.agent, report.notes));
   }
   for (const folder of agentFolders(ctx)) {
     for (const file of markdownFiles(folder, report.warnings)) {

@@ -303,7 +303,10 @@ function writable(dir: string): boolean {
 
 /** Where the workspace's agents are found, plugins' included. */
 export function agentPlaces(ctx: Context) {
-  const inline = inlineAgents(ctx.args);
+  // --agents (Claude Code's) first: nearer than OpenCode's `agent` entries and any file.
+  const opencode = ctx.config.opencodeAgents.map((file) => ({ ...file, format: "opencode" as const }));
+  const all = [...(inlineAgents(ctx.args) ?? []), ...opencode];
+  const inline = all.length ? all : undefined;
   return { cwd: ctx.cwd, projectRoot: ctx.projectRoot, home: ctx.env.HOME || homedir(), configDir: ctx.paths.configDir, trusted: ctx.trusted, plugins: runPlugins(ctx).sources.agents, ...(inline ? { inline } : {}) };
 }
 

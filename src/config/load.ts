@@ -3,6 +3,7 @@ import { resolve } from "node:path";
 import * as v from "valibot";
 import { type ClaudeRuleBase, translateClaudeRule } from "./claude-rule.ts";
 import { type ClaudeFileReport, readClaudeSettings } from "./claude-settings.ts";
+import { readOpencodeConfig } from "./opencode-config.ts";
 import { toolRuleList } from "../permission/tool-rule.ts";
 import { ConfigError } from "./config-error.ts";
 import type { HooksConfig } from "./hooks-schema.ts";
@@ -60,8 +61,10 @@ export type ResolvedConfig = {
   settingsEnv: Record<string, string>;
   /** folders outside the project that count as the workspace (additionalDirectories) */
   directories: string[];
-  /** Claude Code's settings files that were read, with what rein applied of each and what not */
+  /** Claude Code's settings files and OpenCode's config files that were read, with what rein applied of each and what not */
   claudeFiles: ClaudeFileReport[];
+  /** OpenCode's `agent` entries as agent files for the agents loader */
+  opencodeAgents: { path: string; id: string; text: string; project: boolean }[];
   server: { token?: string; origins: string[]; hosts: string[] };
   /** The `providers` entries of the config files, user first, each with the file it came from. */
   providers: (ProviderEntry & { name: string; source: string })[];
@@ -137,29 +140,32 @@ export function loadConfig(opts: LoadOptions): ResolvedConfig {
   const claudeFlags = claudeFlagRules(opts.overrides, { cwd: base.cwd, root: base.projectRoot, home }, warnings);
 
   // Claude Code's files sit below rein's own at each level; its managed file is above everything.
-  const layers: Settings[] = [
+  const opencode = readOpencodeConfig({ ...base, env: opts.env, trusted: opts.overrides.trust === true });
+  warnings.push(...opencode.warnings);
+  // The files, the environment: what the flags (and the managed file) override.
+  const configured: Settings[] = [
     claude.user,
+    { model: opencode.model.user },
     { ...user, serverToken: user?.server?.token },
     claude.project,
+    { model: opencode.model.project },
     project ?? {},
     fromEnv(opts.env),
-    claude.flag,
-    fromFlags(opts.overrides),
-    claude.managed,
   ];
+  const layers: Settings[] = [...configured, claude.flag, fromFlags(opts.overrides), claude.managed];
   const pick = <K extends keyof Settings>(key: K): Settings[K] =>
     layers.findLast((layer) => layer[key] !== undefined)?.[key];
   const ownRules = { user: fileRules(user), project: projectRules(project, user, !opts.overrides.trust), flags: flagRules(opts.overrides) };
   const rules = {
-    user: [...claude.allow.user, ...ownRules.user],
-    project: [...claude.allow.project, ...ownRules.project],
+    user: [...claude.allow.user, ...opencode.rules.user, ...ownRules.user],
+    project: [...claude.allow.project, ...withUserDenies(opencode.rules.project, user, !opts.overrides.trust), ...ownRules.project],
     flags: [...claude.allow.flag, ...claudeFlags.allow, ...ownRules.flags],
     tail: claudeTail({ ...claude, denies: [...claude.denies, ...claudeFlags.deny] }, ownRules),
   };
 
   return {
     model: pick("model") ?? CONFIG_DEFAULTS.model,
-    configuredModel: layers.slice(0, 6).findLast((layer) => layer.model !== undefined)?.model ?? CONFIG_DEFAULTS.model,
+    configuredModel: configured.findLast((layer) => layer.model !== undefined)?.model ?? CONFIG_DEFAULTS.model,
     apiKey: pick("apiKey"),
     baseURL: pick("baseURL"),
     maxTurns: pick("maxTurns") ?? CONFIG_DEFAULTS.maxTurns,
@@ -182,6 +188,7 @@ export function loadConfig(opts: LoadOptions): ResolvedConfig {
     mcpServers: [
       ...(user?.mcpServers ? [{ file: userFile, scope: "user" as const, servers: user.mcpServers }] : []),
       ...(rawProject?.mcpServers ? [{ file: projectFile, scope: "project" as const, servers: rawProject.mcpServers }] : []),
+      ...opencode.mcpServers,
     ],
     memoryAuto: project?.memory?.auto ?? user?.memory?.auto ?? false,
     ...(user?.lsp || rawProject?.lsp
@@ -196,7 +203,8 @@ export function loadConfig(opts: LoadOptions): ResolvedConfig {
     sources: [user && userFile, rawProject && projectFile].filter((file) => file !== undefined),
     settingsEnv: claude.env,
     directories: [...claude.directories, ...(opts.overrides.addDirs ?? []).map((dir) => resolve(opts.cwd, dir.replace(/^~(?=\/|$)/, home)))],
-    claudeFiles: claude.files,
+    claudeFiles: [...claude.files, ...opencode.files],
+    opencodeAgents: opencode.agents,
     ...ruleNotes([[userFile, ownRules.user], [projectFile, fileRules(project)], ["a --allow, --deny or --ask flag", rules.flags]], warnings),
   };
 }
@@ -271,6 +279,12 @@ function untrusted(config: ConfigFile, file: string, warnings: string[]): Config
  * the user's, so the user's deny rules are repeated after them (still marked as the user's) and a
  * repository cannot turn a deny of yours into a question.
  */
+/** An untrusted project's rules may ask where the user denies: the user's denies come after them again. */
+function withUserDenies(rules: Rule[], user: ConfigFile | undefined, untrustedProject: boolean): Rule[] {
+  if (!untrustedProject || rules.length === 0) return rules;
+  return [...rules, ...fileRules(user).filter((rule) => rule.action === "deny").map((rule) => ({ ...rule, source: "user config (kept over the untrusted project's)" }))];
+}
+
 function projectRules(project: ConfigFile | undefined, user: ConfigFile | undefined, untrustedProject: boolean): (Rule & { source?: string })[] {
   const rules = fileRules(project);
   if (!untrustedProject || rules.length === 0) return rules;

@@ -127,6 +127,7 @@ describe("files that are fine", () => {
       settingsEnv: {},
       directories: [],
       claudeFiles: [],
+      opencodeAgents: [],
       server: { origins: [], hosts: [] },
       providers: [],
       hooks: [],
