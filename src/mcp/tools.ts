@@ -1,12 +1,13 @@
 // A server's tools as rein tools: `mcp__SERVER__TOOL`, the server's JSON Schema as the input the
-// model reads, no permissions function (so a call is one request for `mcp__SERVER__TOOL`, asked by
-// default), never read-only (the server's hints are its own claims). Results: text as text,
+// model reads, one request for `mcp__SERVER__TOOL` (asked by default) plus a denied read for an
+// argument naming a credential (credential-arguments.ts), never read-only (the server's hints are its own claims). Results: text as text,
 // images as images the model sees, embedded resources as their text, structuredContent as JSON
 // when no text block came with it; isError makes an error result.
 import { defineJsonTool, type Tool, type ToolResult } from "../sdk.ts";
 import type { CallToolResult, Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
 import { matchWildcard } from "../permission/wildcard.ts";
 import { contentParts } from "./content.ts";
+import { credentialArguments } from "./credential-arguments.ts";
 import { toolName } from "./names.ts";
 import type { McpServer } from "./server.ts";
 import { messageOf } from "./message.ts";
@@ -48,6 +49,8 @@ function asTool(server: McpServer, t: McpTool): Tool {
     name: toolName(server.name, t.name),
     description: described.length > MAX_DESCRIPTION ? `${described.slice(0, MAX_DESCRIPTION)}${CUT_MARK}` : described,
     inputSchema: t.inputSchema as Record<string, unknown>,
+    // One request for the tool, as for any tool without its own, and a denied read for an argument naming a credential.
+    permissions: (input, ctx) => [{ permission: toolName(server.name, t.name), pattern: "*", always: ["*"] }, ...credentialArguments(input, ctx.cwd)],
     run: async (input, ctx) => {
       try {
         return toolResult(await server.call(t.name, input, ctx.signal));

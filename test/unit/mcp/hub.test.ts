@@ -1,3 +1,4 @@
+import { homedir } from "node:os";
 // The hub against real server processes: server-everything from npm and a misbehaving server of
 // our own. None of the failures stops anything: each is a state, a last error and an error result.
 import { expect, test } from "bun:test";
@@ -14,7 +15,10 @@ test.concurrent("server-everything's tools become mcp__ tools with their JSON Sc
   const echo = tools.find((t) => t.name === "mcp__everything__echo")!;
   expect(toolDefinition(echo).input_schema).toMatchObject({ type: "object", properties: { message: { type: "string" } } });
   expect(echo.readOnly).toBeFalsy(); // the server says readOnlyHint: true
-  expect(echo.permissions).toBeUndefined(); // one request for mcp__everything__echo
+  // one request for mcp__everything__echo, and a denied read for an argument naming a credential
+  expect(echo.permissions!({ message: "hi" }, { cwd: "/w" })).toEqual([{ permission: "mcp__everything__echo", pattern: "*", always: ["*"] }]);
+  const ssh = `${process.env.HOME || homedir()}/.ssh`;
+  expect(echo.permissions!({ message: `${ssh}/id_rsa` }, { cwd: "/w" })).toContainEqual({ permission: "read", pattern: ssh, always: [] });
   expect((await call(tools, "mcp__everything__echo", { message: "hi" })).output).toBe("Echo: hi");
   const image = await call(tools, "mcp__everything__get-tiny-image");
   expect(image.images?.[0]?.mediaType).toBe("image/png");
