@@ -76,7 +76,13 @@ export type AgentEvent =
       metadata?: Record<string, unknown>;
       /** a permission (a deny rule, a person, the mode, --on-ask) or a PreToolUse hook refused the call: it did not run */
       refused?: boolean;
+      /** where the result came from: workspace, outside, web, mcp or untrusted-repo, and what (a URL, a server, a path) */
+      provenance?: { kind: string; source: string };
     }
+  /** content that can steer the model entered the conversation: from now on, calls that could send data out or plant code ask (docs/permissions.md) */
+  | { type: "taint"; kind: string; source: string; turn: number }
+  /** a person read that content and trusts it: it no longer taints the session */
+  | { type: "taint_cleared"; source: string }
   | { type: "permission_ask"; id: string; tool_use_id: string; tool: string; requests: PermissionRequest[]; reason?: string }
   | { type: "permission_reply"; id: string; reply: PermissionReply; message?: string }
   | { type: "retry"; attempt: number; delay_ms: number; reason: string }

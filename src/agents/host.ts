@@ -21,7 +21,12 @@ export type SubagentParent = {
   notice: (event: AgentEvent) => void;
   /** mail for the parent came: an idle parent is woken to answer it */
   wake: () => void;
+  /** what taints the parent (a child starts with it), and where a child's taint goes when it ends */
+  taintSources?: () => readonly { kind: ProvenanceKindName; source: string; turn: number }[];
+  tainted?: (sources: readonly { kind: ProvenanceKindName; source: string; turn: number }[]) => void;
 };
+
+type ProvenanceKindName = "workspace" | "outside" | "web" | "mcp" | "untrusted-repo";
 
 /** The task tool (and anything else that runs children) for a session. */
 export type SubagentSource = (parent: SubagentParent) => Tool[];

@@ -40,7 +40,9 @@ export function tightening(agent: AgentDefinition): (requests: PermissionRequest
   return (requests) =>
     requests.map((request) => {
       if (request.fixed?.action === "deny") return request;
-      const decided = evaluateRequest(request, rules);
+      // The agent's own rules judge the request; what was fixed before them (an ask a rule naming a host may lift) stays as it was.
+      const { fixed: _, ...plain } = request;
+      const decided = evaluateRequest(plain, rules);
       if (decided.action === "allow") return request;
       const reason = `the ${agent.name} agent's rules ${decided.action === "deny" ? "forbid" : "ask for"} it`;
       return { ...request, fixed: { action: decided.action, reason: request.fixed ? `${request.fixed.reason}; ${reason}` : reason } };

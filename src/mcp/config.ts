@@ -10,6 +10,8 @@ const strings = (what: string) => v.record(v.string(), text(`each ${what} value`
 
 const Common = {
   enabled: v.optional(v.boolean("expected enabled to be true or false")),
+  /** its answers cannot steer: they do not taint the session (docs/permissions.md) */
+  trusted: v.optional(v.boolean("expected trusted to be true or false")),
   /** ms a tool call may take */
   timeout: v.optional(v.pipe(v.number("expected timeout to be a number of milliseconds"), v.integer(), v.minValue(1, "expected timeout >= 1 ms"))),
   tools: v.optional(

@@ -3,7 +3,8 @@
 import type { Authorization, AuthorizeInput, PermissionReply } from "../agent/types.ts";
 import { allowedByAnalysis, evaluate, formatRule, type PermissionRequest, type Rule } from "../permission/evaluate.ts";
 
-export type Ask = { id: string; toolUseId: string; tool: string; requests: PermissionRequest[]; reason?: string };
+/** `tainted`: the session holds content that can steer the model, and this call could carry data out or plant code: no rule lifts the ask */
+export type Ask = { id: string; toolUseId: string; tool: string; requests: PermissionRequest[]; reason?: string; tainted?: string };
 export type Answer = {
   reply: PermissionReply;
   message?: string;
@@ -28,6 +29,8 @@ export type BrokerIO = {
   granted?: () => readonly Rule[];
   /** asked before a person is (PermissionRequest hooks): an answer settles the ask without one */
   beforeAsk?: (ask: Ask, input: unknown) => Promise<Answer | undefined>;
+  /** why these requests must ask whatever the rules allow (a tainted session's sinks); a deny still denies */
+  gate?: (requests: PermissionRequest[]) => string | undefined;
 };
 
 export class PermissionBroker {
@@ -58,17 +61,20 @@ export class PermissionBroker {
         message: `Permission denied: ${formatRule(denied.request)} is forbidden${by}${why}. Do not try to reach the same result another way; tell the user what you needed.`,
       };
     }
-    if (decision.action === "allow" && !call.reason) return { allow: true, ...(allowedByAnalysis(decision) ? { readOnly: true } : {}) };
+    const gated = this.io.gate?.(requests);
+    const reason = [call.reason, gated].filter(Boolean).join("; ") || undefined;
+    if (decision.action === "allow" && !reason) return { allow: true, ...(allowedByAnalysis(decision) ? { readOnly: true } : {}) };
 
-    const pending = decision.requests.filter((d) => d.action !== "allow").map((d) => d.request);
-    // A Claude Code PreToolUse hook's allow answers the ask, as it does in Claude Code; a sensitive path's fixed ask still goes to a person.
-    if (call.hookAllow && !call.reason && pending.every((request) => !request.fixed)) return { allow: true };
+    const pending = gated ? decision.requests.map((d) => d.request) : decision.requests.filter((d) => d.action !== "allow").map((d) => d.request);
+    // A Claude Code PreToolUse hook's allow answers the ask, as it does in Claude Code; a sensitive path's fixed ask, or a tainted session's sink, still goes to a person.
+    if (call.hookAllow && !reason && pending.every((request) => !request.fixed)) return { allow: true };
     const ask: Ask = {
       id: this.io.newId(),
       toolUseId: call.toolUseId,
       tool: call.tool,
       requests: pending.length > 0 ? pending : requests,
-      ...(call.reason ? { reason: call.reason } : {}),
+      ...(reason ? { reason } : {}),
+      ...(gated ? { tainted: gated } : {}),
     };
     // No hook: the ask is made in the same tick (a reply given at once to another ask depends on it).
     const early = this.io.beforeAsk ? await this.io.beforeAsk(ask, call.input) : undefined;

@@ -1,6 +1,6 @@
 // Assembles what a Session runs on from settings the front end resolved: the provider, the tools,
 // the rule set (defaults, mode, user, project, flags: last match wins) and the system prompt.
-import { dirname, join } from "node:path";
+import { dirname, join, relative } from "node:path";
 import type { StreamFn } from "../agent/types.ts";
 import { agentLayer, agentTail, offeredTools } from "../agents/rules.ts";
 import type { AgentDefinition } from "../agents/types.ts";
@@ -77,7 +77,7 @@ export type RunSettings = {
   /** the user's home, and rein's own folders whose secrets no tool may touch */
   home: string;
   reinDirs: string[];
-  /** the workspace is trusted (--trust, or remembered): its instruction files may import from outside it */
+  /** the workspace is trusted (--trust, or remembered): its instruction files may import from outside it, and they do not taint the session */
   trusted?: boolean;
   version: string;
   askPolicy?: AskPolicy;
@@ -321,7 +321,18 @@ function baseSessionOptions(settings: RunSettings, store: Store, registry: ToolR
     ...(settings.fileAccess ? { fileAccess: settings.fileAccess } : {}),
     ...(mcp ? { mcp } : {}),
     ...(lsp ? { lsp } : {}),
+    taint: taintSettings(settings, instructions),
   };
+}
+
+/** Where results come from, for the taint rules: the workspace, home, rein's folders, the MCP servers marked trusted. */
+function taintSettings(settings: RunSettings, instructions: LoadedInstructions): NonNullable<SessionOptions["taint"]> {
+  const trusted = new Set((settings.mcp?.servers ?? []).filter((s) => (s.entry as { trusted?: boolean } | undefined)?.trusted === true).flatMap((s) => [s.name, s.name.replace(/[^A-Za-z0-9_-]/g, "_")]));
+  const initial =
+    settings.trusted === false
+      ? instructions.files.filter((f) => f.scope === "project").map((f) => ({ kind: "untrusted-repo" as const, source: `${relative(settings.projectRoot, f.path) || f.path} (instructions of this untrusted workspace)`, turn: 0 }))
+      : [];
+  return { ctx: { cwd: settings.cwd, workspace: settings.projectRoot, home: settings.home, reinDirs: settings.reinDirs, trustedMcp: (name) => trusted.has(name) }, initial };
 }
 
 /** The task tool, when the session's agent may start subagents (see subagents.ts). */

@@ -57,6 +57,7 @@ import type { SessionRow, Store } from "./store.ts";
 import type { SessionSkills } from "./skills.ts";
 import type { SessionMcp } from "../mcp/session.ts";
 import type { LspSession } from "../lsp/session.ts";
+import { SessionTaint, type TaintContext, type TaintSource } from "./taint.ts";
 
 export type SessionOptions = {
   store: Store;
@@ -130,6 +131,8 @@ export type SessionOptions = {
   team?: TeamHolder;
   /** takes what came for session `id` meanwhile (team mail), at each turn boundary */
   inbox?: (id: string) => TextBlock[];
+  /** where results come from and what taints the session (taint.ts); no taint tracking without it */
+  taint?: { ctx: TaintContext; initial: readonly TaintSource[] };
 };
 
 /** The process's team: `current` is undefined until something starts a worker. */
@@ -192,6 +195,10 @@ export class Session {
   private readonly expansions = new WeakMap<PermissionRequest[], Promise<PermissionRequest[]>>();
   /** the read-only flags of the tools the loop was last given */
   private readOnlyTools = new Map<string, boolean>();
+  private readonly taint: SessionTaint | undefined;
+  /** running calls' names and inputs, for their results' provenance */
+  private readonly calls = new Map<string, { name: string; input: unknown }>();
+  private assistantTurns: number;
 
   private constructor(
     readonly row: SessionRow,
@@ -201,6 +208,8 @@ export class Session {
   ) {
     this.messages = messages;
     this.compaction = compaction;
+    this.assistantTurns = messages.filter((m) => m.role === "assistant").length;
+    this.taint = options.taint ? new SessionTaint(options.taint.ctx, () => options.store.taintEvents(row.id) as { sources: TaintSource[]; cleared: string[] }, options.taint.initial) : undefined;
     this.lastSeq = options.store.lastSeq(row.id);
     this.hooks = sessionHooks(options.hooks, {
       id: row.id,
@@ -224,6 +233,7 @@ export class Session {
       rules: () => this.options.rules,
       ...(options.expand ? { expand: (requests: PermissionRequest[]) => this.expanded(requests)! } : {}),
       newId: () => newId("ask"),
+      gate: (requests) => this.taint?.gate(requests),
       granted: () => this.options.skills?.approvals() ?? [],
       policy: options.askPolicy,
       // The note on a cut output sends the model to read its saved file; in print mode nobody could grant that.
@@ -268,6 +278,10 @@ export class Session {
         spend: () => this.runSpend,
         notice: (event) => void this.emit(event),
         wake: () => this.wakeUp(),
+        taintSources: () => this.taint?.active() ?? [],
+        tainted: (sources) => {
+          for (const s of sources) if (this.taint?.add({ ...s, source: s.source })) this.emit({ type: "taint", kind: s.kind, source: s.source, turn: this.assistantTurns });
+        },
       };
     this.taskTools = options.subagents?.(parent) ?? [];
     this.hookAgent = options.hookAgent?.(parent);
@@ -889,6 +903,36 @@ export class Session {
 
   /** Persists, then notifies. If the store cannot write, subscribers still see the event (seq -1) and the run stops. */
   private emit(event: AgentEvent): StampedEvent {
+    if (this.taint) return this.emitTracked(event);
+    return this.persist(event);
+  }
+
+  /** A result gets its provenance; content that can steer is stored as a `taint` event after it. */
+  private emitTracked(event: AgentEvent): StampedEvent {
+    if (event.type === "assistant") this.assistantTurns++;
+    if (event.type === "tool_start") this.calls.set(event.id, { name: event.name, input: event.input });
+    if (event.type !== "tool_end") return this.persist(event);
+    const call = this.calls.get(event.id);
+    this.calls.delete(event.id);
+    const seen = this.taint!.observe(event.name, call?.input, event.metadata, event.is_error, this.assistantTurns);
+    const stamped = this.persist({ ...event, provenance: seen.provenance });
+    if (seen.added) this.persist({ type: "taint", kind: seen.added.kind, source: seen.added.source, turn: seen.added.turn });
+    return stamped;
+  }
+
+  /** What taints the session now (none without taint tracking). */
+  taintSources(): TaintSource[] {
+    return this.taint?.active() ?? [];
+  }
+
+  /** A person trusts this content: it no longer taints the session (stored). False when it taints nothing now. */
+  clearTaint(source: string): boolean {
+    if (!this.taint?.clear(source)) return false;
+    this.persist({ type: "taint_cleared", source });
+    return true;
+  }
+
+  private persist(event: AgentEvent): StampedEvent {
     if (this.inRun && (event.type === "assistant" || (event.type === "compaction" && event.usage))) this.runUsage = addUsage(this.runUsage, event.usage!);
     let stamped: StampedEvent;
     try {

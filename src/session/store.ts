@@ -322,6 +322,20 @@ export class Store {
     return rows.map((r) => stamped(sessionId, r));
   }
 
+  /** The sources that taint a session, and those a person cleared (taint.ts), in order. */
+  taintEvents(sessionId: string): { sources: { kind: string; source: string; turn: number }[]; cleared: string[] } {
+    const rows = this.db
+      .query(`SELECT type, data FROM events WHERE session_id = ? AND type IN ('taint', 'taint_cleared') ORDER BY seq`)
+      .all(sessionId) as { type: string; data: string }[];
+    const found = { sources: [] as { kind: string; source: string; turn: number }[], cleared: [] as string[] };
+    for (const row of rows) {
+      const event = JSON.parse(row.data) as { kind: string; source: string; turn?: number };
+      if (row.type === "taint") found.sources.push({ kind: event.kind, source: event.source, turn: event.turn ?? 0 });
+      else found.cleared.push(event.source);
+    }
+    return found;
+  }
+
   /**
    * The events a session's totals are made of: each model turn (`assistant`, its content left out),
    * each compaction, and the prompts (`user`, text left out) and results that tell runs apart, so a

@@ -117,6 +117,7 @@ async function runChild(
     const result = request.signal.aborted ? undefined : await child.prompt(request.prompt);
     if (!result) return { taskId: child.id, status: "interrupted", text: "", error: "the parent run was interrupted", usage: emptyUsage(), cost: 0, turns: 0, durationMs: 0, model };
     parent.spent(result.usage, result.cost_usd);
+    parent.tainted?.(child.taintSources());
     return {
       taskId: child.id,
       status: result.status,
@@ -222,6 +223,8 @@ function childOptions(parentOptions: SessionOptions, agent: AgentDefinition, par
     // The parent's cap over the parent's run's spending: children running at once see each other's.
     spend: parent.spend(),
     agent: agent.name,
+    // A child reads what its parent's conversation holds: it starts tainted as the parent is.
+    ...(parentOptions.taint ? { taint: { ...parentOptions.taint, initial: [...parentOptions.taint.initial, ...(parent.taintSources?.() ?? [])] } } : {}),
     ...(parentOptions.hooks ? { hooks: { ...parentOptions.hooks, subagent: { parentId: parent.id, agentType: agent.name } } } : {}),
     inherited: () => [...(parentOptions.inherited?.() ?? []), ...parent.approvals(), ...approvals.flat()],
   };
