@@ -57,6 +57,8 @@ export type Args = {
   turns?: number;
   code: boolean;
   conversation: boolean;
+  /** rein permissions explain: decide as a session holding untrusted content would */
+  tainted: boolean;
   force: boolean;
   /** Claude Code's flags (claude-flags.ts reads them into rein's settings) */
   allowedTools: string[];
@@ -156,6 +158,7 @@ const FLAGS: Record<string, Spec> = {
   "--older-than": { key: "olderThan", kind: "string", check: duration },
   "--at": { key: "at", kind: "string", check: positiveInt },
   "--tool": { key: "tool", kind: "string" },
+  "--tainted": { key: "tainted", kind: "bool" },
   "--turns": { key: "turns", kind: "string", check: positiveInt },
   "--code": { key: "code", kind: "bool" },
   "--conversation": { key: "conversation", kind: "bool" },
@@ -212,6 +215,7 @@ export function parseArgs(argv: readonly string[]): Args {
     code: false,
     conversation: false,
     force: false,
+    tainted: false,
     allowedTools: [],
     disallowedTools: [],
     mcpConfig: [],

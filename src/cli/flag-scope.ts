@@ -39,6 +39,7 @@ const FLAG_SCOPES: Record<string, readonly Scope[]> = {
   "--hostname": ["serve"],
   "--json": [...UNDO.filter((s) => s !== "checkpoints diff"), "sessions list", "sessions trash", "sessions export", "sessions prune", "sessions fork", "tools list", "skills list", "plugin list", "plugin marketplace", "permissions explain", "hooks list", "hooks test", "mcp list", "mcp get"],
   "--tool": ["hooks test", "permissions explain"],
+  "--tainted": ["permissions explain"],
   "--input": ["hooks test"],
   "--format": ["sessions export"],
   "--yes": ["sessions prune", "plugin install", "plugin update", "plugin import"],

@@ -16,12 +16,13 @@ export async function permissionsCommand(rest: string[], ctx: Context): Promise<
   if (!line) throw new UsageError("rein permissions explain needs a command line: rein permissions explain -- 'git push'");
   // Where commands run sandboxed, a line whose reads cannot be resolved need not ask (see the engine).
   const sandboxed = ctx.config.sandbox !== "off" && sandboxAvailable().ok;
-  const result = tool ? explainTool(tool, runSettingsForExplain(ctx)) : await explainCommand(line, { ...runSettingsForExplain(ctx), sandboxed });
+  const result = tool ? explainTool(tool, runSettingsForExplain(ctx)) : await explainCommand(line, { ...runSettingsForExplain(ctx), sandboxed, tainted: ctx.args.tainted });
   if (ctx.args.json) {
     out(`${JSON.stringify(result, null, 2)}\n`);
     return 0;
   }
   const lines = [`${result.decision}: ${line}`];
+  if ("tainted" in result && result.tainted) lines.push(`(${result.tainted}: a person must approve it, whatever the rules allow)`);
   if (result.read_only) lines.push("(allowed as read-only by the analysis: where bubblewrap works it runs with nothing writable, credentials hidden, no network)");
   if (result.commands.length > 0) lines.push("", "commands:");
   for (const c of result.commands) {

@@ -35,7 +35,22 @@ const events = {
   tool_output: event("tool_output", { id: str, chunk: str }),
   permission_ask: event("permission_ask", { id: str, tool_use_id: str, tool: str, requests: { type: "array", items: ref("PermissionRequest") }, reason: str }, ["reason"]),
   permission_reply: event("permission_reply", { id: str, reply: { enum: ["once", "always", "reject"] }, message: str }, ["message"]),
-  tool_end: event("tool_end", { id: str, name: str, is_error: { type: "boolean" }, output: str, truncated: { type: "boolean" }, metadata: { type: "object" } }, ["metadata"]),
+  tool_end: event(
+    "tool_end",
+    {
+      id: str,
+      name: str,
+      is_error: { type: "boolean" },
+      output: str,
+      truncated: { type: "boolean" },
+      metadata: { type: "object" },
+      refused: { type: "boolean" },
+      provenance: { type: "object", properties: { kind: { enum: ["workspace", "outside", "web", "mcp", "untrusted-repo"] }, source: str }, required: ["kind", "source"] },
+    },
+    ["metadata", "refused", "provenance"],
+  ),
+  taint: event("taint", { kind: { enum: ["web", "mcp", "untrusted-repo"] }, source: str, turn: int }),
+  taint_cleared: event("taint_cleared", { source: str }),
   compaction: event(
     "compaction",
     {

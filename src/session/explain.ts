@@ -6,10 +6,13 @@ import { engineContext, expandRequests } from "../permission/engine.ts";
 import { allowedByAnalysis, evaluate, type Action, type Rule } from "../permission/evaluate.ts";
 import type { PermissionMode } from "../permission/modes.ts";
 import { resolveForCheck } from "../permission/paths.ts";
+import { sinkReason } from "../permission/sinks.ts";
 import { ruleSet } from "./factory.ts";
 
 export type Explanation = {
   decision: Action;
+  /** with --tainted: why a session holding untrusted content asks a person for it, whatever the rules allow */
+  tainted?: string;
   /** allowed only because the analysis found it read-only: it runs with nothing writable where the kernel sandbox works */
   read_only: boolean;
   commands: { argv: string[]; env?: string[]; wrappers?: string[]; cwd: string; opaque?: string }[];
@@ -36,6 +39,8 @@ export type ExplainOptions = {
   tmp?: string;
   /** commands run in the kernel sandbox (the setting is not "off" and bubblewrap works); default: not */
   sandboxed?: boolean;
+  /** decide as a session that read untrusted content (a web page, say) would: its sinks ask */
+  tainted?: boolean;
 };
 
 export async function explainCommand(line: string, opts: ExplainOptions): Promise<Explanation> {
@@ -44,8 +49,10 @@ export async function explainCommand(line: string, opts: ExplainOptions): Promis
   const ctx = extra.length ? { ...base, openDirs: [...base.openDirs, ...extra] } : base;
   const { requests, commands } = await expandRequests([{ permission: "bash", pattern: line, always: [] }], ctx);
   const decision = evaluate(requests, ruleSet(opts.mode, opts.rules));
+  const sink = opts.tainted && decision.action !== "deny" ? sinkReason(requests, { workspace: opts.projectRoot, home: opts.home, reinDirs: opts.reinDirs, fetchedHosts: new Set() }) : undefined;
   return {
-    decision: decision.action,
+    decision: sink ? "ask" : decision.action,
+    ...(sink ? { tainted: `in a session that read untrusted content, ${sink}` } : {}),
     read_only: allowedByAnalysis(decision),
     commands: commands.map((c) => ({
       argv: c.argv,
