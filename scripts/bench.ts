@@ -12,6 +12,7 @@ import { analysisFigures, analysisRows } from "./bench-analysis.ts";
 import { checkpointFigures, checkpointRows } from "./bench-checkpoint.ts";
 import { compactionRows } from "./bench-compaction.ts";
 import { extensionFigures, extensionRows } from "./bench-extensions.ts";
+import { peerConfigFigures, peerConfigRows } from "./bench-peer-config.ts";
 import { hookFigures, hookRows } from "./bench-hooks.ts";
 import { instructionStartup, instructionStartupRows } from "./bench-memory.ts";
 import { mcpFigures, mcpRows } from "./bench-mcp.ts";
@@ -64,6 +65,7 @@ async function main() {
     const acpRun = await acpFigures(BIN, env, fake, SESSION_RUNS);
     const skillCatalog = await skillCatalogFigures(BIN, fake);
     const extensions = await extensionFigures(BIN, fake, SESSION_RUNS);
+    const peerConfig = await peerConfigFigures(BIN, fake, RUNS);
     const instructions = instructionStartup();
     const hooks = await hookFigures(BIN, env, fake, home, SESSION_RUNS, TURNS);
     console.error(`hooks: ${JSON.stringify(hooks)}`);
@@ -97,6 +99,7 @@ async function main() {
       ...acpRows(acpRun),
       ...skillCatalogRows(skillCatalog),
       ...extensionRows(extensions),
+      ...peerConfigRows(peerConfig),
       ...instructionStartupRows(instructions),
       ...agentRows(agents),
       ...hookRows(hooks),
