@@ -1,11 +1,14 @@
 // Credential reads in `--permission-mode auto`, judged by what reaches the fake model: whatever
 // route a line takes to a key, the key is in no request. The sandbox of mode-allowed commands
 // masks the credentials as the read-only sandbox does (skipped where bubblewrap cannot run).
-import { expect, test } from "bun:test";
+import { expect, setDefaultTimeout, test } from "bun:test";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { sandboxAvailable } from "../../tools/lib/sandbox.ts";
 import { bash, resultText, ROOT, text, toolResultsOf, type World, world } from "./harness.ts";
+
+// Each test runs the binary (the MCP one starts node too); a loaded machine takes seconds.
+setDefaultTimeout(30_000);
 
 const available = sandboxAvailable().ok;
 const KEY = "FAKE-SSH-KEY-e2e-4411";
@@ -89,7 +92,9 @@ test.concurrent("trusted, a sensitive path is still never imported", async () =>
   const r = await w.run(["-p", "hi", "--permission-mode", "auto", "--trust"]);
   expect(r.code).toBe(0);
   expect(sent(w)).not.toContain(KEY);
+  expect(sent(w)).not.toContain(CLAUDE);
   expect(r.stderr).toContain(`${w.path("AGENTS.md")}:3: the import @../home/.ssh/id_rsa is denied: `);
+  expect(r.stderr).toContain(`${w.path("AGENTS.md")}:3: the import @~/.claude/.credentials.json is denied: `);
 });
 
 test.concurrent("the server, untrusted: a session's first request carries no imported credential", async () => {
