@@ -67,7 +67,7 @@ export async function printMode(ctx: Context): Promise<number> {
     else if (isClaudeFormat(format)) {
       const loaded = options.skills?.loaded;
       const init = {
-        tools: (await registry.tools()).map((t) => t.name),
+        tools: await session.toolNames(),
         permissionMode: settings.permissionMode,
         version: settings.version,
         mcpServers: (settings.mcp?.servers ?? []).map((s) => s.name),

@@ -10,7 +10,7 @@ export type Dialect = "rein" | "claude";
 /** rein's plumbing: no Claude Code tool stands for it, so it fires no Claude-shaped hook. */
 const PLUMBING: ReadonlySet<string> = new Set(["load_tools"]);
 /** Claude Code 2.1.332's names where they differ from the first in the permission table. */
-const NAMES: Readonly<Record<string, string>> = { task: "Agent", skill: "Skill" };
+const NAMES: Readonly<Record<string, string>> = { task: "Agent", skill: "Skill", load_tools: "ToolSearch" };
 
 export function toolNameFor(tool: string, dialect: Dialect): string {
   return dialect === "claude" ? claudeName(tool) : tool;
@@ -57,6 +57,8 @@ export function inputFor(tool: string, input: unknown, dialect: Dialect, cwd: st
   if (tool === "list") out.path = resolve(cwd, typeof out.path === "string" ? out.path : ".");
   if (tool === "edit" && out.replace_all === undefined) out.replace_all = false;
   if (tool === "grep" && typeof out.output_mode === "string") out.output_mode = GREP_MODES[out.output_mode] ?? out.output_mode;
+  // rein's deferred-tool loader as Claude Code's ToolSearch selects tools by name
+  if (tool === "load_tools" && Array.isArray(input.names)) return { query: `select:${input.names.join(",")}`, max_results: input.names.length };
   return out;
 }
 
@@ -109,6 +111,10 @@ export function claudeResponse(tool: string, input: Record<string, unknown>, end
     case "webfetch": {
       const meta = end.metadata ?? {};
       return { bytes: Buffer.byteLength(text), code: meta.status ?? 200, codeText: "OK", result: text, durationMs: 0, url: meta.url ?? input.url };
+    }
+    case "load_tools": {
+      const names = typeof input.query === "string" ? input.query.replace(/^select:/, "").split(",").filter(Boolean) : [];
+      return { matches: names, query: input.query ?? "", total_deferred_tools: names.length };
     }
     case "task":
       return { status: "completed", prompt: input.prompt, content: [{ type: "text", text }], totalDurationMs: 0, totalTokens: 0, totalToolUseCount: 0 };

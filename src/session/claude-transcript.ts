@@ -18,7 +18,8 @@ export class ClaudeTranscript {
 
   constructor(
     readonly path: string,
-    private readonly session: { id: string; cwd: string; entrypoint: string; permissionMode: string },
+    /** `sidechain`: a subagent's transcript (Claude Code's `isSidechain`) */
+    private readonly session: { id: string; cwd: string; entrypoint: string; permissionMode: string; sidechain?: boolean },
   ) {
     this.file = new TranscriptFile(path);
   }
@@ -60,7 +61,7 @@ export class ClaudeTranscript {
   private line(fields: Record<string, unknown>): string {
     const uuid = crypto.randomUUID();
     const { id, cwd, entrypoint } = this.session;
-    this.file.append({ parentUuid: this.parent, isSidechain: false, ...fields, uuid, timestamp: new Date().toISOString(), userType: "external", entrypoint, cwd, sessionId: id, version: VERSION });
+    this.file.append({ parentUuid: this.parent, isSidechain: this.session.sidechain === true, ...fields, uuid, timestamp: new Date().toISOString(), userType: "external", entrypoint, cwd, sessionId: id, version: VERSION });
     this.parent = uuid;
     return uuid;
   }

@@ -77,8 +77,8 @@ export function sessionHooks(
   const transcript = dialects.has("rein") ? new TranscriptFile(transcriptPath) : undefined;
   const claudePath = join(session.outputDir, session.id, "claude-transcript.jsonl");
   const entrypoint = settings.entrypoint ?? "sdk-cli";
-  const claude = dialects.has("claude") ? new ClaudeTranscript(claudePath, { id: session.id, cwd: session.cwd, entrypoint, permissionMode: settings.permissionMode }) : undefined;
   const sub = settings.subagent;
+  const claude = dialects.has("claude") ? new ClaudeTranscript(claudePath, { id: session.id, cwd: session.cwd, entrypoint, permissionMode: settings.permissionMode, sidechain: sub !== undefined }) : undefined;
   const points = hookPoints(settings.entries, {
     sessionId: sub?.parentId ?? session.id,
     cwd: session.cwd,

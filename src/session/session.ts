@@ -297,6 +297,13 @@ export class Session {
     return tools;
   }
 
+  /** The names of the tools a turn offers now, the task tool and the deferred-tool loader included (claude-stream-json's init line). */
+  async toolNames(): Promise<string[]> {
+    const own = await (typeof this.options.tools === "function" ? this.options.tools() : this.options.tools);
+    const all = this.taskTools.length ? [...own, ...this.taskTools] : own;
+    return (this.deferral ? this.deferral.offer(all) : all).map((tool) => tool.name);
+  }
+
   /** `settings` is kept with the session (JSON) so a front end can open it again the same way. */
   /** `id`: the new session's id when the caller chose one (Claude Code's --session-id); a fresh one otherwise. */
   static create(cwd: string, options: SessionOptions, settings?: Record<string, unknown>, id?: string): Session {

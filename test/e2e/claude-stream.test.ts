@@ -36,6 +36,9 @@ test("claude-stream-json: init, assistant, the tool result as a user line, assis
   // Claude Code's names for rein's tools, in the tool_use blocks too (one assistant line per block)
   expect(init.tools).toContain("Read");
   expect(init.tools).toContain("Bash");
+  // rein's deferred-tool loader is Claude Code's ToolSearch
+  expect(init.tools).toContain("ToolSearch");
+  expect(init.tools).not.toContain("load_tools");
   expect(first.parent_tool_use_id).toBeNull();
   expect(first.message).toMatchObject({ type: "message", role: "assistant", stop_reason: null, usage: { input_tokens: 100, output_tokens: 10 } });
   expect(first.message.content).toEqual([{ type: "tool_use", id: "toolu_r1", name: "Read", input: { file_path: w.path("a.txt") } }]);
