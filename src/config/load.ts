@@ -191,10 +191,12 @@ export function loadConfig(opts: LoadOptions): ResolvedConfig {
       ...opencode.mcpServers,
     ],
     memoryAuto: project?.memory?.auto ?? user?.memory?.auto ?? false,
-    ...(user?.lsp || rawProject?.lsp
+    ...(user?.lsp || rawProject?.lsp || opencode.lsp.length
       ? {
           lsp: [
+            ...opencode.lsp.filter((l) => l.scope === "user"),
             ...(user?.lsp ? [{ file: userFile, scope: "user" as const, servers: user.lsp }] : []),
+            ...opencode.lsp.filter((l) => l.scope === "project"),
             ...(rawProject?.lsp ? [{ file: projectFile, scope: "project" as const, servers: rawProject.lsp }] : []),
           ],
         }

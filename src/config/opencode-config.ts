@@ -22,11 +22,13 @@ export type OpencodeConfig = {
   agents: { path: string; id: string; text: string; project: boolean }[];
   /** `mcp` entries in Claude Code's entry format, by file */
   mcpServers: { file: string; scope: "user" | "project"; servers: Record<string, unknown> }[];
+  /** `lsp` entries (OpenCode's shape; src/lsp/config.ts reads it), by file */
+  lsp: { file: string; scope: "user" | "project"; servers: Record<string, unknown> }[];
   files: ClaudeFileReport[];
   warnings: string[];
 };
 
-const APPLIED = new Set(["$schema", "permission", "agent", "mcp", "model", "tools"]);
+const APPLIED = new Set(["$schema", "permission", "agent", "mcp", "model", "tools", "lsp"]);
 const PERMISSIONS: Readonly<Record<string, string>> = { edit: "edit", bash: "bash", webfetch: "webfetch", websearch: "websearch", external_directory: "external_directory", read: "read", list: "read", glob: "read", grep: "read", task: "task", skill: "skill" };
 const PATHS = new Set(["edit", "read", "external_directory"]);
 
@@ -41,7 +43,7 @@ export function opencodeFiles(opts: { cwd: string; projectRoot: string; home: st
 }
 
 export function readOpencodeConfig(opts: { cwd: string; projectRoot: string; home: string; env: Env; trusted: boolean }): OpencodeConfig {
-  const out: OpencodeConfig = { rules: { user: [], project: [] }, model: {}, agents: [], mcpServers: [], files: [], warnings: [] };
+  const out: OpencodeConfig = { rules: { user: [], project: [] }, model: {}, agents: [], mcpServers: [], lsp: [], files: [], warnings: [] };
   for (const [file, scope] of opencodeFiles(opts)) {
     const json = readFile(file, out.warnings, file === resolve(opts.cwd, opts.env.OPENCODE_CONFIG ?? "\0"));
     if (json) applyFile(json, file, scope, opts, out);
@@ -82,6 +84,11 @@ function applyFile(json: Record<string, unknown>, file: string, scope: "user" | 
   if (Object.keys(servers).length) {
     out.mcpServers.push({ file, scope, servers });
     report.applied.push(`mcp: ${Object.keys(servers).join(", ")}${scope === "project" && !opts.trusted ? " (started only in a trusted workspace)" : ""}`);
+  }
+  // `"lsp": false` turns OpenCode's built-in servers off; rein has none built in, so it means nothing here.
+  if (isRecord(json.lsp) && Object.keys(json.lsp).length) {
+    out.lsp.push({ file, scope, servers: json.lsp });
+    report.applied.push(`lsp: ${Object.keys(json.lsp).join(", ")}${scope === "project" && !opts.trusted ? " (started only in a trusted workspace)" : ""}`);
   }
 }
 

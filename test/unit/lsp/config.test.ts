@@ -52,3 +52,24 @@ describe("what the model reads of diagnostics", () => {
     expect(lines.at(-1)).toBe("...and 3 more");
   });
 });
+
+describe("OpenCode's lsp section", () => {
+  test("opencode.json's servers reach the session's list in OpenCode's shape; a project's only with trust", async () => {
+    const { mkdtempSync, writeFileSync, mkdirSync, realpathSync } = await import("node:fs");
+    const { join } = await import("node:path");
+    const { tmpdir } = await import("node:os");
+    const { loadConfig } = await import("../../../src/config/load.ts");
+    const dir = realpathSync(mkdtempSync(join(tmpdir(), "rein-oc-lsp-")));
+    const home = join(dir, "home");
+    const project = join(dir, "project");
+    mkdirSync(join(home, ".config", "opencode"), { recursive: true });
+    mkdirSync(join(project, ".git"), { recursive: true });
+    writeFileSync(join(home, ".config", "opencode", "opencode.json"), JSON.stringify({ lsp: { pyright: { command: ["pyright-langserver", "--stdio"], extensions: [".py"] } } }));
+    writeFileSync(join(project, "opencode.jsonc"), '{ // the team\'s\n "lsp": { "gopls": { "command": ["gopls"], "extensions": [".go"] } } }');
+    const env = { HOME: home, REIN_CONFIG_DIR: join(dir, "config"), REIN_DATA_DIR: join(dir, "data") };
+    const read = (trust: boolean) => lspConfigs(loadConfig({ cwd: project, projectRoot: project, env, overrides: { trust } }).lsp ?? [], trust);
+    expect(serverFor(read(false), "/x/a.py")).toMatchObject({ languageId: "python", config: { entry: { command: "pyright-langserver", args: ["--stdio"] } } });
+    expect(read(false).find((c) => c.name === "gopls")?.problem).toContain("not trusted");
+    expect(serverFor(read(true), "/x/main.go")?.config.entry.command).toBe("gopls");
+  });
+});
