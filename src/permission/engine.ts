@@ -13,7 +13,7 @@ import type { PermissionRequest } from "./evaluate.ts";
 import { analyzeGit } from "./git/analyze.ts";
 import { programInWorkspace } from "./path-lookup.ts";
 import { isInside, resolveForCheck } from "./paths.ts";
-import { followsLinks, readsHiddenContents, readsTrees } from "./recursive-reads.ts";
+import { followsLinks, readsContents, readsHiddenContents, readsTrees } from "./recursive-reads.ts";
 import { sensitivePath, sensitiveWithin } from "./sensitive.ts";
 import { linkLeaving, type LinkScan } from "./symlinks-out.ts";
 import { webRequest } from "./web-requests.ts";
@@ -118,7 +118,7 @@ async function expandShell(line: string, ctx: EngineContext): Promise<Expanded> 
       const local = /^file:\/\/(?:localhost)?(\/[^?#]*)/i.exec(word)?.[1];
       if (local) requests.push(...pathRequests("read", decodeURIComponent(local), at));
     }
-    const tree = !git && readsTrees(command) ? { tree: true, follows: followsLinks(command), contents: readsHiddenContents(command), scans } : undefined;
+    const tree = !git && readsTrees(command) ? { tree: true, follows: followsLinks(command), contents: readsHiddenContents(command), visible: readsContents(command), scans } : undefined;
     for (const path of paths.reads) requests.push(...pathRequests("read", path, at, tree));
     for (const path of paths.writes) requests.push(...pathRequests("edit", path, at));
   }
@@ -153,7 +153,7 @@ async function expandShell(line: string, ctx: EngineContext): Promise<Expanded> 
 }
 
 /** How a folder among a command's reads is read: as a whole tree, following the symlinks in it or not. */
-type TreeRead = { tree: boolean; follows: boolean; contents: boolean; scans?: Map<string, LinkScan> };
+type TreeRead = { tree: boolean; follows: boolean; contents: boolean; visible?: boolean; scans?: Map<string, LinkScan> };
 
 // Builtins that only change this shell's own state, which the analysis follows (an assignment that
 // changes how later commands run makes them opaque; see shell/state.ts).
@@ -189,7 +189,8 @@ function treeRisk(dir: string, ctx: EngineContext, read: TreeRead): { action: "d
   read.scans?.set(dir, scan);
   // A reader that does not follow the links it meets (`grep -r`, `find` without -L, `rg` without -L) reads only the tree itself.
   if (scan.link && read.follows) return { action: "ask", reason: `the folder holds a symlink (${scan.link.path}) to ${scan.link.target}, which a recursive read can follow` };
-  if (scan.env && read.contents) return { action: "ask", reason: `the folder holds an environment file (${scan.env}), which often holds secrets and a recursive read reads` };
+  const env = read.contents ? scan.env : read.visible ? scan.visibleEnv : undefined;
+  if (env) return { action: "ask", reason: `the folder holds an environment file (${env}), which often holds secrets and a recursive read reads` };
   if (!scan.complete && read.follows) return { action: "ask", reason: "the folder is too large to check for symlinks leading out, and the command follows them" };
   return undefined;
 }

@@ -63,6 +63,13 @@ const CONTENT: Record<string, Flags | true> = {
   ack: true,
 };
 
+/** Whether a recursive reader reads the contents of the files it meets, hidden or not (rg, ag: only the visible ones unless told). */
+export function readsContents(command: ShellCommand): boolean {
+  const name = basename(command.argv[0] ?? "");
+  if (name === "rg" && command.argv.includes("--files")) return false; // lists the names it would search
+  return CONTENT[name] !== undefined;
+}
+
 /** Whether a recursive reader reads the contents of the hidden files it meets (a `.env` among them). */
 export function readsHiddenContents(command: ShellCommand): boolean {
   const flags = CONTENT[basename(command.argv[0] ?? "")];

@@ -14,7 +14,8 @@ const SKIP = new Set([".git", "node_modules"]);
 const SYSTEM = /^\/(?:usr|bin|sbin|lib|lib32|lib64|nix\/store|System|opt\/homebrew\/Cellar)(?:\/|$)/;
 
 /** The first symlink leading out, and the first `.env`-family file met on the way (a read of the tree reads it). */
-export type LinkScan = { link?: { path: string; target: string }; env?: string; complete: boolean };
+/** `visibleEnv`: the first one no dot folder or dot name hides (what rg reads without --hidden). */
+export type LinkScan = { link?: { path: string; target: string }; env?: string; visibleEnv?: string; complete: boolean };
 
 export function linkLeaving(dir: string, workspace: string, home: string, reinDirs: readonly string[]): LinkScan {
   const stat = lstatOrUndefined(dir);
@@ -22,7 +23,10 @@ export function linkLeaving(dir: string, workspace: string, home: string, reinDi
   const pending = [dir];
   let seen = 0;
   let env: string | undefined;
-  while (pending.length > 0) {
+  let link: LinkScan["link"];
+  let visibleEnv: string | undefined;
+  // Both are looked for: a reader that does not follow links still reads the .env beside one.
+  while (pending.length > 0 && !(link && visibleEnv)) {
     const current = pending.pop()!;
     let entries: Dirent[];
     try {
@@ -31,18 +35,19 @@ export function linkLeaving(dir: string, workspace: string, home: string, reinDi
       continue;
     }
     for (const entry of entries) {
-      if (++seen > MAX_ENTRIES) return { ...(env ? { env } : {}), complete: false };
+      if (++seen > MAX_ENTRIES) return { ...(link ? { link } : {}), ...(env ? { env } : {}), ...(visibleEnv ? { visibleEnv } : {}), complete: false };
       const path = join(current, entry.name);
       if (entry.isDirectory()) {
         if (!SKIP.has(entry.name)) pending.push(path);
       } else if (entry.isSymbolicLink()) {
         const target = resolveForCheck(path, "/", home);
         const sensitive = sensitivePath(target, home, reinDirs)?.action === "deny";
-        if (sensitive || (!isInside(target, workspace) && !SYSTEM.test(target))) return { link: { path, target }, complete: true };
-      } else if (env === undefined && entry.isFile() && envFile(entry.name)) {
-        env = path;
+        if (!link && (sensitive || (!isInside(target, workspace) && !SYSTEM.test(target)))) link = { path, target };
+      } else if (entry.isFile() && envFile(entry.name)) {
+        env ??= path;
+        if (visibleEnv === undefined && !path.slice(dir.length).split("/").some((part) => part.startsWith("."))) visibleEnv = path;
       }
     }
   }
-  return { ...(env ? { env } : {}), complete: true };
+  return { ...(link ? { link } : {}), ...(env ? { env } : {}), ...(visibleEnv ? { visibleEnv } : {}), complete: true };
 }

@@ -2,7 +2,8 @@
 // asking under the default rules. awk programs that only read and print, jq with --args, the
 // builtins' harmless forms, checksums, git's listings, `~` and brace words bash expands plainly,
 // and recursive readers that do not follow symlinks over a workspace that holds some leading out
-// (class 11: `grep -r`, `find`, `rg`, `git ls-files src | xargs grep -l TODO`).
+// (class 11: `grep -r`, `find`, `rg`, `git ls-files src | xargs grep -l TODO`; state/ and links/
+// hold links to ~/.ssh and out of the workspace, the workspace's root a .env, which a search of it asks for).
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { RedTeamDirs } from "./fixture.ts";
@@ -86,12 +87,12 @@ export const benign = [
   "{ ls; pwd; }",
   "mkdir_list=(src lib); echo ${mkdir_list[@]}",
   // recursive readers that do not follow the links the workspace holds (links/, state/)
-  "grep -r TODO .",
+  "grep -r TODO state links src",
   "grep -rn TODO src",
-  "grep -ril todo .",
-  "grep -r --include='*.ts' export .",
+  "grep -ril todo state",
+  "grep -r --include='*.ts' export src links",
   "grep -r BEGIN state",
-  "grep -rl TODO . | head",
+  "grep -rl TODO src state | head",
   "find . -name '*.ts'",
   "find . -type f -name '*.md'",
   "find . -maxdepth 2 -type d",
@@ -100,12 +101,12 @@ export const benign = [
   "find . -type l",
   "find . -name '*.ts' -not -path './node_modules/*'",
   "find . -empty",
-  "rg TODO",
+  "rg TODO state",
   "rg -n export src",
-  "rg -l TODO .",
+  "rg -l TODO links src",
   "rg --files",
-  "rg -i todo -g '*.ts'",
-  "rg -c TODO",
+  "rg -i todo -g '*.ts' src state",
+  "rg -c TODO links",
   "du -sh .",
   "du -a src",
   "ls -R src",
