@@ -111,7 +111,7 @@ export function runSettings(ctx: Context, extra: Pick<RunSettings, "askPolicy" |
     // CLAUDE_CODE_ENTRYPOINT for hooks from Claude Code's files: `cli` in the terminal, `sdk-cli` headless
     hooks: { entries: runHooks(ctx).entries, projectDir: ctx.projectRoot, permissionMode: config.permissionMode, entrypoint: ctx.args.print || ctx.args.serve ? "sdk-cli" : "cli" },
     ...agentsFor(ctx, extra.warn),
-    skills: { configDir: ctx.paths.configDir, trusted: ctx.trusted, plugins: runPlugins(ctx) },
+    skills: { configDir: ctx.paths.configDir, trusted: ctx.trusted, plugins: runPlugins(ctx), ...(config.opencodeCommands.length ? { commands: config.opencodeCommands } : {}) },
     ...claudeRunFlags(ctx),
     // --permission-mode dontAsk (Claude Code's): nothing asks anyone; what no rule allows is refused.
     ...(ctx.args.dontAsk ? { askPolicy: DONT_ASK } : {}),

@@ -3,7 +3,7 @@ import { resolve } from "node:path";
 import * as v from "valibot";
 import { type ClaudeRuleBase, translateClaudeRule } from "./claude-rule.ts";
 import { type ClaudeFileReport, readClaudeSettings } from "./claude-settings.ts";
-import { readOpencodeConfig } from "./opencode-config.ts";
+import { type OpencodeCommand, readOpencodeConfig } from "./opencode-config.ts";
 import { toolRuleList } from "../permission/tool-rule.ts";
 import { ConfigError } from "./config-error.ts";
 import type { HooksConfig } from "./hooks-schema.ts";
@@ -65,6 +65,8 @@ export type ResolvedConfig = {
   claudeFiles: ClaudeFileReport[];
   /** OpenCode's `agent` entries as agent files for the agents loader */
   opencodeAgents: { path: string; id: string; text: string; project: boolean }[];
+  /** OpenCode's `command` entries as custom commands */
+  opencodeCommands: OpencodeCommand[];
   server: { token?: string; origins: string[]; hosts: string[] };
   /** The `providers` entries of the config files, user first, each with the file it came from. */
   providers: (ProviderEntry & { name: string; source: string })[];
@@ -207,6 +209,7 @@ export function loadConfig(opts: LoadOptions): ResolvedConfig {
     directories: [...claude.directories, ...(opts.overrides.addDirs ?? []).map((dir) => resolve(opts.cwd, dir.replace(/^~(?=\/|$)/, home)))],
     claudeFiles: [...claude.files, ...opencode.files],
     opencodeAgents: opencode.agents,
+    opencodeCommands: opencode.commands,
     ...ruleNotes([[userFile, ownRules.user], [projectFile, fileRules(project)], ["a --allow, --deny or --ask flag", rules.flags]], warnings),
   };
 }

@@ -24,13 +24,17 @@ export type OpencodeConfig = {
   mcpServers: { file: string; scope: "user" | "project"; servers: Record<string, unknown> }[];
   /** `lsp` entries (OpenCode's shape; src/lsp/config.ts reads it), by file */
   lsp: { file: string; scope: "user" | "project"; servers: Record<string, unknown> }[];
+  /** `command` entries as custom commands (a subtask without an agent goes to general) */
+  commands: OpencodeCommand[];
   files: ClaudeFileReport[];
   warnings: string[];
 };
 
-const APPLIED = new Set(["$schema", "permission", "agent", "mcp", "model", "tools", "lsp"]);
+const APPLIED = new Set(["$schema", "permission", "agent", "mcp", "model", "tools", "lsp", "command"]);
 const PERMISSIONS: Readonly<Record<string, string>> = { edit: "edit", bash: "bash", webfetch: "webfetch", websearch: "websearch", external_directory: "external_directory", read: "read", list: "read", glob: "read", grep: "read", task: "task", skill: "skill" };
 const PATHS = new Set(["edit", "read", "external_directory"]);
+
+export type OpencodeCommand = { name: string; description: string; source: "user" | "project"; file: string; template: string; model?: string; agent?: string };
 
 export function opencodeFiles(opts: { cwd: string; projectRoot: string; home: string; env: Env }): [string, "user" | "project"][] {
   const configHome = opts.env.XDG_CONFIG_HOME || join(opts.home, ".config");
@@ -43,7 +47,7 @@ export function opencodeFiles(opts: { cwd: string; projectRoot: string; home: st
 }
 
 export function readOpencodeConfig(opts: { cwd: string; projectRoot: string; home: string; env: Env; trusted: boolean }): OpencodeConfig {
-  const out: OpencodeConfig = { rules: { user: [], project: [] }, model: {}, agents: [], mcpServers: [], lsp: [], files: [], warnings: [] };
+  const out: OpencodeConfig = { rules: { user: [], project: [] }, model: {}, agents: [], mcpServers: [], lsp: [], commands: [], files: [], warnings: [] };
   for (const [file, scope] of opencodeFiles(opts)) {
     const json = readFile(file, out.warnings, file === resolve(opts.cwd, opts.env.OPENCODE_CONFIG ?? "\0"));
     if (json) applyFile(json, file, scope, opts, out);
@@ -80,6 +84,24 @@ function applyFile(json: Record<string, unknown>, file: string, scope: "user" | 
     out.agents.push({ ...agentFile(name, value, file), project: scope === "project" });
   }
   if (agents.length) report.applied.push(`agent: ${agents.map(([name]) => name).join(", ")}`);
+  const commands = isRecord(json.command) ? Object.entries(json.command) : [];
+  for (const [name, value] of commands) {
+    if (!isRecord(value) || typeof value.template !== "string" || !/^[A-Za-z0-9_][\w.:-]*$/.test(name)) {
+      out.warnings.push(`${file}: command "${name}" needs a name of letters, digits, _ - . and a "template" string; skipped`);
+      continue;
+    }
+    const agent = typeof value.agent === "string" && value.agent.trim() ? value.agent.trim() : value.subtask === true ? "general" : undefined;
+    out.commands.push({
+      name,
+      description: typeof value.description === "string" ? value.description : value.template.split("\n")[0]!.slice(0, 60),
+      source: scope,
+      file: `${file} (command ${name})`,
+      template: fileRef(value.template, dirname(file)),
+      ...(typeof value.model === "string" && value.model.trim() ? { model: value.model.trim() } : {}),
+      ...(agent ? { agent } : {}),
+    });
+  }
+  if (commands.length) report.applied.push(`command: ${commands.map(([name]) => name).join(", ")}`);
   const servers = isRecord(json.mcp) ? mcpEntries(json.mcp, file, out.warnings) : {};
   if (Object.keys(servers).length) {
     out.mcpServers.push({ file, scope, servers });

@@ -35,7 +35,7 @@ import { serverSearchTool, websearchTool, type WebSearchSettings } from "../regi
 import { searchStandIn, withServerSearch } from "./server-search.ts";
 import { afterCalls } from "./after-calls.ts";
 export { instructionWarnings, loadInstructions, INSTRUCTION_CAP_BYTES } from "../memory/instructions.ts";
-import { sessionSkills, type SessionSkills } from "./skills.ts";
+import { sessionSkills, type SessionSkills, type SkillPlaces } from "./skills.ts";
 import type { ActivePlugins } from "../plugins/active.ts";
 import { maskSource } from "./sandbox-masks.ts";
 import { mayStartTasks, withSubagents } from "./subagents.ts";
@@ -101,7 +101,7 @@ export type RunSettings = {
   /** the agents this workspace has, the one the session runs as, and how many subagents run at once */
   agents?: { list: readonly AgentDefinition[]; name?: string; cap?: number; workers?: number };
   /** where skills and commands are found: the user config folder, and whether project ones may load (absent: none) */
-  skills?: { configDir: string; trusted: boolean; builtins?: readonly string[]; plugins?: ActivePlugins };
+  skills?: { configDir: string; trusted: boolean; builtins?: readonly string[]; plugins?: ActivePlugins; commands?: SkillPlaces["commands"] };
   /** Claude Code's --fallback-model: a turn its model cannot serve (overloaded) is tried on this one */
   fallbackModel?: string;
   /** Claude Code's --tools: only these built-in tools are offered (others' tools stay) */
@@ -348,7 +348,8 @@ function runSkills(settings: RunSettings, contextWindow: number, modelProblem: (
   if (!settings.skills) return undefined;
   const { configDir, trusted, builtins, plugins } = settings.skills;
   const subagents = (settings.agents?.list ?? []).filter((a) => a.mode !== "primary").map((a) => a.name);
-  const places = { cwd: settings.cwd, projectRoot: settings.projectRoot, home: settings.home, configDir, trusted };
+  const commands = settings.skills.commands;
+  const places = { cwd: settings.cwd, projectRoot: settings.projectRoot, home: settings.home, configDir, trusted, ...(commands?.length ? { commands } : {}) };
   return sessionSkills(places, contextWindow, { modelProblem, ...(builtins ? { builtins } : {}), ...(plugins ? { plugins } : {}), ...(prompts ? { prompts } : {}), subagents, ...(settings.agents?.name ? { primary: settings.agents.name } : {}) });
 }
 

@@ -4,6 +4,7 @@ import type { Tool } from "../sdk.ts";
 import type { Rule } from "../permission/evaluate.ts";
 import { catalogBudget, skillCatalog } from "../skills/catalog.ts";
 import type { SkillPlaces } from "../skills/discover.ts";
+export type { SkillPlaces } from "../skills/discover.ts";
 import { forAgent, resolveAgent } from "../skills/agent-command.ts";
 import { grantRules } from "../skills/grants.ts";
 import { skillTool } from "../skills/skill-tool.ts";

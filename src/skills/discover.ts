@@ -8,6 +8,8 @@ import { sortByName } from "./by-name.ts";
 import { pathKind } from "./path-kind.ts";
 import { readSkill, type Skill, type SkillScope } from "./skill.ts";
 
+import type { CustomCommand } from "./commands.ts";
+
 export type SkillPlaces = {
   cwd: string;
   projectRoot: string;
@@ -16,6 +18,8 @@ export type SkillPlaces = {
   trusted: boolean;
   /** skills folders of plugins, their skills named `prefix` + folder (`plugin:skill`); `single`: `dir` is one skill of that name */
   extra?: readonly { dir: string; prefix: string; single?: string }[];
+  /** commands written in a config file (OpenCode's `command` entries): a command file of the same name wins */
+  commands?: readonly CustomCommand[];
 };
 export type SkillLoad = { skills: Skill[]; problems: string[]; warnings: string[]; untrusted: string[] };
 export type SkillRoot = { dir: string; scope: SkillScope; prefix?: string; single?: string };

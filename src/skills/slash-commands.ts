@@ -25,6 +25,7 @@ export function loadSkillsAndCommands(places: SkillPlaces, builtins: readonly st
   const custom = loadCustomCommands([...(extraCommands ?? []), ...commandDirs(places)], builtins);
   const byName = new Map<string, SlashCommand>(custom.commands.map((c) => [c.name, { ...c, kind: "command" as const }]));
   const reserved = new Set(builtins);
+  for (const command of places.commands ?? []) if (!byName.has(command.name) && !reserved.has(command.name)) byName.set(command.name, { ...command, kind: "command" });
   const problems = [...skills.problems, ...custom.problems];
   for (const skill of skills.skills) {
     if (!skill.userInvocable) continue;

@@ -18,6 +18,10 @@ const CONFIG = `{
   "agent": {
     "reviewer": { "description": "Reviews changes", "mode": "subagent", "prompt": "{file:./reviewer.txt}", "tools": { "bash": false } },
   },
+  "command": {
+    "greet": { "template": "Greet $ARGUMENTS warmly.", "agent": "build" },
+    "review": { "template": "Review $ARGUMENTS closely.", "agent": "reviewer", "description": "Review a path" },
+  },
 }`;
 
 test.concurrent("opencode.jsonc: a trusted project's permission and model apply; untrusted, its allow is left off and said", async () => {
@@ -39,7 +43,7 @@ test.concurrent("opencode.jsonc: a trusted project's permission and model apply;
   expect(w.fake.requests[2]!.body.model).toBe("claude-haiku-4-5");
 
   const doctor = await w.run(["doctor", "--trust"]);
-  expect(doctor.stdout).toContain(`${w.path("opencode.jsonc")} (project): applied permission/tools: 3 rein rules; model: anthropic/claude-haiku-4-5; agent: reviewer`);
+  expect(doctor.stdout).toContain(`${w.path("opencode.jsonc")} (project): applied permission/tools: 3 rein rules; model: anthropic/claude-haiku-4-5; agent: reviewer; command: greet, review`);
   expect(doctor.stdout).toContain(`${w.path("opencode.jsonc")}: not applied: permission.doom_loop: rein has no such permission`);
 });
 
@@ -76,4 +80,27 @@ test.concurrent("an OpenCode agent file without front matter loads; a command wi
   const agents = await w.run(["-p", "hi", "--agent", "helper", "--trust"]);
   // helper is an agent of mode all (OpenCode's default): it can be run as the session's agent.
   expect(agents.stderr).not.toContain("no agent");
+});
+
+test.concurrent("opencode.json commands run: one in the session (agent: build), one handed to its agent through the task tool", async () => {
+  await using w = await world();
+  await writeFile(w.path("opencode.jsonc"), CONFIG);
+  await writeFile(w.path("reviewer.txt"), "YOU REVIEW CHANGES.");
+  w.fake.script({ reply: [text("Hello there, Ada!")] });
+  const greet = await w.run(["-p", "/greet Ada", "--trust"]);
+  expect(greet.code).toBe(0);
+  expect(JSON.stringify(w.fake.requests[0]!.body.messages)).toContain("Greet Ada warmly.");
+  expect(greet.stdout).toContain("Hello there, Ada!");
+
+  const isChild = (body: { system?: unknown }) => JSON.stringify(body.system).includes("YOU REVIEW CHANGES.");
+  w.fake.script(
+    { reply: [{ type: "tool_use", name: "task", id: "toolu_r", input: { description: "review", prompt: "Review src/ closely.", subagent_type: "reviewer" } }] },
+    { respond: (body) => (isChild(body) ? { reply: [text("fine")] } : { error: 500 }) },
+    { reply: [text("reviewed: fine")] },
+  );
+  const review = await w.run(["-p", "/review src/", "--trust"]);
+  expect(review.code).toBe(0);
+  expect(JSON.stringify(w.fake.requests[1]!.body.messages)).toContain("reviewer");
+  expect(JSON.stringify(w.fake.requests[1]!.body.messages)).toContain("Review src/ closely.");
+  expect(review.stdout).toContain("reviewed: fine");
 });

@@ -128,6 +128,7 @@ describe("files that are fine", () => {
       directories: [],
       claudeFiles: [],
       opencodeAgents: [],
+      opencodeCommands: [],
       server: { origins: [], hosts: [] },
       providers: [],
       hooks: [],
