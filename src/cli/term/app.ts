@@ -213,7 +213,9 @@ export class App {
 
   /** A key while the dialog is open; false when it is the prompt's (typed text stays there). */
   private dialogKey(key: Key, ask: AskEvent): boolean {
-    if (key.name === "ctrl-c" || key.name === "shift-tab" || key.name === "ctrl-d") return false;
+    if (key.name === "ctrl-c" || key.name === "shift-tab") return false;
+    // Ctrl-D edits a prompt typed under the dialog, and never leaves rein with an ask open.
+    if (key.name === "ctrl-d") return this.editor.empty;
     if (!this.loaded) return true;
     const options = dialogOptions(ask, this.loaded.ctx.trusted);
     const action = this.dialogKeys.key(ask.id, key, options.length);
