@@ -112,6 +112,8 @@ export function claudeResponse(tool: string, input: Record<string, unknown>, end
       const meta = end.metadata ?? {};
       return { bytes: Buffer.byteLength(text), code: meta.status ?? 200, codeText: "OK", result: text, durationMs: 0, url: meta.url ?? input.url };
     }
+    case "websearch":
+      return { query: input.query ?? "", results: [text], durationSeconds: 0 };
     case "load_tools": {
       const names = typeof input.query === "string" ? input.query.replace(/^select:/, "").split(",").filter(Boolean) : [];
       return { matches: names, query: input.query ?? "", total_deferred_tools: names.length };
