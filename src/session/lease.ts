@@ -35,6 +35,13 @@ const me = { pid: process.pid, host: hostname(), token: `${process.pid}.${Math.r
 export function tryLease(db: Database, sessionId: string, holder: string, now: number, ttlMs: number): LeaseRow | undefined {
   return db.transaction((): LeaseRow | undefined => {
     const current = db.query(`SELECT * FROM leases WHERE session_id = ?`).get(sessionId) as LeaseRow | null;
+    // A holder renews its lease for one term at a time: an expiry beyond that (another host's
+    // clock, a bad row) is cut to one term from now, so it lapses unless its holder renews it.
+    const term = Math.max(ttlMs, LEASE_TTL_MS);
+    if (current && current.host !== me.host && current.expires_at > now + term) {
+      current.expires_at = now + term;
+      db.query(`UPDATE leases SET expires_at = ? WHERE session_id = ? AND holder = ?`).run(current.expires_at, sessionId, current.holder);
+    }
     if (current && current.holder !== holder && alive(current, now)) return current;
     db.query(
       `INSERT OR REPLACE INTO leases (session_id, holder, pid, host, acquired_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)`,
@@ -80,6 +87,27 @@ export function ifFree(db: Database, sessionId: string, fn: () => void, now = Da
     db.query(`DELETE FROM leases WHERE session_id = ? AND holder = ?`).run(sessionId, holder);
   }
   return true;
+}
+
+/**
+ * Runs `fn` under the lease, held as `kind` (an undo, say), when it is free now. A lease another
+ * `kind` holds (a second undo at once) is waited for, up to LEASE_WAIT_MS, so the two run one
+ * after the other; any other holder (a run) is returned at once, without running `fn`.
+ */
+export async function whileFree<T>(db: Database, sessionId: string, kind: string, fn: () => Promise<T>): Promise<{ done: T } | { holder: LeaseRow }> {
+  const holder = `${me.token}-${++leases}-${kind}`;
+  const deadline = Date.now() + LEASE_WAIT_MS;
+  for (let pause = 10; ; pause = Math.min(pause * 2, 100)) {
+    const other = tryLease(db, sessionId, holder, Date.now(), LEASE_TTL_MS);
+    if (!other) break;
+    if (!other.holder.endsWith(`-${kind}`) || Date.now() >= deadline) return { holder: other };
+    await new Promise((resolve) => setTimeout(resolve, pause));
+  }
+  try {
+    return { done: await fn() };
+  } finally {
+    db.query(`DELETE FROM leases WHERE session_id = ? AND holder = ?`).run(sessionId, holder);
+  }
 }
 
 /** Whose lease stands in the way of this process, said for a person. */

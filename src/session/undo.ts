@@ -3,7 +3,7 @@
 import { checkpointPatch, listCheckpoints, redoCode, undoCode, type UndoOutcome } from "../checkpoint/undo.ts";
 import type { Checkpoint } from "../checkpoint/journal.ts";
 import { cutConversation, readRedo, restoreConversation, userTurns, writeRedo } from "./conversation-undo.ts";
-import { ifFree } from "./lease.ts";
+import { whileFree } from "./lease.ts";
 import type { SessionRow, Store } from "./store.ts";
 
 export type { Checkpoint } from "../checkpoint/journal.ts";
@@ -32,8 +32,22 @@ export type UndoReport =
 
 const where = (settings: Pick<UndoSettings, "checkpointsDir">, row: SessionRow) => ({ settings: { dir: settings.checkpointsDir }, workspace: row.cwd, sessionId: row.id });
 
-export async function undoTurns(store: Store, row: SessionRow, settings: UndoSettings): Promise<UndoReport> {
-  if (!ifFree(store.db, row.id, () => {})) return { type: "refused", reason: `session ${row.id} is running in another process; undo when its run has finished`, files: [] };
+/**
+ * Undo, redo and restore hold the session's lease while they work: a run cannot start meanwhile,
+ * and two at once (two `rein undo` in two terminals) go one after the other, each on the turns the
+ * other left. A session a run holds is refused.
+ */
+async function exclusive<T>(store: Store, row: SessionRow, work: () => Promise<T>): Promise<T | { type: "refused"; reason: string; files: string[] }> {
+  const outcome = await whileFree(store.db, row.id, "undo", work);
+  if ("done" in outcome) return outcome.done;
+  return { type: "refused", reason: `session ${row.id} is running in another process; undo when its run has finished`, files: [] };
+}
+
+export function undoTurns(store: Store, row: SessionRow, settings: UndoSettings): Promise<UndoReport> {
+  return exclusive(store, row, () => undoNow(store, row, settings));
+}
+
+async function undoNow(store: Store, row: SessionRow, settings: UndoSettings): Promise<UndoReport> {
   const turns = userTurns(store, row.id);
   const first = turns.at(-settings.turns) ?? turns[0];
   if (settings.conversation && !first) return { type: "nothing", reason: "the conversation has no turn to undo", files: [] };
@@ -52,7 +66,11 @@ export async function undoTurns(store: Store, row: SessionRow, settings: UndoSet
   return { type: "done", ...(code ? { code } : {}), messages: removed.length, ...(prompt ? { prompt } : {}) };
 }
 
-export async function redoTurns(store: Store, row: SessionRow, settings: Pick<UndoSettings, "checkpointsDir" | "force">): Promise<UndoReport> {
+export function redoTurns(store: Store, row: SessionRow, settings: Pick<UndoSettings, "checkpointsDir" | "force">): Promise<UndoReport> {
+  return exclusive(store, row, () => redoNow(store, row, settings));
+}
+
+async function redoNow(store: Store, row: SessionRow, settings: Pick<UndoSettings, "checkpointsDir" | "force">): Promise<UndoReport> {
   const redo = readRedo(settings.checkpointsDir, row.id);
   const last = redo.at(-1);
   if (!last) return { type: "nothing", reason: "nothing of this session was undone: there is nothing to redo", files: [] };
@@ -77,7 +95,11 @@ export function sessionCheckpointPatch(row: SessionRow, checkpointsDir: string, 
 }
 
 /** Puts the workspace back as it was before checkpoint `n` (undoing it and every later one). */
-export async function restoreCheckpoint(store: Store, row: SessionRow, checkpointsDir: string, n: number, force: boolean): Promise<UndoOutcome> {
+export function restoreCheckpoint(store: Store, row: SessionRow, checkpointsDir: string, n: number, force: boolean): Promise<UndoOutcome> {
+  return exclusive(store, row, () => restoreNow(store, row, checkpointsDir, n, force));
+}
+
+async function restoreNow(store: Store, row: SessionRow, checkpointsDir: string, n: number, force: boolean): Promise<UndoOutcome> {
   const code = await undoCode({ ...where({ checkpointsDir }, row), fromN: n, force });
   if (code.type !== "done") return code;
   writeRedo(checkpointsDir, row.id, [...readRedo(checkpointsDir, row.id), { at: Date.now(), code: true, messages: [] }]);

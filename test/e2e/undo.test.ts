@@ -84,3 +84,17 @@ test.concurrent("bad input to undo is a usage error with one line", async () => 
   const misplaced = await w.run(["sessions", "list", "--force"]);
   expect(misplaced.code).toBe(2);
 });
+
+test.concurrent("two rein undo at once after four edit turns undo two turns, each a different one", async () => {
+  await using w = await world();
+  for (let i = 1; i <= 4; i++) {
+    w.fake.script({ reply: [bash(`echo ${i} > f${i}.txt`)] }, { reply: [text(`turn ${i}`)] });
+    const run = await w.run(i === 1 ? ["-p", `turn ${i}`, "--permission-mode", "auto"] : ["-c", "-p", `turn ${i}`, "--permission-mode", "auto"]);
+    expect(run.code).toBe(0);
+  }
+  const [a, b] = await Promise.all([w.run(["undo", "-c"]), w.run(["undo", "-c"])]);
+  expect([a.code, b.code]).toEqual([0, 0]);
+  const undone = [a.stdout, b.stdout].map((out) => /turn (\d)/.exec(out)?.[1]).sort();
+  expect(undone).toEqual(["3", "4"]);
+  expect([1, 2, 3, 4].map((i) => existsSync(w.path(`f${i}.txt`)))).toEqual([true, true, false, false]);
+}, 30_000);

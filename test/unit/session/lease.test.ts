@@ -109,6 +109,18 @@ test("an expired lease is taken over even when its pid lives (a reused pid or a 
   }
 });
 
+test("another host's lease with an expiry beyond rein's 30 s term is cut to one term from now, then taken over", () => {
+  const row = kit.store.createSession({ id: "s_far_host", cwd: kit.dir.path, model: "m" });
+  const year = 365 * 24 * 3_600_000;
+  kit.store.db.query("INSERT INTO leases VALUES (?, 'far', 4242, 'elsewhere.example', 1000, ?)").run(row.id, 1000 + year);
+  expect(tryLease(other.db, row.id, "mine", 10_000, 30_000)).toMatchObject({ holder: "far", expires_at: 40_000 });
+  expect(leaseOf(row.id)).toMatchObject({ holder: "far", expires_at: 40_000 });
+  // Within the term it still counts (its holder may renew it); after, it lapses.
+  expect(tryLease(other.db, row.id, "mine", 39_999, 30_000)).toMatchObject({ holder: "far" });
+  expect(tryLease(other.db, row.id, "mine", 40_001, 30_000)).toBeUndefined();
+  expect(leaseOf(row.id)).toMatchObject({ holder: "mine", host: hostname() });
+});
+
 test("a lease left by an earlier process that had this very pid (pid 1 in a container) is taken over at once", () => {
   const row = kit.store.createSession({ id: "s_same_pid", cwd: kit.dir.path, model: "m" });
   kit.store.db.query("INSERT INTO leases VALUES (?, 'earlier-process-1', ?, ?, ?, ?)").run(row.id, process.pid, hostname(), Date.now(), Date.now() + 3_600_000);
