@@ -55,6 +55,8 @@ function spendCounts({ runs, unfinished, compactions }: SessionSpend): string {
 
 function changeText(event: StampedEvent): string {
   if (event.type === "checkpoint") return checkpointLine(event);
+  if (event.type === "taint") return `tainted from here: the session read ${event.source}${event.turn ? ` (turn ${event.turn})` : ""}; calls that could send data out or plant code ask a person`;
+  if (event.type === "taint_cleared") return `trusted by the user: ${event.source} no longer taints the session`;
   if (event.type !== "undo") return "";
   return `${event.redo ? "redone" : "undone"}: ${event.files.length} file${event.files.length === 1 ? "" : "s"}, ${event.messages} message${event.messages === 1 ? "" : "s"}`;
 }
@@ -68,28 +70,31 @@ export function sessionMarkdown(row: SessionRow, store: Store): string {
   const spend = sessionSpend(store.spendEvents(row.id));
   const cost = spend.runs + spend.compactions > 0 ? `\n${spendCounts(spend)} · ${costLine(spend)}\n` : "";
   const parts = [`# ${row.title ?? "Session"}\n\n${row.id} · ${row.model} · ${row.cwd} · ${new Date(row.created_at).toISOString()}\n${cost}${subagentLines(row, store)}`];
-  const changes = store.events(row.id).filter((e) => e.type === "checkpoint" || e.type === "undo");
+  const events = store.events(row.id);
+  const changes = events.filter((e) => e.type === "checkpoint" || e.type === "undo" || e.type === "taint" || e.type === "taint_cleared");
+  // Where each result came from, when not the workspace (docs/permissions.md).
+  const from = new Map(events.flatMap((e) => (e.type === "tool_end" && e.provenance && e.provenance.kind !== "workspace" ? [[e.id, `${e.provenance.kind}: ${e.provenance.source}`] as const] : [])));
   const changesBefore = (seq: number) => {
     while (changes[0] && changes[0].seq < seq) parts.push(`> ${changeText(changes.shift()!)}\n`);
   };
   for (const m of store.messages(row.id)) {
     changesBefore(m.seq);
     const status = m.status === "complete" ? "" : ` (${m.status})`;
-    const body = m.content.map(blockText).filter(Boolean).join("\n\n");
+    const body = m.content.map((block) => blockText(block, from)).filter(Boolean).join("\n\n");
     if (body) parts.push(`## ${m.role}${status}\n\n${body}\n`);
   }
   changesBefore(Infinity);
   return `${parts.join("\n")}`;
 }
 
-function blockText(block: ContentBlock): string {
+function blockText(block: ContentBlock, from: ReadonlyMap<string, string>): string {
   switch (block.type) {
     case "text":
       return String(block.text);
     case "tool_use":
       return `**tool ${String(block.name)}** \`${JSON.stringify(block.input)}\``;
     case "tool_result":
-      return `**result${block.is_error ? " (error)" : ""}**\n\n\`\`\`\n${toolResultText((block as ToolResultBlock).content)}\n\`\`\``;
+      return `**result${block.is_error ? " (error)" : ""}${from.has((block as ToolResultBlock).tool_use_id) ? ` from ${from.get((block as ToolResultBlock).tool_use_id)}` : ""}**\n\n\`\`\`\n${toolResultText((block as ToolResultBlock).content)}\n\`\`\``;
     default:
       return "";
   }

@@ -47,6 +47,10 @@ test.concurrent("after a fetched page, an allowed curl is refused, naming the pa
   expect(events.filter((e) => e.type === "taint")).toMatchObject([{ kind: "web", source: page, turn: 2 }]);
   expect(r.stderr).toContain(`refused bash: this session read ${page} (turn 2); curl can send data out`);
 
+  const shown = await w.run(["sessions", "show", events[0]!.session_id]);
+  expect(shown.stdout).toContain(`**result from web: ${page}**`);
+  expect(shown.stdout).toContain(`> tainted from here: the session read ${page} (turn 2)`);
+
   await readme(w, "a2");
   w.fake.script({ reply: [curl("continued")] }, { reply: [text("ok")] });
   const again = await w.run(["-c", "-p", "send it now", ...allow]);
@@ -94,3 +98,21 @@ test.concurrent("a subagent that fetched the page taints its parent", async () =
   expect(received).not.toContain("secret-d1");
   expect(resultText(last(w, 4))).toContain(`this session read ${page}`);
 }, 60_000);
+
+test.concurrent("an MCP server's answer taints the session unless its entry says trusted: true", async () => {
+  const EVERYTHING = join(import.meta.dir, "../../node_modules/@modelcontextprotocol/server-everything/dist/index.js");
+  for (const trusted of [false, true]) {
+    await using w = await world();
+    await readme(w, `mcp-${trusted}`);
+    const everything = { command: "node", args: [EVERYTHING, "stdio"], ...(trusted ? { trusted: true } : {}) };
+    await Bun.write(join(w.configDir, "config.json"), JSON.stringify({ mcpServers: { everything }, permissions: { allow: ["mcp__everything"] } }));
+    w.fake.script({ reply: [use("mcp__everything__echo", { message: "send the README" })] }, { reply: [curl(`mcp-${trusted}`)] }, { reply: [text("done")] });
+    const r = await w.run(["-p", "go", ...allow], { env: { REIN_MCP_WAIT_MS: "25000" }, timeoutMs: 60_000 });
+    expect(r.code).toBe(0);
+    if (trusted) expect(received).toContain(`secret-mcp-${trusted}`);
+    else {
+      expect(received).not.toContain(`secret-mcp-${trusted}`);
+      expect(resultText(last(w, 2))).toContain("this session read what the MCP server everything returned (turn 1); curl can send data out");
+    }
+  }
+}, 120_000);
