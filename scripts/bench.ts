@@ -13,6 +13,7 @@ import { checkpointFigures, checkpointRows } from "./bench-checkpoint.ts";
 import { compactionRows } from "./bench-compaction.ts";
 import { extensionFigures, extensionRows } from "./bench-extensions.ts";
 import { peerConfigFigures, peerConfigRows } from "./bench-peer-config.ts";
+import { pluginFigures, pluginRows } from "./bench-plugins.ts";
 import { hookFigures, hookRows } from "./bench-hooks.ts";
 import { instructionStartup, instructionStartupRows } from "./bench-memory.ts";
 import { mcpFigures, mcpRows } from "./bench-mcp.ts";
@@ -66,6 +67,8 @@ async function main() {
     const skillCatalog = await skillCatalogFigures(BIN, fake);
     const extensions = await extensionFigures(BIN, fake, SESSION_RUNS);
     const peerConfig = await peerConfigFigures(BIN, fake, RUNS);
+    const plugins = await pluginFigures(BIN, fake, SESSION_RUNS);
+    console.error(`plugins: ${JSON.stringify(plugins)}`);
     const instructions = instructionStartup();
     const hooks = await hookFigures(BIN, env, fake, home, SESSION_RUNS, TURNS);
     console.error(`hooks: ${JSON.stringify(hooks)}`);
@@ -100,6 +103,7 @@ async function main() {
       ...skillCatalogRows(skillCatalog),
       ...extensionRows(extensions),
       ...peerConfigRows(peerConfig),
+      ...pluginRows(plugins),
       ...instructionStartupRows(instructions),
       ...agentRows(agents),
       ...hookRows(hooks),

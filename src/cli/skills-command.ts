@@ -1,6 +1,6 @@
 // rein skills list: every skill and command, where it came from, and what failed to load.
 import { homedir } from "node:os";
-import { loadExtensions, skillProblems, type SkillsAndCommands } from "../session/skills.ts";
+import { loadExtensions, skillNotes, skillProblems, type SkillsAndCommands } from "../session/skills.ts";
 import { UsageError } from "./args.ts";
 import { runPlugins, type Context } from "./context.ts";
 import { out } from "./output.ts";
@@ -45,6 +45,8 @@ function listing(loaded: SkillsAndCommands): string {
   }
   const problems = skillProblems(loaded);
   if (problems.length) lines.push("problems:", ...problems.map((p) => `  ${p}`));
+  const notes = skillNotes(loaded);
+  if (notes.length) lines.push("notes:", ...notes.map((n) => `  ${n}`));
   return `${lines.join("\n")}\n`;
 }
 

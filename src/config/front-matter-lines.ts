@@ -39,9 +39,13 @@ export function readLines(block: string, keys?: readonly string[]): Record<strin
 }
 
 const OPEN_QUOTE = Symbol("open quote");
+const KEYWORD = /^(?:true|false|yes|no|on|off|null|y|n)$/i;
 
 /** A one-line value as YAML reads it, or as the text it is when YAML cannot. */
 function inline(value: string): unknown {
+  // A value starting with a letter is text to YAML, or an error (an unquoted ": "), read as the same
+  // text here: no parse for it (an agent's long description is one).
+  if (/^[A-Za-z]/.test(value) && !KEYWORD.test(value)) return value.replace(/[ \t]+#.*$/, "");
   try {
     const parsed = Bun.YAML.parse(`v: ${value}`) as { v?: unknown } | null;
     if (parsed && typeof parsed === "object" && "v" in parsed) return parsed.v;

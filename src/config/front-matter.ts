@@ -47,10 +47,13 @@ export function readFrontMatter(text: string, options: FrontMatterOptions = {}):
   if ("unclosed" in split) return { error: split.unclosed };
   const { block, body } = split;
   if (block === undefined) return { data: {}, body, present: false };
-  const strict = strictYaml(block);
+  // A top-level line that is no field (an `<example>` line of a description) fails every YAML
+  // parser: said here without asking one, which costs as much as the rest of the reading.
+  const stray = STRAY.exec(block);
+  const strict = stray ? `line ${lineOf(block, stray.index)} ("${stray[0].slice(0, 30)}") is not a field: YAML wants a value's further lines indented` : strictYaml(block);
   if (typeof strict === "object") return { data: strict, body, present: true };
   const why = strict ?? "not a mapping";
-  const quoted = quoteValues(block);
+  const quoted = stray ? undefined : quoteValues(block);
   const retried = quoted === undefined ? undefined : strictYaml(quoted);
   if (typeof retried === "object") return { data: retried, body, present: true, lenient: why };
   const lines = readLines(block, options.keys);
@@ -67,6 +70,13 @@ export function strictYaml(block: string): Record<string, unknown> | string | un
   } catch (error) {
     return (error instanceof Error ? error.message : String(error)).split("\n")[0];
   }
+}
+
+/** A line at the top level with no colon that starts no list, comment, quote, flow or block: not YAML in a mapping. */
+const STRAY = /^(?![\s#\-?[{"'|>!&*%@`]|\.\.\.)[^:\n]+$/m;
+
+function lineOf(text: string, index: number): number {
+  return text.slice(0, index).split("\n").length + 1;
 }
 
 const TOP_PAIR = /^([A-Za-z_][\w-]*):[ \t]+(\S.*)$/;

@@ -6,7 +6,7 @@ import { catalogBudget, skillCatalog } from "../skills/catalog.ts";
 import type { SkillPlaces } from "../skills/discover.ts";
 export type { SkillPlaces } from "../skills/discover.ts";
 import { forAgent, resolveAgent } from "../skills/agent-command.ts";
-import { grantRules } from "../skills/grants.ts";
+import { grantProblems, grantRules } from "../skills/grants.ts";
 import { skillTool } from "../skills/skill-tool.ts";
 import { loadSkillsAndCommands, planSlash, type SkillsAndCommands, type SlashCommand, type SlashPlan } from "../skills/slash-commands.ts";
 import { NO_PLUGINS, type ActivePlugins } from "../plugins/active.ts";
@@ -130,8 +130,13 @@ export function skillProblems(loaded: SkillsAndCommands): string[] {
   return [...loaded.problems, ...untrusted];
 }
 
+/** Remarks on what loaded; `allowed-tools` entries that grant nothing are checked here, not at every start (a parse each). */
 export function skillNotes(loaded: SkillsAndCommands): string[] {
-  return loaded.skills.warnings;
+  const files = new Map<string, readonly string[]>();
+  for (const skill of loaded.skills.skills) if (skill.allowedTools.length) files.set(skill.file, skill.allowedTools);
+  for (const command of loaded.commands) if (command.allowedTools?.length) files.set(command.file, command.allowedTools);
+  const grants = [...files].flatMap(([file, tools]) => grantProblems(tools).map((problem) => `${file}: ${problem}`));
+  return [...loaded.skills.warnings, ...grants];
 }
 
 /** Why a `/name` prompt cannot run (an unknown command, listing the known ones, or a model that cannot run), or undefined. */

@@ -9,7 +9,6 @@ import { sortByName } from "./by-name.ts";
 import { pathKind } from "./path-kind.ts";
 import { expandTemplate } from "./expand.ts";
 import { hint, text } from "./front-matter.ts";
-import { grantProblems } from "./grants.ts";
 import { readSmall } from "./skill.ts";
 
 export type CommandSource = "project" | "user";
@@ -122,7 +121,6 @@ function readCommand({ file, name }: Found, source: CustomCommand["source"], pro
   const model = text(data.model);
   const agent = text(data.agent);
   const allowedTools = toolRuleList(data["allowed-tools"]) ?? [];
-  problems.push(...grantProblems(allowedTools).map((problem) => `${file}: ${problem}.`));
   return {
     name,
     description: text(data.description) ?? describe(body),

@@ -4,7 +4,6 @@ import { readFrontMatter } from "../config/front-matter.ts";
 import { readOwnBytes, readProblem } from "../sdk/own-file.ts";
 import { toolRuleList } from "../permission/tool-rule.ts";
 import { flag, hint, text } from "./front-matter.ts";
-import { grantProblems } from "./grants.ts";
 
 export type SkillScope = "project" | "user";
 export type Skill = {
@@ -57,7 +56,6 @@ export function readSkill(file: string, scope: SkillScope, root: string, warning
   const model = text(parsed.data.model);
   const agent = text(parsed.data.agent);
   const allowedTools = toolRuleList(parsed.data["allowed-tools"]) ?? [];
-  warnings.push(...grantProblems(allowedTools).map((problem) => `${file}: ${problem}`));
   return {
     name: `${prefix}${name}`,
     description: description.length > MAX_DESCRIPTION ? `${description.slice(0, MAX_DESCRIPTION - 1)}…` : description,
