@@ -92,6 +92,7 @@ export function runSettings(ctx: Context, extra: Pick<RunSettings, "askPolicy" |
     outputDir: ctx.paths.outputDir,
     dataDir: ctx.paths.dataDir,
     userInstructions: ctx.paths.userInstructions,
+    ...(config.extraInstructions.length ? { extraInstructions: config.extraInstructions } : {}),
     ...(instructionMaxBytes ? { instructionMaxBytes } : {}),
     version: VERSION,
     toolDirs: toolDirs(ctx),

@@ -115,7 +115,7 @@ function sandboxCheck(setting: Context["config"]["sandbox"]): Check {
 function instructionsCheck(ctx: Context): Check {
   const max = instructionCap(ctx.env);
   const home = ctx.env.HOME || homedir();
-  const sources = instructionSources({ projectRoot: ctx.projectRoot, userInstructions: ctx.paths.userInstructions, cwd: ctx.cwd, home, reinDirs: reinDirs(ctx), trusted: ctx.trusted, ...(max ? { instructionMaxBytes: max } : {}) });
+  const sources = instructionSources({ projectRoot: ctx.projectRoot, userInstructions: ctx.paths.userInstructions, cwd: ctx.cwd, home, reinDirs: reinDirs(ctx), trusted: ctx.trusted, extraInstructions: ctx.config.extraInstructions, ...(max ? { instructionMaxBytes: max } : {}) });
   const { files, warnings } = loadInstructions(sources);
   const cap = `each file capped at ${Math.round((max ?? INSTRUCTION_CAP_BYTES) / 1024)} KiB`;
   const loaded = files.map((f) => `${f.path} (${f.scope}${f.cut ? ", cut" : ""}${f.imports.length ? `, imports ${f.imports.map((i) => i.path).join(", ")}` : ""})`);

@@ -65,6 +65,8 @@ export type ResolvedConfig = {
   claudeFiles: ClaudeFileReport[];
   /** OpenCode's `agent` entries as agent files for the agents loader */
   opencodeAgents: { path: string; id: string; text: string; project: boolean }[];
+  /** OpenCode's `instructions`: more instruction files (a project's are read only inside it, unless trusted) */
+  extraInstructions: { path: string; scope: "user" | "project" }[];
   /** OpenCode's `command` entries as custom commands */
   opencodeCommands: OpencodeCommand[];
   server: { token?: string; origins: string[]; hosts: string[] };
@@ -210,6 +212,7 @@ export function loadConfig(opts: LoadOptions): ResolvedConfig {
     claudeFiles: [...claude.files, ...opencode.files],
     opencodeAgents: opencode.agents,
     opencodeCommands: opencode.commands,
+    extraInstructions: opencode.instructions,
     ...ruleNotes([[userFile, ownRules.user], [projectFile, fileRules(project)], ["a --allow, --deny or --ask flag", rules.flags]], warnings),
   };
 }

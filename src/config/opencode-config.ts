@@ -4,6 +4,7 @@
 // `mcp`, `model` and `tools` become rein's; what rein does not use is listed for `rein doctor`.
 // As with Claude Code's files, a repository's deny and ask apply untrusted, its allow, model and
 // agents' loosening only in a trusted workspace. What is wrong is a warning, never a failed start.
+import { globSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { foldersUpTo } from "./find-project-root.ts";
 import { missingFile, readOwnText, readProblem } from "../sdk/own-file.ts";
@@ -24,13 +25,15 @@ export type OpencodeConfig = {
   mcpServers: { file: string; scope: "user" | "project"; servers: Record<string, unknown> }[];
   /** `lsp` entries (OpenCode's shape; src/lsp/config.ts reads it), by file */
   lsp: { file: string; scope: "user" | "project"; servers: Record<string, unknown> }[];
+  /** `instructions` (files and globs) as absolute paths, by scope: more instruction files */
+  instructions: { path: string; scope: "user" | "project" }[];
   /** `command` entries as custom commands (a subtask without an agent goes to general) */
   commands: OpencodeCommand[];
   files: ClaudeFileReport[];
   warnings: string[];
 };
 
-const APPLIED = new Set(["$schema", "permission", "agent", "mcp", "model", "tools", "lsp", "command"]);
+const APPLIED = new Set(["$schema", "permission", "agent", "mcp", "model", "tools", "lsp", "command", "instructions"]);
 const PERMISSIONS: Readonly<Record<string, string>> = { edit: "edit", bash: "bash", webfetch: "webfetch", websearch: "websearch", external_directory: "external_directory", read: "read", list: "read", glob: "read", grep: "read", task: "task", skill: "skill" };
 const PATHS = new Set(["edit", "read", "external_directory"]);
 
@@ -47,7 +50,7 @@ export function opencodeFiles(opts: { cwd: string; projectRoot: string; home: st
 }
 
 export function readOpencodeConfig(opts: { cwd: string; projectRoot: string; home: string; env: Env; trusted: boolean }): OpencodeConfig {
-  const out: OpencodeConfig = { rules: { user: [], project: [] }, model: {}, agents: [], mcpServers: [], lsp: [], commands: [], files: [], warnings: [] };
+  const out: OpencodeConfig = { rules: { user: [], project: [] }, model: {}, agents: [], mcpServers: [], lsp: [], commands: [], instructions: [], files: [], warnings: [] };
   for (const [file, scope] of opencodeFiles(opts)) {
     const json = readFile(file, out.warnings, file === resolve(opts.cwd, opts.env.OPENCODE_CONFIG ?? "\0"));
     if (json) applyFile(json, file, scope, opts, out);
@@ -102,6 +105,10 @@ function applyFile(json: Record<string, unknown>, file: string, scope: "user" | 
     });
   }
   if (commands.length) report.applied.push(`command: ${commands.map(([name]) => name).join(", ")}`);
+  const listed = Array.isArray(json.instructions) ? json.instructions.filter((i): i is string => typeof i === "string" && i.trim() !== "") : [];
+  const found = listed.flatMap((pattern) => instructionPaths(pattern, dirname(file), opts.home));
+  out.instructions.push(...found.map((path) => ({ path, scope })));
+  if (listed.length) report.applied.push(`instructions: ${found.length} file${found.length === 1 ? "" : "s"} (${listed.join(", ")})`);
   const servers = isRecord(json.mcp) ? mcpEntries(json.mcp, file, out.warnings) : {};
   if (Object.keys(servers).length) {
     out.mcpServers.push({ file, scope, servers });
@@ -156,6 +163,17 @@ function agentFile(name: string, value: Record<string, unknown>, file: string): 
   const body = typeof prompt === "string" ? fileRef(prompt, dirname(file)) : "";
   const front = Object.entries(fields).map(([key, field]) => `${key}: ${JSON.stringify(field)}`);
   return { path: `${file} (agent ${name})`, id: name, text: `---\n${front.join("\n")}\n---\n${body}\n` };
+}
+
+/** A file or a glob, relative to the config file's folder (`~/` is the home folder). */
+function instructionPaths(pattern: string, dir: string, home: string): string[] {
+  const written = pattern.startsWith("~/") ? join(home, pattern.slice(2)) : pattern;
+  if (!/[*?[{]/.test(written)) return [resolve(dir, written)];
+  try {
+    return globSync(written, { cwd: dir }).map((path) => resolve(dir, path)).sort();
+  } catch {
+    return [];
+  }
 }
 
 /** OpenCode's `{file:./prompt.txt}`: the file's text, relative to the config file. */

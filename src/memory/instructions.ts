@@ -8,6 +8,7 @@ import { realpathSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, relative, sep } from "node:path";
 import { foldersUpTo } from "../config/find-project-root.ts";
+import { sensitivePath } from "../permission/sensitive.ts";
 import { cutWarning, expandImports, type ImportContext, type ImportedFile } from "./imports.ts";
 import { readCapped } from "./read-capped.ts";
 
@@ -27,6 +28,8 @@ export type InstructionSources = {
   reinDirs?: readonly string[];
   /** the workspace is trusted: a project file's imports may leave the repository (absent: not trusted) */
   trusted?: boolean;
+  /** more files to read after the folders' (OpenCode's `instructions`); a project's only inside it unless trusted, never a sensitive path */
+  extra?: readonly { path: string; scope: "user" | "project" }[];
 };
 
 export type InstructionFile = {
@@ -59,7 +62,26 @@ export function loadInstructions(sources: InstructionSources, seen: SeenFiles = 
   ];
   for (const path of user) pushFile(files, warnings, seen, path, "user", sources);
   for (const dir of foldersUpTo(sources.cwd, sources.projectRoot).reverse()) pushFolder(files, warnings, seen, dir, sources);
+  for (const extra of sources.extra ?? []) {
+    const problem = extraProblem(extra, sources, home);
+    if (problem) warnings.push(`${extra.path}: not read: ${problem}`);
+    else pushFile(files, warnings, seen, extra.path, extra.scope, sources);
+  }
   return { files, warnings, seen };
+}
+
+/** Why a listed instruction file is not read: a sensitive path, or a repository's reach outside itself untrusted. */
+function extraProblem(extra: { path: string; scope: "user" | "project" }, sources: InstructionSources, home: string): string | undefined {
+  let real = extra.path;
+  try {
+    real = realpathSync(extra.path);
+  } catch {
+    return undefined; // missing: pushFile says nothing of a file that is not there
+  }
+  const sensitive = sensitivePath(extra.path, home, sources.reinDirs ?? []) ?? sensitivePath(real, home, sources.reinDirs ?? []);
+  if (sensitive) return `it is ${sensitive.reason}, which never goes to the model`;
+  if (extra.scope === "project" && !sources.trusted && !within(realOr(sources.projectRoot), real)) return "it is outside the repository, and this workspace is not trusted (run with --trust to read it)";
+  return undefined;
 }
 
 /** A folder's files: AGENTS.md, CLAUDE.md, Claude Code's .claude/CLAUDE.md, CLAUDE.local.md. */

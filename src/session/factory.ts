@@ -102,6 +102,8 @@ export type RunSettings = {
   agents?: { list: readonly AgentDefinition[]; name?: string; cap?: number; workers?: number };
   /** where skills and commands are found: the user config folder, and whether project ones may load (absent: none) */
   skills?: { configDir: string; trusted: boolean; builtins?: readonly string[]; plugins?: ActivePlugins; commands?: SkillPlaces["commands"] };
+  /** more instruction files (OpenCode's `instructions`) */
+  extraInstructions?: readonly { path: string; scope: "user" | "project" }[];
   /** Claude Code's --fallback-model: a turn its model cannot serve (overloaded) is tried on this one */
   fallbackModel?: string;
   /** Claude Code's --tools: only these built-in tools are offered (others' tools stay) */
@@ -195,10 +197,11 @@ export function toolRegistry(dirs: ToolDir[], onErrors?: (errors: readonly LoadE
 
 /** Where a run's instructions come from; `instructionWarnings` of it names the files that were cut. */
 export function instructionSources(
-  settings: Pick<RunSettings, "projectRoot" | "userInstructions" | "cwd" | "instructionMaxBytes"> & Partial<Pick<RunSettings, "home" | "reinDirs" | "trusted">>,
+  settings: Pick<RunSettings, "projectRoot" | "userInstructions" | "cwd" | "instructionMaxBytes"> & Partial<Pick<RunSettings, "home" | "reinDirs" | "trusted" | "extraInstructions">>,
 ): InstructionSources {
-  const { projectRoot, userInstructions, cwd, instructionMaxBytes, home, reinDirs, trusted } = settings;
+  const { projectRoot, userInstructions, cwd, instructionMaxBytes, home, reinDirs, trusted, extraInstructions } = settings;
   return {
+    ...(extraInstructions?.length ? { extra: extraInstructions } : {}),
     projectRoot,
     userInstructions,
     cwd,

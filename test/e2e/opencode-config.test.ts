@@ -10,6 +10,7 @@ const CONFIG = `{
   // OpenCode's own file, as a team keeps it
   "$schema": "https://opencode.ai/config.json",
   "model": "anthropic/claude-haiku-4-5",
+  "instructions": ["docs/*.md"],
   "permission": {
     "edit": "allow",
     "bash": { "*": "ask", "touch *": "allow" }, /* the last match wins */
@@ -24,9 +25,11 @@ const CONFIG = `{
   },
 }`;
 
-test.concurrent("opencode.jsonc: a trusted project's permission and model apply; untrusted, its allow is left off and said", async () => {
+test.concurrent("opencode.jsonc: a trusted project's permission, model and instructions apply; untrusted, its allow is left off and said", async () => {
   await using w = await world();
   await writeFile(w.path("opencode.jsonc"), CONFIG);
+  await mkdir(w.path("docs"), { recursive: true });
+  await writeFile(w.path("docs", "rules.md"), "TEAM RULES FROM DOCS");
   await writeFile(w.path("reviewer.txt"), "YOU REVIEW CHANGES.");
   w.fake.script({ reply: [bash("touch made", "toolu_1")] }, { reply: [text("done")] });
   const untrusted = await w.run(["-p", "make it"]);
@@ -41,9 +44,10 @@ test.concurrent("opencode.jsonc: a trusted project's permission and model apply;
   expect(existsSync(w.path("made"))).toBe(true);
   // anthropic/claude-haiku-4-5 is Anthropic's model: the API gets its own id.
   expect(w.fake.requests[2]!.body.model).toBe("claude-haiku-4-5");
+  expect(JSON.stringify(w.fake.requests[2]!.body.system)).toContain("TEAM RULES FROM DOCS");
 
   const doctor = await w.run(["doctor", "--trust"]);
-  expect(doctor.stdout).toContain(`${w.path("opencode.jsonc")} (project): applied permission/tools: 3 rein rules; model: anthropic/claude-haiku-4-5; agent: reviewer; command: greet, review`);
+  expect(doctor.stdout).toContain(`${w.path("opencode.jsonc")} (project): applied permission/tools: 3 rein rules; model: anthropic/claude-haiku-4-5; agent: reviewer; command: greet, review; instructions: 1 file (docs/*.md)`);
   expect(doctor.stdout).toContain(`${w.path("opencode.jsonc")}: not applied: permission.doom_loop: rein has no such permission`);
 });
 

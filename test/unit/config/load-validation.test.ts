@@ -129,6 +129,7 @@ describe("files that are fine", () => {
       claudeFiles: [],
       opencodeAgents: [],
       opencodeCommands: [],
+      extraInstructions: [],
       server: { origins: [], hosts: [] },
       providers: [],
       hooks: [],

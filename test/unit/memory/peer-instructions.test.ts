@@ -71,3 +71,21 @@ test("a read anywhere in the project brings the folders above it up to the root,
   // Told once: a second read in that folder brings nothing.
   expect(await after({ id: "t2", name: "read", input: { path: join(w.project, "lib", "util.ts") }, output: "", isError: false } as never, new AbortController().signal)).toBeUndefined();
 });
+
+test("OpenCode's instructions files are read after the folders'; a repository's reach outside it needs trust; a credential never", () => {
+  const w = world();
+  w.put(join(w.project, "CONTRIBUTING.md"), "CONTRIBUTING RULES");
+  w.put(join(w.home, "notes.md"), "HOME NOTES");
+  w.put(join(w.home, ".ssh", "id_rsa"), "PRIVATE KEY");
+  const extra = [
+    { path: join(w.project, "CONTRIBUTING.md"), scope: "project" as const },
+    { path: join(w.home, "notes.md"), scope: "project" as const },
+    { path: join(w.home, ".ssh", "id_rsa"), scope: "user" as const },
+  ];
+  const untrusted = loadInstructions({ ...w.sources(), extra });
+  expect(untrusted.files.map((f) => f.text)).toEqual(["CONTRIBUTING RULES"]);
+  expect(untrusted.warnings.join("\n")).toContain(`${join(w.home, "notes.md")}: not read: it is outside the repository, and this workspace is not trusted`);
+  expect(untrusted.warnings.join("\n")).toContain(`${join(w.home, ".ssh", "id_rsa")}: not read: it is`);
+  const trusted = loadInstructions({ ...w.sources(), extra, trusted: true });
+  expect(trusted.files.map((f) => f.text)).toEqual(["CONTRIBUTING RULES", "HOME NOTES"]);
+});
