@@ -15,7 +15,7 @@ export function changeDirectory(scope: Scope, name: string, args: Word[], env: s
   const steered = env.some((assignment) => /^(?:HOME|CDPATH|OLDPWD)=/.test(assignment));
   const before = scope.place;
   scope.place = steered ? { cwd: scope.place.cwd, known: false } : nextPlace(scope, name, args);
-  if (name !== "popd") scope.previous = before;
+  scope.previous = before; // OLDPWD, also after popd (and unknown to bash if the cd failed: ~- is unresolved)
 }
 
 function nextPlace(scope: Scope, name: string, args: Word[]): Place {

@@ -132,6 +132,8 @@ const tildes = [
   "HOME=~/.ssh; cd; cat id_rsa",
   "OLDPWD=~/.ssh; cd -; cat id_rsa",
   "PWD=~/.ssh cat id_rsa",
+  "pushd ~/.ssh; popd; cat ~-/id_rsa",
+  "cd ~+/../home/.ssh && cat id_rsa",
 ];
 
 export const attacks = [...awk, ...builtins, ...optionEnds, ...tildes];
