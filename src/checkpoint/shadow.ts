@@ -37,7 +37,8 @@ export class ShadowStore {
   readonly place: GitPlace;
   readonly dir: string;
   private readonly maxFileBytes: number;
-  private ready = false;
+  /** the store made ready once, however many snapshots ask at once */
+  private initializing: Promise<void> | undefined;
   /** the index has held the whole workspace once (a narrower snapshot of a new one would record only part) */
   private populated = false;
   /** the last snapshot this process took: the index holds it */
@@ -51,26 +52,23 @@ export class ShadowStore {
     this.place = { gitDir: join(this.dir, "git"), workTree: safeRealpath(options.workspace), indexFile: join(this.dir, "index", options.sessionId) };
   }
 
-  private async init(): Promise<void> {
-    if (this.ready) return;
+  private init(): Promise<void> {
+    this.initializing ??= this.prepare().catch((error: unknown) => {
+      this.initializing = undefined; // the next snapshot tries again
+      throw error;
+    });
+    return this.initializing;
+  }
+
+  private async prepare(): Promise<void> {
     mkdirSync(dirname(this.place.indexFile), { recursive: true });
-    if (!existsSync(join(this.place.gitDir, "HEAD"))) {
-      await git(this.place, ["init", "-q", "--template="]);
-      writeFileSync(join(this.dir, "workspace"), `${this.place.workTree}\n`);
-      // A data folder inside the workspace must not record itself.
-      const own = relative(this.place.workTree, safeRealpath(dirname(this.dir)));
-      if (own && !own.startsWith("..") && !isAbsolute(own)) {
-        mkdirSync(join(this.place.gitDir, "info"), { recursive: true });
-        writeFileSync(join(this.place.gitDir, "info", "exclude"), `/${own}/\n`);
-      }
-    }
+    if (!existsSync(join(this.place.gitDir, "HEAD"))) await createStore(this.place, this.dir);
     if (!existsSync(this.place.indexFile)) seedIndex(this.place.indexFile);
     this.populated = existsSync(this.place.indexFile);
     // A process killed while git wrote this session's index leaves its lock (one process drives a
     // session), and maybe temporary objects.
     rmSync(`${this.place.indexFile}.lock`, { force: true });
     dropTemporaryObjects(join(this.place.gitDir, "objects"), Infinity);
-    this.ready = true;
   }
 
   /**
@@ -232,6 +230,31 @@ export class ShadowStore {
       const full = join(this.place.workTree, dir);
       if (isEmptyDir(full)) rmdirSync(full);
     }
+  }
+}
+
+/**
+ * Makes the git store of a workspace. Several processes (and several sessions of one: children running
+ * at once) may do it together: each builds its own in a folder beside it and renames that into
+ * place; git never sees a half-made store, and the first rename wins (a later one finds the folder
+ * there and drops its own).
+ */
+async function createStore(place: GitPlace, dir: string): Promise<void> {
+  const making = join(dir, `git.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`);
+  try {
+    await git({ ...place, gitDir: making }, ["init", "-q", "--template="]);
+    // A data folder inside the workspace must not record itself.
+    const own = relative(place.workTree, safeRealpath(dirname(dir)));
+    if (own && !own.startsWith("..") && !isAbsolute(own)) {
+      mkdirSync(join(making, "info"), { recursive: true });
+      writeFileSync(join(making, "info", "exclude"), `/${own}/\n`);
+    }
+    writeFileSync(join(dir, "workspace"), `${place.workTree}\n`);
+    renameSync(making, place.gitDir);
+  } catch (error) {
+    if (!existsSync(join(place.gitDir, "HEAD"))) throw error;
+  } finally {
+    rmSync(making, { recursive: true, force: true });
   }
 }
 
