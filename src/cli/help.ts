@@ -75,5 +75,6 @@ In the terminal: /help lists the slash commands; Enter sends, Alt-Enter or Ctrl-
 Ctrl-C or Escape stops a turn (Ctrl-C twice at an empty prompt: exit), Ctrl-D exits, Ctrl-Z suspends.
 
 Exit codes: 0 success, 1 run failed, 2 usage or configuration error, 3 stopped for a
-permission, 4 turn limit reached, 130 interrupted (SIGINT; 143 SIGTERM, 129 SIGHUP).
+permission, 4 turn limit or cost budget reached, 5 stopped by a hook in rein's config
+(continue: false), 130 interrupted (SIGINT; 143 SIGTERM, 129 SIGHUP).
 `;

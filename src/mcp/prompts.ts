@@ -23,6 +23,8 @@ export type PromptCommands = {
   /** whether `name` is in a configured server's namespace (`mcp__SERVER__...`), whether its prompt is known yet or not */
   owns(name: string): boolean;
   expand(name: string, args: string, signal?: AbortSignal): Promise<ExpandedPrompt>;
+  /** why `args` do not fit the prompt's declared arguments (a usage error), or undefined; fetches nothing */
+  check(name: string, args: string): Promise<string | undefined>;
 };
 
 export function promptCommands(hub: Promise<McpHub>, serverNames: readonly string[]): PromptCommands {
@@ -43,16 +45,34 @@ export function promptCommands(hub: Promise<McpHub>, serverNames: readonly strin
     },
     owns: (name) => owners(name).length > 0,
     expand: async (name, args, signal) => {
-      const h = await hub;
-      const servers = h.servers.filter((s) => owners(name).includes(s.name));
-      for (const server of servers) if (server.state !== "connected" && !server.prompts.length) await server.start();
-      for (const server of servers) {
-        const prompt = server.prompts.find((p) => toolName(server.name, p.name) === name);
-        if (prompt) return getPrompt(server, prompt, args, signal);
-      }
-      return { error: unknownPrompt(name, servers) };
+      const servers = await serversOf(name);
+      const found = findPrompt(servers, name);
+      return found ? getPrompt(found.server, found.prompt, args, signal) : { error: unknownPrompt(name, servers) };
+    },
+    check: async (name, args) => {
+      const servers = await serversOf(name);
+      const found = findPrompt(servers, name);
+      // A server that is not available is the run's failure (exit 1), not a usage error.
+      if (!found) return servers.every((s) => s.state === "connected" || s.prompts.length) ? unknownPrompt(name, servers) : undefined;
+      const parsed = promptArguments(found.prompt.arguments ?? [], args);
+      return "error" in parsed ? `/${name}: ${parsed.error}` : undefined;
     },
   };
+
+  async function serversOf(name: string): Promise<McpServer[]> {
+    const h = await hub;
+    const servers = h.servers.filter((s) => owners(name).includes(s.name));
+    for (const server of servers) if (server.state !== "connected" && !server.prompts.length) await server.start();
+    return servers;
+  }
+}
+
+function findPrompt(servers: readonly McpServer[], name: string): { server: McpServer; prompt: McpServer["prompts"][number] } | undefined {
+  for (const server of servers) {
+    const prompt = server.prompts.find((p) => toolName(server.name, p.name) === name);
+    if (prompt) return { server, prompt };
+  }
+  return undefined;
 }
 
 function commandsOf(server: McpServer): PromptCommand[] {

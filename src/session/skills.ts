@@ -141,9 +141,10 @@ export function skillNotes(loaded: SkillsAndCommands): string[] {
 
 /** Why a `/name` prompt cannot run (an unknown command, listing the known ones, or a model that cannot run), or undefined. */
 export async function commandProblem(prompt: string, skills: SessionSkills | undefined): Promise<string | undefined> {
-  // An MCP server's prompt is fetched once, by the run, which reports what goes wrong with it.
+  // An MCP server's prompt is fetched once, by the run, which reports what goes wrong with it; its
+  // arguments are checked here, a usage error as an unknown command is.
   const word = slashWord(prompt);
-  if (word && skills?.prompts?.owns(word.name)) return undefined;
+  if (word && skills?.prompts?.owns(word.name)) return skills.prompts.check(word.name, word.args);
   const plan = await skills?.plan(prompt);
   if (plan?.type === "error") return plan.error;
   if (plan?.type !== "unknown") return undefined;

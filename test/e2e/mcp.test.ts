@@ -123,9 +123,13 @@ test.concurrent("print mode: a server's prompt as /mcp__SERVER__PROMPT, and @SER
   const uri = "demo://resource/static/document/architecture.md";
   expect(await w.run(["-p", `summarise @everything:${uri}`], WAIT)).toMatchObject({ code: 0, stdout: "read it\n" });
   expect(JSON.stringify(w.fake.requests[1]!.body)).toContain(`<resource server=\\"everything\\" uri=\\"${uri}\\">`);
+  // A usage error, as an unknown /command is: exit 2, nothing sent.
   const unknown = await w.run(["-p", "/mcp__everything__nope"], WAIT);
-  expect(unknown.code).toBe(1);
+  expect(unknown.code).toBe(2);
   expect(unknown.stderr).toContain("unknown command /mcp__everything__nope: MCP server \"everything\" has the prompts /mcp__everything__simple-prompt");
+  const missing = await w.run(["-p", "/mcp__everything__args-prompt"], WAIT);
+  expect(missing.code).toBe(2);
+  expect(missing.stderr).toBe("rein: /mcp__everything__args-prompt: it needs city (city [state])\n");
   expect(w.fake.requests).toHaveLength(2);
 }, 30_000);
 

@@ -151,3 +151,11 @@ test.concurrent("no provider's key reaches a command: OpenAI's, and a configured
     await b.close();
   }
 });
+
+test.concurrent("--help lists every exit code print mode has, 5 included", async () => {
+  await using w = await world();
+  const r = await w.run(["--help"]);
+  expect(r.code).toBe(0);
+  const codes = r.stdout.slice(r.stdout.indexOf("Exit codes:")).replace(/\s+/g, " ");
+  for (const code of ["0 success", "1 run failed", "2 usage", "3 stopped for a permission", "4 turn limit", "5 stopped by a hook", "130 interrupted"]) expect(codes).toContain(code);
+});
