@@ -183,7 +183,8 @@ export function loadConfig(opts: LoadOptions): ResolvedConfig {
     envPassthrough: [...new Set([...(user?.env?.passthrough ?? []), ...(project?.env?.passthrough ?? [])])],
     rules,
     server: { token: pick("serverToken"), origins: user?.server?.origins ?? [], hosts: user?.server?.hosts ?? [] },
-    providers: [...providerEntries(user, userFile), ...providerEntries(project, projectFile)],
+    // OpenCode's below rein's own: a rein entry of the same name is merged over it.
+    providers: [...opencode.providers, ...providerEntries(user, userFile), ...providerEntries(project, projectFile)],
     hooks: [
       ...(user?.hooks ? [{ file: userFile, scope: "user" as const, hooks: user.hooks as HooksConfig }] : []),
       ...(rawProject?.hooks ? [{ file: projectFile, scope: "project" as const, hooks: rawProject.hooks as HooksConfig }] : []),

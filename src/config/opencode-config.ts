@@ -10,6 +10,7 @@ import { foldersUpTo } from "./find-project-root.ts";
 import { missingFile, readOwnText, readProblem } from "../sdk/own-file.ts";
 import { parseJsonc } from "./jsonc.ts";
 import type { ClaudeFileReport } from "./claude-settings.ts";
+import type { ProviderEntry } from "./schema.ts";
 import type { RuleAction, WrittenRule } from "../permission/rule-syntax.ts";
 import { reinToolName, toolPermission } from "../permission/tool-names.ts";
 
@@ -25,6 +26,8 @@ export type OpencodeConfig = {
   mcpServers: { file: string; scope: "user" | "project"; servers: Record<string, unknown> }[];
   /** `lsp` entries (OpenCode's shape; src/lsp/config.ts reads it), by file */
   lsp: { file: string; scope: "user" | "project"; servers: Record<string, unknown> }[];
+  /** `provider` entries in rein's `providers` shape (a project's may describe models only) */
+  providers: (ProviderEntry & { name: string; source: string })[];
   /** `instructions` (files and globs) as absolute paths, by scope: more instruction files */
   instructions: { path: string; scope: "user" | "project" }[];
   /** `command` entries as custom commands (a subtask without an agent goes to general) */
@@ -33,7 +36,7 @@ export type OpencodeConfig = {
   warnings: string[];
 };
 
-const APPLIED = new Set(["$schema", "permission", "agent", "mcp", "model", "tools", "lsp", "command", "instructions"]);
+const APPLIED = new Set(["$schema", "permission", "agent", "mcp", "model", "tools", "lsp", "command", "instructions", "provider"]);
 const PERMISSIONS: Readonly<Record<string, string>> = { edit: "edit", bash: "bash", webfetch: "webfetch", websearch: "websearch", external_directory: "external_directory", read: "read", list: "read", glob: "read", grep: "read", task: "task", skill: "skill" };
 const PATHS = new Set(["edit", "read", "external_directory"]);
 
@@ -50,7 +53,7 @@ export function opencodeFiles(opts: { cwd: string; projectRoot: string; home: st
 }
 
 export function readOpencodeConfig(opts: { cwd: string; projectRoot: string; home: string; env: Env; trusted: boolean }): OpencodeConfig {
-  const out: OpencodeConfig = { rules: { user: [], project: [] }, model: {}, agents: [], mcpServers: [], lsp: [], commands: [], instructions: [], files: [], warnings: [] };
+  const out: OpencodeConfig = { rules: { user: [], project: [] }, model: {}, agents: [], mcpServers: [], lsp: [], commands: [], instructions: [], providers: [], files: [], warnings: [] };
   for (const [file, scope] of opencodeFiles(opts)) {
     const json = readFile(file, out.warnings, file === resolve(opts.cwd, opts.env.OPENCODE_CONFIG ?? "\0"));
     if (json) applyFile(json, file, scope, opts, out);
@@ -109,6 +112,12 @@ function applyFile(json: Record<string, unknown>, file: string, scope: "user" | 
   const found = listed.flatMap((pattern) => instructionPaths(pattern, dirname(file), opts.home));
   out.instructions.push(...found.map((path) => ({ path, scope })));
   if (listed.length) report.applied.push(`instructions: ${found.length} file${found.length === 1 ? "" : "s"} (${listed.join(", ")})`);
+  const providers = isRecord(json.provider) ? Object.entries(json.provider) : [];
+  for (const [name, value] of providers) {
+    const entry = isRecord(value) ? providerEntry(name, value, file, scope, report) : undefined;
+    if (entry) out.providers.push({ ...entry, name, source: file });
+  }
+  if (out.providers.some((p) => p.source === file)) report.applied.push(`provider: ${out.providers.filter((p) => p.source === file).map((p) => p.name).join(", ")}`);
   const servers = isRecord(json.mcp) ? mcpEntries(json.mcp, file, out.warnings) : {};
   if (Object.keys(servers).length) {
     out.mcpServers.push({ file, scope, servers });
@@ -163,6 +172,37 @@ function agentFile(name: string, value: Record<string, unknown>, file: string): 
   const body = typeof prompt === "string" ? fileRef(prompt, dirname(file)) : "";
   const front = Object.entries(fields).map(([key, field]) => `${key}: ${JSON.stringify(field)}`);
   return { path: `${file} (agent ${name})`, id: name, text: `---\n${front.join("\n")}\n---\n${body}\n` };
+}
+
+/**
+ * `{"npm": "@ai-sdk/openai-compatible", "options": {"baseURL", "apiKey": "{env:KEY}", "headers"}, "models": {"id": {"limit": {"context", "output"}}}}`
+ * as a rein provider. Endpoints, keys and headers only from the user's files (as rein's own config).
+ */
+function providerEntry(name: string, value: Record<string, unknown>, file: string, scope: "user" | "project", report: ClaudeFileReport): ProviderEntry | undefined {
+  if (!/^[a-z0-9][a-z0-9_.-]*$/.test(name)) {
+    report.ignored.push(`provider.${name}: a provider name is lower-case letters, digits, . _ -`);
+    return undefined;
+  }
+  const options = isRecord(value.options) ? value.options : {};
+  const models: NonNullable<ProviderEntry["models"]> = {};
+  for (const [id, model] of Object.entries(isRecord(value.models) ? value.models : {})) {
+    const limit = isRecord(model) && isRecord(model.limit) ? model.limit : {};
+    models[id] = {
+      ...(typeof limit.context === "number" && limit.context > 0 ? { window: Math.floor(limit.context) } : {}),
+      ...(typeof limit.output === "number" && limit.output > 0 ? { maxOutput: Math.floor(limit.output) } : {}),
+    };
+  }
+  const endpoint = {
+    ...(typeof value.npm === "string" ? { api: value.npm === "@ai-sdk/anthropic" ? ("anthropic" as const) : ("openai-chat" as const) } : {}),
+    ...(typeof options.baseURL === "string" ? { baseURL: options.baseURL } : {}),
+    ...(typeof options.apiKey === "string" ? { apiKey: options.apiKey.replace(/^\{env:([A-Za-z_][A-Za-z0-9_]*)\}$/, "env:$1") } : {}),
+    ...(isRecord(options.headers) ? { headers: Object.fromEntries(Object.entries(options.headers).filter((e): e is [string, string] => typeof e[1] === "string")) } : {}),
+  };
+  if (scope === "project" && Object.keys(endpoint).length) {
+    report.ignored.push(`provider.${name}: a repository's file may describe models, never a provider's endpoint, key or headers (a repository could send your prompts elsewhere); set them in ~/.config/opencode/opencode.json`);
+    return Object.keys(models).length ? { models } : undefined;
+  }
+  return { ...endpoint, ...(Object.keys(models).length ? { models } : {}) };
 }
 
 /** A file or a glob, relative to the config file's folder (`~/` is the home folder). */
