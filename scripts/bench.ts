@@ -8,6 +8,7 @@ import { startFakeAnthropic } from "../test/fake/server.ts";
 import { compactionFigures } from "../test/support/long-session.ts";
 import { acpFigures, acpRows } from "./bench-acp.ts";
 import { agentFigures, agentRows } from "./bench-agents.ts";
+import { teamFigures, teamRows } from "./bench-teams.ts";
 import { analysisFigures, analysisRows } from "./bench-analysis.ts";
 import { checkpointFigures, checkpointRows } from "./bench-checkpoint.ts";
 import { compactionRows } from "./bench-compaction.ts";
@@ -61,6 +62,8 @@ async function main() {
     if (terminal) console.error(`terminal: ${JSON.stringify(terminal)}`);
     fake.reset();
     const agents = await agentFigures(SESSION_RUNS);
+    const teams = await teamFigures(SESSION_RUNS);
+    console.error(`teams: ${JSON.stringify(teams)}`);
     const providers = await providerFigures(BIN, env, fake, SESSION_RUNS, TURNS);
     console.error(`providers: ${JSON.stringify(providers)}`);
     const acpRun = await acpFigures(BIN, env, fake, SESSION_RUNS);
@@ -106,6 +109,7 @@ async function main() {
       ...pluginRows(plugins),
       ...instructionStartupRows(instructions),
       ...agentRows(agents),
+      ...teamRows(teams),
       ...hookRows(hooks),
       ...mcpRows(mcp),
       ...lspRows(lsp),

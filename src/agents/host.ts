@@ -42,6 +42,10 @@ export type ChildRequest = {
   model?: string;
   /** a child session of this parent to continue */
   taskId?: string;
+  /** run the child in a git worktree of its own (session/worktree.ts) */
+  isolation?: "worktree";
+  /** a background worker's name (its worktree's too) */
+  name?: string;
   toolUseId: string;
   signal: AbortSignal;
 };

@@ -15,6 +15,7 @@ const TaskInput = v.object({
   model: v.optional(v.string()),
   task_id: v.optional(v.string()),
   run_in_background: v.optional(v.boolean()),
+  isolation: v.optional(v.pipe(v.picklist(["worktree"]), v.description("worktree: work in a git worktree of its own (a branch; kept when changed)"))),
   name: v.optional(v.pipe(v.string(), v.description("a name to send_message it by (background only)"))),
 });
 
@@ -47,7 +48,8 @@ export function taskTool(options: TaskToolOptions): Tool {
         const known = runnable.map((a) => a.name).join(", ");
         return { output: `Unknown subagent_type "${input.subagent_type}". Known agents: ${known}. Call task again with one of them.`, isError: true };
       }
-      if (input.run_in_background && options.start) {
+      // An agent file's `background: true` starts its tasks in the background unless the call says otherwise.
+      if ((input.run_in_background ?? agent.background) && options.start) {
         try {
           const worker = await options.start({
             agent: agent.name,
@@ -56,6 +58,7 @@ export function taskTool(options: TaskToolOptions): Tool {
             ...(input.model ? { model: input.model } : {}),
             ...(input.task_id ? { taskId: input.task_id } : {}),
             ...(input.name ? { name: input.name } : {}),
+            ...(input.isolation ?? agent.isolation ? { isolation: "worktree" as const } : {}),
             toolUseId: ctx.toolUseId,
             signal: ctx.signal,
           });
@@ -77,6 +80,7 @@ export function taskTool(options: TaskToolOptions): Tool {
           description: input.description,
           ...(input.model ? { model: input.model } : {}),
           ...(input.task_id ? { taskId: input.task_id } : {}),
+          ...(input.isolation ?? agent.isolation ? { isolation: "worktree" as const } : {}),
           toolUseId: ctx.toolUseId,
           signal: ctx.signal,
         });

@@ -11,6 +11,9 @@ import type { Rule } from "../permission/evaluate.ts";
 import { teamTools } from "../agents/team-tools.ts";
 import { Session, type SessionOptions, type TeamHolder } from "./session.ts";
 import type { Store } from "./store.ts";
+import { dirname } from "node:path";
+import { resolveForCheck } from "../permission/paths.ts";
+import { createWorktree, finishWorktree, type Worktree } from "./worktree.ts";
 import { DEFAULT_WORKER_CAP, Team, type Worker } from "./team.ts";
 
 /** how deep subagents nest: a session at this depth starts no more */
@@ -68,6 +71,7 @@ function childSession(
   parent: SubagentParent,
   request: ChildRequest,
   approved: Map<string, Rule[]>,
+  worktree?: Worktree,
 ): { child: Session; model: string; agentApprovals: Rule[]; agent: AgentDefinition } {
   const agent = settings.agents.find((a) => a.name === request.agent)!;
   const written = request.model ?? agent.model ?? parentOptions.model;
@@ -80,7 +84,7 @@ function childSession(
   // A background worker's "always" holds for the lead's other workers too, whatever their agent.
   if (!approved.has(TEAM_APPROVALS)) approved.set(TEAM_APPROVALS, []);
   const teamApprovals = approved.get(TEAM_APPROVALS)!;
-  const base = childOptions(parentOptions, agent, parent, model, [agentApprovals, teamApprovals]);
+  const base = childOptions(parentOptions, agent, parent, model, [agentApprovals, teamApprovals, worktree ? worktreeRules(worktree) : []]);
   // A worker of any agent reads its messages; the team is the lead's.
   if (settings.team) Object.assign(base, { team: settings.team, inbox: (id: string) => settings.team!.current?.inbox(id) ?? [] });
   const options = mayStartTasks(agent) ? withSubagents(base, { ...settings, depth: (settings.depth ?? 0) + 1 }) : base;
@@ -90,7 +94,7 @@ function childSession(
     if (!row || row.parent_id !== parent.id) throw new Error(`task_id ${request.taskId} is not a task of this session; leave task_id out to start a new one`);
     return { child: Session.open(row, options), model, agentApprovals, agent };
   }
-  const child = Session.create(parent.cwd, options);
+  const child = Session.create(worktree?.cwd ?? parent.cwd, options);
   store.linkChild(child.id, { parentId: parent.id, toolUseId: request.toolUseId, agent: agent.name });
   return { child, model, agentApprovals, agent };
 }
@@ -109,7 +113,8 @@ async function runChild(
   request: ChildRequest,
   approved: Map<string, Rule[]>,
 ): Promise<ChildOutcome> {
-  const { child, model, agentApprovals } = childSession(parentOptions, settings, parent, request, approved);
+  const worktree = await worktreeFor(parentOptions, parent, request);
+  const { child, model, agentApprovals } = childSession(parentOptions, settings, parent, request, approved, worktree);
   const unwire = wire(child, parent, request.toolUseId);
   const abort = () => child.abort();
   request.signal.addEventListener("abort", abort, { once: true });
@@ -118,10 +123,11 @@ async function runChild(
     if (!result) return { taskId: child.id, status: "interrupted", text: "", error: "the parent run was interrupted", usage: emptyUsage(), cost: 0, turns: 0, durationMs: 0, model };
     parent.spent(result.usage, result.cost_usd);
     parent.tainted?.(child.taintSources());
+    const kept = worktree ? await finishWorktree(worktree) : undefined;
     return {
       taskId: child.id,
       status: result.status,
-      text: result.text,
+      text: kept ? `${result.text}\n<worktree>\n${kept}\n</worktree>` : result.text,
       ...(result.error ? { error: result.error } : {}),
       usage: result.usage,
       cost: result.cost_usd,
@@ -149,7 +155,8 @@ async function startWorker(
     const problem = nameProblem(request.name);
     if (problem) throw new Error(problem);
   }
-  const { child, agentApprovals, agent } = childSession(parentOptions, settings, parent, request, approved);
+  const worktree = await worktreeFor(parentOptions, parent, request);
+  const { child, agentApprovals, agent } = childSession(parentOptions, settings, parent, request, approved, worktree);
   const unwire = wire(child, parent, request.toolUseId);
   const teamApprovals = approved.get(TEAM_APPROVALS)!;
   // Kept as they are given: workers running meanwhile ask no more for what one was allowed "always".
@@ -162,10 +169,23 @@ async function startWorker(
     unsync();
     unwire();
   };
-  return team.start({ run: { session: child, parent, release }, agent: agent.name, description: request.description, toolUseId: request.toolUseId, prompt: request.prompt, ...(request.name ? { name: request.name } : {}) });
+  const finish = worktree ? { finish: () => finishWorktree(worktree) } : {};
+  return team.start({ run: { session: child, parent, release, ...finish }, agent: agent.name, description: request.description, toolUseId: request.toolUseId, prompt: request.prompt, ...(request.name ? { name: request.name } : {}) });
 }
 
 const TEAM_APPROVALS = "\u0000team";
+
+/** The task's worktree, when it asks for one (a continued task keeps the folder it had). */
+async function worktreeFor(options: SessionOptions, parent: SubagentParent, request: ChildRequest): Promise<Worktree | undefined> {
+  if (request.isolation !== "worktree" || request.taskId) return undefined;
+  const name = request.name ?? `task-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+  return createWorktree(parent.cwd, dirname(options.outputDir), name);
+}
+
+/** The worktree is the worker's workspace: reaching into it asks nothing more than the project would (denies still hold). */
+function worktreeRules(wt: Worktree): Rule[] {
+  return [wt.path, resolveForCheck(wt.path, "/", "/")].map((dir) => ({ permission: "external_directory", pattern: `${dir}/*`, action: "allow" as const, source: "the worker's worktree" }));
+}
 
 /** A worker's name is what send_message's `to` matches: a short word, not a task id, not "lead". */
 export function nameProblem(name: string): string | undefined {

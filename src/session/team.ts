@@ -45,6 +45,10 @@ export type WorkerRun = {
   parent: SubagentParent;
   /** lets go of what the run holds (its subscriptions, its answerer) once the worker is done for good */
   release: () => void;
+  /** the worker ended: its worktree is finished; a line naming it when it is kept (changed) */
+  finish?: () => Promise<string | undefined>;
+  /** false once there is nothing left to resume the worker in */
+  resumable?: boolean;
 };
 
 export type StartSpec = {
@@ -56,7 +60,7 @@ export type StartSpec = {
   prompt: string;
 };
 
-type Live = Worker & { run?: WorkerRun; going?: Promise<void>; killed?: boolean; stop?: () => void };
+type Live = Worker & { run?: WorkerRun; going?: Promise<void>; killed?: boolean; settling?: boolean; stop?: () => void };
 
 export class Team {
   private readonly workers = new Map<string, Live>();
@@ -107,7 +111,7 @@ export class Team {
     });
     const release = spec.run.release;
     spec.run.release = () => (off(), release());
-    worker.going = this.drive(worker, spec.prompt);
+    this.track(worker, this.drive(worker, spec.prompt));
     return worker;
   }
 
@@ -207,10 +211,11 @@ export class Team {
     if (worker.kind === "bash") return { ok: false, text: `${to} is a bash command; it reads no messages. Stop it with task_stop or read it with task_output.` };
     if (FINISHED.includes(worker.state) && !worker.going) {
       if (!worker.run) return { ok: false, text: `${to} cannot be resumed in this process; continue it with task and task_id ${worker.id}.` };
+      if (worker.run.resumable === false) return { ok: false, text: `${to} ended and its unchanged worktree was removed; start a new worker instead.` };
       worker.killed = false;
       worker.state = "queued";
       this.store.setTask(worker.id, { state: "queued" });
-      worker.going = this.drive(worker, undefined);
+      this.track(worker, this.drive(worker, undefined));
       return { ok: true, text: `Message sent; ${label(worker)} had finished and was resumed with it (its conversation kept). Its notification comes when it ends again.` };
     }
     return { ok: true, text: `Message sent to ${label(worker)} (${worker.state}); it reads it at its next turn boundary.` };
@@ -225,7 +230,7 @@ export class Team {
     if (FINISHED.includes(worker.state)) return { ok: false, text: `${label(worker)} already ${worker.state}; nothing to stop.` };
     worker.killed = true;
     if (worker.kind === "bash") worker.stop?.();
-    else if (worker.state === "queued") this.settle(worker, undefined);
+    else if (worker.state === "queued") this.track(worker, this.settle(worker, undefined));
     else worker.run?.session.abort();
     return { ok: true, text: `Stopping ${label(worker)}; its notification will say killed.` };
   }
@@ -250,10 +255,10 @@ export class Team {
       if (FINISHED.includes(worker.state)) continue;
       worker.killed = true;
       if (worker.kind === "bash") worker.stop?.();
-      else if (worker.state === "queued") this.settle(worker, undefined);
+      else if (worker.state === "queued") this.track(worker, this.settle(worker, undefined));
       else worker.run?.session.abort();
     }
-    await Promise.all([...this.workers.values()].map((w) => w.going));
+    while ([...this.workers.values()].some((w) => w.going)) await Promise.all([...this.workers.values()].map((w) => w.going));
   }
 
   private resolve(fromId: string, to: string): { id: string } | string {
@@ -300,6 +305,8 @@ export class Team {
           worker.durationMs += last.duration_ms;
           if (last.text) worker.text = last.text;
           run.parent.spent(last.usage, last.cost_usd);
+          // What the worker read comes back in its notification: its taint goes to its parent.
+          run.parent.tainted?.(run.session.taintSources());
           if (last.status !== "success") break;
           text = this.mail(worker.id);
         }
@@ -309,18 +316,36 @@ export class Team {
         this.free();
       }
     }
-    this.settle(worker, last);
+    await this.settle(worker, last);
+  }
+
+  /** `going` is what the worker is doing until it has notified (notify clears it too). */
+  private track(worker: Live, going: Promise<void>): void {
+    worker.going = going;
+    void going.then(() => {
+      if (worker.going === going) worker.going = undefined;
+    });
   }
 
   private mail(id: string): string {
     return this.inbox(id).map((b) => b.text).join("\n\n");
   }
 
-  private settle(worker: Live, last: ResultEvent | undefined): void {
-    if (FINISHED.includes(worker.state)) return;
+  /** The worker ended: its state is kept, its worktree finished (removed when unchanged), its parent notified. */
+  private async settle(worker: Live, last: ResultEvent | undefined): Promise<void> {
+    if (FINISHED.includes(worker.state) || worker.settling) return;
+    worker.settling = true;
+    // The state changes once the worktree is finished: until then the worker still counts as going (its lead waits).
+    const finish = worker.run?.finish;
+    if (finish) {
+      const kept = await finish().catch((error) => `could not be checked: ${error instanceof Error ? error.message : String(error)}`);
+      // A removed worktree leaves nothing to resume the worker in.
+      if (kept === undefined) worker.run = { ...worker.run!, resumable: false };
+      else worker.worktree = kept;
+    }
+    worker.settling = false;
     worker.state = worker.killed ? "killed" : last?.status === "success" ? "completed" : "failed";
     if (worker.state === "failed") worker.error ??= last ? (last.error ?? last.status) : "it did not start";
-    worker.going = undefined;
     this.store.setTask(worker.id, { state: worker.state });
     this.notify(worker);
   }
@@ -377,7 +402,7 @@ export class Team {
 }
 
 function copy(worker: Live): Worker {
-  const { run: _, going: __, killed: ___, stop: ____, ...plain } = worker;
+  const { run: _, going: __, killed: ___, settling: _____, stop: ____, ...plain } = worker;
   return { ...plain, usage: { ...plain.usage } };
 }
 

@@ -132,3 +132,35 @@ test.concurrent("-c after SIGKILL of a lead with a worker running: the worker sh
   expect(sent.at(-1)!.role).toBe("user");
   expect(JSON.stringify(sent)).toContain("<status>failed</status>");
 }, 30_000);
+
+test.concurrent("worktree isolation: a changed worker's worktree is kept and named in its notification, an unchanged one is removed", async () => {
+  await using w = await world();
+  const git = (...args: string[]) => expect(Bun.spawnSync(["git", ...args], { cwd: w.cwd }).exitCode).toBe(0);
+  git("init", "-q");
+  await Bun.write(w.path("a.txt"), "one\n");
+  git("add", "-A");
+  git("-c", "user.email=t@e", "-c", "user.name=t", "commit", "-qm", "one");
+  const bgw = (name: string) => ({ type: "tool_use" as const, name: "task", input: { description: name, prompt: `you are ${name}`, subagent_type: "general", run_in_background: true, name, isolation: "worktree" } });
+  const step = (b: any) => {
+    if (JSON.stringify(b.system).includes("You are a subagent")) {
+      const me = promptOf(b);
+      if (me.includes("changer") && !body(b).includes("tool_result")) return { reply: [call("write", { path: "b.txt", content: "two\n" })] };
+      return { reply: [text(me.includes("changer") ? "changed a.txt" : "looked, changed nothing")] };
+    }
+    if (notes(b) >= 2) return { reply: [text("both reported")] };
+    if (!body(b).includes("task_id")) return { reply: [bgw("changer"), bgw("looker")] };
+    return { reply: [text("waiting")] };
+  };
+  w.fake.script(...Array.from({ length: 8 }, () => ({ respond: step })));
+  const r = await w.runStream(["-p", "go", "--trust", "--allow", "edit"]);
+  expect(r.code).toBe(0);
+  expect(r.events.at(-1)).toMatchObject({ type: "result", status: "success", text: "both reported" });
+  const sent = body(w.fake.requests.at(-1)!.body);
+  const kept = /<worktree>path: ([^\\]+)\\nbranch: rein\/changer\\ndiffstat: 1 new file not yet added<\/worktree>/.exec(sent);
+  expect(kept).not.toBeNull();
+  expect(await Bun.file(`${kept![1]}/b.txt`).text()).toBe("two\n");
+  expect(await Bun.file(w.path("b.txt")).exists()).toBe(false); // the lead's checkout is untouched
+  const list = Bun.spawnSync(["git", "worktree", "list"], { cwd: w.cwd }).stdout.toString();
+  expect(list).toContain("rein/changer");
+  expect(list).not.toContain("rein/looker");
+}, 30_000);
