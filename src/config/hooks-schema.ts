@@ -7,6 +7,7 @@ export const HOOK_EVENTS = [
   "SessionStart",
   "SessionEnd",
   "UserPromptSubmit",
+  "UserPromptExpansion",
   "PreToolUse",
   "PermissionRequest",
   "PostToolUse",

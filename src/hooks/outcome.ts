@@ -24,9 +24,9 @@ export type Verdict = {
   command?: string;
 };
 
-const BLOCKING: ReadonlySet<HookEvent> = new Set(["PreToolUse", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit", "Stop", "SubagentStop", "PreCompact"]);
+const BLOCKING: ReadonlySet<HookEvent> = new Set(["PreToolUse", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit", "UserPromptExpansion", "Stop", "SubagentStop", "PreCompact"]);
 /** Events whose plain stdout is context for the model. */
-const PLAIN_CONTEXT: ReadonlySet<HookEvent> = new Set(["UserPromptSubmit", "SessionStart"]);
+const PLAIN_CONTEXT: ReadonlySet<HookEvent> = new Set(["UserPromptSubmit", "UserPromptExpansion", "SessionStart"]);
 
 const str = v.optional(v.string());
 const HookJson = v.looseObject({

@@ -22,6 +22,8 @@ export type HookPoints = {
   beforePrompt: (prompt: string, signal: AbortSignal) => Promise<{ block?: string; claude?: string; context?: string }>;
   /** the stop of the run under way when hooks from Claude Code's files alone made it (the run ends as a success) */
   claudeStop: () => { event: string; reason: string } | undefined;
+  /** a `/command` (or an MCP prompt) expanded: Claude Code's UserPromptExpansion, matched on the command's name; a block refuses the prompt */
+  beforeExpansion: (expansion: { type: "slash_command" | "mcp_prompt"; name: string; args: string; source: string; prompt: string }, signal: AbortSignal) => Promise<{ block?: string; context?: string }>;
   sessionStart: (source: "startup" | "resume" | "clear" | "compact", signal: AbortSignal) => Promise<{ context?: string }>;
   sessionEnd: (reason: string, signal: AbortSignal) => Promise<void>;
   beforeCompact: (trigger: "manual" | "auto", instructions: string, signal: AbortSignal) => Promise<{ block?: string }>;
@@ -108,6 +110,14 @@ export function hookPoints(entries: readonly HookEntry[], ctx: HookContext): Hoo
         return { block, claude: `UserPromptSubmit operation blocked by hook:\n${merged.claudeBlocks.join("\n")}\n\n\nOriginal prompt: ${prompt}` };
       }
       return merged.context ? { context: contextNote("UserPromptSubmit", merged.context) } : {};
+    },
+    async beforeExpansion(expansion, signal) {
+      if (sub || !has("UserPromptExpansion")) return {};
+      const fields = { expansion_type: expansion.type, command_name: expansion.name, command_args: expansion.args, command_source: expansion.source, prompt: expansion.prompt };
+      const merged = await fire({ event: "UserPromptExpansion", match: expansion.name, fields }, signal);
+      if (!merged || merged.stop) return {};
+      if (merged.decision === "block") return { block: merged.reason ?? "a UserPromptExpansion hook blocked the command" };
+      return merged.context ? { context: contextNote("UserPromptExpansion", merged.context) } : {};
     },
     async sessionStart(source, signal) {
       const merged = sub ? await fire({ event: "SubagentStart", match: sub.agentType }, signal) : await fire({ event: "SessionStart", match: source, fields: { source } }, signal);

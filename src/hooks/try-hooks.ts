@@ -44,6 +44,8 @@ function sampleFields(event: HookEvent): { match?: string; payload: Record<strin
       return { match: "other", payload: { reason: "other" } };
     case "UserPromptSubmit":
       return { payload: { prompt: "a test prompt from rein hooks test" } };
+    case "UserPromptExpansion":
+      return { match: "test-command", payload: { expansion_type: "slash_command", command_name: "test-command", command_args: "", command_source: "user", prompt: "/test-command" } };
     case "PostToolUse":
       return { payload: {}, end: { output: "", isError: false, durationMs: 0 } };
     case "PostToolUseFailure":

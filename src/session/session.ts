@@ -378,6 +378,8 @@ export class Session {
       if (plan.type === "command") this.options.skills!.grants.push(...plan.grants);
       const model = plan.type === "command" && plan.model ? (this.options.models?.resolve?.(plan.model, this.options.model) ?? plan.model) : this.options.model;
       let sent = plan.type === "command" ? plan.text : text;
+      const expansion = plan.type === "command" ? await this.hooks?.points.beforeExpansion(this.expansionOf(plan.name, text), controller.signal) : undefined;
+      if (expansion?.block !== undefined) return this.result(startedAt, "error", { error: `a UserPromptExpansion hook blocked /${plan.type === "command" ? plan.name : ""}: ${expansion.block}` });
       if (plan.type === "command" && hasInlineCommands(sent)) {
         const expanded = await expandInlineCommands(sent, this.inlineIO(controller.signal), plan.name);
         if ("error" in expanded) return this.result(startedAt, "error", { error: expanded.error });
@@ -397,7 +399,8 @@ export class Session {
       if (heard.block !== undefined) return this.result(startedAt, "error", { error: `a UserPromptSubmit hook blocked the prompt: ${heard.block}` });
       if (this.messages.length === 0 && !this.row.title) store.updateSession(this.id, { title: titleOf(text) });
       const user = this.emit({ type: "user", text: sent, ...(plan.type === "command" ? { typed: text } : {}) });
-      const userMessage: Message = { role: "user", content: [{ type: "text", text: sent }, ...added, ...heard.context.map((note) => ({ type: "text" as const, text: note })), ...this.deadWorkers()] };
+      const notes = [...(expansion?.context ? [expansion.context] : []), ...heard.context];
+      const userMessage: Message = { role: "user", content: [{ type: "text", text: sent }, ...added, ...notes.map((note) => ({ type: "text" as const, text: note })), ...this.deadWorkers()] };
       this.checkpoints?.begin(user.seq, this.messages.length);
       this.messages.push(userMessage);
       store.appendMessage(this.id, userMessage, user.seq);
@@ -602,6 +605,16 @@ export class Session {
   private wake(note: string): void {
     if (this.inRun || !this.options.wakeWhenIdle) return void this.hooks?.points.addLate(note);
     void this.prompt(note).catch(() => this.hooks?.points.addLate(note));
+  }
+
+  /** What UserPromptExpansion hooks hear of a `/command` (Claude Code's fields: an MCP prompt or a command, and where it came from). */
+  private expansionOf(name: string, typed: string) {
+    const skills = this.options.skills;
+    const command = skills?.loaded.commands.find((c) => c.name === name);
+    const mcp = !command && skills?.prompts?.owns(name) === true;
+    const source = mcp ? "mcp" : command?.plugin ? "plugin" : (command?.source ?? "user");
+    const args = typed.trim().replace(/^\/\S+\s*/, "");
+    return { type: mcp ? ("mcp_prompt" as const) : ("slash_command" as const), name, args, source, prompt: typed };
   }
 
   /** How a command's `` !`cmd` `` runs: the session's bash tool, decided by the broker with nobody asked (inline-commands.ts). */
