@@ -83,7 +83,8 @@ export type AgentEvent =
   | { type: "taint"; kind: string; source: string; turn: number }
   /** a person read that content and trusts it: it no longer taints the session */
   | { type: "taint_cleared"; source: string }
-  | { type: "permission_ask"; id: string; tool_use_id: string; tool: string; requests: PermissionRequest[]; reason?: string }
+  /** `tainted`: why a tainted session asks whatever the rules allow; `taint_sources`: the content that tainted it, which a person may trust */
+  | { type: "permission_ask"; id: string; tool_use_id: string; tool: string; requests: PermissionRequest[]; reason?: string; tainted?: string; taint_sources?: string[] }
   | { type: "permission_reply"; id: string; reply: PermissionReply; message?: string }
   | { type: "retry"; attempt: number; delay_ms: number; reason: string }
   /**

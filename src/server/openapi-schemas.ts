@@ -33,7 +33,7 @@ const events = {
   assistant: event("assistant", { content: { type: "array", items: { type: "object" } }, stop_reason: { type: ["string", "null"] }, usage, cost_usd: nullableNumber, model: str }, ["cost_usd"]),
   tool_start: event("tool_start", { id: str, name: str, input: {} }),
   tool_output: event("tool_output", { id: str, chunk: str }),
-  permission_ask: event("permission_ask", { id: str, tool_use_id: str, tool: str, requests: { type: "array", items: ref("PermissionRequest") }, reason: str }, ["reason"]),
+  permission_ask: event("permission_ask", { id: str, tool_use_id: str, tool: str, requests: { type: "array", items: ref("PermissionRequest") }, reason: str, tainted: str, taint_sources: { type: "array", items: str } }, ["reason", "tainted", "taint_sources"]),
   permission_reply: event("permission_reply", { id: str, reply: { enum: ["once", "always", "reject"] }, message: str }, ["message"]),
   tool_end: event(
     "tool_end",

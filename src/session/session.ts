@@ -260,6 +260,7 @@ export class Session {
           tool: ask.tool,
           requests: ask.requests,
           ...(ask.reason ? { reason: ask.reason } : {}),
+          ...(ask.tainted ? { tainted: ask.tainted, taint_sources: this.taint?.active().map((s) => s.source) ?? [] } : {}),
         }),
       emitReply: (id, answer) =>
         this.emit({ type: "permission_reply", id, reply: answer.reply, ...(answer.message ? { message: answer.message } : {}) }),

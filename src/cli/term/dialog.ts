@@ -17,7 +17,7 @@ import { visible } from "./editor.ts";
 import { readOwnText } from "../../sdk/own-file.ts";
 
 export type AskEvent = Extract<StampedEvent, { type: "permission_ask" }>;
-export type Choice = "once" | "folder" | "edits" | "session" | "project" | "user" | "reject" | "message";
+export type Choice = "once" | "folder" | "edits" | "session" | "project" | "user" | "trust" | "reject" | "message";
 type Option = { key: string; choice: Choice; label: string };
 
 const FILE_TOOLS = new Set(["edit", "write"]);
@@ -33,6 +33,8 @@ export function alwaysRules(ask: AskEvent): { permission: string; pattern: strin
 /** The answers, numbered from 1 (`key` is the number). A file edit also offers its folder and every edit of the session. */
 export function dialogOptions(ask: AskEvent, trusted: boolean): Option[] {
   const options: Omit<Option, "key">[] = [{ choice: "once", label: "Yes" }];
+  // A tainted session's ask: the person may say the content that tainted it is fine (docs/permissions.md).
+  if (ask.taint_sources?.length) options.push({ choice: "trust", label: `Yes, and trust what this session read (I have read it): ${visible(ask.taint_sources.join(", "))}` });
   const folder = editFolder(ask);
   if (folder) {
     options.push({ choice: "folder", label: `Yes, and allow edits in ${visible(folder)}/ this session` });
@@ -133,6 +135,11 @@ export function answer(ctx: Context, session: Session, ask: AskEvent, choice: Ex
   if (choice === "once") {
     session.reply(ask.id, "once");
     return chalk.dim("allowed once");
+  }
+  if (choice === "trust") {
+    const cleared = (ask.taint_sources ?? []).filter((source) => session.clearTaint(source));
+    session.reply(ask.id, "once");
+    return chalk.dim(`allowed once; trusted from now on: ${cleared.join(", ") || "(nothing left to trust)"}`);
   }
   if (choice === "folder") {
     const folder = folderRules(ask).map((r) => ({ ...r, action: "allow" as const, source: "approved in this session" }));
