@@ -30,6 +30,20 @@ function git(args: string[]): { out: string } | { error: string } {
   });
   if (run.error) return { error: (run.error as NodeJS.ErrnoException).code === "ENOENT" ? "git is not installed (install git, or give a folder)" : run.error.message };
   if (run.status === 0) return { out: run.stdout };
-  const last = run.stderr.trim().split("\n").filter(Boolean).at(-1) ?? `git exited with ${run.status ?? run.signal}`;
-  return { error: last.replace(/^fatal: /, "") };
+  return { error: failureLine(run.stderr) ?? `git exited with ${run.status ?? run.signal}` };
+}
+
+/**
+ * git's reason in one line: its first `fatal:` or `error:` line (the lines after it are advice, and
+ * the last, "and the repository exists.", reads as the opposite of what happened); a repository the
+ * server will not show (missing, or private without a login) is said so.
+ */
+export function failureLine(stderr: string): string | undefined {
+  const lines = stderr.trim().split("\n").map((l) => l.trim()).filter(Boolean);
+  const reason = (lines.find((l) => /^(fatal|error):/.test(l)) ?? lines.at(-1))?.replace(/^(fatal|error): /, "");
+  if (!reason) return undefined;
+  if (/could not read from remote repository|repository .* not found|Repository not found|Authentication failed|could not read Username|terminal prompts disabled/i.test(reason)) {
+    return `the repository does not exist, or it is private and git has no login for it (git: ${reason})`;
+  }
+  return reason;
 }
