@@ -4,6 +4,7 @@ import type { Tool } from "../sdk.ts";
 import { COMPACT_AT, COMPACT_TO, fixedTokens, promptTokens, requestTokens, usableWindow, type Measured } from "./context-size.ts";
 import { runToolCall, type CallOutcome } from "./tool-call.ts";
 import { isDeferred, toolDefinition } from "./tool-schema.ts";
+import { toolUseIds, uniqueToolIds } from "./unique-tool-ids.ts";
 import {
   addUsage,
   emptyUsage,
@@ -82,6 +83,7 @@ export async function runLoop(messages: Message[], config: LoopConfig, io: LoopR
   /** rein's hooks stop a run as `stopped`; Claude Code's (haltSucceeds) end it as a success, as Claude Code does */
   const haltEnd = (why: string) => (io.chain?.haltSucceeds?.() ? end("success") : end("stopped", why));
 
+  const usedIds = toolUseIds(messages);
   while (true) {
     if (signal.aborted) return end("interrupted");
     const halt = halted();
@@ -139,6 +141,9 @@ export async function runLoop(messages: Message[], config: LoopConfig, io: LoopR
       return end("error", turn.message);
     }
 
+    // Ids are made unique here, before the reply is shown or stored (some providers reuse them).
+    const unique = uniqueToolIds(turn.content, usedIds);
+    if (unique.renamed.size) turn = renameCalls(turn, unique.content, unique.renamed);
     const turnCost = count(turn.usage);
     const counted = promptTokens(turn.usage);
     measured = counted > 0 ? { tokens: counted, messages: sent } : undefined;
@@ -197,6 +202,17 @@ function budgetReached(maxCost: number, spent: number | null): string {
 /** Sums stay at the model table's precision (a millionth of a dollar), without float noise. */
 function roundUsd(dollars: number): number {
   return Math.round(dollars * 1e6) / 1e6;
+}
+
+/** The reply with its calls renamed (see unique-tool-ids.ts), and what the stream said of them. */
+function renameCalls(turn: Extract<ProviderEvent, { type: "done" }>, content: ContentBlock[], renamed: ReadonlyMap<string, string>): Extract<ProviderEvent, { type: "done" }> {
+  const name = (id: string) => renamed.get(id) ?? id;
+  return {
+    ...turn,
+    content,
+    incomplete_tool_ids: turn.incomplete_tool_ids.map(name),
+    ...(turn.invalid_tool_inputs ? { invalid_tool_inputs: turn.invalid_tool_inputs.map((i) => ({ ...i, id: name(i.id) })) } : {}),
+  };
 }
 
 type TurnOutcome =

@@ -13,8 +13,45 @@ export function wireToolId(id: string): string {
 /** Messages already found to carry only ids that fit: every request sends the whole conversation again. */
 const fitting = new WeakSet<Message>();
 
-/** The messages with every tool id made to fit (the same array when all fit: the usual case). */
+/** The messages with every tool id made to fit and unique (the same array when they are: the usual case). */
 export function withWireIds(messages: Message[]): Message[] {
+  return withDistinctIds(withFittingIds(messages));
+}
+
+/**
+ * A session an older rein stored may repeat a tool_use id in a later reply (a provider that reused
+ * `call_0`): the later call is sent under a new id, and so is the result that answers it (the one in
+ * the message after it).
+ */
+function withDistinctIds(messages: Message[]): Message[] {
+  const seen = new Set<string>();
+  let renamed = new Map<string, string>();
+  let changed = false;
+  const out = messages.map((m, i) => {
+    if (m.role === "assistant") {
+      renamed = new Map();
+      const content = m.content.map((b) => {
+        if (b.type !== "tool_use") return b;
+        const id = (b as ToolUseBlock).id;
+        if (!seen.has(id)) return seen.add(id), b;
+        const fresh = wireToolId(`${id}#${i}`);
+        seen.add(fresh);
+        renamed.set(id, fresh);
+        return { ...b, id: fresh } as ToolUseBlock;
+      });
+      if (!renamed.size) return m;
+      changed = true;
+      return { ...m, content };
+    }
+    if (!renamed.size) return m;
+    const answer = renamed;
+    renamed = new Map();
+    return { ...m, content: m.content.map((b) => (b.type === "tool_result" && answer.has((b as ToolResultBlock).tool_use_id) ? ({ ...b, tool_use_id: answer.get((b as ToolResultBlock).tool_use_id)! } as ToolResultBlock) : b)) };
+  });
+  return changed ? out : messages;
+}
+
+function withFittingIds(messages: Message[]): Message[] {
   const fits = (b: ContentBlock) =>
     b.type === "tool_use" ? FITS.test((b as ToolUseBlock).id) : b.type === "tool_result" ? FITS.test((b as ToolResultBlock).tool_use_id) : true;
   const allFit = (m: Message) => fitting.has(m) || (m.content.every(fits) && (fitting.add(m), true));
