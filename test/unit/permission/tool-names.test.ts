@@ -35,7 +35,8 @@ const NAMES: Record<string, [string, string]> = {
 };
 const TOOLS = [...new Set(Object.values(NAMES).map(([tool]) => tool))];
 
-const hook = (matcher: string): HookEntry => ({ event: "PreToolUse", matcher, handler: { type: "command", command: `echo ${matcher}` }, file: "/settings.json", scope: "user", dialect: "claude", active: true });
+// rein's own config: a matcher may name a tool in either vocabulary, in any case (Claude Code's files match exactly, as Claude Code does: test/unit/hooks/sources.test.ts).
+const hook = (matcher: string): HookEntry => ({ event: "PreToolUse", matcher, handler: { type: "command", command: `echo ${matcher}` }, file: "/config.json", scope: "user", dialect: "rein", active: true });
 const agentTools = (tools: string) =>
   parseAgentFile({ path: "/a.md", id: "a", text: `---\nname: a\ndescription: d\ntools: ${tools}\n---\nx\n`, format: "claude", project: false }).agent?.tools;
 
