@@ -45,3 +45,16 @@ test("a user's provider joins rein's registry; a repository's may only describe 
   const report = config.claudeFiles.find((f) => f.file === join(ws.project, "opencode.json"))!;
   expect(report.ignored.join("\n")).toContain("provider.gateway: a repository's file may describe models, never a provider's endpoint");
 });
+
+test("mcp entries, local and remote, become MCP servers in Claude Code's entry format; a disabled one is left out", () => {
+  write(join(ws.project, "opencode.json"), JSON.stringify({ mcp: {
+    docs: { type: "local", command: ["npx", "-y", "docs-server"], environment: { LEVEL: "1" } },
+    api: { type: "remote", url: "https://mcp.example/mcp", headers: { "x-team": "core" } },
+    off: { type: "local", command: ["nope"], enabled: false },
+  } }));
+  expect(ws.load().mcpServers).toEqual([{
+    file: join(ws.project, "opencode.json"),
+    scope: "project",
+    servers: { docs: { command: "npx", args: ["-y", "docs-server"], env: { LEVEL: "1" } }, api: { type: "http", url: "https://mcp.example/mcp", headers: { "x-team": "core" } } },
+  }]);
+});
