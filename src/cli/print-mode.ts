@@ -78,7 +78,7 @@ export async function printMode(ctx: Context): Promise<number> {
       };
       streaming = session.subscribe(claudeRenderer(init, schema ? withStructuredOutput(writeLine, schema) : writeLine, format === "claude-stream-json", args.includePartialMessages));
     } else if (!args.compact) session.subscribe(stderrRenderer(warn, ctx.cwd));
-    const result = args.compact ? await session.compactRun(args.focus) : turns ? await turns(session) : await session.prompt(prompt);
+    const result = args.compact ? await session.compactRun(args.focus) : turns ? await turns(session) : await session.prompt(withInitialPrompt(prompt, settings, !args.resume && !args.continue));
     signals.stop();
     const structured = schema && result.status === "success" ? schema.check(result.text ?? "") : undefined;
     if (structured && "error" in structured) warn(`the final answer does not match --json-schema: ${structured.error}`);
@@ -218,4 +218,10 @@ function onSignals(abort: (signal: StopSignal) => void): { stop: () => void; rec
 
 function writeLine(line: string): void {
   out(`${line}\n`);
+}
+
+/** The main agent's `initialPrompt` (Claude Code's) goes before the first prompt of a new session. */
+function withInitialPrompt(prompt: string, settings: { agents?: { list: readonly { name: string; initialPrompt?: string }[]; name?: string } }, fresh: boolean): string {
+  const agent = settings.agents?.name ? settings.agents.list.find((a) => a.name === settings.agents!.name) : undefined;
+  return fresh && agent?.initialPrompt ? `${agent.initialPrompt}\n\n${prompt}` : prompt;
 }

@@ -6,6 +6,7 @@ import type { ChildOutcome, ChildRequest, HookAgentSource, SubagentParent } from
 import { agentLayer, offeredTools, tightening } from "../agents/rules.ts";
 import { DEFAULT_TASK_CAP, taskTool } from "../agents/task-tool.ts";
 import type { AgentDefinition } from "../agents/types.ts";
+import { skillText } from "../skills/skill-tool.ts";
 import { emptyUsage } from "../agent/types.ts";
 import type { Rule } from "../permission/evaluate.ts";
 import { teamTools } from "../agents/team-tools.ts";
@@ -223,6 +224,19 @@ export function mayStartTasks(agent: AgentDefinition): boolean {
   return (!agent.tools || agent.tools.includes("task")) && !agent.disallowedTools?.includes("task");
 }
 
+/**
+ * An agent's `skills` (Claude Code's): each skill's text, loaded into its prompt as the skill tool
+ * would load it. A plugin's agent names its own plugin's skills without the prefix.
+ */
+function preloaded(agent: AgentDefinition, options: SessionOptions): string[] {
+  const skills = options.skills?.loaded.skills.skills ?? [];
+  const prefix = agent.name.includes(":") ? agent.name.slice(0, agent.name.lastIndexOf(":") + 1) : "";
+  return (agent.skills ?? []).flatMap((name) => {
+    const skill = skills.find((s) => s.name === name) ?? skills.find((s) => s.name === `${prefix}${name}`);
+    return skill ? [skillText(skill, "")] : [];
+  });
+}
+
 function childOptions(parentOptions: SessionOptions, agent: AgentDefinition, parent: SubagentParent, model: string, approvals: readonly (readonly Rule[])[]): SessionOptions {
   const { subagents: _, ...base } = parentOptions;
   const shared = parentOptions.childSystem ?? parentOptions.system;
@@ -232,7 +246,7 @@ function childOptions(parentOptions: SessionOptions, agent: AgentDefinition, par
   return {
     ...base,
     model,
-    system: agent.prompt ? `${shared}\n\n${agent.prompt}` : shared,
+    system: [shared, agent.prompt, ...preloaded(agent, parentOptions)].filter(Boolean).join("\n\n"),
     childSystem: shared,
     tools: async () => {
       const tools = await (typeof parentTools === "function" ? parentTools() : parentTools);
