@@ -19,6 +19,7 @@ import { hookFigures, hookRows } from "./bench-hooks.ts";
 import { instructionStartup, instructionStartupRows } from "./bench-memory.ts";
 import { mcpFigures, mcpRows } from "./bench-mcp.ts";
 import { lspFigures, lspRows } from "./bench-lsp.ts";
+import { taintFigures, taintRows } from "./bench-taint.ts";
 import { benchEnv } from "./bench-proc.ts";
 import { providerFigures, providerRows } from "./bench-providers.ts";
 import { toolReload } from "./bench-reload.ts";
@@ -79,6 +80,8 @@ async function main() {
     console.error(`checkpoints: ${JSON.stringify(checkpoints)}`);
     const mcp = await mcpFigures(BIN, fake, SESSION_RUNS);
     console.error(`mcp: ${JSON.stringify(mcp)}`);
+    const taint = taintFigures();
+    console.error(`taint: ${JSON.stringify(taint)}`);
     const lsp = await lspFigures(BIN, fake);
     console.error(`lsp: ${JSON.stringify(lsp)}`);
     const compaction = await compactionFigures();
@@ -113,6 +116,7 @@ async function main() {
       ...hookRows(hooks),
       ...mcpRows(mcp),
       ...lspRows(lsp),
+      ...taintRows(taint, turns.perTurnMs),
       ...terminalRows(terminal, floors.printerRss),
     ];
     await Bun.write(join(ROOT, "BENCHMARKS.md"), document(rows, peers));
