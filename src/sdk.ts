@@ -98,8 +98,13 @@ export type ToolSpec<S extends GenericSchema> = {
   input: S;
   run: (input: InferOutput<S>, ctx: ToolContext) => Promise<ToolResult> | ToolResult;
   permissions?: (input: InferOutput<S>, ctx: Pick<ToolContext, "cwd">) => PermissionRequest[];
+  /** why the call cannot run, found before anyone is asked to allow it (a write to a file the model has not read); undefined when it can */
+  check?: (input: InferOutput<S>, ctx: CheckContext) => Promise<string | undefined> | string | undefined;
   readOnly?: boolean;
 };
+
+/** What a tool's `check` may look at: no output, no signal, nothing that runs. */
+export type CheckContext = Pick<ToolContext, "cwd" | "files" | "fileAccess">;
 
 /** A tool as the loop holds it, its input type erased. */
 export type Tool = {
@@ -110,6 +115,7 @@ export type Tool = {
   inputSchema?: Record<string, unknown>;
   run: (input: unknown, ctx: ToolContext) => Promise<ToolResult> | ToolResult;
   permissions?: (input: unknown, ctx: Pick<ToolContext, "cwd">) => PermissionRequest[];
+  check?: (input: unknown, ctx: CheckContext) => Promise<string | undefined> | string | undefined;
   readOnly?: boolean;
 };
 

@@ -26,6 +26,12 @@ export default defineTool({
     replace_all: v.optional(v.boolean()),
   }),
   permissions: ({ path }, { cwd }) => pathRequests("edit", path, cwd),
+  // Before anyone is asked: an edit of a file the model has not read (or that changed since) is refused now.
+  async check({ path }, ctx) {
+    const absolute = resolvePath(path, ctx.cwd);
+    const info = await stat(absolute).catch(() => undefined);
+    return info && (await refusalText(absolute, info, ctx));
+  },
   async run({ path, old_string, new_string, replace_all = false }, ctx) {
     const absolute = resolvePath(path, ctx.cwd);
     if (old_string === "") return fail("old_string is empty. Give the exact text to replace; to create a file, use write.");
@@ -70,7 +76,7 @@ async function replaceInFile(path: string, oldString: string, newString: string,
   return { output: `Edited ${path}: replaced ${count}.\n${clip(hunks, MAX_OUTPUT_DIFF_LINES)}`, metadata: { diff } };
 }
 
-async function refusalText(path: string, info: Stats, ctx: ToolContext): Promise<string | undefined> {
+async function refusalText(path: string, info: Stats, ctx: Pick<ToolContext, "files" | "fileAccess">): Promise<string | undefined> {
   if (info.isDirectory()) return `${path} is a directory: give the path of a file inside it.`;
   const stale = await staleness(path, info, ctx.files, ctx.fileAccess);
   if (stale === "unread") return `You have not read ${path} in this session. Read it first, then edit it with text copied from what you read.`;

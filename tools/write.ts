@@ -17,6 +17,12 @@ export default defineTool({
     content: v.string(),
   }),
   permissions: ({ path }, { cwd }) => pathRequests("edit", path, cwd),
+  // Before anyone is asked: a write that would be refused is refused now.
+  async check({ path }, ctx) {
+    const absolute = resolvePath(path, ctx.cwd);
+    const existing = await stat(absolute).catch(() => undefined);
+    return existing && (await refusalText(absolute, existing, ctx));
+  },
   async run({ path, content }, ctx) {
     const absolute = resolvePath(path, ctx.cwd);
     const existing = await stat(absolute).catch(() => undefined);
@@ -36,7 +42,7 @@ export default defineTool({
   },
 });
 
-async function refusalText(path: string, existing: Stats, ctx: ToolContext): Promise<string | undefined> {
+async function refusalText(path: string, existing: Stats, ctx: Pick<ToolContext, "files" | "fileAccess">): Promise<string | undefined> {
   if (existing.isDirectory()) return `${path} is a directory: give the path of a file inside it.`;
   const stale = await staleness(path, existing, ctx.files, ctx.fileAccess);
   if (stale === "unread") {

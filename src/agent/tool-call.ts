@@ -94,6 +94,9 @@ export async function runToolCall(
 
   const requests = permissionRequests(tool, input, config.cwd);
   if (typeof requests === "string") return finish(requests, true);
+  // A call that cannot run is refused before a person is asked to allow it (the run checks again).
+  const unrunnable = tool.check ? await settled(Promise.resolve().then(() => tool.check!(input, { cwd: config.cwd, files: io.files, fileAccess: io.fileAccess }))) : undefined;
+  if (typeof unrunnable === "string") return after({ output: unrunnable, isError: true }, 0);
   const reason = [options.confirmReason, before?.ask].filter(Boolean).join("; ");
   const auth = await io.authorize({ toolUseId: call.id, tool: tool.name, input, requests, ...(reason ? { reason } : {}), ...(before?.allow && !before.ask ? { hookAllow: true } : {}) });
   if (!auth.allow) return after({ output: auth.message, isError: true }, 0, auth.stop, true);

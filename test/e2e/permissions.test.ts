@@ -105,3 +105,16 @@ test.concurrent("an untrusted repository's ask rule cannot turn the user's deny 
   const trusted = await w.run(["permissions", "explain", "--json", "--trust", "--", "rm -rf build"]);
   expect(JSON.parse(trusted.stdout).requests[0].rule).toMatchObject({ action: "ask", source: "project config" });
 });
+
+test.concurrent("a write to an existing file the model has not read is refused before anyone is asked", async () => {
+  await using w = await world();
+  await Bun.write(w.path("notes.txt"), "mine\n");
+  w.fake.script({ reply: [{ type: "tool_use", name: "write", input: { path: "notes.txt", content: "theirs\n" } }] }, { reply: [{ type: "text", text: "ok" }] });
+  const r = await w.runStream(["-p", "overwrite it", "--on-ask", "fail"]);
+  expect(r.code).toBe(0);
+  expect(r.events.filter((e) => e.type === "permission_ask")).toEqual([]);
+  const end = r.events.find((e) => e.type === "tool_end");
+  expect(end).toMatchObject({ name: "write", is_error: true });
+  expect(end?.output).toContain("already exists and you have not read it in this session");
+  expect(await Bun.file(w.path("notes.txt")).text()).toBe("mine\n");
+});
