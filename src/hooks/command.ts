@@ -5,11 +5,13 @@ import type { HookHandler } from "../config/hooks-schema.ts";
 type CommandHandler = Extract<HookHandler, { type: "command" }>;
 
 /** What a handler's process did: read by outcome.ts. `exitCode` is null when it was ended (timeout, abort). */
-export type RawRun = { exitCode: number | null; stdout: string; stderr: string; timedOut: boolean; cut: boolean; error?: string };
+export type RawRun = { exitCode: number | null; stdout: string; stderr: string; timedOut: boolean; cut: boolean; error?: string; signal?: string };
 
 export const OUTPUT_LIMIT = 10_000;
 const ENCODER = new TextEncoder();
 const KILL_GRACE_MS = 1_000;
+/** how long output may still arrive once the hook's process exited (from a child that left its group) */
+const DRAIN_MS = 1_000;
 
 export type CommandRun = {
   payload: string;
@@ -44,10 +46,15 @@ export async function runCommand(handler: CommandHandler, run: CommandRun): Prom
     end();
   }
   try {
-    const [stdout, stderr, exitCode] = await Promise.all([capped(child.stdout), capped(child.stderr), child.exited]);
+    // The hook is over when its process exits: what it left running in its group (`sleep 777 &`
+    // holding stdout) is killed, so the output ends; one that left the group is waited on briefly.
+    const exited = child.exited.then((code) => (signalGroup(child.pid, "SIGKILL"), code));
+    const drained = exited.then(() => new Promise<void>((resolve) => setTimeout(resolve, DRAIN_MS).unref?.()));
+    const [stdout, stderr, exitCode] = await Promise.all([capped(child.stdout, drained), capped(child.stderr, drained), exited]);
     if (failed) throw failed.error;
+    const killed = !timedOut && !run.signal.aborted && child.signalCode !== null ? child.signalCode : undefined;
     const ended = timedOut || run.signal.aborted || child.signalCode !== null;
-    return { exitCode: ended ? null : exitCode, stdout: stdout.text, stderr: stderr.text, timedOut, cut: stdout.cut };
+    return { exitCode: ended ? null : exitCode, stdout: stdout.text, stderr: stderr.text, timedOut, cut: stdout.cut, ...(killed ? { signal: String(killed) } : {}) };
   } finally {
     clearTimeout(timer);
     run.signal.removeEventListener("abort", end);
@@ -89,13 +96,17 @@ function signalGroup(pid: number, signal: NodeJS.Signals): void {
 }
 
 /** A stream's text up to OUTPUT_LIMIT characters; the rest is read and dropped, so the writer never blocks. */
-async function capped(stream: ReadableStream<Uint8Array>): Promise<{ text: string; cut: boolean }> {
+async function capped(stream: ReadableStream<Uint8Array>, until: Promise<void>): Promise<{ text: string; cut: boolean }> {
   const decoder = new TextDecoder();
   let text = "";
   let cut = false;
-  for await (const chunk of stream) {
+  const reader = stream.getReader();
+  void until.then(() => reader.cancel().catch(() => undefined));
+  for (;;) {
+    const { done, value } = await reader.read().catch(() => ({ done: true as const, value: undefined }));
+    if (done) break;
     if (cut) continue;
-    text += decoder.decode(chunk, { stream: true });
+    text += decoder.decode(value, { stream: true });
     if (text.length > OUTPUT_LIMIT) {
       text = text.slice(0, OUTPUT_LIMIT);
       cut = true;

@@ -53,6 +53,7 @@ type HookJson = v.InferOutput<typeof HookJson>;
 export function verdictOf(event: HookEvent, run: RawRun, timeoutMs: number): Verdict {
   const output = shortOutput(run);
   if (run.error) return { error: run.error, output };
+  if (run.signal) return { error: `killed by ${run.signal}; it decided nothing`, output };
   if (run.exitCode === null) return { error: run.timedOut ? `timed out after ${timeoutMs / 1000} s; it decided nothing` : "stopped: the run was interrupted", output };
   const read = readJson(run.stdout);
   const notes = run.cut ? { systemMessage: `the hook printed more than ${OUTPUT_LIMIT} characters; the rest was cut` } : {};
