@@ -66,12 +66,21 @@ export function createApp(deps: AppDeps): Hono {
 /**
  * Hono answers HEAD by running the GET route and dropping its body without cancelling it: a
  * stream would run on unread. Cancelling ends whatever the body holds (subscriptions, timers).
+ * The head is the one GET sends (RFC 9110 9.3.2): a body's real Content-Length, and none for a
+ * stream (which is chunked), never a made-up `Content-Length: 0`.
  */
 async function dropHeadBodies(c: Context, next: () => Promise<void>): Promise<void> {
   await next();
-  if (c.req.method !== "HEAD" || !c.res.body) return;
-  void c.res.body.cancel().catch(() => {});
-  c.res = new Response(null, c.res);
+  if (c.req.method !== "HEAD") return;
+  const headers = new Headers(c.res.headers);
+  if (headers.get("content-type")?.startsWith("text/event-stream")) {
+    void c.res.body?.cancel().catch(() => {});
+    headers.delete("content-length");
+    headers.set("transfer-encoding", "chunked");
+  } else if (c.res.body) {
+    headers.set("content-length", String((await c.res.arrayBuffer()).byteLength));
+  } else return;
+  c.res = new Response(null, { status: c.res.status, headers });
 }
 
 /** A 405 naming the methods the path has, when it has any. */
@@ -79,6 +88,7 @@ function wrongMethod(app: Hono, c: Context): Response | undefined {
   const path = new URL(c.req.url).pathname;
   const methods = new Set(app.routes.filter((r) => r.method !== "ALL" && pattern(r.path).test(path)).map((r) => r.method));
   if (methods.size === 0) return undefined;
+  if (methods.has("GET")) methods.add("HEAD");
   const allow = [...methods].sort().join(", ");
   return fail(c, "method_not_allowed", `${c.req.method} is not allowed on ${path}: use ${allow}`, { allow });
 }

@@ -26,7 +26,7 @@ const nullableNumber = { type: ["number", "null"] };
 const rules = { type: "array", items: { type: "string", minLength: 1 }, description: 'permission rules, e.g. "bash(git *)"' };
 
 const events = {
-  session: event("session", { id: str, cwd: str, model: str, version: str }),
+  session: event("session", { id: str, cwd: str, model: str, version: str, agent: str }, ["agent"]),
   user: event("user", { text: str, typed: str }, ["typed"]),
   text_delta: event("text_delta", { text: str }),
   retry: event("retry", { attempt: int, delay_ms: int, reason: str }),
@@ -80,6 +80,18 @@ const events = {
     { id: str, event: str, source: str, handler: str, decision: str, duration_ms: int, output: str, error: str, tool_use_id: str },
     ["error", "tool_use_id"],
   ),
+  checkpoint: event(
+    "checkpoint",
+    {
+      n: int,
+      changed: { type: "array", items: { type: "object", properties: { status: str, path: str, from: str }, required: ["status", "path"] } },
+      uncovered: { type: "array", items: str },
+      side_effects: { type: "array", items: str },
+      incomplete: str,
+    },
+    ["incomplete"],
+  ),
+  undo: event("undo", { redo: { type: "boolean" }, files: { type: "array", items: str }, messages: int, side_effects: { type: "array", items: str } }),
   result: event(
     "result",
     {

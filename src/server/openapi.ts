@@ -36,6 +36,7 @@ const redirect = (to: string) => ({ description: `to ${to}`, headers: { Location
 const paths = {
   "/health": {
     get: {
+      operationId: "getHealth",
       summary: "liveness and version; needs no token",
       security: [],
       responses: { "200": json("the server is up", closed({ ok: { const: true }, version: str })), ...always },
@@ -43,11 +44,13 @@ const paths = {
   },
   "/sessions": {
     post: {
+      operationId: "createSession",
       summary: "create a session",
       requestBody: body(ref("NewSession"), false),
       responses: { "201": json("created", closed({ id: str })), ...withBody },
     },
     get: {
+      operationId: "listSessions",
       summary: "list sessions (not those in the trash), most recently updated first",
       responses: { "200": json("the sessions", closed({ sessions: { type: "array", items: ref("Session") } })), ...locked },
     },
@@ -55,6 +58,7 @@ const paths = {
   "/sessions/{id}": {
     parameters: [idParam],
     get: {
+      operationId: "getSession",
       summary: "one session with its messages and open permission asks",
       responses: {
         "200": json(
@@ -72,6 +76,7 @@ const paths = {
       },
     },
     delete: {
+      operationId: "deleteSession",
       summary: "move a session to the trash, as rein sessions rm does (rein sessions restore brings it back); a running prompt is aborted first",
       parameters: [{ name: "purge", in: "query", required: false, schema: { enum: ["1"] }, description: "1: delete it for good instead" }],
       responses: { "200": json("deleted", closed({ deleted: { const: true }, purged: { type: "boolean" } })), ...locked, "404": errors.not_found },
@@ -80,6 +85,7 @@ const paths = {
   "/sessions/{id}/prompt": {
     parameters: [idParam],
     post: {
+      operationId: "promptSession",
       summary: "run a prompt in the background (or wait for it with ?wait=1)",
       parameters: [{ name: "wait", in: "query", required: false, schema: { enum: ["1"] }, description: "1: answer when the run ends" }],
       requestBody: body(closed({ text: { type: "string", minLength: 1 } })),
@@ -94,6 +100,7 @@ const paths = {
   "/sessions/{id}/events": {
     parameters: [idParam],
     get: {
+      operationId: "streamSessionEvents",
       summary: "the session's events as server-sent events: stored ones after the given seq, then live ones",
       parameters: [
         { name: "Last-Event-ID", in: "header", required: false, schema: int, description: "the last seq the client saw" },
@@ -114,6 +121,7 @@ const paths = {
   "/sessions/{id}/permissions/{askId}": {
     parameters: [idParam, { name: "askId", in: "path", required: true, schema: str, description: "a permission_ask event's id" }],
     post: {
+      operationId: "answerPermission",
       summary: "answer a permission ask; a rejection's message goes to the model",
       requestBody: body(
         closed(
@@ -135,6 +143,7 @@ const paths = {
   "/sessions/{id}/abort": {
     parameters: [idParam],
     post: {
+      operationId: "abortSession",
       summary: "abort the running prompt; its partial reply is kept",
       responses: { "200": json("false when nothing was running", closed({ aborted: { type: "boolean" } })), ...locked, "404": errors.not_found },
     },
@@ -142,6 +151,7 @@ const paths = {
   "/sessions/{id}/mcp": {
     parameters: [idParam],
     get: {
+      operationId: "listSessionMcpServers",
       summary: "the session's MCP servers once those still connecting are done (at most the first turn's wait): state, tools, prompts, last error, as rein mcp list --json (docs/mcp.md)",
       responses: { "200": json("the servers", closed({ servers: { type: "array", items: ref("McpServer") } })), ...locked, ...opens },
     },
@@ -149,6 +159,7 @@ const paths = {
   "/sessions/{id}/checkpoints": {
     parameters: [idParam],
     get: {
+      operationId: "listCheckpoints",
       summary: "the session's checkpoints, oldest first, as rein checkpoints list --json (docs/undo.md)",
       responses: { "200": json("the checkpoints", closed({ checkpoints: { type: "array", items: { type: "object" } } })), ...locked, "404": errors.not_found },
     },
@@ -156,6 +167,7 @@ const paths = {
   "/sessions/{id}/undo": {
     parameters: [idParam],
     post: {
+      operationId: "undoTurns",
       summary: "undo the last turns' code, conversation or both, as rein undo --json does; 409 when there is nothing to undo or it would overwrite a later change",
       requestBody: body(
         closed(
@@ -174,23 +186,26 @@ const paths = {
   "/sessions/{id}/redo": {
     parameters: [idParam],
     post: {
+      operationId: "redoTurns",
       summary: "reverse the last undo, as rein redo --json does",
       requestBody: body(closed({ force: { type: "boolean" } }, ["force"]), false),
       responses: { "200": json("what was redone", { type: "object" }), ...withBody, "404": errors.not_found, "409": json("refused, or nothing to redo", { type: "object" }) },
     },
   },
   "/openapi.json": {
-    get: { summary: "this document", responses: { "200": json("OpenAPI 3.1", { type: "object" }), ...locked } },
+    get: { operationId: "getOpenApi", summary: "this document", responses: { "200": json("OpenAPI 3.1", { type: "object" }), ...locked } },
   },
   "/": {
     get: {
+      operationId: "getPage",
       summary: "the web page: sessions, live events, permission answers, a prompt box",
       responses: { "200": html("the page"), "303": redirect("/login, for a browser that is not logged in"), ...always },
     },
   },
   "/login": {
-    get: { summary: "the login form of the web page", security: [], responses: { "200": html("the form"), "303": redirect("/, when already logged in"), ...always, "429": errors.too_many_requests } },
+    get: { operationId: "getLoginForm", summary: "the login form of the web page", security: [], responses: { "200": html("the form"), "303": redirect("/, when already logged in"), ...always, "429": errors.too_many_requests } },
     post: {
+      operationId: "login",
       summary: "log a browser in: checks the token and sets the login cookie (HttpOnly, SameSite=Strict)",
       security: [],
       requestBody: { required: true, content: { "application/x-www-form-urlencoded": { schema: closed({ token: str }) } } },
@@ -199,13 +214,18 @@ const paths = {
     },
   },
   "/logout": {
-    post: { summary: "forget this browser's login", responses: { "303": redirect("/login"), ...locked } },
+    post: { operationId: "logout", summary: "forget this browser's login", responses: { "303": redirect("/login"), ...locked } },
   },
 };
 
 export const OPENAPI: Record<string, unknown> = {
   openapi: "3.1.0",
-  info: { title: "rein --serve", version: VERSION, description: "rein's sessions over HTTP; see docs/server.md and docs/events.md" },
+  info: {
+    title: "rein --serve",
+    version: VERSION,
+    description:
+      "rein's sessions over HTTP; see docs/server.md and docs/events.md. A method a path does not have is answered 405 method_not_allowed, with an Allow header naming the methods it has (components/responses/MethodNotAllowed); HEAD works wherever GET does.",
+  },
   // Relative: a client talks to whatever address it fetched the document from.
   servers: [{ url: "/" }],
   security: [{ bearer: [] }, { cookie: [] }],
@@ -214,6 +234,13 @@ export const OPENAPI: Record<string, unknown> = {
     securitySchemes: {
       bearer: { type: "http", scheme: "bearer", description: "REIN_SERVER_TOKEN, server.token, or the generated token file" },
       cookie: { type: "apiKey", in: "cookie", name: "rein_login", description: "set by POST /login, for the web page" },
+    },
+    responses: {
+      MethodNotAllowed: {
+        description: "method_not_allowed: the path exists but not with this method (on every path, for the methods it does not list)",
+        headers: { Allow: { schema: str, description: 'the methods the path has, e.g. "GET, HEAD"' } },
+        content: { "application/json": { schema: ref("Error") } },
+      },
     },
     schemas: SCHEMAS,
   },

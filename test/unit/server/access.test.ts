@@ -84,8 +84,8 @@ test("a Host the server does not answer to is refused, /health included", async 
 
 test("a wrong method on a known path is a 405 naming the right ones; an unknown path is a 404", async () => {
   const res = await s.call("PUT", "/sessions");
-  expect(await expectError(res, 405, "method_not_allowed")).toContain("GET, POST");
-  expect(res.headers.get("allow")).toBe("GET, POST");
+  expect(await expectError(res, 405, "method_not_allowed")).toContain("GET, HEAD, POST");
+  expect(res.headers.get("allow")).toBe("GET, HEAD, POST");
   expect((await s.call("GET", "/sessions/s_1/abort")).headers.get("allow")).toBe("POST");
   const unknown = await s.app.request("/nowhere", { headers: { authorization: `Bearer ${TOKEN}` } });
   await expectError(unknown, 404, "not_found");

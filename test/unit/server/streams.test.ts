@@ -31,6 +31,8 @@ test("HEAD on the events route answers the head only and leaves nothing running"
   const res = await s.call("HEAD", `/sessions/${id}/events`);
   expect(res.status).toBe(200);
   expect(res.headers.get("content-type")).toBe("text/event-stream");
+  // GET's stream is chunked: the head has no length, never a Content-Length of 0 (RFC 9110)
+  expect(res.headers.get("content-length")).toBeNull();
   expect(await res.text()).toBe("");
   expect(count()).toBe(0);
   await expectError(await s.call("GET", "/sessions/s_nope/events"), 404, "not_found");
