@@ -256,7 +256,9 @@ export function budgetWarning(settings: RunSettings): string | undefined {
 export function sessionOptions(settings: RunSettings, store: Store, registry = toolRegistry(settings.toolDirs)): SessionOptions {
   const agent = settings.agents?.name ? settings.agents.list.find((a) => a.name === settings.agents!.name) : undefined;
   const options = baseSessionOptions(settings, store, registry, agent);
-  return settings.agents ? withAgent(options, settings.agents, agent) : options;
+  // --tools without Task/Agent: no task tool either.
+  const tasks = !settings.offeredOnly || settings.offeredOnly.includes("task");
+  return settings.agents && tasks ? withAgent(options, settings.agents, agent) : options;
 }
 
 function baseSessionOptions(settings: RunSettings, store: Store, registry: ToolRegistry, agent: AgentDefinition | undefined): SessionOptions {
