@@ -19,6 +19,8 @@ export function readLines(block: string, keys?: readonly string[]): Record<strin
     const starts = pair && (!field || keys === undefined || keys.includes(pair[1]!));
     if (!starts) {
       if (line.startsWith("#") && !field?.style) continue;
+      // A list, a map or a block scalar holds only indented lines; a stray line at the left edge is not theirs.
+      if (field && (field.style || field.first === undefined) && /^\S/.test(line)) continue;
       if (field) field.lines.push(line);
       else if (line.trim() !== "" && !line.startsWith("#")) return undefined;
       continue;

@@ -101,3 +101,27 @@ describe("every reader of front matter", () => {
     ]);
   });
 });
+
+describe("readFrontMatter, lenient as Claude Code reads it", () => {
+  test("Claude Code's retry: a top-level value YAML refuses is quoted, the rest stays YAML (lists, maps)", () => {
+    const read = readFrontMatter("---\ndescription: Use when: the user asks @someone\ntools: [Read, Grep]\nhooks:\n  Stop:\n    - hooks: []\n---\nx");
+    expect(read).toMatchObject({ data: { description: "Use when: the user asks @someone", tools: ["Read", "Grep"], hooks: { Stop: [{ hooks: [] }] } }, lenient: expect.any(String) });
+  });
+
+  test("an <example> description runs on over its lines; a later field still starts; keys given keep Context: lines in the value", () => {
+    const text = '---\nname: simplifier\ndescription: Use this agent after edits. Examples:\n\n<example>\nContext: a feature was added\nuser: "Add auth"\n</example>\nmodel: opus\ntools: ["Read", "Grep"]\n---\nprompt';
+    const read = readFrontMatter(text, { keys: ["name", "description", "model", "tools"] });
+    expect(read).toMatchObject({
+      data: { name: "simplifier", description: 'Use this agent after edits. Examples:\n\n<example>\nContext: a feature was added\nuser: "Add auth"\n</example>', model: "opus", tools: ["Read", "Grep"] },
+      body: "prompt",
+      lenient: expect.stringContaining('line 5 ("<example>") is not a field'),
+    });
+    // without the keys, a `word:` line starts a field of its own
+    expect(readFrontMatter(text)).toMatchObject({ data: { Context: "a feature was added", model: "opus" } });
+  });
+
+  test("the line reading keeps block scalars and indented lists when another line spoils strict YAML", () => {
+    const read = readFrontMatter("---\nname: a\nnote: |\n  line one\n  line two\nfolded: >-\n  one\n  two\nitems:\n  - x\n  - 'y'\n<stray>\n---\nb");
+    expect(read).toMatchObject({ data: { name: "a", note: "line one\nline two\n", folded: "one two", items: ["x", "y"] } });
+  });
+});
