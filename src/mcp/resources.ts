@@ -19,6 +19,11 @@ export function hasMention(text: string): boolean {
   return new RegExp(MENTION.source).test(text);
 }
 
+/** The servers `@SERVER:URI` mentions in `text` name (what the attached resources came from). */
+export function mentionedServers(text: string): string[] {
+  return [...new Set([...text.matchAll(MENTION)].map((m) => m[2]!))];
+}
+
 /** The permission a read of `server`'s resources asks for. */
 export function resourcePermission(server: string): string {
   return `${serverPermission(server)}__resources`;

@@ -58,6 +58,7 @@ import type { SessionSkills } from "./skills.ts";
 import type { SessionMcp } from "../mcp/session.ts";
 import type { LspSession } from "../lsp/session.ts";
 import { SessionTaint, type TaintContext, type TaintSource } from "./taint.ts";
+import { mentionedServers } from "../mcp/resources.ts";
 
 export type SessionOptions = {
   store: Store;
@@ -388,6 +389,7 @@ export class Session {
       }
       const resources = (await this.options.mcp?.attach(sent, controller.signal)) ?? [];
       if ("error" in resources) return this.result(startedAt, "error", { error: resources.error });
+      if (resources.length && this.taint) for (const server of mentionedServers(sent)) this.noteTaint(this.taint.observe(`mcp__${server}__resource`, {}, undefined, false, this.assistantTurns + 1).added);
       const added = [...(plan.type === "command" ? (plan.attachments ?? []) : []), ...resources, ...attachments];
       this.hooks?.points.newRun();
       const heard = await this.hooksBeforePrompt(sent, controller.signal);
@@ -939,6 +941,11 @@ export class Session {
     const stamped = this.persist({ ...event, provenance: seen.provenance });
     if (seen.added) this.persist({ type: "taint", kind: seen.added.kind, source: seen.added.source, turn: seen.added.turn });
     return stamped;
+  }
+
+  /** Stores a source that newly taints the session. */
+  private noteTaint(added: TaintSource | undefined): void {
+    if (added) this.persist({ type: "taint", kind: added.kind, source: added.source, turn: added.turn });
   }
 
   /** What taints the session now (none without taint tracking). */

@@ -116,3 +116,15 @@ test.concurrent("an MCP server's answer taints the session unless its entry says
     }
   }
 }, 120_000);
+
+test.concurrent("a resource attached with @SERVER:URI taints the session from its first turn", async () => {
+  const EVERYTHING = join(import.meta.dir, "../../node_modules/@modelcontextprotocol/server-everything/dist/index.js");
+  await using w = await world();
+  await readme(w, "res");
+  await Bun.write(join(w.configDir, "config.json"), JSON.stringify({ mcpServers: { everything: { command: "node", args: [EVERYTHING, "stdio"] } } }));
+  w.fake.script({ reply: [curl("res")] }, { reply: [text("done")] });
+  const r = await w.run(["-p", "summarise @everything:demo://resource/static/document/architecture.md", ...allow], { env: { REIN_MCP_WAIT_MS: "25000" }, timeoutMs: 60_000 });
+  expect(r.code).toBe(0);
+  expect(received).not.toContain("secret-res");
+  expect(resultText(last(w, 1))).toContain("this session read what the MCP server everything returned (turn 1); curl can send data out");
+}, 120_000);
