@@ -6,7 +6,7 @@ import { closeSync, constants, mkdirSync, openSync, unlinkSync, writeSync } from
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import * as v from "valibot";
-import { defineTool } from "rein/tool";
+import { defineTool, type ToolResult } from "rein/tool";
 import description from "../prompts/tools/bash.txt" with { type: "text" };
 import { startInBackground, type BackgroundCommand } from "./lib/background.ts";
 import { CALL_MARKER, killCall, newCallMarker, pidCursor, signalCall, signalMarked } from "./lib/process-group.ts";
@@ -149,8 +149,12 @@ function spillPath(outputDir: string, toolUseId: string): string {
   return join(outputDir, `${toolUseId.replace(/[^\w-]/g, "_")}.bash.log`);
 }
 
-function backgroundStarted({ call, log }: BackgroundCommand): string {
-  return `[started in the background as process group ${call.pgid}; its output goes to ${log} (read it with the read tool); it runs until it ends or rein exits; to stop it sooner: kill -- -${call.pgid}]`;
+function backgroundStarted({ call, log }: BackgroundCommand): ToolResult {
+  return {
+    output: `[started in the background as process group ${call.pgid}; its output goes to ${log} (read it with the read tool, or task_output with task id bash_${call.pgid}); it runs until it ends or rein exits; to stop it sooner: task_stop bash_${call.pgid}, or kill -- -${call.pgid}]`,
+    // the session's team lists it (task_output, task_stop, a notification when it ends)
+    metadata: { background: { pgid: call.pgid, log } },
+  };
 }
 
 function withNotes(text: string, notes: string[]): string {

@@ -6,7 +6,7 @@ import { lazyTool, type ToolSpec } from "../agent/lazy-tool.ts";
 import type { Tool } from "../sdk.ts";
 
 export { sandboxAvailable } from "../../tools/lib/sandbox.ts";
-export { stopBackground, type BackgroundCommand } from "../../tools/lib/background.ts";
+export { backgroundCommand, stopBackground, stopOneBackground, type BackgroundCommand } from "../../tools/lib/background.ts";
 export { serverSearchTool, websearchTool, type WebSearchSettings } from "../../tools/lib/websearch.ts";
 
 declare const REIN_BUILTIN_TOOLS: ToolSpec[] | undefined;

@@ -28,7 +28,7 @@ import {
   type Usage,
 } from "../agent/types.ts";
 import type { Team } from "./team.ts";
-import { deadWorkerNotes } from "./worker-rows.ts";
+import { deadWorkerNotes, joinCommand } from "./worker-rows.ts";
 import type { HookAgentRun, HookAgentSource, SubagentParent, SubagentSource } from "../agents/host.ts";
 import type { ModelCatalog } from "../llm/models.ts";
 import { BUILTIN_CATALOG, costFunction } from "../llm/providers.ts";
@@ -286,6 +286,9 @@ export class Session {
         },
       };
     this.taskTools = options.subagents?.(parent) ?? [];
+    // bash `background: true` joins the team's list: task_output and task_stop reach it, its end notifies.
+    const team = options.team;
+    if (team) this.subscribe((event) => void (event.type === "tool_end" && !event.parent_tool_use_id && event.metadata?.background && joinCommand(team.get(), parent, event)));
     this.hookAgent = options.hookAgent?.(parent);
   }
 

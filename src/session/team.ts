@@ -60,7 +60,7 @@ export type StartSpec = {
   prompt: string;
 };
 
-type Live = Worker & { run?: WorkerRun; going?: Promise<void>; killed?: boolean; settling?: boolean; stop?: () => void };
+type Live = Worker & { run?: WorkerRun; going?: Promise<void>; killed?: boolean; settling?: boolean; stop?: () => void; notifier?: SubagentParent; readOutput?: () => string };
 
 export class Team {
   private readonly workers = new Map<string, Live>();
@@ -116,13 +116,13 @@ export class Team {
   }
 
   /** Joins a background bash command to the list; `stop` ends it, `ended` settles with its exit. */
-  addCommand(spec: { id: string; parentId: string; toolUseId: string; command: string; stop: () => void; ended: Promise<{ code: number | null; output: () => string }> }): Worker {
+  addCommand(spec: { id: string; parent: SubagentParent; toolUseId: string; command: string; stop: () => void; output: () => string; ended: Promise<number | null> }): Worker {
     const worker: Live = {
       id: spec.id,
       kind: "bash",
       agent: "bash",
       description: spec.command,
-      parentId: spec.parentId,
+      parentId: spec.parent.id,
       toolUseId: spec.toolUseId,
       state: "running",
       startedAt: this.now(),
@@ -133,10 +133,13 @@ export class Team {
       toolUses: 0,
       lastAction: spec.command,
       stop: spec.stop,
+      notifier: spec.parent,
+      readOutput: spec.output,
     };
     this.workers.set(worker.id, worker);
-    worker.going = spec.ended.then(({ code, output }) => {
-      worker.text = output();
+    this.parents.set(spec.parent.id, spec.parent);
+    worker.going = spec.ended.then((code) => {
+      worker.text = spec.output();
       worker.durationMs = this.now() - worker.startedAt;
       worker.state = worker.killed ? "killed" : code === 0 ? "completed" : "failed";
       if (worker.state === "failed") worker.error = `exit code ${code}`;
@@ -155,9 +158,10 @@ export class Team {
     return worker ? copy(worker) : undefined;
   }
 
-  /** Whether session `id` still has workers running (or queued) or mail waiting: an idle lead waits for them. */
+  /** Whether session `id` still has workers running (or queued) or mail waiting: print mode's lead waits for them. */
   busy(id: string): boolean {
-    return [...this.workers.values()].some((w) => w.parentId === id && !FINISHED.includes(w.state)) || waiting(this.store.db, id) > 0;
+    // A background bash command (a dev server, say) is not waited for: it may run until rein exits.
+    return [...this.workers.values()].some((w) => w.parentId === id && w.kind === "agent" && !FINISHED.includes(w.state)) || waiting(this.store.db, id) > 0;
   }
 
   /** Whether mail waits for session `id`. */
@@ -241,7 +245,7 @@ export class Team {
     if (typeof target === "string") return { ok: false, text: target };
     const worker = this.workers.get(target.id);
     if (!worker) return { ok: false, text: `${id} is not a worker of this session.` };
-    const said = worker.kind === "bash" ? worker.text : (worker.text || lastText(this.store, worker.id));
+    const said = worker.readOutput ? worker.readOutput() : worker.text || lastText(this.store, worker.id);
     const cost = worker.cost === null ? "cost unknown" : `$${worker.cost.toFixed(4)}`;
     return {
       ok: true,
@@ -355,7 +359,7 @@ export class Team {
     worker.going = undefined;
     const summary = summaryOf(worker);
     post(this.store.db, worker.parentId, worker.id, notificationText(worker, summary), this.now());
-    const parent = worker.run?.parent;
+    const parent = worker.run?.parent ?? worker.notifier;
     parent?.notice({
       type: "task_notification",
       task_id: worker.id,
@@ -402,7 +406,7 @@ export class Team {
 }
 
 function copy(worker: Live): Worker {
-  const { run: _, going: __, killed: ___, settling: _____, stop: ____, ...plain } = worker;
+  const { run: _, going: __, killed: ___, settling: _____, stop: ____, notifier: _n, readOutput: _r, ...plain } = worker;
   return { ...plain, usage: { ...plain.usage } };
 }
 

@@ -1,8 +1,11 @@
 // What the store says of a session's background workers, for those who read it without the team
 // of the process that ran them (`rein sessions show`, /tasks, a lead continued with -c): a worker
 // stored as queued or running whose process is gone (no live lease on it or on its lead) ended
-// with that process, and is failed.
-import { emptyUsage } from "../agent/types.ts";
+// with that process, and is failed. And a background bash command joining the list.
+import { readFileSync } from "node:fs";
+import { emptyUsage, type StampedEvent } from "../agent/types.ts";
+import type { SubagentParent } from "../agents/host.ts";
+import { backgroundCommand, stopOneBackground } from "../registry/builtin.ts";
 import { leaseHeld } from "./lease.ts";
 import type { SessionRow, Store } from "./store.ts";
 import { notificationText, type Team } from "./team.ts";
@@ -48,4 +51,30 @@ export function deadWorkerNotes(store: Store, parentId: string, team?: Team): st
     notes.push(notificationText(worker, `Agent "${row.task_name ?? row.title ?? row.id}" failed: its process ended before it finished`));
   }
   return notes;
+}
+
+/** A bash command the model started in the background (its tool_end's metadata), as one of the team's tasks. */
+export function joinCommand(team: Team, parent: SubagentParent, event: Extract<StampedEvent, { type: "tool_end" }>): void {
+  const { pgid, log } = event.metadata!.background as { pgid: number; log: string };
+  const running = backgroundCommand(pgid);
+  if (!running) return;
+  team.addCommand({
+    id: `bash_${pgid}`,
+    parent,
+    toolUseId: event.id,
+    command: running.command,
+    stop: () => void stopOneBackground(pgid),
+    output: () => tail(log),
+    ended: running.exited,
+  });
+}
+
+/** The end of a command's log: what task_output and the notification show. */
+function tail(log: string, max = 4000): string {
+  try {
+    const text = readFileSync(log, "utf8");
+    return text.length > max ? `[...]\n${text.slice(-max)}` : text;
+  } catch {
+    return "";
+  }
 }

@@ -5,7 +5,7 @@ import { closeSync, mkdirSync, openSync } from "node:fs";
 import { dirname } from "node:path";
 import { CALL_MARKER, newCallMarker, signalCall, type CallProcesses } from "./process-group.ts";
 
-export type BackgroundCommand = { call: CallProcesses; command: string; log: string };
+export type BackgroundCommand = { call: CallProcesses; command: string; log: string; /** its exit code (null: a signal) once it ends */ exited: Promise<number | null> };
 
 const running = new Map<number, BackgroundCommand>();
 /** After SIGTERM, how long background commands may clean up before SIGKILL. */
@@ -19,13 +19,28 @@ export function startInBackground(argv: string[], opts: { cwd: string; env: Reco
   try {
     const proc = Bun.spawn(argv, { cwd: opts.cwd, env: { ...opts.env, [CALL_MARKER]: marker }, stdin: "ignore", stdout: fd, stderr: fd, detached: true });
     proc.unref(); // rein's exit is never held up by it
-    const entry = { call: { pgid: proc.pid, marker }, command: opts.command, log: opts.log };
+    const exited = proc.exited.then((code) => (proc.signalCode ? null : code), () => null);
+    const entry = { call: { pgid: proc.pid, marker }, command: opts.command, log: opts.log, exited };
+    void exited.then(() => running.delete(proc.pid));
     if (running.size === 0) process.once("exit", killAll);
     running.set(proc.pid, entry);
     return entry;
   } finally {
     closeSync(fd);
   }
+}
+
+/** A background command still running, by its process group (the team's task_stop and notifications). */
+export function backgroundCommand(pgid: number): BackgroundCommand | undefined {
+  return running.get(pgid);
+}
+
+/** Stops one background command (SIGTERM, then SIGKILL after the grace); false when it is not running. */
+export function stopOneBackground(pgid: number): boolean {
+  const entry = running.get(pgid);
+  if (!entry || !signalCall(entry.call, "SIGTERM")) return false;
+  setTimeout(() => signalCall(entry.call, "SIGKILL"), STOP_GRACE_MS).unref();
+  return true;
 }
 
 /** Stops every background command still running (SIGTERM, then SIGKILL); the ones that were running. */

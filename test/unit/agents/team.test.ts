@@ -265,3 +265,23 @@ test("worker names: words only, not lead, not a task id", () => {
   expect(nameProblem("alpha-1")).toBeUndefined();
   for (const bad of ["", "../up", "/abs", "a b", "lead", "s_123", "x".repeat(41)]) expect(nameProblem(bad)).toBeString();
 });
+
+test("background bash joins the list: task_output reads its output, task_stop ends it, its end notifies", async () => {
+  const bashTool = (await import("../../../tools/bash.ts")).default;
+  const { session, log } = start({ tools: [poke, bashTool as unknown as Tool], rules: [{ permission: "*", pattern: "*", action: "allow" }] });
+  session.waitsForWorkers = true;
+  kit.fake.script(
+    { reply: [{ type: "tool_use", name: "bash", input: { command: "echo started; sleep 30", background: true } }] },
+    { respond: (body: any) => call("task_output", { task_id: /bash_\d+/.exec(sent(body))![0] }) },
+    { respond: (body: any) => call("task_stop", { task_id: /bash_\d+/.exec(sent(body))![0] }) },
+    text("stopped"),
+  );
+  await session.prompt("go");
+  const output = log.of("tool_end").find((e) => e.name === "task_output")!;
+  expect(output.output).toMatch(/^task_id: bash_\d+\nstatus: running\n/);
+  expect(output.output).toContain("started");
+  expect(log.of("tool_end").find((e) => e.name === "task_stop")!.is_error).toBe(false);
+  while (log.of("task_notification").length === 0) await Bun.sleep(20);
+  expect(log.of("task_notification")[0]).toMatchObject({ status: "killed", summary: 'Command "echo started; sleep 30" was stopped' });
+  expect(session.team!.list(session.id)[0]).toMatchObject({ kind: "bash", state: "killed" });
+});
