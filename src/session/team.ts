@@ -253,16 +253,19 @@ export class Team {
     };
   }
 
-  /** Stops every worker (the lead exits): running ones are aborted, queued ones never start; resolves once all have ended. */
+  /**
+   * Stops every worker (the lead exits): running ones are aborted, queued ones never start; resolves
+   * once all have ended. Background bash commands are left to stopBackground, which says which it stopped.
+   */
   async stopAll(): Promise<void> {
-    for (const worker of this.workers.values()) {
+    const agents = [...this.workers.values()].filter((w) => w.kind === "agent");
+    for (const worker of agents) {
       if (FINISHED.includes(worker.state)) continue;
       worker.killed = true;
-      if (worker.kind === "bash") worker.stop?.();
-      else if (worker.state === "queued") this.track(worker, this.settle(worker, undefined));
+      if (worker.state === "queued") this.track(worker, this.settle(worker, undefined));
       else worker.run?.session.abort();
     }
-    while ([...this.workers.values()].some((w) => w.going)) await Promise.all([...this.workers.values()].map((w) => w.going));
+    while (agents.some((w) => w.going)) await Promise.all(agents.map((w) => w.going));
   }
 
   private resolve(fromId: string, to: string): { id: string } | string {
