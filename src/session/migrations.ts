@@ -70,6 +70,9 @@ export const MIGRATIONS: readonly (string | ((db: Database) => void))[] = [
      delivered_at INTEGER
    );
    CREATE INDEX mailbox_pending ON mailbox (recipient, id) WHERE delivered_at IS NULL;`,
+  // 9: migration 6 again, now that it finds whitespace-only text that begins with a line break or a
+  //    tab (stored JSON escapes them: its search looked for the raw characters) and blank tool results
+  (db) => void repairStoredRows(db),
 ];
 
 /** Applies migration `version` (1-based) to `db`; the caller records it in user_version. */

@@ -32,7 +32,8 @@ export function repairStoredRows(db: Database): number {
     .query(
       `SELECT rowid, role, content FROM messages
        WHERE content LIKE '%"type":"image"%' OR content LIKE '%"text":""%' OR content LIKE '%"content":""%'
-          OR content LIKE '%"text":" %' OR content LIKE '%"text":"\n%' OR content LIKE '%"text":"\t%' OR content LIKE '%"text":"\r%'`,
+          OR content LIKE '%"text":" %' OR content LIKE '%"text":"\\n%' OR content LIKE '%"text":"\\t%' OR content LIKE '%"text":"\\r%'
+          OR content LIKE '%"content":" %' OR content LIKE '%"content":"\\n%' OR content LIKE '%"content":"\\t%' OR content LIKE '%"content":"\\r%'`,
     )
     .values() as [number, Message["role"], string][];
   const update = db.query(`UPDATE messages SET content = ? WHERE rowid = ?`);

@@ -147,6 +147,41 @@ test("a database stored before the fix is repaired at open: the session it held 
   }
 });
 
+test("a database already past migration 6 with replies of line breaks or tabs only is repaired at open", async () => {
+  const dir = tempDir("rein-old-db-");
+  const path = join(dir.path, "rein.db");
+  const old = new Database(path, { create: true });
+  for (let version = 1; version <= 8; version++) applyMigration(old, version);
+  old.exec("PRAGMA user_version = 8");
+  old.query(`INSERT INTO sessions (id, cwd, model, created_at, updated_at) VALUES ('s_ws', ?, 'claude-test-1', 1, 1)`).run(dir.path);
+  const stored: Message[] = [
+    { role: "user", content: [{ type: "text", text: "look" }] },
+    { role: "assistant", content: [{ type: "text", text: "\n\n" }, { type: "tool_use", id: "toolu_1", name: "read", input: { path: "x" } }] },
+    { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_1", content: "\t \n" }] },
+    { role: "assistant", content: [{ type: "text", text: "\t\n" }] },
+  ];
+  stored.forEach((message, idx) =>
+    old
+      .query(`INSERT INTO messages (session_id, idx, role, content, seq, status, created_at) VALUES ('s_ws', ?, ?, ?, ?, 'complete', 1)`)
+      .run(idx, message.role, JSON.stringify(message.content), idx + 1),
+  );
+  old.close();
+
+  const { store } = Store.open(path);
+  try {
+    const repaired = store.conversation("s_ws");
+    expect(repaired[1]!.content.map((b) => b.type)).toEqual(["tool_use"]);
+    expect(repaired[2]!.content).toEqual([{ type: "tool_result", tool_use_id: "toolu_1", content: "(no output)" }]);
+    expect(repaired[3]!.content).toEqual([{ type: "text", text: "(no reply: this turn held no text, or was cut off before any)" }]);
+    kit.fake.script(done);
+    const session = Session.open(store.getSession("s_ws")!, { ...kit.options(), store });
+    expect((await session.prompt("go on")).status).toBe("success");
+  } finally {
+    store.close();
+    dir.remove();
+  }
+});
+
 test("the strict fake refuses what the API refuses (so the tests above can fail)", async () => {
   const row = kit.store.createSession({ id: "s_unrepaired", cwd: kit.dir.path, model: "claude-test-1" });
   const user = kit.store.appendEvent(row.id, { type: "user", text: "one" });
