@@ -7,7 +7,7 @@ import { findProjectRoot, loadConfig, type ResolvedConfig } from "../config/load
 import { projectPaths, reinPaths, type ReinPaths } from "../config/paths.ts";
 import { workspaceTrust } from "../config/trust.ts";
 import { listed, trustSummary } from "../config/trust-summary.ts";
-import { DEFAULT_AGENT, loadAgents, loadHooks, lspConfigs, modelFor, runProblem, sandboxAvailable, type RunSettings, type ToolDir } from "../session/factory.ts";
+import { DEFAULT_AGENT, hookDepthStop, loadAgents, loadHooks, lspConfigs, modelFor, runProblem, sandboxAvailable, type RunSettings, type ToolDir } from "../session/factory.ts";
 import { Store } from "../session/store.ts";
 import { mcpSettings, parseMcpEntry, type McpServerConfig } from "../session/mcp-settings.ts";
 import { activePlugins, type ActivePlugins } from "../session/plugins.ts";
@@ -222,7 +222,10 @@ export function runSettingsForExplain(ctx: Context) {
 export function runHooks(ctx: Context): ReturnType<typeof loadHooks> {
   let hooks = hooksByContext.get(ctx);
   if (!hooks) {
-    hooks = loadHooks({ rein: ctx.config.hooks, home: ctx.env.HOME || homedir(), projectRoot: ctx.projectRoot, trusted: ctx.trusted, plugins: runPlugins(ctx).sources.hooks });
+    const tooDeep = hookDepthStop(ctx.env);
+    hooks = tooDeep
+      ? { entries: [], warnings: [tooDeep], notes: [] }
+      : loadHooks({ rein: ctx.config.hooks, home: ctx.env.HOME || homedir(), projectRoot: ctx.projectRoot, trusted: ctx.trusted, plugins: runPlugins(ctx).sources.hooks });
     hooksByContext.set(ctx, hooks);
   }
   return hooks;

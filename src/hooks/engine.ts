@@ -11,6 +11,7 @@ import { matches } from "./matcher.ts";
 import { mergeVerdicts, type Merged } from "./merge.ts";
 import { verdictOf, type Verdict } from "./outcome.ts";
 import type { HookEntry } from "./sources.ts";
+import { HOOK_DEPTH_ENV, hookDepth } from "./depth.ts";
 
 export const DEFAULT_TIMEOUT_MS = 60_000;
 
@@ -176,7 +177,7 @@ function hookEnv(ctx: HookContext, entry: HookEntry): Record<string, string> {
   let forEnv = hookEnvs.get(ctx.env);
   if (!forEnv) hookEnvs.set(ctx.env, (forEnv = new WeakMap()));
   let env = forEnv.get(entry);
-  if (!env) forEnv.set(entry, (env = { ...ctx.env, ...(entry.dialect === "claude" ? claudeEnv(ctx) : {}), ...entry.env, REIN_PROJECT_DIR: ctx.projectDir, CLAUDE_PROJECT_DIR: ctx.projectDir }));
+  if (!env) forEnv.set(entry, (env = { ...ctx.env, ...(entry.dialect === "claude" ? claudeEnv(ctx) : {}), ...entry.env, REIN_PROJECT_DIR: ctx.projectDir, CLAUDE_PROJECT_DIR: ctx.projectDir, [HOOK_DEPTH_ENV]: String(hookDepth(ctx.env) + 1) }));
   return env;
 }
 

@@ -41,7 +41,7 @@ import { maskSource } from "./sandbox-masks.ts";
 import { mayStartTasks, withSubagents } from "./subagents.ts";
 import type { SessionOptions, SessionSandbox } from "./session.ts";
 import type { SessionHookSettings } from "./session-hooks.ts";
-export { loadHooks } from "./session-hooks.ts";
+export { hookDepthStop, loadHooks } from "./session-hooks.ts";
 import type { Store } from "./store.ts";
 
 export type RunSettings = {

@@ -21,6 +21,7 @@ export function hookProcessEnv(env: Readonly<Record<string, string | undefined>>
 export type { HookEntry } from "../hooks/sources.ts";
 export type { HookPoints } from "../hooks/points.ts";
 export { tryHooks, type Tried } from "../hooks/try-hooks.ts";
+export { hookDepthStop, MAX_HOOK_DEPTH } from "../hooks/depth.ts";
 export { describeHandler } from "../hooks/engine.ts";
 export { claudeContent, claudeInputOf, claudeName, claudeResponse } from "../hooks/dialect.ts";
 
