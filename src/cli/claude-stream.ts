@@ -124,6 +124,14 @@ export function claudeRenderer(init: ClaudeInit, write: (line: string) => void, 
         emit({ type: "user", message: { role: "user", content: [result] }, parent_tool_use_id: parent, ...base, tool_use_result: toolUseResult, tool_result_meta: meta });
         return;
       }
+      case "task_notification":
+        // A background worker ended (Claude Code's system/task_notification line).
+        if (stream) {
+          const { task_id, tool_use_id, status, summary } = event;
+          const total = event.usage.input_tokens + event.usage.output_tokens + event.usage.cache_read_input_tokens + event.usage.cache_creation_input_tokens;
+          emit({ type: "system", subtype: "task_notification", task_id, tool_use_id, status, summary, usage: { total_tokens: total, duration_ms: event.duration_ms }, session_id: sessionId, uuid: crypto.randomUUID() });
+        }
+        return;
       case "result":
         emit(claudeResult(event, { stopReason, denials, ...(apiError ? { apiError } : {}), index: results++ }, sessionId));
         // the next run (--input-format stream-json) starts afresh

@@ -164,3 +164,21 @@ test.concurrent("worktree isolation: a changed worker's worktree is kept and nam
   expect(list).toContain("rein/changer");
   expect(list).not.toContain("rein/looker");
 }, 30_000);
+
+test.concurrent("claude-stream-json: a background worker's lines carry the task call's id, and its end is a system/task_notification line", async () => {
+  await using w = await world();
+  const step = (b: any) => {
+    if (JSON.stringify(b.system).includes("You are a subagent")) return { reply: [text("worker says done")] };
+    if (notes(b) >= 1) return { reply: [text("got it")] };
+    if (!body(b).includes("task_id")) return { reply: [bg("solo", "say done", "toolu_solo")] };
+    return { reply: [text("waiting")] };
+  };
+  w.fake.script(...Array.from({ length: 4 }, () => ({ respond: step })));
+  const r = await w.run(["-p", "go", "--trust", "--output-format", "claude-stream-json", "--verbose"]);
+  expect(r.code).toBe(0);
+  const lines = r.stdout.trim().split("\n").map((l) => JSON.parse(l));
+  expect(lines.some((l) => l.type === "assistant" && l.parent_tool_use_id === "toolu_solo")).toBe(true);
+  const note = lines.find((l) => l.type === "system" && l.subtype === "task_notification");
+  expect(note).toMatchObject({ tool_use_id: "toolu_solo", status: "completed", summary: 'Agent "solo" completed' });
+  expect(lines.at(-1)).toMatchObject({ type: "result", result: "got it" });
+}, 30_000);
