@@ -4,7 +4,7 @@ import { writeFileSync } from "node:fs";
 import { findMemory, listMemories, memoryDirs, parseMemory, removeMemory, saveMemory, type MemoryDirs } from "../session/memory.ts";
 import { UsageError } from "./args.ts";
 import type { Context } from "./context.ts";
-import { out } from "./output.ts";
+import { out, warn } from "./output.ts";
 import { readOwnText } from "../sdk/own-file.ts";
 
 export async function memoryCommand(rest: readonly string[], ctx: Context): Promise<number> {
@@ -31,12 +31,13 @@ export async function memoryCommand(rest: readonly string[], ctx: Context): Prom
 }
 
 function list(dirs: MemoryDirs): number {
-  const { memories, broken } = listMemories(dirs);
+  const { memories, broken, folders } = listMemories(dirs);
   out(`project memories: ${dirs.project}\nuser memories: ${dirs.user}\n`);
-  if (!memories.length && !broken.length) out("\nno memories yet\n");
+  for (const f of folders) warn(f.problem);
+  if (!memories.length && !broken.length && !folders.length) out("\nno memories yet\n");
   for (const m of memories) out(`\n${m.name}  (${m.type}, ${m.scope}, updated ${m.updated.slice(0, 10) || "?"})\n  ${m.description}\n`);
   for (const b of broken) out(`\n${b.file}  (${b.scope}): unreadable, ${b.problem}; fix it with rein memory edit or remove it\n`);
-  return 0;
+  return folders.length ? 1 : 0;
 }
 
 /** Opens $VISUAL or $EDITOR on the file, then saves it again (index line, `updated`, the secret check); a bad edit is undone. */

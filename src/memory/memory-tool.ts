@@ -44,9 +44,10 @@ export function memoryTool(dirs: MemoryDirs): Tool {
 }
 
 function listing(dirs: MemoryDirs): string {
-  const { memories, broken } = listMemories(dirs);
+  const { memories, broken, folders } = listMemories(dirs);
   const lines = memories.map((m) => `- ${m.name} (${m.type}, ${m.scope}): ${m.description}`);
   for (const b of broken) lines.push(`- ${b.file}: unreadable, ${b.problem}`);
+  for (const f of folders) lines.push(`- ${f.scope} memories: ${f.problem}`);
   return lines.length ? lines.join("\n") : "No memories yet.";
 }
 

@@ -3,8 +3,8 @@
 // memory) and one Markdown file per memory. Writes take the folder's lock, go to a temporary file
 // and are renamed into place, so two processes writing at once lose nothing.
 import { createHash } from "node:crypto";
-import { mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { basename, join } from "node:path";
+import { mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
 import { formatMemory, parseMemory, type MemoryMeta, type MemoryType } from "./front-matter.ts";
 import { withLock } from "./lock.ts";
 import { secretIn } from "./secrets.ts";
@@ -28,12 +28,21 @@ export function slug(name: string): string {
   return name.toLowerCase().normalize("NFKD").replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 60) || "memory";
 }
 
-/** Every memory in both folders, and the files whose front matter cannot be read (listed, never dropped). */
-export function listMemories(dirs: MemoryDirs): { memories: Memory[]; broken: BrokenMemory[] } {
+/** A memory folder that cannot be read (a file where the folder should be, no permission): why, in one line. */
+export type FolderProblem = { scope: MemoryScope; dir: string; problem: string };
+
+/** Every memory in both folders, the files whose front matter cannot be read (listed, never dropped), and folders that cannot be read. */
+export function listMemories(dirs: MemoryDirs): { memories: Memory[]; broken: BrokenMemory[]; folders: FolderProblem[] } {
   const memories: Memory[] = [];
   const broken: BrokenMemory[] = [];
+  const folders: FolderProblem[] = [];
   for (const scope of ["project", "user"] as const) {
-    for (const name of memoryFiles(dirs[scope])) {
+    const names = memoryFiles(dirs[scope]);
+    if (typeof names === "string") {
+      folders.push({ scope, dir: dirs[scope], problem: names });
+      continue;
+    }
+    for (const name of names) {
       const file = join(dirs[scope], name);
       let text: string | undefined;
       try {
@@ -48,7 +57,7 @@ export function listMemories(dirs: MemoryDirs): { memories: Memory[]; broken: Br
       else memories.push({ ...parsed.meta, scope, file, text: parsed.text });
     }
   }
-  return { memories, broken };
+  return { memories, broken, folders };
 }
 
 function readIfThere(file: string): string | undefined {
@@ -128,15 +137,37 @@ async function writing<T>(dir: string, work: () => Promise<T>): Promise<T | stri
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "EROFS" || code === "EACCES" || code === "EPERM") return `not saved: the memory folder ${dir} cannot be written (${code}); make it writable, or set REIN_DATA_DIR to a folder that is`;
+    if (code === "ENOTDIR" || code === "EEXIST") return `not saved: ${folderProblem(dir, code)}`;
     return `not saved: ${error instanceof Error ? error.message : String(error)}`;
   }
 }
 
-function memoryFiles(dir: string): string[] {
+/** The folder's memory files; none when it does not exist yet; why not, when it cannot be read. */
+function memoryFiles(dir: string): string[] | string {
   try {
     return readdirSync(dir).filter((name) => name.endsWith(".md") && name !== INDEX && !name.startsWith(".")).sort();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") return [];
+    return folderProblem(dir, code);
+  }
+}
+
+/** Why `dir` cannot be a memory folder, naming the file that stands where a folder should be. */
+export function folderProblem(dir: string, code: string | undefined): string {
+  if (code === "ENOTDIR" || code === "EEXIST") {
+    let at = dir;
+    while (dirname(at) !== at && !isFile(at)) at = dirname(at);
+    return `the memory folder ${dir} cannot be used: ${isFile(at) ? at : "a part of its path"} is a file, not a folder; move or remove that file (or set REIN_DATA_DIR to another folder)`;
+  }
+  return `the memory folder ${dir} cannot be read (${code ?? "unknown error"}); make it readable, or set REIN_DATA_DIR to a folder that is`;
+}
+
+function isFile(path: string): boolean {
+  try {
+    return !statSync(path).isDirectory();
   } catch {
-    return [];
+    return false;
   }
 }
 

@@ -51,3 +51,14 @@ test.concurrent("memory.auto is off by default: one call, nothing saved", async 
   expect(w.fake.requests).toHaveLength(1);
   expect(r.stderr).not.toContain("memory.auto");
 });
+
+test.concurrent("rein memory list with the memory folder being a file says so in one line and exits 1, not 'no memories yet'", async () => {
+  await using w = await world();
+  await writeFile(join(w.dataDir, "memory"), "a file");
+  const r = await w.run(["memory", "list"]);
+  expect(r.code).toBe(1);
+  expect(r.stdout).not.toContain("no memories yet");
+  const lines = r.stderr.trim().split("\n");
+  expect(lines).toHaveLength(2);
+  for (const line of lines) expect(line).toMatch(new RegExp(`^rein: the memory folder .* cannot be used: ${join(w.dataDir, "memory").replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")} is a file, not a folder; move or remove that file`));
+});

@@ -1,7 +1,7 @@
 // The memory store on a real disk: two processes at once, a read-only folder, a memory file broken
 // by hand, secrets refused.
 import { afterAll, expect, test } from "bun:test";
-import { readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { findMemory, listMemories, memoryDirs, removeMemory, saveMemory } from "../../../src/memory/store.ts";
 import { secretIn } from "../../../src/memory/secrets.ts";
@@ -90,4 +90,19 @@ test("what looks like a secret is found; references to one are not", () => {
   expect(secretIn("export GITHUB_TOKEN=$GH_TOKEN before pushing")).toBeUndefined();
   expect(secretIn("API keys live in 1Password; use pnpm; ports: 5432")).toBeUndefined();
   expect(secretIn("type: project, name: Layout")).toBeUndefined();
+});
+
+test("a memory folder that is a file: listing says so in one line naming the file; a save says the same, not an errno", async () => {
+  const data = join(dir.path, "as-file");
+  const dirs = memoryDirs(data, "/work/project");
+  mkdirSync(join(data), { recursive: true });
+  writeFileSync(join(data, "memory"), "not a folder");
+  const { memories, folders } = listMemories(dirs);
+  expect(memories).toEqual([]);
+  const said = `the memory folder ${dirs.project} cannot be used: ${join(data, "memory")} is a file, not a folder; move or remove that file (or set REIN_DATA_DIR to another folder)`;
+  expect(folders).toEqual([
+    { scope: "project", dir: dirs.project, problem: said },
+    { scope: "user", dir: dirs.user, problem: said.replace(dirs.project, dirs.user) },
+  ]);
+  expect(await saveMemory(dirs, "project", { name: "New", description: "d", type: "project", text: "new" })).toBe(`not saved: ${said}`);
 });
