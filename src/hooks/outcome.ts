@@ -50,8 +50,16 @@ const HookJson = v.looseObject({
 });
 type HookJson = v.InferOutput<typeof HookJson>;
 
+/** Events whose hooks guard what follows: one that cannot start refuses it rather than let it through unguarded. */
+const GUARDS: ReadonlySet<HookEvent> = new Set(["PreToolUse", "PermissionRequest", "UserPromptSubmit"]);
+
 export function verdictOf(event: HookEvent, run: RawRun, timeoutMs: number): Verdict {
   const output = shortOutput(run);
+  const unstarted = cannotStart(run);
+  if (unstarted && GUARDS.has(event)) {
+    const reason = `the ${event} hook could not start (${unstarted}), so what it guards was refused; fix the hook's command or remove the hook`;
+    return { decision: event === "UserPromptSubmit" ? "block" : "deny", reason, error: unstarted, output };
+  }
   if (run.error) return { error: run.error, output };
   if (run.signal) return { error: `killed by ${run.signal}; it decided nothing`, output };
   if (run.exitCode === null) return { error: run.timedOut ? `timed out after ${timeoutMs / 1000} s; it decided nothing` : "stopped: the run was interrupted", output };
@@ -129,4 +137,10 @@ function exitError(run: RawRun): string {
 function shortOutput(run: RawRun): string {
   const text = (run.stdout.trim() || run.stderr.trim()).replace(/\s+/g, " ");
   return text.length > 200 ? `${text.slice(0, 197)}...` : text;
+}
+
+/** Why a hook's command never ran: it could not be spawned, or its shell found no such program (127) or could not execute it (126). */
+function cannotStart(run: RawRun): string | undefined {
+  if (run.error) return run.error;
+  return run.exitCode === 126 || run.exitCode === 127 ? exitError(run) : undefined;
 }

@@ -50,8 +50,15 @@ test("JSON with a wrongly typed field is not used, and says which field", async 
   expect(text).toContain("tool-ran");
 });
 
-test("a missing script (exit 127) is a visible error that does not block", async () => {
+test("a missing script (exit 127) in a guard is a visible error that blocks: a guard never fails open", async () => {
   const { ends, text } = await oneCall(hooksOf(["PreToolUse", "bash", join(kit().dir.path, "no-such-hook.sh")]));
+  expect(ends[0]!.error).toStartWith("command not found (exit 127)");
+  expect(text).not.toContain("tool-ran");
+  expect(text).toContain("the PreToolUse hook could not start (command not found (exit 127)");
+});
+
+test("a missing script (exit 127) in a hook that guards nothing is a visible error that does not block", async () => {
+  const { ends, text } = await oneCall(hooksOf(["PostToolUse", "bash", join(kit().dir.path, "no-such-hook.sh")]));
   expect(ends[0]!.error).toStartWith("command not found (exit 127)");
   expect(text).toContain("tool-ran");
 });
