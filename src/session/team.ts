@@ -103,6 +103,10 @@ export class Team {
     this.parents.set(parent.id, parent);
     this.store.setTask(worker.id, { name: spec.name ?? null, state: "queued" });
     const off = session.subscribe((event) => {
+      if (event.type === "assistant" && typeof event.cost_usd === "number" && worker.cost !== null) {
+        worker.cost = round(worker.cost + event.cost_usd); // live, for the worker lines; set exactly when the run ends
+        this.changed(worker);
+      }
       if (event.type === "tool_start") {
         worker.toolUses++;
         worker.lastAction = actionOf(event.name, event.input);
@@ -306,7 +310,9 @@ export class Team {
       try {
         let text = prompt ?? this.mail(worker.id);
         while (text && !worker.killed) {
+          const before = worker.cost;
           last = await run.session.prompt(text);
+          worker.cost = before;
           worker.usage = addUsage(worker.usage, last.usage);
           worker.cost = worker.cost === null || last.cost_usd === null ? null : round(worker.cost + last.cost_usd);
           worker.durationMs += last.duration_ms;

@@ -1,6 +1,7 @@
 // The interactive terminal: the prompt, the turn it runs, prompts queued while it runs, the
 // permission dialog, Ctrl-C and Ctrl-D, and the way out. Keys arrive from the terminal; output goes
 // through the screen; the session does the work. Nothing here runs while nobody types.
+import { workerRows } from "./worker-rows.ts";
 import chalk from "chalk";
 import type { StampedEvent } from "../../session/events.ts";
 import type { Session } from "../../session/session.ts";
@@ -89,6 +90,7 @@ export class App {
     if (!this.finished) return;
     const width = this.screen.width;
     const rows = this.transcript.liveRows(width);
+    rows.push(...workerRows(this.loaded?.host.session(), width));
     for (const queued of this.queue) rows.push(chalk.dim(`queued: ${queued.split("\n")[0]}`));
     const ask = this.asks[0];
     if (ask && !this.messageFor) {

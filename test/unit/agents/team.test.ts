@@ -10,6 +10,7 @@ import { Session } from "../../../src/session/session.ts";
 import { ruleSet } from "../../../src/session/factory.ts";
 import { nameProblem, withSubagents } from "../../../src/session/subagents.ts";
 import type { FakeBlock, FakeStep } from "../../fake/types.ts";
+import { workerRows } from "../../../src/cli/term/worker-rows.ts";
 import { eventLog } from "../../support/event-log.ts";
 import { type Kit, type SessionSetup, useKit } from "../../support/session-kit.ts";
 
@@ -175,7 +176,14 @@ test("task_stop ends a running worker (killed); task_output says what it has sai
       return text(`final ${notifications(body)}`);
     }),
   );
+  let rows: string[] = [];
+  session.subscribe((e) => {
+    if (e.type === "tool_start" && e.name === "task_stop") rows = workerRows(session, 80);
+  });
   const result = await session.prompt("go");
+  // the terminal's line for the running worker
+  expect(rows).toEqual([expect.stringMatching(/^(\x1b\[\d+m)?⧗ worker hang · running · \$0\.0000/)]);
+  expect(workerRows(session, 80)).toEqual([]);
   const output = log.of("tool_end").find((e) => e.name === "task_output")!;
   expect(output.output).toMatch(/^task_id: s_\S+\nstatus: running\n/);
   const stop = log.of("tool_end").find((e) => e.name === "task_stop")!;
