@@ -114,15 +114,17 @@ test.concurrent("each component of an installed plugin works in print mode: comm
   const data = join(w.dataDir, "plugins/data/kit");
   w.fake.script(
     { reply: [{ type: "tool_use", id: "toolu_skill", name: "skill", input: { name: "kit:greet", args: "Ada" } }] },
-    { reply: [{ type: "tool_use", id: "toolu_mcp", name: "mcp__plugin_kit_where__where", input: {} }] },
+    // bin/ before the MCP server: what a server returns taints the session, after which a program the
+    // analysis cannot show stays offline asks (docs/permissions.md).
     { reply: [bash("kit-hello there", "toolu_bin")] },
+    { reply: [{ type: "tool_use", id: "toolu_mcp", name: "mcp__plugin_kit_where__where", input: {} }] },
     { reply: [text("All used.")] },
   );
   const used = await w.run(["-p", "/kit:hello world", "--allow", "mcp__plugin_kit_where", "--allow", "bash(kit-hello *)"]);
   expect(used.stderr).toContain("UserPromptSubmit hook (hooks.json: echo");
   expect(used.code).toBe(0);
   expect(used.stdout).toBe("All used.\n");
-  const [first, afterSkill, afterMcp, afterBin] = w.fake.requests;
+  const [first, afterSkill, afterBin, afterMcp] = w.fake.requests;
   // The command, expanded with its plugin's folder; the hook's context beside it, with the plugin's variables.
   expect(lastUserText(first)).toContain(`Say hello to world. The kit lives in ${copy}.`);
   expect(JSON.stringify(first!.body.messages)).toContain(`kit hook: root=${copy} data=${data}`);
