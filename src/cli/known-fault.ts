@@ -92,7 +92,8 @@ function folderProblem(dir: string): string | undefined {
 function remedy(code: string, path: string | undefined, paths: FaultPaths): string {
   if (code === "ENOSPC" || code === "EDQUOT") return `free some space${path ? ` (df ${dirname(path)})` : ""} and try again`;
   if (code === "EIO") return "check the disk (dmesg), then try again";
-  const under = (dir: string) => dir !== "" && path !== undefined && (path === dir || path.startsWith(`${dir}/`));
+  // A folder rein makes its own inside (~/.local when ~/.local/share/rein is made) counts as its own.
+  const under = (dir: string) => dir !== "" && path !== undefined && (path === dir || path.startsWith(`${dir}/`) || dir.startsWith(`${path}/`));
   const move = under(paths.dataDir)
     ? "or set REIN_DATA_DIR to a writable folder"
     : under(paths.configDir)

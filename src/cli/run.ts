@@ -29,9 +29,11 @@ export async function run(argv: string[], env: Record<string, string | undefined
     }
     return await (await import("./interactive.ts")).interactive(args, env, hooks);
   } catch (error) {
-    const code = await fail(error, env);
+    const told: string[] = [];
+    const code = await fail(error, env, told);
     try {
-      earlyResult(argv, error);
+      // The result's `error` is the line stderr got (a known fault's, with what to do), not the raw errno.
+      earlyResult(argv, told.length && !told[0]!.startsWith("internal error: ") ? new Error(told[0]) : error);
     } catch {
       // stdout is what failed
     }
@@ -91,7 +93,8 @@ function print(text: string): number {
 }
 
 /** Reports a failure on stderr; the exit code. The error classes are loaded only when something failed. */
-export async function fail(error: unknown, env: Record<string, string | undefined> = process.env): Promise<number> {
+/** `told`, when given, gets the line that was shown (without "rein: "). */
+export async function fail(error: unknown, env: Record<string, string | undefined> = process.env, told?: string[]): Promise<number> {
   const [{ ConfigError }, { StoreError }, { MissingKeyError }, { knownFault }, { reinPaths }] = await Promise.all([
     import("../config/config-error.ts"),
     import("../session/store.ts"),
@@ -99,17 +102,21 @@ export async function fail(error: unknown, env: Record<string, string | undefine
     import("./known-fault.ts"),
     import("../config/paths.ts"),
   ]);
+  const say = (line: string) => {
+    told?.push(line);
+    report(`rein: ${line}\n`);
+  };
   if (error instanceof UsageError || error instanceof ConfigError || error instanceof MissingKeyError) {
-    report(`rein: ${error.message}\n`);
+    say(error.message);
     return 2;
   }
   const known = error instanceof StoreError ? error.message : knownFault(error, reinPaths(env));
   if (known) {
-    report(`rein: ${known}\n`);
+    say(known);
     return 1;
   }
   const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
-  report(`rein: internal error: ${message}\n`);
+  say(`internal error: ${message}`);
   return 1;
 }
 

@@ -312,3 +312,14 @@ test.concurrent("rein --serve on a port in use: exit 1 and one line naming the p
     holder.stop(true);
   }
 });
+
+test.concurrent.skipIf(!bwrapWorks)("a read-only HOME (as in CI): one line naming REIN_DATA_DIR, and the JSON result's error is that line", async () => {
+  await using w = await world();
+  const argv = ["bwrap", "--dev-bind", "/", "/", "--ro-bind", w.home, w.home, "--", BINARY, "-p", "hi", "--output-format", "json"];
+  const proc = Bun.spawn(argv, { cwd: w.cwd, env: w.env({ REIN_DATA_DIR: undefined }), stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  expect(code).toBe(1);
+  const line = oneLine(stderr, "the file system is read-only (EROFS");
+  expect(line).toContain("set REIN_DATA_DIR to a writable folder");
+  expect(JSON.parse(stdout)).toMatchObject({ type: "result", status: "error", error: line.replace(/^rein: /, "") });
+});
