@@ -15,7 +15,7 @@ import { SessionHub, storedParams, type SessionParams } from "./server/hub.ts";
 import { serverHosts } from "./server/hosts.ts";
 import { OPENAPI } from "./server/openapi.ts";
 import { PAGE_HTML } from "./server/page.ts";
-import { instructionSources, instructionWarnings, sessionOptions, toolRegistry } from "./session/factory.ts";
+import { DEFAULT_AGENT, instructionSources, instructionWarnings, providerListing, sessionOptions, toolRegistry } from "./session/factory.ts";
 import type { Session } from "./session/session.ts";
 import type { Store } from "./session/store.ts";
 import { VERSION } from "./version.ts";
@@ -105,6 +105,19 @@ export function startServer(args: Args, env: Env, ctx: Context, store: Store, li
     heartbeatMs,
     keepOpen: (request) => listening?.timeout(request, 0),
     clientOf: (request) => listening?.requestIP(request)?.address,
+    catalog: {
+      // as the terminal's /agents and rein models list them, for the configuration of that folder
+      agents: (cwd) => {
+        const settings = asApiError(() => runSettings(contextFor(args, env, cwd === undefined ? {} : { cwd }), { warn }));
+        const chosen = settings.agents?.name ?? DEFAULT_AGENT;
+        return (settings.agents?.list ?? []).map((a) => ({ name: a.name, mode: a.mode, description: a.description, source: a.source, default: a.name === chosen }));
+      },
+      models: (cwd) => {
+        const run = contextFor(args, env, cwd === undefined ? {} : { cwd });
+        const providers = providerListing(run.config, run.env);
+        return typeof providers === "string" ? providers : { model: run.config.model, providers };
+      },
+    },
   });
   // Idle connections (a request stalled in its head) are closed after 30 s; streams lift it.
   const server = listen(() => Bun.serve({ hostname, port: args.port ?? DEFAULT_PORT, fetch: app.fetch, idleTimeout: 30 }), hostname, args.port ?? DEFAULT_PORT);
@@ -127,6 +140,16 @@ export function startServer(args: Args, env: Env, ctx: Context, store: Store, li
       await hub.shutdown();
     },
   };
+}
+
+/** A configuration the command line would refuse (exit 2) is a 409 over HTTP, in the same words. */
+function asApiError<T>(run: () => T): T {
+  try {
+    return run();
+  } catch (error) {
+    if (error instanceof UsageError || error instanceof KnownFault) throw new ApiError("session_unavailable", error.message);
+    throw error;
+  }
 }
 
 /** Starts listening; an address that cannot be had is told in one line. */

@@ -11,6 +11,7 @@ import type { SessionHub } from "./hub.ts";
 import { loginRoutes } from "./login.ts";
 import { sessionRoutes } from "./session-routes.ts";
 import { undoRoutes } from "./undo-routes.ts";
+import { catalogRoutes, type Catalog } from "./catalog-routes.ts";
 import type { StreamLimits } from "./sse.ts";
 import { TokenThrottle, type ThrottleClock } from "./throttle.ts";
 
@@ -23,6 +24,8 @@ export type AppDeps = {
   hosts: () => readonly string[];
   version: string;
   openapi?: Record<string, unknown>;
+  /** the agents and models of a folder's configuration (GET /agents, GET /models) */
+  catalog?: Catalog;
   /** the web page at / */
   page?: string;
   heartbeatMs?: number;
@@ -60,6 +63,7 @@ export function createApp(deps: AppDeps): Hono {
   app.get("/openapi.json", (c) => c.json(deps.openapi ?? {}));
   sessionRoutes(app, { hub: deps.hub, body, stream, keepOpen: deps.keepOpen ?? (() => {}) });
   undoRoutes(app, deps.hub, body);
+  catalogRoutes(app, deps.hub, body, deps.catalog);
   return app;
 }
 

@@ -2,6 +2,7 @@
 // same Session object the terminal and print mode use. Prompts run in the background; the hub keeps
 // their promises so shutdown can wait for them to persist.
 import type { PermissionMode } from "../config/schema.ts";
+import { newId } from "../session/ids.ts";
 import { ifFree } from "../session/lease.ts";
 import { Session, type ResultEvent, type SessionOptions } from "../session/session.ts";
 import type { SessionRow, Store } from "../session/store.ts";
@@ -155,6 +156,14 @@ export class SessionHub {
     const session = this.get(id);
     if (idle && (this.running.has(id) || session.running)) throw new ApiError("busy", "a prompt is running in this session; undo when it has finished");
     return { session, store: this.deps.store };
+  }
+
+  /** A new session from the first `at` messages of another (all when absent), as `rein sessions fork` makes it. */
+  fork(id: string, at: number | undefined): { id: string; from: string; messages: number; requested: number } {
+    const from = this.row(id).id;
+    const forked = this.deps.store.forkSession(from, at, newId("s", this.now()), this.now());
+    if (!forked) throw new ApiError("not_found", `no session ${from}: it disappeared while forking it`);
+    return { id: forked.session.id, from, messages: forked.messages, requested: forked.requested };
   }
 
   /** Starts a prompt; the promise settles with its result event. */

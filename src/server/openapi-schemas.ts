@@ -167,6 +167,29 @@ export const SCHEMAS = {
     },
     ["url", "headers", "command", "env", "log"],
   ),
+  Provider: closed({
+    name: str,
+    api: str,
+    baseURL: str,
+    key: { type: "string", description: 'set, none needed, or missing (and the variable to set); never the key' },
+    keyOk: { type: "boolean" },
+    source: { type: "string", description: "built-in, or the config file it came from" },
+    models: {
+      type: "array",
+      description: "empty: the provider takes any model id (PROVIDER/MODEL-ID)",
+      items: closed(
+        {
+          name: { type: "string", description: "what --model takes" },
+          contextWindow: int,
+          maxOutput: int,
+          price: { type: ["object", "null"], description: "US dollars per million tokens; null when unknown (cost shown as null)" },
+          capabilities: { type: "object", additionalProperties: { type: "boolean" } },
+          source: str,
+        },
+        ["price"],
+      ),
+    },
+  }),
   PermissionAsk: closed({ id: str, tool: str, requests: { type: "array", items: ref("PermissionRequest") }, reason: str }, ["reason"]),
   Event: {
     description: "one event of docs/events.md (version 1); new fields may appear within the version",

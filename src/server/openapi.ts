@@ -8,6 +8,8 @@ import { closed, int, ref, SCHEMAS, str } from "./openapi-schemas.ts";
 const json = (description: string, schema: unknown) => ({ description, content: { "application/json": { schema } } });
 const body = (schema: unknown, required = true) => ({ required, content: { "application/json": { schema } } });
 const html = (description: string) => ({ description, content: { "text/html": { schema: str } } });
+const nParam = { name: "n", in: "path", required: true, schema: { type: "integer", minimum: 1 }, description: "a checkpoint's number (GET /sessions/{id}/checkpoints)" };
+const cwdQuery = { name: "cwd", in: "query", required: false, schema: { type: "string", minLength: 1 }, description: "the folder whose configuration counts (default: where the server was started)" };
 const idParam = { name: "id", in: "path", required: true, schema: str, description: "a session id" };
 
 /** The error answers, by status (docs/server.md "Errors"). */
@@ -190,6 +192,84 @@ const paths = {
       summary: "reverse the last undo, as rein redo --json does",
       requestBody: body(closed({ force: { type: "boolean" } }, ["force"]), false),
       responses: { "200": json("what was redone", { type: "object" }), ...withBody, "404": errors.not_found, "409": json("refused, or nothing to redo", { type: "object" }) },
+    },
+  },
+  "/sessions/{id}/checkpoints/{n}/diff": {
+    parameters: [idParam, nParam],
+    get: {
+      operationId: "getCheckpointDiff",
+      summary: "what checkpoint n's turn changed, as a patch from the workspace before it, as rein checkpoints diff N (docs/undo.md)",
+      responses: {
+        "200": json("the patch (empty when the turn changed no file)", closed({ n: int, patch: str })),
+        "400": errors.bad_request,
+        ...locked,
+        "404": error("not_found: no such session, or no checkpoint n in it"),
+        "409": error("busy: the checkpoint is incomplete (its turn did not finish); session_unavailable: the session cannot be opened"),
+      },
+    },
+  },
+  "/sessions/{id}/checkpoints/{n}/restore": {
+    parameters: [idParam, nParam],
+    post: {
+      operationId: "restoreCheckpoint",
+      summary: "put the workspace back as it was before checkpoint n (it and every later one undone; the conversation is kept), as rein checkpoints restore N --json does",
+      requestBody: body(closed({ force: { type: "boolean", description: "overwrite files changed after the turn" } }, ["force"]), false),
+      responses: {
+        "200": json("what was restored", { type: "object", properties: { type: { const: "done" }, checkpoints: { type: "array", items: int }, files: { type: "array", items: str } }, required: ["type", "checkpoints", "files"] }),
+        ...withBody,
+        "404": error("not_found: no such session, or no checkpoint n in it"),
+        "409": json("refused (a later change would be overwritten: files names them), nothing to restore, or busy", { type: "object" }),
+      },
+    },
+  },
+  "/sessions/{id}/fork": {
+    parameters: [idParam],
+    post: {
+      operationId: "forkSession",
+      summary: "a new session from the first `at` messages of this one (default all), as rein sessions fork ID --at N --json does; a cut that would end on tool calls without their results is moved back",
+      requestBody: body(closed({ at: { type: "integer", minimum: 0, description: "how many messages to keep (default all)" } }, ["at"]), false),
+      responses: {
+        "201": json(
+          "the fork",
+          closed({ id: str, from: str, messages: { type: "integer", description: "messages the fork holds" }, requested: { type: "integer", description: "messages asked for (at most the session's)" } }),
+        ),
+        ...withBody,
+        "404": errors.not_found,
+      },
+    },
+  },
+  "/agents": {
+    get: {
+      operationId: "listAgents",
+      summary: "the agents of a folder's configuration (built-in and agent files), as the terminal's /agents lists them: primary ones to create a session with (its agent), subagents for the task tool",
+      parameters: [cwdQuery],
+      responses: {
+        "200": json(
+          "the agents",
+          closed({
+            agents: {
+              type: "array",
+              items: closed({ name: str, mode: { enum: ["primary", "subagent", "all"] }, description: str, source: { type: "string", description: "built-in, or the agent file" }, default: { type: "boolean", description: "the one a new session runs as" } }),
+            },
+          }),
+        ),
+        "400": errors.bad_request,
+        ...locked,
+        "409": error("session_unavailable: the folder's configuration is invalid"),
+      },
+    },
+  },
+  "/models": {
+    get: {
+      operationId: "listModels",
+      summary: "the model in use and the providers a folder's configuration can reach, with their models, as rein models lists them (docs/providers.md)",
+      parameters: [cwdQuery],
+      responses: {
+        "200": json("the providers", closed({ model: str, providers: { type: "array", items: ref("Provider") } })),
+        "400": errors.bad_request,
+        ...locked,
+        "409": error("session_unavailable: the providers configuration is invalid"),
+      },
     },
   },
   "/openapi.json": {
