@@ -4,7 +4,7 @@
 // uses (session/factory.ts); the fork is the store's, as rein sessions fork makes it.
 import type { Context, Hono } from "hono";
 import * as v from "valibot";
-import type { ProviderListing } from "../llm/model-list.ts";
+import type { ProviderListing } from "../session/factory.ts";
 import { jsonBody, type BodyLimits } from "./body.ts";
 import { ApiError } from "./errors.ts";
 import type { SessionHub } from "./hub.ts";

@@ -347,6 +347,7 @@ function withAgent(options: SessionOptions, agents: NonNullable<RunSettings["age
 }
 export { loadAgents } from "../agents/sources.ts";
 export { DEFAULT_AGENT } from "../agents/builtin.ts";
+export type { ProviderListing } from "../llm/model-list.ts";
 
 /** The run's skills and commands, when the settings say where to look. */
 function runSkills(settings: RunSettings, contextWindow: number, modelProblem: (model: string) => string | undefined, prompts?: PromptCommands): SessionSkills | undefined {
