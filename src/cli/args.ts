@@ -38,6 +38,8 @@ export type Args = {
   port?: number;
   hostname?: string;
   trust: boolean;
+  /** run the main session in a git worktree of this name (session/worktree.ts) */
+  worktree?: string;
   sandbox: boolean;
   help: boolean;
   version: boolean;
@@ -149,6 +151,7 @@ const FLAGS: Record<string, Spec> = {
   "--port": { key: "port", kind: "string", check: port },
   "--hostname": { key: "hostname", kind: "string" },
   "--trust": { key: "trust", kind: "bool" },
+  "--worktree": { key: "worktree", kind: "string" },
   "--sandbox": { key: "sandbox", kind: "bool" },
   "--help": { key: "help", kind: "bool", short: "-h" },
   "--version": { key: "version", kind: "bool", short: "-v" },

@@ -45,6 +45,7 @@ Flags:
       --deny RULE             deny, e.g. --deny 'bash(git push *)'
       --ask RULE              always ask
       --trust                 accept the project's own tools and config that loosens permissions
+      --worktree NAME         run in a git worktree of the repository on branch rein/NAME (kept when changed)
       --sandbox               run every bash command in the kernel sandbox (bubblewrap)
   Claude Code's flags, with its meaning:
       --allowedTools, --allowed-tools "Bash(git diff:*) Edit"   allow, in Claude's rule syntax

@@ -23,11 +23,8 @@ export async function run(argv: string[], env: Record<string, string | undefined
     const [command, ...rest] = args.command;
     if (command === "acp" && !args.print && hooks.acp) return await hooks.acp(args, env);
     if (command && !args.print) return await subcommand(command, rest, args, env);
-    if (args.print) return await (await import("./print-mode.ts")).printMode(await context(args, env));
-    if (!(await bothTerminals())) {
-      throw new UsageError('the interactive mode needs a terminal on stdin and stdout; for scripts use: rein -p "PROMPT"');
-    }
-    return await (await import("./interactive.ts")).interactive(args, env, hooks);
+    if (args.worktree !== undefined) return await inWorktree(args, env, (moved) => mode(moved, env, hooks));
+    return await mode(args, env, hooks);
   } catch (error) {
     const told: string[] = [];
     const code = await fail(error, env, told);
@@ -38,6 +35,34 @@ export async function run(argv: string[], env: Record<string, string | undefined
       // stdout is what failed
     }
     return code;
+  }
+}
+
+async function mode(args: ReturnType<typeof parseArgs>, env: Record<string, string | undefined>, hooks: RunHooks): Promise<number> {
+  if (args.print) return await (await import("./print-mode.ts")).printMode(await context(args, env));
+  if (!(await bothTerminals())) {
+    throw new UsageError('the interactive mode needs a terminal on stdin and stdout; for scripts use: rein -p "PROMPT"');
+  }
+  return await (await import("./interactive.ts")).interactive(args, env, hooks);
+}
+
+/**
+ * `--worktree NAME`: the main session runs in a git worktree of the repository (a branch rein/NAME
+ * under the data folder); at the end an unchanged one is removed, a changed one kept and named on stderr.
+ */
+async function inWorktree(args: ReturnType<typeof parseArgs>, env: Record<string, string | undefined>, go: (args: ReturnType<typeof parseArgs>) => Promise<number>): Promise<number> {
+  const { createWorktree, finishWorktree } = await import("../session/worktree.ts");
+  const { reinPaths } = await import("../config/paths.ts");
+  const { resolve } = await import("node:path");
+  const cwd = resolve(args.cwd ?? process.cwd());
+  const wt = await createWorktree(cwd, reinPaths(env).dataDir, args.worktree!).catch((error: Error) => {
+    throw new UsageError(`--worktree ${args.worktree}: ${error.message}`);
+  });
+  try {
+    return await go({ ...args, cwd: wt.cwd });
+  } finally {
+    const kept = await finishWorktree(wt).catch(() => `path: ${wt.path}`);
+    if (kept) err(`rein: kept the worktree with its changes:\n${kept}\n`);
   }
 }
 

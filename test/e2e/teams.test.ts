@@ -182,3 +182,28 @@ test.concurrent("claude-stream-json: a background worker's lines carry the task 
   expect(note).toMatchObject({ tool_use_id: "toolu_solo", status: "completed", summary: 'Agent "solo" completed' });
   expect(lines.at(-1)).toMatchObject({ type: "result", result: "got it" });
 }, 30_000);
+
+test.concurrent("--worktree NAME: the main session runs in a worktree; unchanged it is removed, changed it is kept and named", async () => {
+  await using w = await world();
+  const git = (...args: string[]) => expect(Bun.spawnSync(["git", ...args], { cwd: w.cwd }).exitCode).toBe(0);
+  git("init", "-q");
+  await Bun.write(w.path("a.txt"), "one\n");
+  git("add", "-A");
+  git("-c", "user.email=t@e", "-c", "user.name=t", "commit", "-qm", "one");
+  w.fake.script({ reply: [text("nothing to do")] });
+  const quiet = await w.run(["-p", "look", "--worktree", "quiet", "--output-format", "stream-json"]);
+  expect(quiet.code).toBe(0);
+  expect(JSON.parse(quiet.stdout.split("\n")[0]!).cwd).toContain("/worktrees/");
+  expect(quiet.stderr).not.toContain("kept the worktree");
+  expect(Bun.spawnSync(["git", "worktree", "list"], { cwd: w.cwd }).stdout.toString()).not.toContain("rein/quiet");
+
+  w.fake.script({ reply: [call("write", { path: "b.txt", content: "new\n" })] }, { reply: [text("wrote it")] });
+  const busy = await w.run(["-p", "write b.txt", "--worktree", "busy", "--allow", "edit"]);
+  expect(busy.code).toBe(0);
+  expect(busy.stderr).toMatch(/kept the worktree with its changes:\npath: \S+\/worktrees\/\S+\/busy\nbranch: rein\/busy\ndiffstat: 1 new file not yet added/);
+  expect(await Bun.file(w.path("b.txt")).exists()).toBe(false);
+
+  const bad = await w.run(["-p", "x", "--worktree", "../up"]);
+  expect(bad.code).toBe(2);
+  expect(bad.stderr).toContain('--worktree ../up: the worktree name "../up" is not usable');
+}, 30_000);
