@@ -7,6 +7,7 @@ import { Session, type ResultEvent, type SessionOptions } from "../session/sessi
 import type { SessionRow, Store } from "../session/store.ts";
 import type { FileAccess } from "../sdk.ts";
 import { clientFiles } from "./client-files.ts";
+import { changesFiles, fileChange, pathOf, readBefore, type Before } from "./file-change.ts";
 import { mcpEntries } from "./mcp-servers.ts";
 import { modeChoice, type ModeChoice } from "./modes.ts";
 import { askPermission } from "./permission.ts";
@@ -35,7 +36,16 @@ export type AcpDeps = {
   warn: (message: string) => void;
 };
 
-type Live = { session: Session; cwd: string; mcp: Record<string, unknown>; run?: Promise<ResultEvent>; stop: string | null; unsubscribe: () => void };
+type Live = {
+  session: Session;
+  cwd: string;
+  mcp: Record<string, unknown>;
+  run?: Promise<ResultEvent>;
+  stop: string | null;
+  unsubscribe: () => void;
+  /** settles once every event so far has been sent (an edit's update waits for the file's text) */
+  sent: Promise<void>;
+};
 
 export const AUTH_METHODS: acp.AuthMethod[] = [
   {
@@ -55,16 +65,37 @@ export async function serveAcp(deps: AcpDeps, input: ReadableStream<Uint8Array>,
   };
 
   const attach = (session: Session, cwd: string, mcp: Record<string, unknown>): Live => {
-    const entry: Live = { session, cwd, mcp, stop: null, unsubscribe: () => {} };
-    const translate = translator(cwd, () => session.contextWindow);
-    const inputs = new Map<string, unknown>();
+    const entry: Live = { session, cwd, mcp, stop: null, unsubscribe: () => {}, sent: Promise.resolve() };
+    const calls = new Map<string, { name: string; input: unknown; before?: Before }>();
+    const translate = translator(cwd, () => session.contextWindow, Date.now, (id) => calls.get(id)?.before);
+    const access = files(() => session.id);
+    let waiting = 0; // events queued behind a file's text
     entry.unsubscribe = session.subscribe((event) => {
       if (event.type === "assistant" && !event.parent_tool_use_id) entry.stop = event.stop_reason;
-      if (event.type === "tool_start") inputs.set(event.id, event.input);
-      // A subagent's own text and calls stay inside its task call; its permission asks still reach the client.
-      if (!event.parent_tool_use_id) for (const update of translate(event)) notify(session.id, update);
-      if (event.type === "permission_ask" && client) void askPermission(client, session, event, inputs.get(event.tool_use_id), cwd);
-      if (event.type === "tool_end") inputs.delete(event.id);
+      // An edit's or write's file is read as the call starts, before it can run; its updates wait for the text.
+      let reading: Before | Promise<Before> | undefined;
+      if (event.type === "tool_start") {
+        const path = changesFiles(event.name) ? pathOf(event.input, cwd) : undefined;
+        if (path) reading = readBefore(path, access);
+        calls.set(event.id, { name: event.name, input: event.input });
+      }
+      const send = (before: Before) => {
+        if (event.type === "tool_start" && reading !== undefined) calls.get(event.id)!.before = before;
+        // A subagent's own text and calls stay inside its task call; its permission asks still reach the client.
+        if (!event.parent_tool_use_id) for (const update of translate(event)) notify(session.id, update);
+        if (event.type === "permission_ask" && client) {
+          const call = calls.get(event.tool_use_id);
+          void askPermission(client, session, event, call?.input, cwd, call && fileChange(call.name, call.input, call.before, cwd));
+        }
+        if (event.type === "tool_end") calls.delete(event.id);
+      };
+      if (!(reading instanceof Promise) && waiting === 0) return send(reading);
+      waiting++;
+      const read = reading;
+      entry.sent = entry.sent
+        .then(async () => send(await read))
+        .catch((error: unknown) => deps.warn(`rein acp: an update could not be sent: ${error instanceof Error ? error.message : String(error)}`))
+        .finally(() => waiting--);
     });
     live.set(session.id, entry);
     return entry;
@@ -156,6 +187,7 @@ export async function serveAcp(deps: AcpDeps, input: ReadableStream<Uint8Array>,
       entry.run = entry.session.prompt(text, images);
       try {
         const result = await entry.run;
+        await live.get(params.sessionId)?.sent; // the turn's last updates go before its answer
         return { stopReason: stopReason(result, entry.stop) };
       } finally {
         entry.run = undefined;

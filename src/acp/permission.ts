@@ -1,11 +1,13 @@
-// A permission ask as `session/request_permission`: the call, why it asks (the lines the terminal's
-// dialog shows), and allow once / allow always / reject once, mapped onto rein's replies. A request
-// the client cancels, or one that fails, rejects.
+// A permission ask as `session/request_permission`: the call, an edit's or write's change (the whole
+// file before and after, and the line), why it asks (the lines the terminal's dialog shows), and
+// allow once / allow always / reject once, mapped onto rein's replies. A request the client cancels,
+// or one that fails, rejects.
 import type * as acp from "@agentclientprotocol/sdk";
 import { alwaysRules } from "../session/broker.ts";
 import type { StampedEvent } from "../session/events.ts";
 import { formatRule } from "../session/rules.ts";
 import type { Session } from "../session/session.ts";
+import type { FileChange } from "./file-change.ts";
 import type { Peer } from "./rpc.ts";
 import { pendingCall } from "./updates.ts";
 import { ANSWERS, answerOf } from "./wire.ts";
@@ -34,12 +36,13 @@ export function explanation(ask: AskEvent): string {
   return lines.join("\n");
 }
 
-export async function askPermission(client: Peer, session: Session, ask: AskEvent, input: unknown, cwd: string): Promise<void> {
+export async function askPermission(client: Peer, session: Session, ask: AskEvent, input: unknown, cwd: string, change?: FileChange): Promise<void> {
   let reply: "once" | "always" | "reject" = "reject";
   try {
+    const why: acp.ToolCallContent = { type: "content", content: { type: "text", text: explanation(ask) } };
     const request: acp.RequestPermissionRequest = {
       sessionId: session.id,
-      toolCall: { ...pendingCall(ask.tool_use_id, ask.tool, input, cwd), content: [{ type: "content", content: { type: "text", text: explanation(ask) } }] },
+      toolCall: { ...pendingCall(ask.tool_use_id, ask.tool, input, cwd, change), content: change ? [change.diff, why] : [why] },
       options: permissionOptions(ask),
     };
     const response = answerOf(ANSWERS.requestPermission, await client.request("session/request_permission", request));

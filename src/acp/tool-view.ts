@@ -1,7 +1,9 @@
 // How a rein tool call looks to an ACP client: its kind, a title from its main argument, the paths
-// it touches (absolute) and, for edits and writes, a diff. Pure.
+// it touches (absolute, with the line an edit starts at) and, for edits and writes, a diff: the
+// whole file before and after when its text is known (file-change.ts), else the call's snippets. Pure.
 import { isAbsolute, resolve } from "node:path";
 import type { ToolCallContent, ToolCallLocation, ToolKind } from "@agentclientprotocol/sdk";
+import type { FileChange } from "./file-change.ts";
 
 const KINDS: Record<string, ToolKind> = {
   read: "read",
@@ -35,21 +37,22 @@ export function toolTitle(name: string, input: unknown): string {
   return `${name}: ${line.length > 120 ? `${line.slice(0, 119)}…` : line}`;
 }
 
-export function toolLocations(input: unknown, cwd: string): ToolCallLocation[] {
+export function toolLocations(input: unknown, cwd: string, change?: FileChange): ToolCallLocation[] {
   const path = field(input, "path");
-  return path ? [{ path: absolute(path, cwd) }] : [];
+  return path ? [{ path: absolute(path, cwd), ...(change ? { line: change.line } : {}) }] : [];
 }
 
 /** What a finished call shows: its output and, for a successful edit or write, the change as a diff. */
-export function toolContent(name: string, input: unknown, output: string, isError: boolean, cwd: string): ToolCallContent[] {
+export function toolContent(name: string, input: unknown, output: string, isError: boolean, cwd: string, change?: FileChange): ToolCallContent[] {
   const content: ToolCallContent[] = [];
   const path = field(input, "path");
-  if (!isError && path && name === "edit") {
+  if (!isError && change) content.push(change.diff);
+  else if (!isError && path && name === "edit") {
     const oldText = field(input, "old_string");
     const newText = field(input, "new_string");
     if (oldText !== undefined && newText !== undefined) content.push({ type: "diff", path: absolute(path, cwd), oldText, newText });
   }
-  if (!isError && path && name === "write") {
+  else if (!isError && path && name === "write") {
     const newText = field(input, "content");
     if (newText !== undefined) content.push({ type: "diff", path: absolute(path, cwd), oldText: null, newText });
   }

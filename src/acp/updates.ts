@@ -4,6 +4,7 @@
 // (and the tail of its output) until the call ends.
 import type { PlanEntry, SessionUpdate, ToolCall, ToolCallContent } from "@agentclientprotocol/sdk";
 import type { StampedEvent } from "../session/events.ts";
+import { fileChange, type Before, type FileChange } from "./file-change.ts";
 import { toolContent, toolKind, toolLocations, toolTitle } from "./tool-view.ts";
 
 type Call = { name: string; input: unknown; output: string; cut?: boolean; shownAt?: number };
@@ -13,7 +14,8 @@ export type Translator = (event: StampedEvent) => SessionUpdate[];
 export const LIVE_OUTPUT_CHARS = 8000;
 export const LIVE_OUTPUT_EVERY_MS = 100;
 
-export function translator(cwd: string, contextWindow: () => number, now: () => number = Date.now): Translator {
+/** `before(id)`: the text of the file an edit or write call changes, as it was when the call started. */
+export function translator(cwd: string, contextWindow: () => number, now: () => number = Date.now, before: (id: string) => Before = () => undefined): Translator {
   const calls = new Map<string, Call>();
   let cost = 0;
   let priced = true;
@@ -33,7 +35,7 @@ export function translator(cwd: string, contextWindow: () => number, now: () => 
       }
       case "tool_start":
         calls.set(event.id, { name: event.name, input: event.input, output: "" });
-        return [toolCall(event.id, event.name, event.input, cwd)];
+        return [toolCall(event.id, event.name, event.input, cwd, fileChange(event.name, event.input, before(event.id), cwd))];
       case "tool_output": {
         const call = calls.get(event.id);
         if (!call) return [];
@@ -51,7 +53,8 @@ export function translator(cwd: string, contextWindow: () => number, now: () => 
       case "tool_end": {
         const input = calls.get(event.id)?.input;
         calls.delete(event.id);
-        const updates: SessionUpdate[] = [toolEnd(event.id, event.name, input, event.output, event.is_error, cwd)];
+        const change = fileChange(event.name, input, before(event.id), cwd);
+        const updates: SessionUpdate[] = [toolEnd(event.id, event.name, input, event.output, event.is_error, cwd, change)];
         const entries = planOf(event.name, event.metadata);
         if (entries) updates.push({ sessionUpdate: "plan", entries });
         return updates;
@@ -62,21 +65,33 @@ export function translator(cwd: string, contextWindow: () => number, now: () => 
   };
 }
 
-export function toolCall(id: string, name: string, input: unknown, cwd: string): SessionUpdate {
-  return { sessionUpdate: "tool_call", ...pendingCall(id, name, input, cwd) };
+export function toolCall(id: string, name: string, input: unknown, cwd: string, change?: FileChange): SessionUpdate {
+  return { sessionUpdate: "tool_call", ...pendingCall(id, name, input, cwd, change) };
 }
 
-/** A call about to run, as both `tool_call` and a permission request show it. */
-export function pendingCall(id: string, name: string, input: unknown, cwd: string): ToolCall {
-  return { toolCallId: id, title: toolTitle(name, input), kind: toolKind(name), status: "pending", locations: toolLocations(input, cwd), rawInput: input };
+/**
+ * A call about to run, as both `tool_call` and a permission request show it; an edit's location has
+ * its line. The diff itself goes only where the call has passed the rules' deny list: in the
+ * permission request and the completed call (a refused edit of a credential file shows nothing of it).
+ */
+export function pendingCall(id: string, name: string, input: unknown, cwd: string, change?: FileChange): ToolCall {
+  return {
+    toolCallId: id,
+    title: toolTitle(name, input),
+    kind: toolKind(name),
+    status: "pending",
+    locations: toolLocations(input, cwd, change),
+    rawInput: input,
+  };
 }
 
-export function toolEnd(id: string, name: string, input: unknown, output: string, isError: boolean, cwd: string): SessionUpdate {
+export function toolEnd(id: string, name: string, input: unknown, output: string, isError: boolean, cwd: string, change?: FileChange): SessionUpdate {
   return {
     sessionUpdate: "tool_call_update",
     toolCallId: id,
     status: isError ? "failed" : "completed",
-    content: toolContent(name, input, output, isError, cwd),
+    content: toolContent(name, input, output, isError, cwd, change),
+    ...(change && !isError ? { locations: toolLocations(input, cwd, change) } : {}),
     rawOutput: { output },
   };
 }

@@ -66,7 +66,9 @@ test("read and edit go through the editor's unsaved buffer; the disk is left alo
   expect(resultText(toolResultsOf(w.fake.requests[3]).at(-1))).toContain(`Edited ${notes}: replaced 1 occurrence.`);
   expect(await readFile(notes, "utf8")).toBe("saved on disk\n");
   const end = agent.updates.map((n) => n.update).find((u) => u.sessionUpdate === "tool_call_update" && u.toolCallId === "toolu_e1" && u.status === "completed");
-  expect(end?.sessionUpdate === "tool_call_update" ? end.content?.[0] : undefined).toEqual({ type: "diff", path: notes, oldText: "unsaved in", newText: "edited through" });
+  expect(end?.sessionUpdate === "tool_call_update" ? end.content?.[0] : undefined).toEqual({ type: "diff", path: notes, oldText: "unsaved in the editor\n", newText: "edited through the editor\n" });
+  // The permission card showed the same whole-buffer change, not the disk's text.
+  expect(agent.asks[0]!.toolCall.content?.[0]).toEqual({ type: "diff", path: notes, oldText: "unsaved in the editor\n", newText: "edited through the editor\n" });
 });
 
 test("the editor changing its buffer after the read makes the edit ask for a fresh read; write creates a file through the editor", async () => {

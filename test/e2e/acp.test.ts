@@ -35,16 +35,17 @@ describe("rein acp", () => {
     expect(agent.asks).toHaveLength(1);
     const ask = agent.asks[0]!;
     expect(ask.sessionId).toBe(sessionId);
-    expect(ask.toolCall).toMatchObject({ toolCallId: "toolu_w1", title: "write: notes.txt", kind: "edit", locations: [{ path: join(w.cwd, "notes.txt") }] });
+    expect(ask.toolCall).toMatchObject({ toolCallId: "toolu_w1", title: "write: notes.txt", kind: "edit", locations: [{ path: join(w.cwd, "notes.txt"), line: 1 }] });
     expect(ask.options.map((o) => o.kind)).toEqual(["allow_once", "allow_always", "reject_once"]);
-    const why = ask.toolCall.content?.[0];
+    expect(ask.toolCall.content?.[0]).toEqual({ type: "diff", path: join(w.cwd, "notes.txt"), oldText: null, newText: "one\n" });
+    const why = ask.toolCall.content?.[1];
     expect(why?.type === "content" && why.content.type === "text" ? why.content.text : "").toContain("asks:");
 
     const updates = agent.updates.filter((n) => n.sessionId === sessionId).map((n) => n.update);
     const call = updates.find((u) => u.sessionUpdate === "tool_call" && u.toolCallId === "toolu_w1");
     expect(call).toMatchObject({ title: "write: notes.txt", kind: "edit", status: "pending", rawInput: { path: "notes.txt", content: "one\n" } });
     const end = updates.find((u) => u.sessionUpdate === "tool_call_update" && u.toolCallId === "toolu_w2" && u.status === "completed");
-    expect(end?.sessionUpdate === "tool_call_update" ? end.content?.[0] : undefined).toEqual({ type: "diff", path: join(w.cwd, "notes.txt"), oldText: null, newText: "two\n" });
+    expect(end?.sessionUpdate === "tool_call_update" ? end.content?.[0] : undefined).toEqual({ type: "diff", path: join(w.cwd, "notes.txt"), oldText: "one\n", newText: "two\n" });
     const text = updates.flatMap((u) => (u.sessionUpdate === "agent_message_chunk" && u.content.type === "text" ? [u.content.text] : [])).join("");
     expect(text).toBe("Wrote notes.txt twice.");
     expect(updates.some((u) => u.sessionUpdate === "usage_update" && u.used > 0 && u.size > 0)).toBe(true);
@@ -66,6 +67,45 @@ describe("rein acp", () => {
     expect(replayedEnd).toMatchObject({ status: "completed" });
     expect(replayedEnd?.sessionUpdate === "tool_call_update" ? replayedEnd.content?.[0] : undefined).toMatchObject({ type: "diff", newText: "one\n" });
     expect(replayed.at(-1)).toEqual({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: "Wrote notes.txt twice." } });
+  });
+});
+
+describe("rein acp: changes as an editor shows them", () => {
+  test("an edit asks with the whole file before and after and the line it starts at; its update and a write over the file carry the same", async () => {
+    const w = await newWorld();
+    const path = join(w.cwd, "list.txt");
+    await writeFile(path, "a\nb\nc\nd\ne\n");
+    w.fake.script(
+      { reply: [{ type: "tool_use", id: "toolu_r1", name: "read", input: { path: "list.txt" } }] },
+      { reply: [{ type: "tool_use", id: "toolu_e1", name: "edit", input: { path: "list.txt", old_string: "c\nd", new_string: "C\nD" } }] },
+      { reply: [{ type: "tool_use", id: "toolu_w1", name: "write", input: { path: "list.txt", content: "whole\n" } }] },
+      { reply: [{ type: "text", text: "Changed." }] },
+    );
+    const agent = startAgent(w, () => ({ outcome: { outcome: "selected", optionId: "allow_once" } }));
+    await agent.conn.agent.request(acp.methods.agent.initialize, INIT);
+    const { sessionId } = await agent.conn.agent.request(acp.methods.agent.session.new, { cwd: w.cwd, mcpServers: [] });
+    const done = await agent.conn.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: "change the list" }] });
+    expect(done.stopReason).toBe("end_turn");
+    expect(await readFile(path, "utf8")).toBe("whole\n");
+
+    const edited = { type: "diff" as const, path, oldText: "a\nb\nc\nd\ne\n", newText: "a\nb\nC\nD\ne\n" };
+    const written = { type: "diff" as const, path, oldText: "a\nb\nC\nD\ne\n", newText: "whole\n" };
+    expect(agent.asks.map((a) => a.toolCall.toolCallId)).toEqual(["toolu_e1", "toolu_w1"]);
+    const [editAsk, writeAsk] = agent.asks;
+    expect(editAsk!.toolCall.content?.[0]).toEqual(edited);
+    expect(editAsk!.toolCall.locations).toEqual([{ path, line: 3 }]);
+    expect(writeAsk!.toolCall.content?.[0]).toEqual(written);
+    expect(writeAsk!.toolCall.locations).toEqual([{ path, line: 1 }]);
+
+    const updates = agent.updates.map((n) => n.update);
+    const ended = (id: string) => updates.find((u) => u.sessionUpdate === "tool_call_update" && u.toolCallId === id && u.status === "completed");
+    const editEnd = ended("toolu_e1");
+    expect(editEnd?.sessionUpdate === "tool_call_update" ? editEnd.content?.[0] : undefined).toEqual(edited);
+    expect(editEnd?.sessionUpdate === "tool_call_update" ? editEnd.locations : undefined).toEqual([{ path, line: 3 }]);
+    const writeEnd = ended("toolu_w1");
+    expect(writeEnd?.sessionUpdate === "tool_call_update" ? writeEnd.content?.[0] : undefined).toEqual(written);
+    const call = updates.find((u) => u.sessionUpdate === "tool_call" && u.toolCallId === "toolu_e1");
+    expect(call?.sessionUpdate === "tool_call" ? call.locations : undefined).toEqual([{ path, line: 3 }]);
   });
 });
 
