@@ -12,7 +12,7 @@ import { loginRoutes } from "./login.ts";
 import { sessionRoutes } from "./session-routes.ts";
 import { undoRoutes } from "./undo-routes.ts";
 import { catalogRoutes, type Catalog } from "./catalog-routes.ts";
-import type { StreamLimits } from "./sse.ts";
+import { StreamCuts, type StreamLimits } from "./sse.ts";
 import { TokenThrottle, type ThrottleClock } from "./throttle.ts";
 
 export type AppDeps = {
@@ -61,7 +61,7 @@ export function createApp(deps: AppDeps): Hono {
 
   app.get("/", (c) => c.html(deps.page ?? "<!doctype html><title>rein</title><p>rein is running."));
   app.get("/openapi.json", (c) => c.json(deps.openapi ?? {}));
-  sessionRoutes(app, { hub: deps.hub, body, stream, keepOpen: deps.keepOpen ?? (() => {}) });
+  sessionRoutes(app, { hub: deps.hub, body, stream, keepOpen: deps.keepOpen ?? (() => {}), cuts: new StreamCuts(), ...(deps.clientOf ? { clientOf: deps.clientOf } : {}) });
   undoRoutes(app, deps.hub, body);
   catalogRoutes(app, deps.hub, body, deps.catalog);
   return app;

@@ -92,6 +92,14 @@ const events = {
     ["incomplete"],
   ),
   undo: event("undo", { redo: { type: "boolean" }, files: { type: "array", items: str }, messages: int, side_effects: { type: "array", items: str } }),
+  // the server's own: the first event of a resumed stream whose client was cut off for leaving the last one unread (docs/server.md)
+  stream_cut: event("stream_cut", {
+    seq: { const: -1, description: "not stored: sent without an id, so Last-Event-ID stays the last event seen" },
+    reason: { enum: ["stalled"] },
+    last_sent: { type: "integer", description: "the last seq the cut stream had handed to the connection (the client may not have read it)" },
+    unread_ms: { type: "integer", description: "how long it was left unread" },
+    at: { type: "integer", description: "when it was cut, milliseconds since the epoch" },
+  }),
   result: event(
     "result",
     {

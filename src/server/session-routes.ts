@@ -7,7 +7,8 @@ import { PERMISSION_MODES } from "../config/schema.ts";
 import { jsonBody, type BodyLimits } from "./body.ts";
 import { ApiError } from "./errors.ts";
 import type { SessionHub } from "./hub.ts";
-import { eventStream, SSE_HEADERS, type StreamLimits } from "./sse.ts";
+import type { ClientOf } from "./auth.ts";
+import { eventStream, SSE_HEADERS, type StreamCuts, type StreamLimits } from "./sse.ts";
 
 export type RouteDeps = {
   hub: SessionHub;
@@ -15,6 +16,10 @@ export type RouteDeps = {
   stream: StreamLimits;
   /** Lifts the server's idle timeout for a request that may rightly stay quiet (a stream, ?wait=1). */
   keepOpen: (request: Request) => void;
+  /** streams cut for a stall, so each client's next stream can say so */
+  cuts: StreamCuts;
+  /** the sender's address (absent: every client counts as one) */
+  clientOf?: ClientOf;
 };
 
 const Rule = v.pipe(
@@ -78,7 +83,8 @@ export function sessionRoutes(app: Hono, deps: RouteDeps): void {
     // A HEAD gets the head only: no stream, no subscription, no heartbeat left behind.
     if (c.req.method === "HEAD") return c.body(null, 200, SSE_HEADERS);
     deps.keepOpen(c.req.raw);
-    return c.body(eventStream(source, after, deps.stream), 200, SSE_HEADERS);
+    const who = { cuts: deps.cuts, sessionId: c.req.param("id"), client: deps.clientOf?.(c.req.raw) ?? "" };
+    return c.body(eventStream(source, after, deps.stream, Date.now, who), 200, SSE_HEADERS);
   });
   app.post("/sessions/:id/permissions/:askId", async (c) => {
     const { reply, message, scope } = await jsonBody(c, Reply, deps.body);

@@ -19,6 +19,40 @@ export type EventSource = {
 
 export type StreamLimits = { heartbeatMs: number; stallMs: number; pageSize: number };
 
+/** A stream cut off because its client left it unread: what its next stream says first (docs/server.md). */
+export type StreamCut = { type: "stream_cut"; session_id: string; seq: -1; reason: "stalled"; last_sent: number; unread_ms: number; at: number };
+/** The events the server itself sends on a stream, besides the session's (docs/events.md). */
+export const SERVER_EVENTS = ["stream_cut"] as const;
+
+/**
+ * The streams cut for a stall, by session and client address, kept (at most `max`, for `ttlMs`)
+ * until that client resumes the session's stream: the resumed stream opens with a `stream_cut`.
+ */
+export class StreamCuts {
+  private readonly cuts = new Map<string, StreamCut>();
+  constructor(
+    private readonly max = 1000,
+    private readonly ttlMs = 10 * 60_000,
+  ) {}
+
+  record(client: string, cut: StreamCut): void {
+    const key = `${cut.session_id}\n${client}`;
+    this.cuts.delete(key);
+    this.cuts.set(key, cut);
+    if (this.cuts.size > this.max) this.cuts.delete(this.cuts.keys().next().value!);
+  }
+
+  take(sessionId: string, client: string, now: number): StreamCut | undefined {
+    const key = `${sessionId}\n${client}`;
+    const cut = this.cuts.get(key);
+    this.cuts.delete(key);
+    return cut && now - cut.at <= this.ttlMs ? cut : undefined;
+  }
+}
+
+/** Who follows which session, for the cut notice (absent: no notice is kept). */
+export type StreamClient = { cuts: StreamCuts; sessionId: string; client: string };
+
 export const SSE_HEADERS = { "content-type": "text/event-stream", "cache-control": "no-cache", "x-accel-buffering": "no" };
 
 const encoder = new TextEncoder();
@@ -38,7 +72,9 @@ export function frame(event: StampedEvent): string {
   return `${id}event: ${sseEventName(event.type)}\ndata: ${JSON.stringify(event)}\n\n`;
 }
 
-export function eventStream(source: EventSource, afterSeq: number, limits: StreamLimits, now = Date.now): ReadableStream<Uint8Array> {
+export function eventStream(source: EventSource, afterSeq: number, limits: StreamLimits, now = Date.now, who?: StreamClient): ReadableStream<Uint8Array> {
+  // A resumed stream (Last-Event-ID) whose client was cut off for a stall says so first.
+  const cut = afterSeq > 0 ? who?.cuts.take(who.sessionId, who.client, now()) : undefined;
   let last = afterSeq;
   let unsaved: StampedEvent[] = [];
   let pingDue = false;
@@ -59,7 +95,10 @@ export function eventStream(source: EventSource, afterSeq: number, limits: Strea
     unsubscribe();
     unwatch();
     // A stalled client gets its connection cut, not a clean end, so it reconnects when it wakes.
-    if (how === "stalled") controller?.error(new Error("the client stopped reading the session's events"));
+    if (how === "stalled") {
+      controller?.error(new Error("the client stopped reading the session's events"));
+      if (who) who.cuts.record(who.client, { type: "stream_cut", session_id: who.sessionId, seq: -1, reason: "stalled", last_sent: last, unread_ms: limits.stallMs, at: now() });
+    }
     if (how === "close") controller?.close();
     signal();
   };
@@ -100,7 +139,7 @@ export function eventStream(source: EventSource, afterSeq: number, limits: Strea
         // Bun 1.4's server holds back the end of the response head until the first body bytes, and its
         // fetch resolves only then: a stream with nothing stored would look unanswered until an event.
         // `retry` sets how long an EventSource waits before it reconnects (its default varies by browser).
-        c.enqueue(encoder.encode(`: open\nretry: ${RECONNECT_MS}\n\n`));
+        c.enqueue(encoder.encode(`: open\nretry: ${RECONNECT_MS}\n\n${cut ? `event: stream_cut\ndata: ${JSON.stringify(cut)}\n\n` : ""}`));
       },
       async pull(c) {
         waiting = true;

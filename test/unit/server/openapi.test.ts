@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { createApp } from "../../../src/server/app.ts";
 import type { SessionHub } from "../../../src/server/hub.ts";
 import { OPENAPI } from "../../../src/server/openapi.ts";
-import { sseEventName } from "../../../src/server/sse.ts";
+import { SERVER_EVENTS, sseEventName } from "../../../src/server/sse.ts";
 import { checkEvent } from "./spec-check.ts";
 
 const TOKEN = "t".repeat(32);
@@ -104,14 +104,14 @@ function agentEventTypes(): string[] {
   return [...union.matchAll(/\|\s*\{\s*type:\s*"(\w+)"/g)].map((m) => m[1]!);
 }
 
-test("every event type the stream can send is in the Event schema, by its discriminator and its SSE name", () => {
+test("every event type the stream can send (the session's and the server's own) is in the Event schema, by its discriminator and its SSE name", () => {
   const types = agentEventTypes();
   // the reading of the union itself: it finds the types docs/events.md lists, so a change to its layout fails here
   expect(types).toEqual(expect.arrayContaining(["session", "result", "checkpoint", "undo", "error"]));
   expect(types.length).toBeGreaterThanOrEqual(20);
   const schemas = (OPENAPI.components as { schemas: Record<string, { discriminator?: { mapping: Record<string, string> }; properties?: { type?: { const?: string } } }> }).schemas;
   const mapping = schemas.Event!.discriminator!.mapping;
-  expect(Object.keys(mapping).sort()).toEqual([...new Set(types)].sort());
+  expect(Object.keys(mapping).sort()).toEqual([...new Set([...types, ...SERVER_EVENTS])].sort());
   for (const [type, target] of Object.entries(mapping)) {
     const name = target.split("/").at(-1)!;
     expect({ type, schema: schemas[name]?.properties?.type?.const }).toEqual({ type, schema: type });

@@ -69,10 +69,18 @@ test("a client that stops reading is disconnected; it resumes with Last-Event-ID
   expect(String(await reader.read().catch((error: unknown) => error))).toContain("stopped reading");
 
   const again = checkedSse(await s.call("GET", `/sessions/${id}/events`, { headers: { "last-event-id": String(lastSeen) } }));
-  const rest = await again.until((e) => e.event === "result");
+  const [cut, ...rest] = await again.until((e) => e.event === "result");
   await again.close();
+  // the resumed stream says first that the last one was cut, and why; it has no id (Last-Event-ID stays)
+  expect(cut).toMatchObject({ event: "stream_cut", data: { type: "stream_cut", session_id: id, seq: -1, reason: "stalled", unread_ms: 60 } });
+  expect(cut!.id).toBe("");
+  expect((cut!.data as unknown as { last_sent: number }).last_sent).toBeGreaterThanOrEqual(lastSeen);
   expect(rest.map((e) => e.data.seq)).toEqual(s.kit.store.events(id, lastSeen).map((e) => e.seq));
   expect(rest.at(-1)?.data).toMatchObject({ type: "result", text: "second answer" });
+  // told once: the next resume is a plain one
+  const later = checkedSse(await s.call("GET", `/sessions/${id}/events`, { headers: { "last-event-id": String(lastSeen) } }));
+  expect((await later.until((e) => e.event === "result"))[0]?.event).not.toBe("stream_cut");
+  await later.close();
 });
 
 test("a rein error goes out as the SSE event rein_error (EventSource keeps `error` for a lost connection); its JSON type stays error", async () => {
