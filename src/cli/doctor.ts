@@ -118,9 +118,17 @@ function instructionsCheck(ctx: Context): Check {
   const sources = instructionSources({ projectRoot: ctx.projectRoot, userInstructions: ctx.paths.userInstructions, cwd: ctx.cwd, home, reinDirs: reinDirs(ctx), trusted: ctx.trusted, extraInstructions: ctx.config.extraInstructions, ...(max ? { instructionMaxBytes: max } : {}) });
   const { files, warnings } = loadInstructions(sources);
   const cap = `each file capped at ${Math.round((max ?? INSTRUCTION_CAP_BYTES) / 1024)} KiB`;
-  const loaded = files.map((f) => `${f.path} (${f.scope}${f.cut ? ", cut" : ""}${f.imports.length ? `, imports ${f.imports.map((i) => i.path).join(", ")}` : ""})`);
-  const read = loaded.length ? `read: ${loaded.join("; ")}` : "no instruction file found (AGENTS.md, CLAUDE.md, CLAUDE.local.md)";
-  return ["instructions", true, [read, cap, ...warnings].join("; ")];
+  const short = (path: string) => shortPath(path, ctx.projectRoot, home);
+  const loaded = files.map((f) => `${short(f.path)}${f.cut ? " (cut)" : ""}${f.imports.length ? ` (+${f.imports.length} import${f.imports.length === 1 ? "" : "s"})` : ""}`);
+  const read = loaded.length ? `${loaded.join(", ")}; ${cap}` : "none found (AGENTS.md, CLAUDE.md, CLAUDE.local.md)";
+  return ["instructions", true, [read, ...warnings].join("; ")];
+}
+
+/** A path as a person reads it here: relative to the project, or under ~. */
+function shortPath(path: string, projectRoot: string, home: string): string {
+  if (path.startsWith(`${projectRoot}/`)) return path.slice(projectRoot.length + 1);
+  if (home && path.startsWith(`${home}/`)) return `~/${path.slice(home.length + 1)}`;
+  return path;
 }
 
 /** Where this project's memories are, how many, and any file whose front matter cannot be read. */

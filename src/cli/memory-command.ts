@@ -6,6 +6,7 @@ import { UsageError } from "./args.ts";
 import type { Context } from "./context.ts";
 import { out, warn } from "./output.ts";
 import { readOwnText } from "../sdk/own-file.ts";
+import { memoryLabel } from "./term/quick-memory.ts";
 
 export async function memoryCommand(rest: readonly string[], ctx: Context): Promise<number> {
   const [action = "list", name] = rest;
@@ -35,7 +36,7 @@ function list(dirs: MemoryDirs): number {
   out(`project memories: ${dirs.project}\nuser memories: ${dirs.user}\n`);
   for (const f of folders) warn(f.problem);
   if (!memories.length && !broken.length && !folders.length) out("\nno memories yet\n");
-  for (const m of memories) out(`\n${m.name}  (${m.type}, ${m.scope}, updated ${m.updated.slice(0, 10) || "?"})\n  ${m.description}\n`);
+  for (const m of memories) out(`\n${m.name}  (${memoryLabel(m)}, updated ${m.updated.slice(0, 10) || "?"})\n  ${m.description}\n`);
   for (const b of broken) out(`\n${b.file}  (${b.scope}): unreadable, ${b.problem}; fix it with rein memory edit or remove it\n`);
   return folders.length ? 1 : 0;
 }

@@ -15,19 +15,28 @@ export async function toolsCommand(rest: string[], ctx: Context): Promise<number
   const { tools, errors } = await toolRegistry(toolDirs(ctx)).list();
   if (ctx.args.json) {
     const rows = tools.map(({ tool, source, file }) => ({ name: tool.name, source, ...(file ? { file } : {}), description: tool.description }));
-    out(`${JSON.stringify({ tools: rows, errors }, null, 2)}\n`);
+    const session = SESSION_TOOLS.map((t) => ({ name: t.name, source: "session", description: `${t.summary} (${t.when})` }));
+    out(`${JSON.stringify({ tools: [...rows, ...session], errors }, null, 2)}\n`);
     return 0;
   }
-  const width = Math.max(...tools.map((t) => t.tool.name.length)) + 2;
+  const width = Math.max(...[...tools.map((t) => t.tool.name), ...SESSION_TOOLS.map((t) => t.name)].map((n) => n.length)) + 2;
   for (const { tool, source, file } of tools) {
     const summary = tool.description.split("\n")[0]!.slice(0, 70);
     out(`${tool.name.padEnd(width)}${source.padEnd(10)}${file ? `${file}  ` : ""}${summary}\n`);
   }
+  for (const t of SESSION_TOOLS) out(`${t.name.padEnd(width)}${"session".padEnd(10)}${t.summary} (${t.when})\n`);
   if (errors.length > 0) out(`\nnot loaded:\n${errors.map(formatLoadError).join("\n")}\n`);
   const untrusted = untrustedToolsWarning(ctx);
   if (untrusted) out(`\n${untrusted}\n`);
   return 0;
 }
+
+/** The tools a session adds to the registry's, made from its agents, skills and memory. */
+const SESSION_TOOLS = [
+  { name: "task", summary: "runs a subagent on a task of its own", when: "with any agent to run; rein agents list" },
+  { name: "skill", summary: "loads a skill's instructions", when: "when skills are found; rein skills list" },
+  { name: "memory", summary: "durable notes across sessions, outside the repository", when: "with memory on; rein memory list" },
+];
 
 const TSCONFIG = {
   compilerOptions: {

@@ -1,6 +1,7 @@
 // rein doctor's view of the providers: the model's provider and every configured one get their key
 // checked and their endpoint asked (a few seconds at most); a built-in cloud provider with a key
-// set is asked too; the local presets nobody configured are only probed, and never fail the check.
+// set is asked too; the local presets nobody configured are only probed, and get a line only when
+// one answers.
 import { checkAnthropicApi, checkChatApi, type ApiCheck } from "./api-check.ts";
 import type { ProviderEntry } from "./configured.ts";
 import { keyWhere } from "./model-list.ts";
@@ -31,6 +32,8 @@ export async function providerReport(options: ReportOptions): Promise<ProviderCh
     if (typeof key === "string") return used ? { name: spec.name, ok: false, detail: `no key: set ${keyWhere(spec)}` } : undefined;
     if (!used && !spec.local && !key.key) return undefined;
     const answer = await ask(spec, key.key, options);
+    // A local server nobody configured or uses that is not running is not news: no line.
+    if (!used && spec.local && !answer.ok) return undefined;
     const mine = typeof resolved !== "string" && spec.name === resolved.provider.name;
     const role = !used ? " (not in use)" : !answer.ok && spec.local ? `: start the server, or set providers.${spec.name}.baseURL in the user config` : mine ? " (the model's provider)" : "";
     return { name: spec.name, ok: answer.ok || (!used && spec.local), detail: `${key.key ? "key set; " : ""}${answer.detail}${role}` };

@@ -93,6 +93,13 @@ test.concurrent("rein doctor with a key passes, reports the database, and checks
   expect(r.stdout).toContain(w.dataDir);
   expect(r.stdout).toMatch(/^ok {3}api {11}answers \(\d+ ms\)$/m);
   expect(w.fake.requests.map((q) => `${q.method} ${q.path}`)).toEqual(["GET /v1/models"]);
+  // Local model servers nobody configured, not running here: no lines about them.
+  for (const local of ["ollama", "lmstudio", "llamacpp", "vllm"]) expect(r.stdout).not.toContain(local);
+  const instructions = r.stdout.split("\n").find((l) => l.includes("instructions"));
+  expect(instructions!.length).toBeLessThan(120);
+  // The tools the session adds are listed too.
+  const tools = await w.run(["tools", "list"]);
+  for (const name of ["task", "skill", "memory"]) expect(tools.stdout).toMatch(new RegExp(`^${name} +session `, "m"));
 });
 
 test.concurrent("rein doctor says when the API refuses the key, and when it does not answer in time (exit 1)", async () => {

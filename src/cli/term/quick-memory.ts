@@ -18,6 +18,11 @@ export async function quickMemoryLine(line: string, ctx: Pick<Context, "paths" |
   return chalk.dim(`remembered for ${scope === "user" ? "every project" : "this project"}: ${saved.name} (${saved.file}); sessions read it from the next one (this one after /memory reload)`);
 }
 
+/** "type feedback, this project" / "type user, every project": a memory's type and where it counts, each named. */
+export function memoryLabel(m: { type: string; scope: string }): string {
+  return `type ${m.type}, ${m.scope === "user" ? "every project" : "this project"}`;
+}
+
 /** What /memory shows: the instruction files this session read (and what was cut), and the memories. */
 export function memoryReport(ctx: Context): string {
   const max = instructionCap(ctx.env);
@@ -28,7 +33,7 @@ export function memoryReport(ctx: Context): string {
   const { memories, broken } = listMemories(dirs);
   const lines = ["instruction files:", ...(files.length ? files.map((f) => `  ${f.path} (${f.scope}${f.cut ? ", cut" : ""}${f.imports.length ? `, ${f.imports.length} import${f.imports.length === 1 ? "" : "s"}` : ""})`) : ["  none"])];
   lines.push(...warnings.map((w) => `  ! ${w}`));
-  lines.push(`memories (${dirs.project}, ${dirs.user}):`, ...(memories.length ? memories.map((m) => `  ${m.name} (${m.type}, ${m.scope}): ${m.description}`) : ["  none yet (# NOTE saves one)"]));
+  lines.push(`memories (${dirs.project}, ${dirs.user}):`, ...(memories.length ? memories.map((m) => `  ${m.name} (${memoryLabel(m)}): ${m.description}`) : ["  none yet (# NOTE saves one)"]));
   lines.push(...broken.map((b) => `  ! ${b.file}: ${b.problem}`));
   lines.push("edit with: rein memory edit NAME; changes count from the next session, or now after /memory reload");
   return chalk.dim(lines.join("\n"));

@@ -39,8 +39,8 @@ test("# saves a project memory, #~ a user one; ## and #tag stay prompts; a secre
 test("rein memory list, show, edit (a bad edit is undone) and rm", async () => {
   const listed = await rein(["list"]);
   expect(listed.code).toBe(0);
-  expect(listed.stdout).toContain("Always use pnpm, never npm  (project, project, updated");
-  expect(listed.stdout).toContain("I like terse answers  (user, user, updated");
+  expect(listed.stdout).toContain("Always use pnpm, never npm  (type project, this project, updated");
+  expect(listed.stdout).toContain("I like terse answers  (type user, every project, updated");
 
   const shown = await rein(["show", "always-use-pnpm-never-npm"]);
   expect(shown.stdout).toContain("Always use pnpm, never npm.\n");
@@ -70,7 +70,8 @@ test("/memory lists the instruction files read, with imports and what was cut, a
   const report = memoryReport({ paths: { dataDir: data, configDir: join(dir.path, "config"), userInstructions: join(dir.path, "config", "AGENTS.md") }, projectRoot: project, cwd: project, env: {} } as never);
   expect(report).toContain(`${join(project, "AGENTS.md")} (project, 1 import)`);
   expect(report).toContain(`! ${join(project, "AGENTS.md")}:1: the import @missing.md names ${join(project, "missing.md")}, which does not exist`);
-  expect(report).toContain("I like terse answers (user, user)");
+  expect(report).toContain("I like terse answers (type user, every project)");
+  expect(report).not.toMatch(/\((project|user), \1\)/);
 });
 
 test("an edit that renames a memory moves it: one file, one index line, under the new name", async () => {
