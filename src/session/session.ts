@@ -179,6 +179,8 @@ export class Session {
   private hooksStarted = false;
   /** what this run's subagents spent (their results roll up into this run's) */
   private childSpend: { usage: Usage; cost: number | null } = { usage: emptyUsage(), cost: 0 };
+  /** a child's hook stopped the whole run (`continue: false` in a subagent): why */
+  private childStop: string | undefined;
   /** the run under way's spending, shared with its children */
   private runSpend: RunSpend = { spent: 0 };
   /** told when mail (a worker's notification, a message) comes while no run is under way (front ends start one) */
@@ -278,6 +280,7 @@ export class Session {
           this.childSpend = { usage: addUsage(before.usage, usage), cost: before.cost === null || cost === null ? null : before.cost + cost };
         },
         spend: () => this.runSpend,
+        halt: (reason) => void (this.childStop ??= reason),
         notice: (event) => void this.emit(event),
         wake: () => this.wakeUp(),
         taintSources: () => this.taint?.active() ?? [],
@@ -290,6 +293,16 @@ export class Session {
     const team = options.team;
     if (team) this.subscribe((event) => void (event.type === "tool_end" && !event.parent_tool_use_id && event.metadata?.background && joinCommand(team.get(), parent, event)));
     this.hookAgent = options.hookAgent?.(parent);
+  }
+
+  /** The loop's call chain: the hooks', the after-call and stop handlers, and a stop a child's hook asked for. */
+  private runChain(): { chain?: CallChain } {
+    const own =
+      this.hooks || this.options.afterToolCall || this.options.beforeStop
+        ? withStopCheck(withAfterCall(this.hooks?.points.chain ?? {}, this.options.afterToolCall), this.options.beforeStop)
+        : undefined;
+    if (!this.taskTools.length && !this.hookAgent) return own ? { chain: own } : {};
+    return { chain: { ...own, halted: () => this.childStop ?? own?.halted?.() } };
   }
 
   /** The tools for a turn: the session's, then the task tool when it has subagents (their read-only flags kept for the checkpoints). */
@@ -445,9 +458,7 @@ export class Session {
           },
           costOf: costFunction(model, this.options.models),
           compact: (input, signal) => this.compactWith(input, signal),
-          ...(this.hooks || this.options.afterToolCall || this.options.beforeStop
-            ? { chain: withStopCheck(withAfterCall(this.hooks?.points.chain ?? {}, this.options.afterToolCall), this.options.beforeStop) }
-            : {}),
+          ...this.runChain(),
           ...(this.options.inbox ? { inbox: () => this.options.inbox!(this.id) } : {}),
           commit: (message: Message) => {
             const kept = sendable(message);
@@ -495,6 +506,7 @@ export class Session {
       this.runUsage = emptyUsage();
       this.childSpend = { usage: emptyUsage(), cost: 0 };
       this.runSpend = { spent: 0 };
+      this.childStop = undefined;
       this.hooks?.rest();
       this.options.skills?.grants.splice(grantsBefore);
       // Mail that came after the run's last turn boundary wakes the session again (a front end runs it).

@@ -123,6 +123,8 @@ async function runChild(
     const result = request.signal.aborted ? undefined : await child.prompt(request.prompt);
     if (!result) return { taskId: child.id, status: "interrupted", text: "", error: "the parent run was interrupted", usage: emptyUsage(), cost: 0, turns: 0, durationMs: 0, model };
     parent.spent(result.usage, result.cost_usd);
+    // `continue: false` from a hook in the child stops the whole run, as docs/hooks.md says.
+    if (result.status === "stopped") parent.halt(result.error ?? "a hook in a subagent stopped the run");
     parent.tainted?.(child.taintSources());
     const kept = worktree ? await finishWorktree(worktree) : undefined;
     return {
