@@ -281,7 +281,7 @@ describe.skipIf(!available.ok)(`commands in the sandbox (${available.ok ? `bubbl
         "git config user.name someone",
     );
 
-    expect(result.output).toStartWith("first\n");
+    expect(result.output).toStartWith("Exit code 4\nfirst\n");
     expect(result.output).toContain("could not write config file .git/config: Device or resource busy");
     expect(result.output).toContain("[the sandbox blocked a write");
   });
@@ -306,7 +306,9 @@ describe.skipIf(!available.ok)(`commands in the sandbox (${available.ok ? `bubbl
     const escape = `${outside}/escaped.txt`;
     const result = await sandboxed(`ls /proc | grep -c '^[0-9]'; echo x > /proc/${process.pid}/root${escape}`);
 
-    expect(Number.parseInt(result.output)).toBeLessThan(10);
+    // The write fails, so the result begins with its exit code (a failed call), then the count.
+    expect(result.output).toStartWith("Exit code ");
+    expect(Number.parseInt(result.output.split("\n")[1]!)).toBeLessThan(10);
     expect(existsSync(escape)).toBe(false);
   });
 
