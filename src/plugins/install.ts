@@ -1,8 +1,8 @@
 // Installing: a spec (a folder, a git URL or NAME@MARKETPLACE) is fetched and read, then copied into
 // rein's data folder, pinned to its version (or its git commit), recorded and enabled. The person
 // sees what it runs between the two steps (see summary.ts).
-import { cpSync, existsSync, mkdirSync, rmSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { cpSync, existsSync, lstatSync, mkdirSync, realpathSync, rmSync } from "node:fs";
+import { join, relative, resolve } from "node:path";
 import { stageSource, type Staged } from "./fetch-source.ts";
 import { isGitUrl } from "./git.ts";
 import { entryComponents, type EntryComponents } from "./entry-manifest.ts";
@@ -62,7 +62,7 @@ export function prepareSource(source: PluginSource, store: PluginStore, id?: str
 }
 
 /** Copies the plugin into the cache, records it (replacing an older copy) and enables it in the user config. */
-export function finishInstall(prepared: Prepared, places: InstallPlaces): InstalledPlugin | Failed {
+export function finishInstall(prepared: Prepared, places: InstallPlaces, onNote?: (line: string) => void): InstalledPlugin | Failed {
   const store = pluginStore(places.dataDir);
   const installed = readInstalled(store);
   if (typeof installed === "string") return { error: installed };
@@ -70,7 +70,9 @@ export function finishInstall(prepared: Prepared, places: InstallPlaces): Instal
   const root = join(store.cache, safeName(prepared.id), prepared.version.replace(/[^A-Za-z0-9_.+-]/g, "-").replace(/^\.+/, "_"));
   rmSync(root, { recursive: true, force: true });
   mkdirSync(root, { recursive: true });
-  cpSync(prepared.staged.root, root, { recursive: true, filter: (from) => !/(^|\/)\.git$/.test(from) });
+  const outside: string[] = [];
+  cpSync(prepared.staged.root, root, { recursive: true, filter: (from) => !/(^|\/)\.git$/.test(from) && keptLink(prepared.staged.root, from, outside) });
+  if (outside.length) onNote?.(`plugin ${prepared.id}: left out ${outside.length === 1 ? "a symlink that points" : `${outside.length} symlinks that point`} out of the plugin (${outside.slice(0, 3).join(", ")}${outside.length > 3 ? ", ..." : ""}): a plugin's files stay inside it`);
   prepared.staged.done();
   const old = installed[prepared.id];
   if (old && old.root !== root) rmSync(old.root, { recursive: true, force: true });
@@ -112,4 +114,25 @@ export function removeInstalled(plugin: InstalledPlugin, places: InstallPlaces):
   writeInstalled(store, rest);
   rmSync(join(store.cache, safeName(plugin.id)), { recursive: true, force: true });
   return setEnabled(places.userConfig, plugin.id, undefined);
+}
+
+/** False for a symlink whose target is outside the plugin (or cannot be resolved): it is not copied, and `outside` names it. */
+function keptLink(pluginRoot: string, from: string, outside: string[]): boolean {
+  let link: boolean;
+  try {
+    link = lstatSync(from).isSymbolicLink();
+  } catch {
+    return true;
+  }
+  if (!link) return true;
+  const root = realpathSync(pluginRoot);
+  let target: string | undefined;
+  try {
+    target = realpathSync(from);
+  } catch {
+    target = undefined;
+  }
+  if (target && (target === root || target.startsWith(`${root}/`))) return true;
+  outside.push(relative(pluginRoot, from));
+  return false;
 }

@@ -66,7 +66,7 @@ async function confirmAndFinish(prepared: Prepared, ctx: Context, verb: string):
     out("nothing was installed\n");
     return 1;
   }
-  const done = finishInstall(prepared, places(ctx));
+  const done = finishInstall(prepared, places(ctx), warn);
   if ("error" in done) return failed(done.error);
   out(`installed ${done.id} ${done.version} in ${done.root}; enabled in ${ctx.paths.userConfig}\n`);
   return 0;

@@ -2,7 +2,7 @@
 // marketplace in a local git repository: copied into rein's data folder, pinned, recorded, enabled
 // in the user config, updated, removed; the failures are one line each.
 import { afterEach, beforeEach, expect, test } from "bun:test";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { activePlugins } from "../../../src/plugins/active.ts";
 import { findInstalled, finishInstall, prepareInstall, prepareUpdate, removeInstalled } from "../../../src/plugins/install.ts";
@@ -30,6 +30,26 @@ function install(spec: string) {
   if ("error" in done) throw new Error(done.error);
   return done;
 }
+
+test("symlinks in a plugin that point out of it are not copied, with one line; links inside it are kept", () => {
+  const source = join(d.dir.path, "linked-kit");
+  cpSync(KIT, source, { recursive: true });
+  mkdirSync(join(source, "commands"), { recursive: true });
+  const secret = put(join(d.dir.path, "outside", "secret.md"), "---\ndescription: from outside\n---\nleaked");
+  symlinkSync(secret, join(source, "commands", "leak.md"));
+  symlinkSync(join(d.dir.path, "outside"), join(source, "commands", "elsewhere"));
+  put(join(source, "commands", "real.md"), "---\ndescription: inside\n---\nfine");
+  symlinkSync("real.md", join(source, "commands", "alias.md"));
+  const prepared = prepareInstall(source, where);
+  if ("error" in prepared) throw new Error(prepared.error);
+  const notes: string[] = [];
+  const done = finishInstall(prepared, where, (line) => notes.push(line));
+  if ("error" in done) throw new Error(done.error);
+  expect(notes).toEqual(["plugin kit: left out 2 symlinks that point out of the plugin (commands/elsewhere, commands/leak.md): a plugin's files stay inside it"]);
+  expect(existsSync(join(done.root, "commands", "leak.md"))).toBe(false);
+  expect(existsSync(join(done.root, "commands", "elsewhere"))).toBe(false);
+  expect(readFileSync(join(done.root, "commands", "alias.md"), "utf8")).toContain("fine");
+});
 
 test("a folder is copied into the data folder, pinned to its manifest's version, and enabled in the user config", () => {
   const source = join(d.dir.path, "src-kit");
