@@ -28,8 +28,11 @@ export async function printMode(ctx: Context): Promise<number> {
   const { args } = ctx;
   let session: Session | undefined;
   // From the start: a signal while reading stdin or waiting for a session's lease still ends with a result.
+  // SessionEnd hooks get at most END_AFTER_SIGNAL_MS once a signal came: rein exits within 2 s of it.
+  const ending = new AbortController();
   const signals = onSignals((signal) => {
     if (!session) stopBeforeSession(args.outputFormat, signal);
+    setTimeout(() => ending.abort(), END_AFTER_SIGNAL_MS).unref();
     session.abort();
     void session.team?.stopAll(); // its workers stop with it, and their processes
   });
@@ -79,7 +82,6 @@ export async function printMode(ctx: Context): Promise<number> {
       streaming = session.subscribe(claudeRenderer(init, schema ? withStructuredOutput(writeLine, schema) : writeLine, format === "claude-stream-json", args.includePartialMessages));
     } else if (!args.compact) session.subscribe(stderrRenderer(warn, ctx.cwd));
     const result = args.compact ? await session.compactRun(args.focus) : turns ? await turns(session) : await session.prompt(withInitialPrompt(prompt, settings, !args.resume && !args.continue));
-    signals.stop();
     const structured = schema && result.status === "success" ? schema.check(result.text ?? "") : undefined;
     if (structured && "error" in structured) warn(`the final answer does not match --json-schema: ${structured.error}`);
     const value = structured && "value" in structured ? { structured_output: structured.value } : {};
@@ -96,7 +98,8 @@ export async function printMode(ctx: Context): Promise<number> {
     await stopBackgroundCommands(warn);
     // `result` stays the last event on stdout: SessionEnd hooks run after it, reported in the store only.
     streaming?.();
-    await session.end("other");
+    await session.end("other", ending.signal);
+    signals.stop();
     const signal = signals.received();
     // memory.auto: bounded in time, one line on stderr, the exit code is the run's
     if (ctx.config.memoryAuto && !args.compact && !signal && result.status !== "error") {
@@ -193,6 +196,9 @@ export function askPolicy(onAsk: OnAsk): (ask: Ask) => Answer {
     };
   };
 }
+
+/** How long SessionEnd hooks may still run once SIGINT, SIGTERM or SIGHUP came (a hook ignoring SIGTERM gets SIGKILL a second later). */
+const END_AFTER_SIGNAL_MS = 500;
 
 /** The exit code of a run stopped by each signal: 128 + the signal's number, as shells report it. */
 export const SIGNAL_EXIT_CODES = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 } as const;

@@ -34,6 +34,8 @@ export async function runCommand(handler: CommandHandler, run: CommandRun): Prom
     return { exitCode: 127, stdout: "", stderr: "", timedOut: false, cut: false, error: `cannot start ${argv[0]}: ${(error as Error).message}` };
   }
   let timedOut = false;
+  live.add(child.pid);
+  void child.exited.then(() => setTimeout(() => live.delete(child.pid), KILL_GRACE_MS).unref());
   const end = () => stopGroup(child.pid, child.exited);
   const timer = setTimeout(() => ((timedOut = true), end()), run.timeoutMs);
   run.signal.addEventListener("abort", end, { once: true });
@@ -61,7 +63,20 @@ export async function runCommand(handler: CommandHandler, run: CommandRun): Prom
   }
 }
 
+/** Hook process groups of this process: nothing a hook started outlives rein, a second signal's exit included. */
+const live = new Set<number>();
+let killOnExit = false;
+
+function watch(): void {
+  if (killOnExit) return;
+  killOnExit = true;
+  process.once("exit", () => {
+    for (const pid of live) signalGroup(pid, "SIGKILL");
+  });
+}
+
 function spawn(argv: string[], run: CommandRun) {
+  watch();
   return Bun.spawn(argv, {
     cwd: run.cwd,
     env: run.env as Record<string, string>,

@@ -727,11 +727,12 @@ export class Session {
    * Ends the session for its hooks (SessionEnd), once for each SessionStart: a front end calls it as
    * it lets the session go; a second call, or one before any prompt started the session, does nothing.
    */
-  async end(reason: string): Promise<void> {
+  async end(reason: string, signal?: AbortSignal): Promise<void> {
     this.checkpoints?.close();
     if (!this.hooks || !this.hooksStarted) return;
     this.hooksStarted = false;
-    await this.hooks.points.sessionEnd(reason, AbortSignal.timeout(60_000));
+    const limit = AbortSignal.timeout(60_000);
+    await this.hooks.points.sessionEnd(reason, signal ? AbortSignal.any([signal, limit]) : limit);
     this.hooks.rest();
   }
 
