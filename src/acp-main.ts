@@ -61,10 +61,11 @@ function modesFor(args: Args, env: Env, cwd: string) {
   const { agents } = loadAgents(agentPlaces(ctx));
   const primary = agents.filter((a) => a.mode !== "subagent");
   return {
-    currentModeId: ctx.config.agent ? `agent:${ctx.config.agent}` : ctx.config.permissionMode,
+    currentModeId: ctx.config.agent && !(PERMISSION_MODES as readonly string[]).includes(ctx.config.agent) ? `agent:${ctx.config.agent}` : (ctx.config.agent ?? ctx.config.permissionMode),
     availableModes: [
       ...PERMISSION_MODES.map((mode) => ({ id: mode, name: `${mode} permissions`, description: MODE_TEXT[mode] ?? null })),
-      ...primary.map((agent) => ({ id: `agent:${agent.name}`, name: `${agent.name} agent`, description: agent.description })),
+      // A primary agent named like a permission mode (the built-in plan agent) is that mode's entry: listed once.
+      ...primary.filter((agent) => !(PERMISSION_MODES as readonly string[]).includes(agent.name)).map((agent) => ({ id: `agent:${agent.name}`, name: `${agent.name} agent`, description: agent.description })),
     ],
   };
 }

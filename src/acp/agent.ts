@@ -2,6 +2,8 @@
 // session is a rein Session (the same object the terminal, print mode and the server drive); its
 // events become `session/update`s and its permission asks `session/request_permission`s.
 import type * as acp from "@agentclientprotocol/sdk";
+import { statSync } from "node:fs";
+import { isAbsolute } from "node:path";
 import * as v from "valibot";
 import { Session, type ResultEvent, type SessionOptions } from "../session/session.ts";
 import type { SessionRow, Store } from "../session/store.ts";
@@ -18,6 +20,19 @@ import { translator } from "./updates.ts";
 import { PARAMS, paramsOf } from "./wire.ts";
 
 export const PROTOCOL_VERSION = 1;
+
+/** `cwd` must name a folder by its absolute path (ACP requires it absolute); else invalid params naming it. */
+function checkCwd(cwd: string): void {
+  const bad = (why: string) => new RpcError(CODES.invalidParams, `Invalid params: cwd: ${why}`, { cwd });
+  if (!isAbsolute(cwd)) throw bad(`"${cwd}" is not an absolute path; send the workspace folder's absolute path`);
+  let folder = false;
+  try {
+    folder = statSync(cwd).isDirectory();
+  } catch {
+    throw bad(`${cwd} does not exist; send an existing folder`);
+  }
+  if (!folder) throw bad(`${cwd} is not a folder; send the workspace folder`);
+}
 
 const authRequired = (message: string) => new RpcError(CODES.authRequired, `Authentication required: ${message}`);
 const sessionNotFound = (sessionId: string) => new RpcError(CODES.notFound, "Resource not found", { sessionId });
@@ -144,6 +159,7 @@ export async function serveAcp(deps: AcpDeps, input: ReadableStream<Uint8Array>,
     },
     "session/new": (raw): acp.NewSessionResponse => {
       const params = paramsOf(PARAMS.newSession, raw);
+      checkCwd(params.cwd);
       const mcp = mcpEntries(params.mcpServers);
       let id = "";
       const opened = options(params.cwd, undefined, undefined, mcp, () => id);

@@ -37,6 +37,7 @@ describe("rein acp", () => {
     expect(ask.sessionId).toBe(sessionId);
     expect(ask.toolCall).toMatchObject({ toolCallId: "toolu_w1", title: "write: notes.txt", kind: "edit", locations: [{ path: join(w.cwd, "notes.txt"), line: 1 }] });
     expect(ask.options.map((o) => o.kind)).toEqual(["allow_once", "allow_always", "reject_once"]);
+    expect(ask.options[1]!.name).toBe("Always allow edit(notes.txt) in this session");
     expect(ask.toolCall.content?.[0]).toEqual({ type: "diff", path: join(w.cwd, "notes.txt"), oldText: null, newText: "one\n" });
     const why = ask.toolCall.content?.[1];
     expect(why?.type === "content" && why.content.type === "text" ? why.content.text : "").toContain("asks:");
@@ -79,6 +80,7 @@ describe("rein acp: changes as an editor shows them", () => {
       { reply: [{ type: "tool_use", id: "toolu_r1", name: "read", input: { path: "list.txt" } }] },
       { reply: [{ type: "tool_use", id: "toolu_e1", name: "edit", input: { path: "list.txt", old_string: "c\nd", new_string: "C\nD" } }] },
       { reply: [{ type: "tool_use", id: "toolu_w1", name: "write", input: { path: "list.txt", content: "whole\n" } }] },
+      { reply: [{ type: "tool_use", id: "toolu_b1", name: "bash", input: { command: `mkdir built && touch ${w.cwd}/built/a` } }] },
       { reply: [{ type: "text", text: "Changed." }] },
     );
     const agent = startAgent(w, () => ({ outcome: { outcome: "selected", optionId: "allow_once" } }));
@@ -90,8 +92,15 @@ describe("rein acp: changes as an editor shows them", () => {
 
     const edited = { type: "diff" as const, path, oldText: "a\nb\nc\nd\ne\n", newText: "a\nb\nC\nD\ne\n" };
     const written = { type: "diff" as const, path, oldText: "a\nb\nC\nD\ne\n", newText: "whole\n" };
-    expect(agent.asks.map((a) => a.toolCall.toolCallId)).toEqual(["toolu_e1", "toolu_w1"]);
-    const [editAsk, writeAsk] = agent.asks;
+    expect(agent.asks.map((a) => a.toolCall.toolCallId)).toEqual(["toolu_e1", "toolu_w1", "toolu_b1"]);
+    const [editAsk, writeAsk, bashAsk] = agent.asks;
+    // The buttons carry no absolute path; several rules are counted there and listed in the text.
+    expect(editAsk!.options[1]!.name).toBe("Always allow edit(list.txt) in this session");
+    const several = bashAsk!.options.find((o) => o.kind === "allow_always")!.name;
+    expect(several).toMatch(/^Always allow these \d+ rules in this session$/);
+    for (const ask of agent.asks) for (const option of ask.options) expect(option.name).not.toContain(w.cwd);
+    const why = bashAsk!.toolCall.content?.find((c) => c.type === "content");
+    expect(why?.type === "content" && why.content.type === "text" ? why.content.text : "").toContain("Always allow adds: ");
     expect(editAsk!.toolCall.content?.[0]).toEqual(edited);
     expect(editAsk!.toolCall.locations).toEqual([{ path, line: 3 }]);
     expect(writeAsk!.toolCall.content?.[0]).toEqual(written);
@@ -128,6 +137,16 @@ describe("rein acp: bad input", () => {
     const invalid = await agent.line((m) => m.id === "raw-1");
     expect(invalid.error).toMatchObject({ code: -32602 });
     expect((invalid.error as { message: string }).message).toContain("cwd");
+    // a relative cwd, or one that is no folder: invalid params naming cwd, not an internal error
+    for (const cwd of ["some/folder", join(w.cwd, "no-such-folder")]) {
+      const bad = await agent.conn.agent.request(acp.methods.agent.session.new, { cwd, mcpServers: [] }).then(
+        () => undefined,
+        (error: acp.RequestError) => error,
+      );
+      expect(bad?.code).toBe(-32602);
+      expect(bad?.message).toStartWith("Invalid params: cwd: ");
+      expect(bad?.data).toEqual({ cwd });
+    }
     // still answering
     const listed = await agent.conn.agent.request(acp.methods.agent.session.list, {});
     expect(listed.sessions).toEqual([]);
@@ -224,6 +243,10 @@ describe("rein acp: modes", () => {
     const ids = created.modes?.availableModes.map((m) => m.id) ?? [];
     expect(created.modes?.currentModeId).toBe("default");
     expect(ids).toEqual(expect.arrayContaining(["default", "plan", "accept-edits", "auto", "agent:build"]));
+    // each mode once: the built-in plan agent is not listed beside plan mode
+    const names = created.modes?.availableModes.map((m) => m.name.split(" ")[0]) ?? [];
+    expect(new Set(names).size).toBe(names.length);
+    expect(ids).not.toContain("agent:plan");
     const bad = await agent.conn.agent.request(acp.methods.agent.session.setMode, { sessionId: created.sessionId, modeId: "yolo" }).then(
       () => undefined,
       (e: acp.RequestError) => e,
