@@ -376,7 +376,7 @@ export class App {
     const session = loaded.host.session();
     const result = await session.prompt(text);
     if (result.status === "interrupted") this.screen.print(chalk.dim("(interrupted)"));
-    this.screen.print(chalk.dim(loaded.status(session)));
+    this.screen.notice(loaded.status(session), chalk.dim);
   }
 
   private slashHost(): SlashHost {

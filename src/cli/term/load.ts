@@ -27,7 +27,7 @@ const RESUME_LINES = 12;
 
 export async function loadSession(args: Args, env: Env, hooks: InteractiveHooks, screen: Screen, app: App): Promise<Loaded & { cleanup: (code: number) => Promise<void> }> {
   const ctx = resolveContext(args, env);
-  const warn = (message: string) => screen.print(chalk.yellow(`rein: ${message}`));
+  const warn = (message: string) => screen.notice(`rein: ${message}`, chalk.yellow);
   const base = runSettings(ctx, { warn });
   // The terminal's own commands come first: a command or skill of the same name is reported, never run.
   const settings = { ...base, ...(base.skills ? { skills: { ...base.skills, builtins: BUILTINS.map((b) => b.name) } } : {}) };

@@ -32,6 +32,11 @@ export class Screen {
     return Math.max(4, this.io.rows());
   }
 
+  /** Prints a one-line notice (a warning, the status line) wrapped at spaces to the width, each row styled. */
+  notice(text: string, style: (row: string) => string = (row) => row): void {
+    this.print(wrapWords(text, this.width - 1).map(style).join("\n"));
+  }
+
   /** Prints finished text above the live region. */
   print(text: string): void {
     if (!text) return;
@@ -112,4 +117,28 @@ export class Screen {
 export function cut(row: string, width: number): string {
   if (Bun.stringWidth(row) <= width) return row;
   return `${Bun.sliceAnsi(row, 0, width - 1)}…${row.includes("\x1b") ? "\x1b[0m" : ""}`;
+}
+
+/** Plain text broken into rows of at most `width` columns at spaces (a word longer than a row is cut), never mid-word. */
+export function wrapWords(text: string, width: number): string[] {
+  const rows: string[] = [];
+  for (const line of text.split("\n")) {
+    let row = "";
+    for (const word of line.split(" ")) {
+      const next = row ? `${row} ${word}` : word;
+      if (Bun.stringWidth(next) <= width) {
+        row = next;
+        continue;
+      }
+      if (row) rows.push(row);
+      let rest = word;
+      while (Bun.stringWidth(rest) > width) {
+        rows.push(Bun.sliceAnsi(rest, 0, width));
+        rest = Bun.sliceAnsi(rest, width);
+      }
+      row = rest;
+    }
+    rows.push(row);
+  }
+  return rows;
 }

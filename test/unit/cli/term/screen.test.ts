@@ -359,3 +359,15 @@ describe("cut", () => {
     expect(result.endsWith("…\x1b[0m")).toBe(true);
   });
 });
+
+describe("Screen: notices at a narrow width", () => {
+  test("a warning or the status line is wrapped at spaces, never mid-word; a word longer than a row is cut", () => {
+    const { term, screen } = setup(24);
+    screen.notice("rein: MCP server \"github\" failed: its command could not be started");
+    screen.notice("claude-sonnet-5-5 · 12,345 tokens · $0.0123 · /home/someone/a-very-long-folder-name-indeed");
+    const rows = term.text();
+    for (const row of rows) expect(Bun.stringWidth(row)).toBeLessThan(24);
+    expect(rows.slice(0, 4)).toEqual(["rein: MCP server", "\"github\" failed: its", "command could not be", "started"]);
+    expect(rows.slice(4, 7)).toEqual(["claude-sonnet-5-5 ·", "12,345 tokens · $0.0123", "·"]);
+  });
+});
