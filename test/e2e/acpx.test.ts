@@ -35,9 +35,12 @@ test("acpx runs a prompt: rein reads through acpx's fs, asks, acpx approves, the
   expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
   const init = lines.find((l) => l.result?.protocolVersion !== undefined);
   expect(init?.result).toMatchObject({ protocolVersion: 1, agentInfo: { name: "rein" } });
-  expect(lines.filter((l) => l.method === "fs/read_text_file").map((l) => l.params!.path)).toEqual([w.path("todo.txt")]);
+  // the model's read, then the write's file as it is (the permission card's diff: no file yet, so oldText null)
+  expect(lines.filter((l) => l.method === "fs/read_text_file").map((l) => l.params!.path)).toEqual([w.path("todo.txt"), w.path("done.txt")]);
   expect(JSON.stringify(w.fake.requests[1]!.body.messages)).toContain("buy milk");
-  expect(lines.filter((l) => l.method === "session/request_permission").map((l) => l.params!.toolCall.toolCallId)).toEqual(["toolu_w1"]);
+  const asks = lines.filter((l) => l.method === "session/request_permission");
+  expect(asks.map((l) => l.params!.toolCall.toolCallId)).toEqual(["toolu_w1"]);
+  expect(asks[0]!.params!.toolCall.content?.[0]).toEqual({ type: "diff", path: w.path("done.txt"), oldText: null, newText: "bought milk\n" });
   expect(lines.filter((l) => l.method === "fs/write_text_file").map((l) => l.params)).toEqual([expect.objectContaining({ path: w.path("done.txt"), content: "bought milk\n" })]);
   expect(await Bun.file(w.path("done.txt")).text()).toBe("bought milk\n");
   expect(updates(lines).find((u) => u.sessionUpdate === "tool_call_update" && u.toolCallId === "toolu_w1")).toMatchObject({ status: "completed" });
