@@ -11,6 +11,16 @@ const EVERYTHING = join(ROOT, "node_modules/@modelcontextprotocol/server-everyth
 type Body = { messages: { role: string; content: { type: string; text?: string }[] }[] };
 
 describe.skipIf(!hasTmux)("MCP in the terminal", () => {
+  test("/model without a name lists the models this configuration reaches, the one in use marked", async () => {
+    const { pane } = await suite.start({ name: "model-list" });
+    pane.keys("/model", "Enter");
+    const screen = await pane.until("anthropic:", 15_000);
+    expect(screen).toMatch(/model: \S+ \(change it with \/model NAME\)/);
+    expect(screen).toMatch(/\* claude-\S+/);
+    expect(screen).toContain("claude-opus-5");
+    pane.keys("C-d");
+  });
+
   test("/mcp shows the servers; /help lists their prompts; a prompt command sends its messages", async () => {
     const name = "mcp";
     const config = join(suite.dir.path, `${name}-config`);

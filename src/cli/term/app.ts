@@ -5,6 +5,7 @@ import { workerRows } from "./worker-rows.ts";
 import chalk from "chalk";
 import type { StampedEvent } from "../../session/events.ts";
 import type { Session } from "../../session/session.ts";
+import { providerListing } from "../../session/factory.ts";
 import { answer, dialogOptions, dialogRows, targetFile, type AskEvent, type TargetFile } from "./dialog.ts";
 import { DialogKeys } from "./dialog-keys.ts";
 import { cycleMode, modeLine } from "./mode-cycle.ts";
@@ -388,6 +389,10 @@ export class App {
       exit: () => this.exit(0),
       prompt: (text) => this.prompt(text),
       memory: () => memoryReport(loaded.ctx),
+      models: () => {
+        const listing = providerListing(loaded.ctx.config, loaded.ctx.env);
+        return typeof listing === "string" ? [] : listing.map((p) => ({ provider: p.name, ready: p.keyOk, models: p.models.map((m) => (p.name === "anthropic" ? m.name : `${p.name}/${m.name}`)) }));
+      },
       editMemory: (name) => memoryEditLine(loaded.ctx, name, (run) => (this.lend ? this.lend(run) : run())),
     };
   }

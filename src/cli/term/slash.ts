@@ -61,6 +61,8 @@ export type SlashHost = {
   compact(focus: string | undefined): Promise<void>;
   serve(): Promise<void>;
   exit(): void;
+  /** what /model without a name lists: each provider this configuration reaches, with its models */
+  models?(): { provider: string; ready: boolean; models: string[] }[];
   /** what /memory shows */
   memory?(): string;
   /** /memory edit NAME: opens the memory in the user's editor; what came of it */
@@ -220,13 +222,23 @@ function reloadMemory(host: SlashHost): void {
 
 function model(host: SlashHost, name: string): void {
   const session = host.session();
-  if (!name) return host.print(chalk.dim(`model: ${session.model} (change it with /model PROVIDER/MODEL)`));
+  if (!name) return host.print(chalk.dim(modelListText(session.model, host.models?.() ?? [])));
   try {
     session.setModel(name);
     host.print(chalk.dim(`model: ${session.model === name ? name : `${session.model} (${name})`} from the next turn`));
   } catch (error) {
     host.print(chalk.red((error as Error).message));
   }
+}
+
+/** The model in use, then each provider's models (one a line; a provider without a list takes any id), the unready ones marked. */
+function modelListText(current: string, providers: { provider: string; ready: boolean; models: string[] }[]): string {
+  const lines = [`model: ${current} (change it with /model NAME)`];
+  for (const p of providers) {
+    lines.push(`${p.provider}${p.ready ? "" : " (no key: not usable yet)"}:`);
+    lines.push(...(p.models.length ? p.models.map((m) => `  ${m === current ? "* " : ""}${m}`) : [`  any model: ${p.provider}/MODEL-ID`]));
+  }
+  return lines.join("\n");
 }
 
 function permissions(host: SlashHost, rest: string): void {
