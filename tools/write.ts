@@ -4,10 +4,10 @@ import { mkdir, stat } from "node:fs/promises";
 import type { Stats } from "node:fs";
 import { dirname } from "node:path";
 import * as v from "valibot";
-import { defineTool, type ToolContext } from "rein/tool";
+import { defineTool, readAllText, type ToolContext } from "rein/tool";
 import description from "../prompts/tools/write.txt" with { type: "text" };
 import { pathRequests, resolvePath } from "./lib/path-requests.ts";
-import { countLines, fsErrorText, staleness, writtenStamp } from "./lib/text-file.ts";
+import { bufferedStamp, countLines, fsErrorText, staleness, writtenStamp } from "./lib/text-file.ts";
 
 export default defineTool({
   name: "write",
@@ -31,7 +31,12 @@ export default defineTool({
     try {
       await mkdir(dirname(absolute), { recursive: true });
       await ctx.fileAccess.writeText(absolute, content);
-      ctx.files.recordRead(absolute, writtenStamp(await stat(absolute), content));
+      // An editor serving the files may keep the write in an unsaved buffer: then the disk has no new
+      // file yet, and the write is checked through the same file access it went through.
+      const onDisk = await stat(absolute).catch(() => undefined);
+      const stamp = onDisk ? writtenStamp(onDisk, content) : await bufferStamp(absolute, content, ctx);
+      if (stamp instanceof Error) return { output: fsErrorText(stamp, absolute), isError: true };
+      ctx.files.recordRead(absolute, stamp);
     } catch (error) {
       return { output: fsErrorText(error, absolute), isError: true };
     }
@@ -41,6 +46,14 @@ export default defineTool({
     return `Wrote ${lines} ${lines === 1 ? "line" : "lines"} (${bytes} bytes) to ${absolute}: ${what}.`;
   },
 });
+
+/** The write as the file access holds it (a buffer the disk does not have yet), or the error reading it back. */
+async function bufferStamp(path: string, content: string, ctx: ToolContext) {
+  const held = await readAllText(ctx.fileAccess, path, ctx.signal).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
+  if (held instanceof Error) return held;
+  if (held !== content) return new Error(`the editor holds other text for ${path} than was written`);
+  return bufferedStamp(content);
+}
 
 async function refusalText(path: string, existing: Stats, ctx: Pick<ToolContext, "files" | "fileAccess">): Promise<string | undefined> {
   if (existing.isDirectory()) return `${path} is a directory: give the path of a file inside it.`;

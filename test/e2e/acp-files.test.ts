@@ -110,3 +110,27 @@ test("the editor changing its buffer after the read makes the edit ask for a fre
   expect(writes.map((r) => r.path)).toEqual([fresh]);
   expect(resultText(toolResultsOf(w.fake.requests[3]).at(-1))).toContain(`to ${fresh}: created a new file`);
 });
+
+test("an editor that keeps a new file in an unsaved buffer: write reports it created, not failed, and the buffer holds it", async () => {
+  const w = await newWorld();
+  const fresh = join(w.cwd, "fresh.txt");
+  const buffers = new Map<string, string>();
+  const { files, writes } = editor(buffers); // writes go to buffers only: the disk never sees the file
+  w.fake.script(
+    { reply: [{ type: "tool_use", id: "toolu_w1", name: "write", input: { path: "fresh.txt", content: "kept unsaved\n" } }] },
+    { reply: [{ type: "text", text: "Written." }] },
+  );
+  const agent = startAgent(w, () => ({ outcome: { outcome: "selected", optionId: "allow_once" } }), {}, files);
+  await agent.conn.agent.request(acp.methods.agent.initialize, OFFER_FILES);
+  const { sessionId } = await agent.conn.agent.request(acp.methods.agent.session.new, { cwd: w.cwd, mcpServers: [] });
+  const done = await agent.conn.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: "write it" }] });
+  expect(done.stopReason).toBe("end_turn");
+  expect(writes).toEqual([{ sessionId, path: fresh, content: "kept unsaved\n" }]);
+  expect(buffers.get(fresh)).toBe("kept unsaved\n");
+  expect(await Bun.file(fresh).exists()).toBe(false);
+  const result = toolResultsOf(w.fake.requests[1]).at(-1)!;
+  expect(result.is_error).toBeUndefined();
+  expect(resultText(result)).toContain(`to ${fresh}: created a new file`);
+  const end = agent.updates.map((n) => n.update).find((u) => u.sessionUpdate === "tool_call_update" && u.toolCallId === "toolu_w1" && u.status !== "in_progress");
+  expect(end).toMatchObject({ status: "completed" });
+});

@@ -35,6 +35,11 @@ export function writtenStamp(stat: Stats, content: string): FileStamp {
   return { mtimeMs: stat.mtimeMs, size: stat.size, ...(stat.size > HASHED_BYTES ? {} : { hash: hashOf(content) }) };
 }
 
+/** What was written to a file only an editor's buffer holds: its content, and no disk time (a later save differs). */
+export function bufferedStamp(content: string): FileStamp {
+  return { mtimeMs: -1, size: Buffer.byteLength(content), hash: hashOf(content) };
+}
+
 /** Why the model's view of an existing file cannot be trusted, if it cannot. */
 export async function staleness(path: string, stat: Stats, files: FileMemory, access: FileAccess): Promise<"unread" | "changed" | undefined> {
   const seen = files.lastRead(path);
