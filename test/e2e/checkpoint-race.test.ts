@@ -20,7 +20,7 @@ test.concurrent("four children writing at once in a fresh data folder, ten runs:
         respond: (body: { system?: unknown; messages: { content: unknown }[] }) => {
           const n = /write f(\d)\.txt/.exec(JSON.stringify(body.messages[0]))?.[1] ?? "x";
           if (++asked === 4) release();
-          return { reply: [{ type: "tool_use" as const, name: "write", input: { path: `f${n}.txt`, content: `run ${run}\n` } }], waitFor: all };
+          return { reply: [{ type: "tool_use" as const, name: "write", input: { path: `f${n}-run${run}.txt`, content: `run ${run}\n` } }], waitFor: all };
         },
       })),
       ...Array.from({ length: 4 }, () => ({ reply: [text("written")] })),

@@ -103,7 +103,7 @@ describe.skipIf(!hasTmux)("agents in the terminal", () => {
     pane.keys("/memory reload", "Enter");
     const report = await pane.until("its prompt cache starts again once");
     expect(report).toContain(`${work}/AGENTS.md (project`);
-    expect(report).toContain("the build uses pnpm (project, project)");
+    expect(report).toContain("the build uses pnpm (type project, this project)");
     pane.keys("third", "Enter");
     await pane.until("Three.");
     expect(systemOf(2)).toContain("ALWAYS ANSWER IN HAIKU.");
