@@ -406,6 +406,10 @@ export class Session {
       const resources = (await this.options.mcp?.attach(sent, controller.signal)) ?? [];
       if ("error" in resources) return this.result(startedAt, "error", { error: resources.error });
       if (resources.length && this.taint) for (const server of mentionedServers(sent)) this.noteTaint(this.taint.observe(`mcp__${server}__resource`, {}, undefined, false, this.assistantTurns + 1).added);
+      if (plan.type === "command" && plan.untrusted && this.taint) {
+        const source = { kind: "untrusted-repo" as const, source: `/${plan.name} (a command of this untrusted workspace)`, turn: this.assistantTurns + 1 };
+        if (this.taint.add(source)) this.noteTaint(source);
+      }
       const added = [...(plan.type === "command" ? (plan.attachments ?? []) : []), ...resources, ...attachments];
       this.hooks?.points.newRun();
       const heard = await this.hooksBeforePrompt(sent, controller.signal);

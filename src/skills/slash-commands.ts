@@ -17,7 +17,8 @@ export type SkillsAndCommands = { skills: SkillLoad; commands: SlashCommand[]; p
 export type SlashPlan =
   | { type: "text" }
   | { type: "unknown"; name: string; known: string[] }
-  | { type: "command"; name: string; text: string; model?: string; agent?: string; grants: Rule[]; attachments?: ContentBlock[] };
+  /** `untrusted`: the repository's own command in a workspace that is not trusted: its text can steer, and taints the session */
+  | { type: "command"; name: string; text: string; model?: string; agent?: string; grants: Rule[]; attachments?: ContentBlock[]; untrusted?: true };
 
 /** `extraCommands` (plugins' folders, names prefixed) are the weakest: any other command of the same name wins. */
 export function loadSkillsAndCommands(places: SkillPlaces, builtins: readonly string[] = [], extraCommands?: readonly CommandDir[]): SkillsAndCommands {
@@ -50,6 +51,7 @@ export function planSlash(text: string, commands: readonly SlashCommand[], trust
     ...(command.model ? { model: command.model } : {}),
     ...(command.agent ? { agent: command.agent } : {}),
     grants: grantRules(tools, `allowed-tools of /${command.name}`),
+    ...(command.source === "project" && !trusted ? { untrusted: true as const } : {}),
   };
 }
 
