@@ -1,20 +1,11 @@
 // The call chain with one more after-call handler: the hooks' runs first (it may replace the
 // output), then this one; both may add context, and both contexts go beside the result.
 import type { CallChain } from "../agent/types.ts";
+import { afterCalls } from "./after-calls.ts";
 
 export function withAfterCall(chain: CallChain, extra: CallChain["afterToolCall"]): CallChain {
   if (!extra) return chain;
-  const first = chain.afterToolCall;
-  return {
-    ...chain,
-    async afterToolCall(call, signal) {
-      const heard = first ? await first(call, signal) : undefined;
-      const output = heard?.output ?? call.output;
-      const more = await extra({ ...call, output }, signal);
-      const context = [heard?.context, more?.context].filter(Boolean).join("\n\n");
-      return heard || more ? { ...(heard?.output !== undefined ? { output: heard.output } : {}), ...(context ? { context } : {}) } : undefined;
-    },
-  };
+  return { ...chain, afterToolCall: afterCalls(chain.afterToolCall, extra)! };
 }
 
 /** The chain with one more stop check: the hooks' first (a Stop hook that continues wins), then this one. */
