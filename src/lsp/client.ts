@@ -43,7 +43,9 @@ export class LspClient {
   private readonly published = new Map<string, { diagnostics: Diagnostic[]; at: number; version?: number }>();
   private readonly waiters = new Set<() => void>();
   private exited: string | undefined;
-  private readonly exitListeners: ((why: string) => void)[] = [];
+  private endWith: (error: Error) => void = () => {};
+  /** rejects, once, when the server is gone: every wait races it (one promise, not a listener per request) */
+  private readonly ended = new Promise<never>((_, reject) => (this.endWith = reject));
 
   private constructor(
     readonly name: string,
@@ -51,7 +53,9 @@ export class LspClient {
     private readonly marker: string,
     private readonly connection: MessageConnection,
     private readonly settings: unknown,
-  ) {}
+  ) {
+    this.ended.catch(() => {}); // a server that ends while nobody waits is no error
+  }
 
   capabilities: Record<string, unknown> = {};
 
@@ -125,16 +129,12 @@ export class LspClient {
     if (this.exited) return;
     this.exited = why;
     for (const wake of [...this.waiters]) wake();
-    for (const listener of this.exitListeners) listener(why);
+    this.endWith(new Error(why));
   }
 
   /** Why the server is gone, or undefined while it runs. */
   get gone(): string | undefined {
     return this.exited;
-  }
-
-  onExit(listener: (why: string) => void): void {
-    this.exitListeners.push(listener);
   }
 
   /** Tells the server the file's text now (opening it the first time); returns its version. */
@@ -225,10 +225,8 @@ export class LspClient {
 
   private async within<T>(promise: Promise<T>, ms: number, why: string): Promise<T> {
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const gone = new Promise<never>((_, reject) => this.onExit((reason) => reject(new Error(reason))));
-    gone.catch(() => {});
     try {
-      return await Promise.race([promise, gone, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(why)), ms)))]);
+      return await Promise.race([promise, this.ended, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(why)), ms)))]);
     } finally {
       clearTimeout(timer);
     }
