@@ -16,14 +16,28 @@ export type Row = {
   value?: number;
   floor?: Floor;
   target?: Target;
+  /** the same figure of rein at the baseline commit (scripts/bench-baseline.ts), same run */
+  baseline?: { shown: string; value?: number };
 };
 
-export function reportTable(rows: readonly Row[]): string[] {
+/** With `baseline`, the table gains the baseline's column and each row's ratio to it. */
+export function reportTable(rows: readonly Row[], baseline?: string): string[] {
+  if (!baseline) {
+    return [
+      "| figure | measured | x floor | target | met |",
+      "| --- | --- | --- | --- | --- |",
+      ...rows.map((r) => `| ${r.figure} | ${r.shown} | ${ratioText(r)} | ${targetText(r)} | ${metText(r)} |`),
+    ];
+  }
   return [
-    "| figure | measured | x floor | target | met |",
-    "| --- | --- | --- | --- | --- |",
-    ...rows.map((r) => `| ${r.figure} | ${r.shown} | ${ratioText(r)} | ${targetText(r)} | ${metText(r)} |`),
+    `| figure | measured | ${baseline} | x ${baseline} | x floor | target | met |`,
+    "| --- | --- | --- | --- | --- | --- | --- |",
+    ...rows.map((r) => `| ${r.figure} | ${r.shown} | ${r.baseline?.shown ?? ""} | ${baselineRatio(r)} | ${ratioText(r)} | ${targetText(r)} | ${metText(r)} |`),
   ];
+}
+
+function baselineRatio({ value, baseline }: Row): string {
+  return value !== undefined && baseline?.value !== undefined && baseline.value > 0 ? times(value / baseline.value) : "";
 }
 
 function ratioText({ value, floor }: Row): string {

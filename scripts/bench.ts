@@ -4,10 +4,11 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { cpus, tmpdir, totalmem } from "node:os";
 import { join, resolve } from "node:path";
-import { startFakeAnthropic } from "../test/fake/server.ts";
+import { startFakeAnthropic, type FakeServer } from "../test/fake/server.ts";
 import { compactionFigures } from "../test/support/long-session.ts";
 import { acpFigures, acpRows } from "./bench-acp.ts";
 import { agentFigures, agentRows } from "./bench-agents.ts";
+import { BASELINE, baselineBinary, leanFigures, leanRows, withBaseline, type LeanFigures } from "./bench-baseline.ts";
 import { teamFigures, teamRows } from "./bench-teams.ts";
 import { analysisFigures, analysisRows } from "./bench-analysis.ts";
 import { checkpointFigures, checkpointRows } from "./bench-checkpoint.ts";
@@ -52,6 +53,7 @@ async function main() {
     const startup = await startupFigures(BIN, home, env, fake);
     const floors = startupFloors(startup);
     const turns = await turnFigures(BIN, env, fake, startup.oneShotMs);
+    const baseline = await baselineFigures(env, fake);
     const reload = await toolReload(home, RUNS);
     const analysis = await analysisFigures();
     const resume = await resumeLarge(BIN, home);
@@ -89,8 +91,8 @@ async function main() {
     const peers = process.argv.includes("--peers") ? await peerFigures(BIN) : undefined;
 
     const rows: Row[] = [
-      ...startupRows(startup),
-      ...turnRows(turns, analysis.loadMs),
+      ...leanRows(baseline.lean),
+      ...withBaseline([...startupRows(startup), ...turnRows(turns, analysis.loadMs)], baseline.rows),
       {
         figure: "reloading a changed user tool (change seen -> tool usable, in process)",
         shown: `${reload.toFixed(2)} ms`,
@@ -119,7 +121,7 @@ async function main() {
       ...taintRows(taint, turns.perTurnMs),
       ...terminalRows(terminal, floors.printerRss),
     ];
-    await Bun.write(join(ROOT, "BENCHMARKS.md"), document(rows, peers));
+    await Bun.write(join(ROOT, "BENCHMARKS.md"), document(rows, peers, baseline.rows.length > 0));
     console.error("wrote BENCHMARKS.md");
   } finally {
     await fake.close();
@@ -127,7 +129,28 @@ async function main() {
   }
 }
 
-function document(rows: Row[], peers: PeerFigures | { skipped: string } | undefined): string {
+/**
+ * rein at BASELINE in the same run: its start-up and turn figures (a home and data folder of its
+ * own), and the lean figures, alternating with today's build.
+ */
+async function baselineFigures(env: Record<string, string>, fake: FakeServer): Promise<{ rows: Row[]; lean: LeanFigures | { skipped: string } }> {
+  const bin = baselineBinary();
+  if (typeof bin !== "string") return { rows: [], lean: bin };
+  const home = mkdtempSync(join(tmpdir(), "rein-bench-baseline-home-"));
+  try {
+    const baseEnv = benchEnv(home, fake.url);
+    const startup = await startupFigures(bin, home, baseEnv, fake);
+    const turns = await turnFigures(bin, baseEnv, fake, startup.oneShotMs);
+    const lean = await leanFigures({ bin: BIN, env }, { bin, env: baseEnv }, fake, SESSION_RUNS);
+    // The floors are the same programs; the parser's load is measured in process, today's only.
+    const rows = [...startupRows(startup), ...turnRows(turns, 0)].filter((r) => !r.figure.startsWith("floor:") && !r.figure.startsWith("... and without"));
+    return { rows, lean };
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
+}
+
+function document(rows: Row[], peers: PeerFigures | { skipped: string } | undefined, baseline: boolean): string {
   const cpu = cpus()[0]?.model ?? "unknown CPU";
   return [
     "# Benchmarks",
@@ -138,8 +161,11 @@ function document(rows: Row[], peers: PeerFigures | { skipped: string } | undefi
     "Absolute times move by 2x between runs on these machines: a time's target is a ratio to a floor measured in the same",
     "run (the one-line program, `bun -e 1`, a bash spawn), and \"x floor\" is this run's ratio. Regenerate with `bun run bench`",
     "(`bun run bench --peers` adds rein beside Claude Code, OpenCode and pi, measured in the same run: scripts/bench-peers.ts).",
+    `The ${BASELINE} column is rein at ${BASELINE}, the last commit before the extension wave, built by the bench from a \`git worktree\``,
+    "in a scratch folder (scripts/bench-baseline.ts) and measured in the same run with a data folder of its own; \"x " + BASELINE + "\" is",
+    "each row's ratio to it. It is blank where that commit has no such feature or the figure is measured in process.",
     "",
-    ...reportTable(rows),
+    ...reportTable(rows, baseline ? BASELINE : undefined),
     "",
     ...(peers ? ["## Beside the peers", "", ...reportTable(peerRows(peers)), "", peerNote(peers), ""] : []),
   ].join("\n");

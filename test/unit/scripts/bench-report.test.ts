@@ -1,4 +1,5 @@
 import { expect, test } from "bun:test";
+import { withBaseline } from "../../../scripts/bench-baseline.ts";
 import { reportTable, type Floor } from "../../../scripts/bench-report.ts";
 
 const printer: Floor = { name: "the one-line program", value: 16, unit: "ms" };
@@ -28,4 +29,32 @@ test("figures that do not move with the machine keep an absolute bound; rows wit
 test("a tiny ratio keeps two significant digits", () => {
   const [, , row] = reportTable([{ figure: "analysis", shown: "15.5 µs", value: 0.0155, floor: { ...printer, value: 17.6 }, target: { ratio: 0.0057 } }]);
   expect(row).toContain("| 0.00088x the one-line program (17.6 ms) | at most 0.0057x the one-line program (0.1 ms in this run) | yes |");
+});
+
+test("with a baseline, each row shows the baseline's figure and its ratio to it; rows it did not measure leave both empty", () => {
+  const [head, , measured, newer] = reportTable(
+    [
+      { figure: "one-shot", shown: "44.0 ms", value: 44, baseline: { shown: "40.0 ms", value: 40 }, floor: { ...printer, name: "efee05c", value: 40 }, target: { ratio: 1.1 } },
+      { figure: "hooks", shown: "8.7 ms", value: 8.7 },
+    ],
+    "efee05c",
+  );
+  expect(head).toBe("| figure | measured | efee05c | x efee05c | x floor | target | met |");
+  expect(measured).toBe("| one-shot | 44.0 ms | 40.0 ms | 1.10x | 1.10x efee05c (40.0 ms) | at most 1.10x efee05c (44.0 ms in this run) | yes |");
+  expect(newer).toBe("| hooks | 8.7 ms |  |  |  |  |  |");
+});
+
+test("the baseline's rows are matched to today's by figure, and a row that has its own baseline keeps it", () => {
+  const rows = withBaseline(
+    [
+      { figure: "one-shot", shown: "44.0 ms", value: 44 },
+      { figure: "lean", shown: "45 MiB", value: 45, baseline: { shown: "40 MiB", value: 40 } },
+      { figure: "hooks", shown: "8.7 ms", value: 8.7 },
+    ],
+    [
+      { figure: "one-shot", shown: "33.0 ms", value: 33 },
+      { figure: "lean", shown: "99 MiB", value: 99 },
+    ],
+  );
+  expect(rows.map((r) => r.baseline)).toEqual([{ shown: "33.0 ms", value: 33 }, { shown: "40 MiB", value: 40 }, undefined]);
 });

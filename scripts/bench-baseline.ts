@@ -1,0 +1,172 @@
+// rein at efee05c, the last commit before the extension wave, measured in the same run as today's
+// build: the bench checks the commit out with `git worktree add` into a scratch folder, builds it
+// there with its own build.ts (node_modules linked from this checkout: its dependencies are a subset
+// of today's, at the same versions) and keeps the binary in a cache between runs
+// ($REIN_BENCH_CACHE, else $XDG_CACHE_HOME/rein-bench, ~/.cache/rein-bench). Each binary gets a
+// data folder of its own: today's schema is newer, and the old binary exits early on a newer one.
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { homedir, tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import type { FakeServer } from "../test/fake/server.ts";
+import type { Row } from "./bench-report.ts";
+import { echoTurns, median, peakRss, RUNS, TURNS } from "./bench-run.ts";
+
+export const BASELINE = "efee05c";
+/** Item 1 of issue 37: with nothing configured, within this much of the baseline. */
+export const LEAN_RATIO = 1.1;
+
+const ROOT = resolve(import.meta.dir, "..");
+
+/** The baseline's binary (built now, or from the cache), or why it could not be built (one line). */
+export function baselineBinary(): string | { skipped: string } {
+  const cacheDir = process.env.REIN_BENCH_CACHE ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache"), "rein-bench");
+  const bin = join(cacheDir, `rein-${BASELINE}`);
+  if (existsSync(bin) && Bun.spawnSync([bin, "--version"]).exitCode === 0) return bin;
+  const scratch = mkdtempSync(join(tmpdir(), "rein-bench-baseline-"));
+  const tree = join(scratch, BASELINE);
+  const git = (...args: string[]) => Bun.spawnSync(["git", "-C", ROOT, ...args], { stdout: "pipe", stderr: "pipe" });
+  try {
+    const added = git("worktree", "add", "--detach", tree, BASELINE);
+    if (added.exitCode !== 0) return { skipped: `could not check out ${BASELINE}: ${added.stderr.toString().trim().split("\n").pop()}` };
+    const missing = missingDependency(tree);
+    if (missing) return { skipped: `${BASELINE} needs ${missing}, which this checkout's node_modules lacks` };
+    symlinkSync(join(ROOT, "node_modules"), join(tree, "node_modules"));
+    console.error(`baseline: building ${BASELINE} in ${tree}`);
+    const build = Bun.spawnSync(["bun", "build.ts"], { cwd: tree, stdout: "inherit", stderr: "inherit" });
+    if (build.exitCode !== 0) return { skipped: `the build of ${BASELINE} failed (exit ${build.exitCode})` };
+    mkdirSync(cacheDir, { recursive: true });
+    copyFileSync(join(tree, "dist/rein"), bin);
+    return bin;
+  } finally {
+    git("worktree", "remove", "--force", tree);
+    rmSync(scratch, { recursive: true, force: true });
+    git("worktree", "prune");
+  }
+}
+
+/** A dependency of the baseline that node_modules here does not hold at the version it names. */
+function missingDependency(tree: string): string | undefined {
+  const pkg = JSON.parse(readFileSync(join(tree, "package.json"), "utf8")) as Record<string, Record<string, string> | undefined>;
+  const wanted = { ...pkg.dependencies, ...pkg.devDependencies };
+  for (const [name, version] of Object.entries(wanted)) {
+    const file = join(ROOT, "node_modules", name, "package.json");
+    const have = existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as { version?: string }).version : undefined;
+    if (!version.startsWith("npm:") && have !== version) return `${name}@${version}`;
+  }
+  return undefined;
+}
+
+type Run = { ms: number; cpuMs: number };
+type Pair = { now: number; base: number };
+export type LeanFigures = { oneShotMs: Pair; oneShotCpuMs: Pair; peakMiB: Pair; sessionMs: Pair; sessionCpuMs: Pair };
+
+/** One run of `bin args` against the fake after scripting it: wall and CPU (user + system) time. */
+async function run(bin: string, args: string[], env: Record<string, string>, script: () => void): Promise<Run> {
+  script();
+  const start = performance.now();
+  const proc = Bun.spawn([bin, ...args], { env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  const ms = performance.now() - start;
+  if (code !== 0) throw new Error(`${bin} ${args.join(" ")} exited ${code}: ${err}${out}`);
+  const cpu = proc.resourceUsage()?.cpuTime;
+  return { ms, cpuMs: cpu ? Number(cpu.user + cpu.system) / 1000 : 0 };
+}
+
+/** Today's binary and the baseline's in turn (now, base, now, base, ...), medians of each. */
+async function alternate(runs: number, once: (which: "now" | "base") => Promise<Run>): Promise<{ ms: Pair; cpuMs: Pair }> {
+  await once("now");
+  await once("base");
+  const samples = { now: [] as Run[], base: [] as Run[] };
+  for (let i = 0; i < runs; i++) {
+    samples.now.push(await once("now"));
+    samples.base.push(await once("base"));
+  }
+  const pick = (key: keyof Run): Pair => ({ now: median(samples.now.map((s) => s[key])), base: median(samples.base.map((s) => s[key])) });
+  return { ms: pick("ms"), cpuMs: pick("cpuMs") };
+}
+
+/**
+ * With nothing configured: the one-shot `-p "say ok"` (wall, CPU, peak memory) and a session of
+ * TURNS `echo N` turns (wall, CPU), today's build against the baseline, alternating.
+ */
+export async function leanFigures(
+  now: { bin: string; env: Record<string, string> },
+  base: { bin: string; env: Record<string, string> },
+  fake: FakeServer,
+  sessionRuns: number,
+): Promise<LeanFigures> {
+  const ok = () => fake.script({ reply: [{ type: "text", text: "ok" }] });
+  const echoes = () => fake.script(...echoTurns(TURNS));
+  const side = (which: "now" | "base") => (which === "now" ? now : base);
+  const oneShot = await alternate(RUNS, (w) => run(side(w).bin, ["-p", "say ok"], side(w).env, ok));
+  const session = await alternate(sessionRuns, (w) => run(side(w).bin, ["-p", "run the echoes"], side(w).env, echoes));
+  const rss = { now: [] as number[], base: [] as number[] };
+  for (let i = 0; i < 5; i++) {
+    for (const w of ["now", "base"] as const) {
+      ok();
+      const bytes = await peakRss([side(w).bin, "-p", "say ok"], side(w).env);
+      if (bytes) rss[w].push(bytes / 2 ** 20);
+    }
+  }
+  const figures = {
+    oneShotMs: oneShot.ms,
+    oneShotCpuMs: oneShot.cpuMs,
+    peakMiB: { now: rss.now.length ? median(rss.now) : 0, base: rss.base.length ? median(rss.base) : 0 },
+    sessionMs: session.ms,
+    sessionCpuMs: session.cpuMs,
+  };
+  console.error(`lean: ${JSON.stringify(figures)}`);
+  return figures;
+}
+
+/** Item 1's rows: each against the baseline's figure of the same run, within LEAN_RATIO. */
+export function leanRows(l: LeanFigures | { skipped: string }): Row[] {
+  if ("skipped" in l) return [{ figure: `nothing configured, against rein at ${BASELINE}`, shown: `not measured: ${l.skipped}` }];
+  const row = (figure: string, pair: Pair, unit: "ms" | "MiB"): Row => {
+    const floor = { name: BASELINE, value: pair.base, unit };
+    return {
+      figure,
+      shown: `${pair.now.toFixed(1)} ${unit}`,
+      value: pair.now,
+      baseline: { shown: `${pair.base.toFixed(1)} ${unit}`, value: pair.base },
+      floor,
+      target: { ratio: LEAN_RATIO },
+    };
+  };
+  return [
+    row(`nothing configured: one-shot \`-p "say ok"\` wall (median of ${RUNS}, alternating with ${BASELINE})`, l.oneShotMs, "ms"),
+    row("nothing configured: one-shot CPU (user + system)", l.oneShotCpuMs, "ms"),
+    row("nothing configured: one-shot peak memory (max RSS, GNU time, median of 5)", l.peakMiB, "MiB"),
+    row(`nothing configured: session of ${TURNS} \`echo N\` turns, CPU (user + system)`, l.sessionCpuMs, "ms"),
+    { ...row(`nothing configured: session of ${TURNS} \`echo N\` turns, wall`, l.sessionMs, "ms"), target: undefined },
+  ];
+}
+
+/** `rows` with the baseline's figure of the row of the same name, where the baseline measured it. */
+export function withBaseline(rows: Row[], baseRows: Row[]): Row[] {
+  const byFigure = new Map(baseRows.map((r) => [r.figure, r]));
+  return rows.map((r) => {
+    const base = byFigure.get(r.figure);
+    if (!base || r.baseline) return r;
+    return { ...r, baseline: { shown: base.shown, ...(base.value !== undefined ? { value: base.value } : {}) } };
+  });
+}
+
+// `bun scripts/bench-baseline.ts`: only these rows, against dist/rein as built (no build here).
+if (import.meta.main) {
+  const { startFakeAnthropic } = await import("../test/fake/server.ts");
+  const { benchEnv } = await import("./bench-proc.ts");
+  const { reportTable } = await import("./bench-report.ts");
+  const bin = baselineBinary();
+  const fake = await startFakeAnthropic();
+  const homes = [mkdtempSync(join(tmpdir(), "rein-bench-now-")), mkdtempSync(join(tmpdir(), "rein-bench-base-"))] as const;
+  try {
+    const lean = typeof bin === "string"
+      ? await leanFigures({ bin: join(ROOT, "dist/rein"), env: benchEnv(homes[0], fake.url) }, { bin, env: benchEnv(homes[1], fake.url) }, fake, Math.max(5, Math.floor(RUNS / 2)))
+      : bin;
+    console.log(reportTable(leanRows(lean), BASELINE).join("\n"));
+  } finally {
+    await fake.close();
+    for (const home of homes) rmSync(home, { recursive: true, force: true });
+  }
+}
