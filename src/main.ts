@@ -13,7 +13,7 @@ if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v")) {
   const { run } = await import("./cli/run.ts");
   // The terminal's /serve command starts the server (src/serve.ts), which the cli layer cannot import.
   const serve = async (...a: Parameters<typeof import("./serve.ts").startServer>) => (await import("./serve.ts")).startServer(...a);
-  // Output is written synchronously (src/cli/output.ts), so exiting now loses nothing; an idle
+  // Output is written synchronously (src/app/output.ts), so exiting now loses nothing; an idle
   // stdin or a kept-alive socket must not hold rein open.
   const acp = async (...a: Parameters<typeof import("./acp-main.ts").acpMain>) => (await import("./acp-main.ts")).acpMain(...a);
   process.exit(await run(argv, process.env, { serve, acp }));

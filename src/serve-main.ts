@@ -1,6 +1,6 @@
 // Entry of `rein --serve` from main.ts: argv in, exit code out, usage and config errors as exit 2.
-import { parseArgs } from "./cli/args.ts";
-import { bothTerminals } from "./cli/output.ts";
+import { parseArgs } from "./app/args.ts";
+import { bothTerminals } from "./app/output.ts";
 import { fail } from "./cli/run.ts";
 
 export async function serveMain(argv: string[]): Promise<number> {

@@ -2,7 +2,7 @@
 // and the images that follow it. Embedded files are quoted with their URI; links are named so the
 // model can read them with its tools. Pure.
 import type { ContentBlock as AcpBlock } from "@agentclientprotocol/sdk";
-import type { ContentBlock } from "../session/events.ts";
+import type { ContentBlock } from "../app/events.ts";
 
 export type RunPrompt = { text: string; images: ContentBlock[] };
 

@@ -1,7 +1,7 @@
 // A stored conversation as the updates `session/load` replays: the user's text, the answers, the
 // thinking, and each tool call with its result. Pure.
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
-import type { ContentBlock, ToolResultBlock } from "../session/events.ts";
+import type { ContentBlock, ToolResultBlock } from "../app/events.ts";
 import { thoughts, toolCall, toolEnd } from "./updates.ts";
 
 type Message = { role: "user" | "assistant"; content: readonly ContentBlock[] };

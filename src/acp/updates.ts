@@ -3,7 +3,7 @@
 // plan, usage after each model turn. One translator per session: it remembers each call's input
 // (and the tail of its output) until the call ends.
 import type { PlanEntry, SessionUpdate, ToolCall, ToolCallContent } from "@agentclientprotocol/sdk";
-import type { StampedEvent } from "../session/events.ts";
+import type { StampedEvent } from "../app/events.ts";
 import { fileChange, type Before, type FileChange } from "./file-change.ts";
 import { toolContent, toolKind, toolLocations, toolTitle } from "./tool-view.ts";
 

@@ -1,5 +1,5 @@
 // One line saying what a turn changed (from its `checkpoint` event), for the terminal and `sessions show`.
-import type { EventOf } from "../session/events.ts";
+import type { EventOf } from "../app/events.ts";
 
 const SHOWN = 6;
 

@@ -1,9 +1,9 @@
 // rein checkpoints list | diff N | restore N [--force] [-r ID | -c] [--json]
 import { join } from "node:path";
 import { restoreCheckpoint, sessionCheckpointPatch, sessionCheckpoints, type Checkpoint } from "../session/undo.ts";
-import { UsageError } from "./args.ts";
-import { openStore, type Context } from "./context.ts";
-import { err } from "./output.ts";
+import { UsageError } from "../app/args.ts";
+import { openStore, type Context } from "../app/context.ts";
+import { err } from "../app/output.ts";
 import { stamp, write } from "./sessions-format.ts";
 import { chosenSession, describeUndo, refusal } from "./undo-command.ts";
 

@@ -4,7 +4,7 @@
 // reported on stderr, with its number, and skipped.
 import * as v from "valibot";
 import type { ResultEvent, Session } from "../session/session.ts";
-import { UsageError } from "./args.ts";
+import { UsageError } from "../app/args.ts";
 
 const Block = v.looseObject({ type: v.string(), text: v.optional(v.string()) });
 const UserLine = v.looseObject({

@@ -2,7 +2,7 @@
 // Claude Code 2.1.332 puts there and their JSON types (test/fixtures/claude-code/recorded/*/stdout.txt):
 // `subtype`, `terminal_reason`, `api_error_status`, `num_turns` and `is_error` as Claude Code sets
 // them for each way a run ends. Pure.
-import type { ResultStatus, StampedEvent, Usage } from "../session/events.ts";
+import type { ResultStatus, StampedEvent, Usage } from "../app/events.ts";
 
 type ResultOf = Extract<StampedEvent, { type: "result" }>;
 export type Denial = { tool_name: string; tool_use_id: string; tool_input: unknown };

@@ -3,7 +3,7 @@
 // comes, as one text block; the turn's other blocks (thinking, tool calls) follow whole when the turn
 // ends, each as its start, one delta and its stop. Indices number the blocks in the order they are
 // streamed. Pure.
-import type { StampedEvent } from "../session/events.ts";
+import type { StampedEvent } from "../app/events.ts";
 
 type Block = { type: string; [key: string]: unknown };
 type Open = { id: string; text?: number; next: number };

@@ -4,7 +4,7 @@
 // `assistant` lines (one per content block, Claude Code's tool names and input fields), `user` lines
 // with each tool result (`tool_use_result` structured), and last a `result` line (claude-result.ts).
 // `claude-json` prints that result alone. Built from rein's session events; pure but for `write`.
-import type { StampedEvent } from "../session/events.ts";
+import type { StampedEvent } from "../app/events.ts";
 import { claudeContent, claudeInputOf, claudeName, claudeResponse } from "../session/session-hooks.ts";
 import { claudeResult, claudeUsage, zero, type Denial, type RunSeen } from "./claude-result.ts";
 import { streamEvents } from "./claude-stream-events.ts";

@@ -1,6 +1,6 @@
 // What the terminal says about tokens and money: one line per answer, and the session's totals.
-import type { StampedEvent, Usage } from "../session/events.ts";
-import { promptTokens } from "../session/model-window.ts";
+import type { StampedEvent, Usage } from "../app/events.ts";
+import { promptTokens } from "../app/model-window.ts";
 import type { SpendEvent } from "../session/store.ts";
 
 export type Spend = { usage: Usage; cost_usd: number | null };

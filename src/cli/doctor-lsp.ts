@@ -1,6 +1,6 @@
 // rein doctor's lines for language servers: one per configured server, saying whether it starts.
-import { probeServers } from "../session/factory.ts";
-import { lspFor, type Context } from "./context.ts";
+import { probeServers } from "../app/factory.ts";
+import { lspFor, type Context } from "../app/context.ts";
 
 type Check = [name: string, ok: boolean, detail: string];
 

@@ -1,14 +1,14 @@
 // rein doctor: checks what a run needs, and says what to do about each problem.
 import { homedir } from "node:os";
 import { foreignPermissionWarnings } from "../config/rule.ts";
-import { INSTRUCTION_CAP_BYTES, instructionSources, loadInstructions, sandboxAvailable, toolRegistry } from "../session/factory.ts";
-import { API_CHECK_TIMEOUT_MS, checkAnthropicApi, providerReport } from "../session/provider-check.ts";
+import { INSTRUCTION_CAP_BYTES, instructionSources, loadInstructions, sandboxAvailable, toolRegistry } from "../app/factory.ts";
+import { API_CHECK_TIMEOUT_MS, checkAnthropicApi, providerReport } from "../app/provider-check.ts";
 import type { Health } from "../session/store.ts";
-import { instructionCap, reinDirs, openStoreForReading, toolDirs, type Context } from "./context.ts";
+import { instructionCap, reinDirs, openStoreForReading, toolDirs, type Context } from "../app/context.ts";
 import { extensionReport } from "./extension-report.ts";
-import { out } from "./output.ts";
+import { out } from "../app/output.ts";
 import { lspChecks } from "./doctor-lsp.ts";
-import { listMemories, memoryDirs } from "../session/memory.ts";
+import { listMemories, memoryDirs } from "../app/memory.ts";
 
 type Check = [name: string, ok: boolean, detail: string];
 

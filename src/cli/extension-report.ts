@@ -3,9 +3,9 @@
 // (something loaded with a part left out or read leniently: only here, rein doctor and
 // rein plugin list). A run's start stays quiet about things that loaded.
 import { homedir } from "node:os";
-import { loadAgents } from "../session/factory.ts";
+import { loadAgents } from "../app/factory.ts";
 import { loadExtensions, skillNotes, skillProblems } from "../session/skills.ts";
-import { agentPlaces, runHooks, runPlugins, type Context } from "./context.ts";
+import { agentPlaces, runHooks, runPlugins, type Context } from "../app/context.ts";
 
 export type ExtensionReport = { problems: string[]; notes: string[] };
 

@@ -1,7 +1,7 @@
 // The one line a front end shows for a hook that did something: blocked, asked, added context or
 // failed. Hooks that ran and decided nothing stay quiet (their events are in stream-json).
 import { basename } from "node:path";
-import type { StampedEvent } from "../session/events.ts";
+import type { StampedEvent } from "../app/events.ts";
 
 type HookEnd = Extract<StampedEvent, { type: "hook_end" }>;
 

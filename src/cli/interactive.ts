@@ -9,8 +9,8 @@ import { rememberTrust, workspaceTrust } from "../config/trust.ts";
 import type { Session } from "../session/session.ts";
 import type { Store } from "../session/store.ts";
 import { VERSION } from "../version.ts";
-import type { Args } from "./args.ts";
-import type { Context, Env } from "./context.ts";
+import type { Args } from "../app/args.ts";
+import type { Context, Env } from "../app/context.ts";
 import { LineEditor } from "./term/editor.ts";
 import { loadHistory } from "./term/prompt-history.ts";
 import { Screen } from "./term/screen.ts";
@@ -49,7 +49,7 @@ export async function interactive(args: Args, env: Env, hooks: InteractiveHooks 
   if (!terminal.listen()) {
     terminal.restore();
     screen.clear();
-    const { UsageError } = await import("./args.ts");
+    const { UsageError } = await import("../app/args.ts");
     throw new UsageError('the interactive mode needs a terminal on stdin and stdout; for scripts use: rein -p "PROMPT"');
   }
   if (!args.trust) {

@@ -2,7 +2,7 @@
 // told so in the system prompt; an answer that is not is sent back with what is wrong (the loop's
 // stop check, a few times at most), and the valid value is the run's `structured_output`. The
 // validator (ajv) is loaded only when the flag is given.
-import { UsageError } from "./args.ts";
+import { UsageError } from "../app/args.ts";
 
 export type SchemaCheck = {
   /** the system prompt's addition */

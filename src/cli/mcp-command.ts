@@ -4,10 +4,10 @@
 import { projectPaths } from "../config/paths.ts";
 import { listingHub, loginLine, loginState, parseEntry, saveServer, serverStatus, statusLine, type LoginState, type ServerStatus } from "../session/mcp.ts";
 import { VERSION } from "../version.ts";
-import { UsageError } from "./args.ts";
-import { mcpFor, runSettingsForExplain, toolDirs, type Context } from "./context.ts";
-import { toolRegistry } from "../session/factory.ts";
-import { out, warn } from "./output.ts";
+import { UsageError } from "../app/args.ts";
+import { mcpFor, runSettingsForExplain, toolDirs, type Context } from "../app/context.ts";
+import { toolRegistry } from "../app/factory.ts";
+import { out, warn } from "../app/output.ts";
 
 export async function mcpCommand(rest: string[], ctx: Context): Promise<number> {
   const [action = "list", name] = rest;

@@ -2,12 +2,12 @@
 // the loopback port, saves the tokens and connects once to check them (which also caches the
 // server's tools). rein mcp logout NAME: removes the saved tokens. Tokens are never printed.
 import { listingHub } from "../session/mcp.ts";
-import { login, removeLogins } from "../session/mcp-oauth.ts";
+import { login, removeLogins } from "../app/mcp-oauth.ts";
 import { VERSION } from "../version.ts";
-import { UsageError } from "./args.ts";
-import { mcpFor, type Context } from "./context.ts";
+import { UsageError } from "../app/args.ts";
+import { mcpFor, type Context } from "../app/context.ts";
 import { noSuchServer } from "./mcp-command.ts";
-import { out, warn } from "./output.ts";
+import { out, warn } from "../app/output.ts";
 
 export async function mcpLogin(name: string | undefined, ctx: Context): Promise<number> {
   if (!name) throw new UsageError("rein mcp login needs a server name (see rein mcp list)");

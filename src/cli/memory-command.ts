@@ -1,10 +1,10 @@
 // rein memory list | show NAME | edit NAME | rm NAME: the memories the model reads, by hand.
 import { spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
-import { findMemory, listMemories, memoryDirs, parseMemory, removeMemory, saveMemory, type MemoryDirs } from "../session/memory.ts";
-import { UsageError } from "./args.ts";
-import type { Context } from "./context.ts";
-import { out, warn } from "./output.ts";
+import { findMemory, listMemories, memoryDirs, parseMemory, removeMemory, saveMemory, type MemoryDirs } from "../app/memory.ts";
+import { UsageError } from "../app/args.ts";
+import type { Context } from "../app/context.ts";
+import { out, warn } from "../app/output.ts";
 import { readOwnText } from "../sdk/own-file.ts";
 import { memoryLabel } from "./term/quick-memory.ts";
 

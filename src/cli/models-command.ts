@@ -1,7 +1,7 @@
 // rein models: the providers and models this configuration can use, with where each came from.
-import { providerListing } from "../session/factory.ts";
-import type { Context } from "./context.ts";
-import { out } from "./output.ts";
+import { providerListing } from "../app/factory.ts";
+import type { Context } from "../app/context.ts";
+import { out } from "../app/output.ts";
 
 export function modelsCommand(ctx: Context): number {
   const listing = providerListing(ctx.config, ctx.env);

@@ -3,8 +3,8 @@ import { chosenModel } from "../session/chosen-model.ts";
 import { newId } from "../session/ids.ts";
 import { Session, type SessionOptions } from "../session/session.ts";
 import type { SessionRow, Store } from "../session/store.ts";
-import { UsageError } from "./args.ts";
-import type { Context } from "./context.ts";
+import { UsageError } from "../app/args.ts";
+import type { Context } from "../app/context.ts";
 
 export function openSession(ctx: Context, store: Store, options: SessionOptions, warn?: (line: string) => void): Session {
   const { sessionId } = ctx.args;

@@ -1,11 +1,11 @@
 // rein permissions explain [--json] [--permission-mode M] [--allow R] [--deny R] [--ask R] -- 'LINE'
-import { explainCommand } from "../session/explain.ts";
-import { sandboxAvailable } from "../session/factory.ts";
-import { explainTool } from "../session/explain-tool.ts";
-import { formatRule } from "../session/rules.ts";
-import { UsageError } from "./args.ts";
-import { runSettingsForExplain, type Context } from "./context.ts";
-import { out } from "./output.ts";
+import { explainCommand } from "../app/explain.ts";
+import { sandboxAvailable } from "../app/factory.ts";
+import { explainTool } from "../app/explain-tool.ts";
+import { formatRule } from "../app/rules.ts";
+import { UsageError } from "../app/args.ts";
+import { runSettingsForExplain, type Context } from "../app/context.ts";
+import { out } from "../app/output.ts";
 
 export async function permissionsCommand(rest: string[], ctx: Context): Promise<number> {
   const [action, ...words] = rest;

@@ -2,22 +2,22 @@
 // says how it went. stdout carries only the answer (text) or the JSON; everything else is stderr.
 // With --compact it compacts the resumed session instead, as a run of its own: no prompt, no stdin;
 // its result's text is one line saying what was done.
-import type { ResultStatus } from "../session/events.ts";
-import { formatRule } from "../session/rules.ts";
+import type { ResultStatus } from "../app/events.ts";
+import { formatRule } from "../app/rules.ts";
 import type { Answer, Ask } from "../session/broker.ts";
-import type { OnAsk } from "./args.ts";
-import { UsageError } from "./args.ts";
+import type { OnAsk } from "../app/args.ts";
+import { UsageError } from "../app/args.ts";
 import { openSession } from "./open-session.ts";
-import { startupWarnings, openStore, runSettings, untrustedSummary, untrustedToolsWarning, type Context } from "./context.ts";
-import { budgetWarning, instructionSources, loadInstructions, sessionOptions, toolRegistry } from "../session/factory.ts";
+import { startupWarnings, openStore, runSettings, untrustedSummary, untrustedToolsWarning, type Context } from "../app/context.ts";
+import { budgetWarning, instructionSources, loadInstructions, sessionOptions, toolRegistry } from "../app/factory.ts";
 import { commandProblem, skillProblems } from "../session/skills.ts";
-import { formatLoadError } from "./tools-command.ts";
+import { formatLoadError } from "../app/load-errors.ts";
 import { readStdin } from "./stdin.ts";
 import { stderrRenderer } from "./stderr-renderer.ts";
-import { out, stdinIsPiped, warn } from "./output.ts";
+import { out, stdinIsPiped, warn } from "../app/output.ts";
 import { sessionlessResult } from "./sessionless-result.ts";
 import type { Session } from "../session/session.ts";
-import { stopBackgroundCommands } from "./stop-background.ts";
+import { stopBackgroundCommands } from "../app/stop-background.ts";
 import { sessionEndMemoryLine } from "./session-end-memory.ts";
 import { claudeRenderer, claudeSessionlessResult, isClaudeFormat } from "./claude-stream.ts";
 import { jsonSchemaCheck, schemaStopCheck, type SchemaCheck } from "./json-schema.ts";

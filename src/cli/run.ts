@@ -1,16 +1,16 @@
 // Dispatches a command line to its mode and turns failures into exit codes: 2 for usage and
 // configuration errors, 1 for everything else that went wrong. Modes are imported when chosen: the
 // interactive prompt must not wait for the configuration, the store and the provider to load.
-import { parseArgs, UsageError } from "./args.ts";
-import type { Context } from "./context.ts";
+import { parseArgs, UsageError } from "../app/args.ts";
+import type { Context } from "../app/context.ts";
 import { HELP } from "./help.ts";
 import type { InteractiveHooks } from "./interactive.ts";
-import { bothTerminals, err, out } from "./output.ts";
+import { bothTerminals, err, out } from "../app/output.ts";
 import { sessionlessResult } from "./sessionless-result.ts";
 import { claudeSessionlessResult } from "./claude-stream.ts";
 
 const context = async (args: ReturnType<typeof parseArgs>, env: Record<string, string | undefined>): Promise<Context> =>
-  (await import("./context.ts")).resolveContext(args, env);
+  (await import("../app/context.ts")).resolveContext(args, env);
 
 /** `rein acp` lives in a front end of its own (src/acp/), which the cli layer cannot import: main.ts hands it in. */
 export type RunHooks = InteractiveHooks & { acp?: (args: ReturnType<typeof parseArgs>, env: Record<string, string | undefined>) => Promise<number> };
@@ -123,8 +123,8 @@ export async function fail(error: unknown, env: Record<string, string | undefine
   const [{ ConfigError }, { StoreError }, { MissingKeyError }, { knownFault }, { reinPaths }] = await Promise.all([
     import("../config/config-error.ts"),
     import("../session/store.ts"),
-    import("./context.ts"),
-    import("./known-fault.ts"),
+    import("../app/context.ts"),
+    import("../app/known-fault.ts"),
     import("../config/paths.ts"),
   ]);
   const say = (line: string) => {

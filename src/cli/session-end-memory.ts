@@ -1,6 +1,6 @@
 // memory.auto at the end of a session (the terminal's exit, the end of a print run): what the one
 // model call kept, or why it kept nothing, as one line for stderr. It never changes the exit code.
-import { autoMemories, memoryDirs } from "../session/memory.ts";
+import { autoMemories, memoryDirs } from "../app/memory.ts";
 import type { Session, SessionOptions } from "../session/session.ts";
 import { printable } from "./printable.ts";
 

@@ -1,13 +1,13 @@
 // rein sessions list | show ID | export ID [--format md|json] | rm ID | trash | restore ID
 //   | prune [--older-than D] [--yes] | fork ID [--at N]
-import type { ContentBlock, StampedEvent, ToolResultBlock } from "../session/events.ts";
+import type { ContentBlock, StampedEvent, ToolResultBlock } from "../app/events.ts";
 import { checkpointLine } from "./checkpoint-line.ts";
 import { toolResultText } from "../session/stored-history.ts";
 import type { SessionRow, Store } from "../session/store.ts";
 import { costLine, sessionSpend, type SessionSpend } from "./cost-line.ts";
-import { UsageError } from "./args.ts";
-import { openStore, openStoreForReading, type Context } from "./context.ts";
-import { err } from "./output.ts";
+import { UsageError } from "../app/args.ts";
+import { openStore, openStoreForReading, type Context } from "../app/context.ts";
+import { err } from "../app/output.ts";
 import { fork } from "./sessions-fork.ts";
 import { sessionLine, write } from "./sessions-format.ts";
 import { listTrash, prune, restoreOne, trashOne } from "./sessions-trash.ts";

@@ -1,8 +1,8 @@
 // rein sessions fork ID [--at N]: a new session from the first N messages of another (default all).
 import { newId } from "../session/ids.ts";
 import type { Store } from "../session/store.ts";
-import { UsageError } from "./args.ts";
-import type { Context } from "./context.ts";
+import { UsageError } from "../app/args.ts";
+import type { Context } from "../app/context.ts";
 import { write } from "./sessions-format.ts";
 
 export function fork(store: Store, idOrPrefix: string, ctx: Context, now = Date.now()): number {

@@ -1,6 +1,6 @@
 // What the sessions subcommands share: one line per session, times in UTC to the minute, durations.
 import type { SessionRow } from "../session/store.ts";
-import { out } from "./output.ts";
+import { out } from "../app/output.ts";
 
 export function stamp(ms: number): string {
   return new Date(ms).toISOString().slice(0, 16).replace("T", " ");

@@ -3,8 +3,8 @@
 import { join } from "node:path";
 import { forgetCheckpoints } from "../session/undo.ts";
 import { TRASH_KEEP_MS, type SessionRow, type Store } from "../session/store.ts";
-import { UsageError } from "./args.ts";
-import type { Context } from "./context.ts";
+import { UsageError } from "../app/args.ts";
+import type { Context } from "../app/context.ts";
 import { duration, sessionLine, write } from "./sessions-format.ts";
 
 const KEEP_DAYS = TRASH_KEEP_MS / 86_400_000;

@@ -1,9 +1,9 @@
 // rein skills list: every skill and command, where it came from, and what failed to load.
 import { homedir } from "node:os";
 import { loadExtensions, skillNotes, skillProblems, type SkillsAndCommands } from "../session/skills.ts";
-import { UsageError } from "./args.ts";
-import { runPlugins, type Context } from "./context.ts";
-import { out } from "./output.ts";
+import { UsageError } from "../app/args.ts";
+import { runPlugins, type Context } from "../app/context.ts";
+import { out } from "../app/output.ts";
 
 export function skillsCommand(rest: string[], ctx: Context): number {
   const [action = "list"] = rest;

@@ -1,8 +1,8 @@
 // Progress for print mode's text and json formats, on stderr: tool calls, calls a rule denied,
 // retries, errors.
-import type { StampedEvent } from "../session/events.ts";
+import type { StampedEvent } from "../app/events.ts";
 import { hookLine } from "./hook-line.ts";
-import { err } from "./output.ts";
+import { err } from "../app/output.ts";
 import { deniedReason, isPlumbing, progressLine } from "./tool-line.ts";
 
 export function stderrRenderer(warn: (message: string) => void, cwd: string): (event: StampedEvent) => void {

@@ -3,10 +3,11 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import toolTypes from "./tool-types.d.ts.txt" with { type: "text" };
 import { projectPaths } from "../config/paths.ts";
-import { toolRegistry, type LoadError } from "../session/factory.ts";
-import { UsageError } from "./args.ts";
-import { toolDirs, untrustedToolsWarning, type Context } from "./context.ts";
-import { out } from "./output.ts";
+import { toolRegistry } from "../app/factory.ts";
+import { formatLoadError } from "../app/load-errors.ts";
+import { UsageError } from "../app/args.ts";
+import { toolDirs, untrustedToolsWarning, type Context } from "../app/context.ts";
+import { out } from "../app/output.ts";
 
 export async function toolsCommand(rest: string[], ctx: Context): Promise<number> {
   const [action = "list", where] = rest;
@@ -63,9 +64,4 @@ function init(ctx: Context, where = "user"): number {
   out(`wrote ${join(dir, "rein-tool.d.ts")} and ${tsconfig}\n`);
   out(`for valibot's types in your editor: cd ${dir} && npm install --save-dev valibot\n`);
   return 0;
-}
-
-export function formatLoadError(error: LoadError): string {
-  const where = error.line ? `${error.file}:${error.line}${error.column ? `:${error.column}` : ""}` : error.file;
-  return `  ${where}: ${error.reason}`;
 }

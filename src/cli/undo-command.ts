@@ -3,9 +3,9 @@
 import { join } from "node:path";
 import type { SessionRow, Store } from "../session/store.ts";
 import { redoTurns, undoTurns, type UndoReport } from "../session/undo.ts";
-import { UsageError } from "./args.ts";
-import { openStore, type Context } from "./context.ts";
-import { err } from "./output.ts";
+import { UsageError } from "../app/args.ts";
+import { openStore, type Context } from "../app/context.ts";
+import { err } from "../app/output.ts";
 import { write } from "./sessions-format.ts";
 
 export async function undoCommand(ctx: Context, redo = false): Promise<number> {

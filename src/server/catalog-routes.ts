@@ -1,10 +1,10 @@
 // What a client needs to start a session as the command line would: the agents (rein's /agents)
 // and the providers and models (rein models) of a folder's configuration, and a fork of a session
 // (rein sessions fork). The composition root supplies the catalog from the same functions the CLI
-// uses (session/factory.ts); the fork is the store's, as rein sessions fork makes it.
+// uses (app/factory.ts); the fork is the store's, as rein sessions fork makes it.
 import type { Context, Hono } from "hono";
 import * as v from "valibot";
-import type { ProviderListing } from "../session/factory.ts";
+import type { ProviderListing } from "../app/factory.ts";
 import { jsonBody, type BodyLimits } from "./body.ts";
 import { ApiError } from "./errors.ts";
 import type { SessionHub } from "./hub.ts";

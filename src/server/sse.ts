@@ -4,7 +4,7 @@
 // seq sent, so a slow client costs one page, never a copy of the session. A client that has not
 // taken what it was given for `stallMs` is disconnected (it resumes with Last-Event-ID), which frees
 // its socket. Cancelling the body ends everything the stream holds.
-import type { StampedEvent } from "../session/events.ts";
+import type { StampedEvent } from "../app/events.ts";
 
 export type EventSource = {
   /** Stored events after `afterSeq`, at most `limit` of them, in seq order. */

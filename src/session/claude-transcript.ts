@@ -6,7 +6,7 @@
 // time, so a hook reading it mid-run sees everything up to the call it fires for.
 import { claudeContent, claudeInputOf, claudeResponse } from "../hooks/dialect.ts";
 import { VERSION } from "../version.ts";
-import type { StampedEvent } from "./events.ts";
+import type { StampedEvent } from "../agent/types.ts";
 import { TranscriptFile } from "./transcript-file.ts";
 
 export class ClaudeTranscript {

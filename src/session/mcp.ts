@@ -1,5 +1,5 @@
 // The MCP part of a session as the front ends see it: the configured servers, and a hub to connect
-// them for `rein mcp list` (the session itself attaches its hub in factory.ts). The hub, and the
+// them for `rein mcp list` (the session itself attaches its hub in app/factory.ts). The hub, and the
 // SDK under it, load only when asked for.
 import { childEnv } from "../permission/child-env.ts";
 import type { McpHub } from "../mcp/hub.ts";

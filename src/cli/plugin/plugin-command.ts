@@ -1,6 +1,6 @@
 // rein plugin list | install SPEC | enable | disable | remove ID | update [ID] | marketplace ...
-import { UsageError } from "../args.ts";
-import type { Context } from "../context.ts";
+import { UsageError } from "../../app/args.ts";
+import type { Context } from "../../app/context.ts";
 import { importPlugins } from "./plugin-import.ts";
 import { installPlugin, updatePlugins } from "./plugin-install.ts";
 import { listPlugins } from "./plugin-list.ts";

@@ -1,10 +1,10 @@
 // rein plugin import claude: offers the plugins Claude Code installed (and knows its marketplaces),
 // copied from Claude Code's folders, enabled as Claude Code has them; asks once for all of them.
 import { homedir } from "node:os";
-import { finishClaudeImport, prepareClaudeImport } from "../../session/plugins.ts";
-import { UsageError } from "../args.ts";
-import type { Context } from "../context.ts";
-import { out, warn } from "../output.ts";
+import { finishClaudeImport, prepareClaudeImport } from "../../app/plugins.ts";
+import { UsageError } from "../../app/args.ts";
+import type { Context } from "../../app/context.ts";
+import { out, warn } from "../../app/output.ts";
 import { askYes } from "./ask-yes.ts";
 import { describePrepared } from "./plugin-install.ts";
 

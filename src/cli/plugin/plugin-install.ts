@@ -1,9 +1,9 @@
 // rein plugin install SPEC | update [ID]: fetch, show what the plugin will run, ask, then copy it
 // into rein's data folder, pinned, and enable it.
-import { describeSource, finishInstall, prepareInstall, prepareUpdate, readInstalled, pluginStore, refreshMarketplace, readMarketplaces, runsSummary, bringsSummary, findInstalled, type Prepared, type InstalledPlugin } from "../../session/plugins.ts";
-import { UsageError } from "../args.ts";
-import type { Context } from "../context.ts";
-import { out, warn } from "../output.ts";
+import { describeSource, finishInstall, prepareInstall, prepareUpdate, readInstalled, pluginStore, refreshMarketplace, readMarketplaces, runsSummary, bringsSummary, findInstalled, type Prepared, type InstalledPlugin } from "../../app/plugins.ts";
+import { UsageError } from "../../app/args.ts";
+import type { Context } from "../../app/context.ts";
+import { out, warn } from "../../app/output.ts";
 import { askYes } from "./ask-yes.ts";
 
 const places = (ctx: Context) => ({ dataDir: ctx.paths.dataDir, cwd: ctx.cwd, userConfig: ctx.paths.userConfig });

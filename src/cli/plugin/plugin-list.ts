@@ -3,10 +3,10 @@
 import { homedir } from "node:os";
 import { describeHandler } from "../../session/session-hooks.ts";
 import { loadExtensions } from "../../session/skills.ts";
-import { loadAgents } from "../../session/factory.ts";
-import { describeSource, pluginStore, readInstalled } from "../../session/plugins.ts";
-import { agentPlaces, mcpFor, runHooks, runPlugins, type Context } from "../context.ts";
-import { out } from "../output.ts";
+import { loadAgents } from "../../app/factory.ts";
+import { describeSource, pluginStore, readInstalled } from "../../app/plugins.ts";
+import { agentPlaces, mcpFor, runHooks, runPlugins, type Context } from "../../app/context.ts";
+import { out } from "../../app/output.ts";
 
 export type PluginRow = {
   name: string;

@@ -1,9 +1,9 @@
 // rein plugin enable | disable | remove ID: `enabledPlugins` in the user config, and the copy in
 // rein's data folder (remove keeps the plugin's data folder).
-import { findInstalled, removeInstalled, setEnabled } from "../../session/plugins.ts";
-import { UsageError } from "../args.ts";
-import type { Context } from "../context.ts";
-import { out, warn } from "../output.ts";
+import { findInstalled, removeInstalled, setEnabled } from "../../app/plugins.ts";
+import { UsageError } from "../../app/args.ts";
+import type { Context } from "../../app/context.ts";
+import { out, warn } from "../../app/output.ts";
 
 export function managePlugin(action: "enable" | "disable" | "remove", which: string | undefined, ctx: Context): number {
   if (!which) throw new UsageError(`rein plugin ${action} needs an installed plugin's name or id (see rein plugin list)`);

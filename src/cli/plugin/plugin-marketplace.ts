@@ -1,8 +1,8 @@
 // rein plugin marketplace add PATH | GIT_URL | list | remove NAME
-import { addMarketplace, describeSource, listMarketplaces, removeMarketplace } from "../../session/plugins.ts";
-import { UsageError } from "../args.ts";
-import type { Context } from "../context.ts";
-import { out, warn } from "../output.ts";
+import { addMarketplace, describeSource, listMarketplaces, removeMarketplace } from "../../app/plugins.ts";
+import { UsageError } from "../../app/args.ts";
+import type { Context } from "../../app/context.ts";
+import { out, warn } from "../../app/output.ts";
 
 const USAGE = "rein plugin marketplace add PATH | GIT_URL | list | remove NAME";
 

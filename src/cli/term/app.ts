@@ -3,9 +3,9 @@
 // through the screen; the session does the work. Nothing here runs while nobody types.
 import { workerRows } from "./worker-rows.ts";
 import chalk from "chalk";
-import type { StampedEvent } from "../../session/events.ts";
+import type { StampedEvent } from "../../app/events.ts";
 import type { Session } from "../../session/session.ts";
-import { providerListing } from "../../session/factory.ts";
+import { providerListing } from "../../app/factory.ts";
 import { answer, dialogOptions, dialogRows, targetFile, type AskEvent, type TargetFile } from "./dialog.ts";
 import { DialogKeys } from "./dialog-keys.ts";
 import { cycleMode, modeLine } from "./mode-cycle.ts";
@@ -17,7 +17,7 @@ import { memoryEditLine, memoryReport, quickMemoryLine } from "./quick-memory.ts
 import { agentLabel, cycleAgent } from "./agent-cycle.ts";
 import { completeCommand, runSlash, runsWhileBusy, type SlashHost } from "./slash.ts";
 import type { Transcript } from "./transcript.ts";
-import type { Context } from "../context.ts";
+import type { Context } from "../../app/context.ts";
 
 export type Loaded = {
   ctx: Context;

@@ -9,10 +9,10 @@ import { projectPaths } from "../../config/paths.ts";
 import { saveAllowRules } from "../../config/save-rules.ts";
 import { previewRows as changeRows } from "../diff-view.ts";
 import { alwaysRules as approvalsFor } from "../../session/broker.ts";
-import type { StampedEvent } from "../../session/events.ts";
-import { formatRule } from "../../session/rules.ts";
+import type { StampedEvent } from "../../app/events.ts";
+import { formatRule } from "../../app/rules.ts";
 import type { Session } from "../../session/session.ts";
-import type { Context } from "../context.ts";
+import type { Context } from "../../app/context.ts";
 import { visible } from "./editor.ts";
 import { readOwnText } from "../../sdk/own-file.ts";
 

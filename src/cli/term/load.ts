@@ -1,21 +1,21 @@
 // What the terminal loads behind its first prompt: the configuration, the store, the tools, the
 // session, custom commands, and the server when asked for. Warnings print above the prompt.
 import chalk from "chalk";
-import { promptTokens } from "../../session/model-window.ts";
-import { budgetWarning, DEFAULT_AGENT, instructionSources, permissionsInMode, type RunSettings, instructionWarnings, sessionOptions, toolRegistry } from "../../session/factory.ts";
-import type { StampedEvent } from "../../session/events.ts";
+import { promptTokens } from "../../app/model-window.ts";
+import { budgetWarning, DEFAULT_AGENT, instructionSources, permissionsInMode, type RunSettings, instructionWarnings, sessionOptions, toolRegistry } from "../../app/factory.ts";
+import type { StampedEvent } from "../../app/events.ts";
 import { Session, type SessionOptions } from "../../session/session.ts";
 import type { SpendEvent } from "../../session/store.ts";
-import type { Args } from "../args.ts";
-import { startupWarnings, openStore, resolveContext, runSettings, untrustedToolsWarning, type Env } from "../context.ts";
+import type { Args } from "../../app/args.ts";
+import { startupWarnings, openStore, resolveContext, runSettings, untrustedToolsWarning, type Env } from "../../app/context.ts";
 import { costLine, sessionSpend } from "../cost-line.ts";
 import { skillProblems } from "../../session/skills.ts";
 import type { InteractiveHooks, ServedSession } from "../interactive.ts";
 import { markdownRenderer } from "../markdown.ts";
-import { err } from "../output.ts";
+import { err } from "../../app/output.ts";
 import { openSession, resumeSession } from "../open-session.ts";
 import { sessionEndMemoryLine } from "../session-end-memory.ts";
-import { formatLoadError } from "../tools-command.ts";
+import { formatLoadError } from "../../app/load-errors.ts";
 import type { App, Loaded } from "./app.ts";
 import type { Screen } from "./screen.ts";
 import { visible } from "./editor.ts";

@@ -3,10 +3,10 @@
 // /memory lists what the session read and remembers; /memory edit NAME opens one in $EDITOR.
 import chalk from "chalk";
 import { homedir } from "node:os";
-import { instructionSources, loadInstructions } from "../../session/factory.ts";
-import { findMemory, listMemories, memoryDirs, quickMemory } from "../../session/memory.ts";
+import { instructionSources, loadInstructions } from "../../app/factory.ts";
+import { findMemory, listMemories, memoryDirs, quickMemory } from "../../app/memory.ts";
 import { editMemory } from "../memory-command.ts";
-import { instructionCap, reinDirs, type Context } from "../context.ts";
+import { instructionCap, reinDirs, type Context } from "../../app/context.ts";
 
 /** What to print when the line was a memory, or undefined when it is a prompt. */
 export async function quickMemoryLine(line: string, ctx: Pick<Context, "paths" | "projectRoot">): Promise<string | undefined> {

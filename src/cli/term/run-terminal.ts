@@ -1,10 +1,10 @@
 // The terminal after its first paint: the app, its signals and crash handling, then the session
 // loading behind the prompt, and the way out.
 import chalk from "chalk";
-import type { Args } from "../args.ts";
-import type { Env } from "../context.ts";
+import type { Args } from "../../app/args.ts";
+import type { Env } from "../../app/context.ts";
 import type { InteractiveHooks } from "../interactive.ts";
-import { err, warn } from "../output.ts";
+import { err, warn } from "../../app/output.ts";
 import { App } from "./app.ts";
 import type { LineEditor } from "./editor.ts";
 import { appendHistory } from "./prompt-history.ts";
@@ -12,7 +12,7 @@ import type { Screen } from "./screen.ts";
 import { colorLevel } from "./style.ts";
 import type { Terminal } from "./terminal.ts";
 import { Transcript } from "./transcript.ts";
-import { stopBackgroundCommands } from "../stop-background.ts";
+import { stopBackgroundCommands } from "../../app/stop-background.ts";
 
 export type Started = {
   args: Args;

@@ -2,7 +2,7 @@
 // (src/skills/) go to the session as typed, which expands them.
 import type { PermissionMode } from "../../config/load.ts";
 import chalk from "chalk";
-import { formatRule } from "../../session/rules.ts";
+import { formatRule } from "../../app/rules.ts";
 import type { Session } from "../../session/session.ts";
 import type { Store } from "../../session/store.ts";
 import { cachedPercent, costLine, sessionSpend } from "../cost-line.ts";

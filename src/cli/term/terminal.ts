@@ -4,7 +4,7 @@
 // after the first paint, because building process.stdin and process.stdout costs Bun 5-10 ms.
 import { keyDecoder, type Key } from "./keys.ts";
 import type { ScreenIO } from "./screen.ts";
-import { out } from "../output.ts";
+import { out } from "../../app/output.ts";
 
 export type Terminal = {
   io: ScreenIO;

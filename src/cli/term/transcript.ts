@@ -3,7 +3,7 @@
 // while the model thinks or a tool runs. The spinner's timer only runs while something is running.
 import { checkpointLine } from "../checkpoint-line.ts";
 import chalk from "chalk";
-import type { StampedEvent } from "../../session/events.ts";
+import type { StampedEvent } from "../../app/events.ts";
 import { diffRows } from "../diff-view.ts";
 import { hookLine } from "../hook-line.ts";
 import { markdownRenderer, type MarkdownRenderer } from "../markdown.ts";

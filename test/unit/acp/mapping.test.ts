@@ -4,7 +4,7 @@ import { replay } from "../../../src/acp/replay.ts";
 import { stopReason } from "../../../src/acp/agent.ts";
 import { LIVE_OUTPUT_CHARS, LIVE_OUTPUT_EVERY_MS, translator } from "../../../src/acp/updates.ts";
 import { toolTitle } from "../../../src/acp/tool-view.ts";
-import type { StampedEvent } from "../../../src/session/events.ts";
+import type { StampedEvent } from "../../../src/app/events.ts";
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
 
 const stamp = (event: Record<string, unknown>) => ({ session_id: "s", seq: 1, ...event }) as unknown as StampedEvent;

@@ -3,7 +3,7 @@ import { builtinAgents } from "../../../src/agents/builtin.ts";
 import { offeredTools, tightening } from "../../../src/agents/rules.ts";
 import type { AgentDefinition } from "../../../src/agents/types.ts";
 import { evaluate, type PermissionRequest, type Rule } from "../../../src/permission/evaluate.ts";
-import { ruleSet } from "../../../src/session/factory.ts";
+import { ruleSet } from "../../../src/app/factory.ts";
 import type { Tool } from "../../../src/sdk.ts";
 
 const ROOT = "/work/repo";

@@ -4,7 +4,7 @@ import { builtinAgents } from "../../../src/agents/builtin.ts";
 import type { AgentDefinition } from "../../../src/agents/types.ts";
 import type { StampedEvent } from "../../../src/agent/types.ts";
 import type { Tool } from "../../../src/sdk.ts";
-import { ruleSet } from "../../../src/session/factory.ts";
+import { ruleSet } from "../../../src/app/factory.ts";
 import { Session } from "../../../src/session/session.ts";
 import { withSubagents } from "../../../src/session/subagents.ts";
 import type { FakeBlock, FakeStep } from "../../fake/types.ts";

@@ -26,8 +26,12 @@ const ALLOWED: Record<string, readonly string[]> = {
   skills: ["agent", "sdk", "config", "permission", "prompts"],
   plugins: ["agent", "sdk", "config", "permission", "skills"],
   checkpoint: ["agent", "sdk", "config", "permission"],
-  cli: ["session", "config", "sdk"],
-  server: ["session", "config", "sdk"],
+  // app: the application context every front end uses (settings, the run's extensions, the store,
+  // session options, the tool registry, the command line); it builds on the session, never the reverse.
+  app: ["agent", "agents", "mcp", "lsp", "sdk", "permission", "llm", "registry", "prompts", "hooks", "memory", "skills", "checkpoint", "plugins", "session", "config"],
+  // Front ends reach the session through app/ and session/ only; server and acp import nothing of cli/.
+  cli: ["app", "session", "config", "sdk"],
+  server: ["app", "session", "config", "sdk"],
   acp: ["app", "session", "config", "sdk"],
   main: ["*"],
   version: [],
@@ -85,6 +89,37 @@ describe("layers", () => {
     expect(specs).toEqual(["../cli/run.ts", "../server/app.ts"]);
     expect(layerOf(join(ROOT, "src/agent/loop.ts"))).toBe("agent");
     expect(ALLOWED.agent).not.toContain(layerOf(join(ROOT, "src/cli/run.ts")));
+  });
+
+  test("the ACP and server front ends, their composition roots too, import nothing of cli/", async () => {
+    const offenders: string[] = [];
+    for (const pattern of ["src/acp/**/*.ts", "src/server/**/*.ts", "src/acp-main.ts", "src/serve.ts"]) {
+      for await (const rel of new Glob(pattern).scan(ROOT)) {
+        const file = join(ROOT, rel);
+        for (const spec of importsOf(await Bun.file(file).text())) {
+          if (spec.startsWith(".") && layerOf(resolve(dirname(file), spec)) === "cli") offenders.push(`${rel} imports ${spec}`);
+        }
+      }
+    }
+    expect(offenders).toEqual([]);
+  });
+
+  test("session/ holds no file that only re-exports other layers (a front end's way in is app/)", async () => {
+    const facades: string[] = [];
+    for await (const rel of new Glob("src/session/**/*.ts").scan(ROOT)) {
+      const code = (await Bun.file(join(ROOT, rel)).text()).replace(/^\s*\/\/.*$/gm, "").trim();
+      const statements = code.split(/;\s*/).filter(Boolean);
+      if (statements.length > 0 && statements.every((line) => /^export\s[^]*\sfrom\s+["']/.test(line.trim()))) facades.push(rel);
+    }
+    expect(facades).toEqual([]);
+  });
+
+  test("app is a layer: its files are found, and the session may not import it", () => {
+    expect(layerOf(join(ROOT, "src/app/context.ts"))).toBe("app");
+    expect(ALLOWED.app).toContain("session");
+    expect(ALLOWED.session).not.toContain("app");
+    for (const front of ["cli", "server", "acp"]) expect(ALLOWED[front]).toContain("app");
+    expect([...ALLOWED.server!, ...ALLOWED.acp!]).not.toContain("cli");
   });
 
   test("the agent core touches no file system, console or Bun", async () => {

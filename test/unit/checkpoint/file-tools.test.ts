@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { join } from "node:path";
 import type { StampedEvent } from "../../../src/agent/types.ts";
 import { redoCode, undoCode } from "../../../src/checkpoint/undo.ts";
-import { permissionEngine } from "../../../src/session/factory.ts";
+import { permissionEngine } from "../../../src/app/factory.ts";
 import { Session } from "../../../src/session/session.ts";
 import bash from "../../../tools/bash.ts";
 import read from "../../../tools/read.ts";

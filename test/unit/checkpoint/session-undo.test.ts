@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { redoCode, undoCode } from "../../../src/checkpoint/undo.ts";
 import { listCheckpoints } from "../../../src/checkpoint/undo.ts";
 import type { StampedEvent } from "../../../src/agent/types.ts";
-import { permissionEngine } from "../../../src/session/factory.ts";
+import { permissionEngine } from "../../../src/app/factory.ts";
 import { Session } from "../../../src/session/session.ts";
 import bash from "../../../tools/bash.ts";
 import { ALLOW_ALL, type Kit, useKit } from "../../support/session-kit.ts";

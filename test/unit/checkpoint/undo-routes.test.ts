@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { createApp } from "../../../src/server/app.ts";
 import { SessionHub } from "../../../src/server/hub.ts";
 import { OPENAPI } from "../../../src/server/openapi.ts";
-import { permissionEngine } from "../../../src/session/factory.ts";
+import { permissionEngine } from "../../../src/app/factory.ts";
 import bash from "../../../tools/bash.ts";
 import { ALLOW_ALL, type Kit, useKit } from "../../support/session-kit.ts";
 

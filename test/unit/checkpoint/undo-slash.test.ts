@@ -4,7 +4,7 @@ import { beforeEach, expect, test } from "bun:test";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { undoSlash } from "../../../src/cli/term/undo-slash.ts";
-import { permissionEngine } from "../../../src/session/factory.ts";
+import { permissionEngine } from "../../../src/app/factory.ts";
 import { Session } from "../../../src/session/session.ts";
 import bash from "../../../tools/bash.ts";
 import { ALLOW_ALL, type Kit, sentMessages, useKit } from "../../support/session-kit.ts";

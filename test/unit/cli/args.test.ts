@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { parseArgs, UsageError } from "../../../src/cli/args.ts";
+import { parseArgs, UsageError } from "../../../src/app/args.ts";
 
 const usage = (argv: string[]) => {
   try {

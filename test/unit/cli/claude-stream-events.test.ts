@@ -2,7 +2,7 @@
 // thinking block, and a retry that starts the message again.
 import { expect, test } from "bun:test";
 import { streamEvents } from "../../../src/cli/claude-stream-events.ts";
-import type { StampedEvent } from "../../../src/session/events.ts";
+import type { StampedEvent } from "../../../src/app/events.ts";
 
 const at = (seq: number, event: Record<string, unknown>) => ({ session_id: "s", seq, ...event }) as unknown as StampedEvent;
 const usage = { input_tokens: 7, output_tokens: 3, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 };

@@ -2,7 +2,7 @@
 import { expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { join } from "node:path";
-import { knownFault, OutputError } from "../../../src/cli/known-fault.ts";
+import { knownFault, OutputError } from "../../../src/app/known-fault.ts";
 import { tempDir } from "../../support/temp-dir.ts";
 
 const paths = { db: "/data/rein/rein.db", dataDir: "/data/rein", configDir: "/conf/rein" };

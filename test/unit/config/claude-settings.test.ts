@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { evaluateRequest } from "../../../src/permission/evaluate.ts";
-import { ruleSet } from "../../../src/session/factory.ts";
+import { ruleSet } from "../../../src/app/factory.ts";
 import { makeWorkspace, type Workspace } from "./workspace.ts";
 
 let ws: Workspace;

@@ -2,7 +2,7 @@
 // document) and the resources tool the model gets, against server-everything and the rogue server.
 import { afterAll, expect, test } from "bun:test";
 import { join } from "node:path";
-import { sessionOptions } from "../../../src/session/factory.ts";
+import { sessionOptions } from "../../../src/app/factory.ts";
 import { Store } from "../../../src/session/store.ts";
 import { createApp } from "../../../src/server/app.ts";
 import { SessionHub } from "../../../src/server/hub.ts";

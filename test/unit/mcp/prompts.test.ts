@@ -3,7 +3,7 @@
 // MCP servers: what the model is sent as the user turn, and the errors that send nothing.
 import { afterAll, afterEach, beforeAll, beforeEach, expect, test } from "bun:test";
 import { join } from "node:path";
-import { sessionOptions } from "../../../src/session/factory.ts";
+import { sessionOptions } from "../../../src/app/factory.ts";
 import { Session } from "../../../src/session/session.ts";
 import { commandProblem } from "../../../src/session/skills.ts";
 import { Store } from "../../../src/session/store.ts";

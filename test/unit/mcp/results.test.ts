@@ -3,7 +3,7 @@
 import { expect, test } from "bun:test";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { sessionOptions } from "../../../src/session/factory.ts";
+import { sessionOptions } from "../../../src/app/factory.ts";
 import { Session } from "../../../src/session/session.ts";
 import { Store } from "../../../src/session/store.ts";
 import { startFakeAnthropic } from "../../fake/server.ts";

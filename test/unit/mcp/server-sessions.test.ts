@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { createApp } from "../../../src/server/app.ts";
 import { SessionHub } from "../../../src/server/hub.ts";
 import { OPENAPI } from "../../../src/server/openapi.ts";
-import { sessionOptions } from "../../../src/session/factory.ts";
+import { sessionOptions } from "../../../src/app/factory.ts";
 import { Store } from "../../../src/session/store.ts";
 import { startFakeAnthropic } from "../../fake/server.ts";
 import { tempDir } from "../../support/temp-dir.ts";

@@ -6,7 +6,7 @@ import { McpHub } from "../../../src/mcp/hub.ts";
 import type { ServerEntry, StdioEntry } from "../../../src/mcp/config.ts";
 import type { Tool, ToolContext, ToolResult } from "../../../src/sdk.ts";
 import { mcpSettings } from "../../../src/mcp/session.ts";
-import type { RunSettings } from "../../../src/session/factory.ts";
+import type { RunSettings } from "../../../src/app/factory.ts";
 
 export const ROOT = resolve(import.meta.dir, "../../..");
 export const EVERYTHING = join(ROOT, "node_modules/@modelcontextprotocol/server-everything/dist/index.js");

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { sessionOptions, type RunSettings } from "../../../src/session/factory.ts";
+import { sessionOptions, type RunSettings } from "../../../src/app/factory.ts";
 import { memoryDirs } from "../../../src/memory/store.ts";
 import { Session } from "../../../src/session/session.ts";
 import { Store } from "../../../src/session/store.ts";

@@ -3,7 +3,7 @@
 // allowed, and a deny written for the hidden command denies it through every construct and wrapper.
 import { expect, test } from "bun:test";
 import type { Rule } from "../../../src/permission/evaluate.ts";
-import { explainCommand } from "../../../src/session/explain.ts";
+import { explainCommand } from "../../../src/app/explain.ts";
 import { CORPUS, CORPUS_CWD, CORPUS_HOME } from "./shell/corpus.ts";
 
 const CARRIERS = ["echo", "ls", "cat", "true", "git", "grep", "find", "env", "sh", "bash", "python", "python3", "node", "timeout", "nice", "xargs", "sudo", "curl", "wget", "printf", "command", "exec", "nohup", "watch", "parallel", "tee", "awk", "sed"];

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Rule } from "../../../src/permission/evaluate.ts";
 import type { PermissionMode } from "../../../src/permission/modes.ts";
-import { explainCommand } from "../../../src/session/explain.ts";
+import { explainCommand } from "../../../src/app/explain.ts";
 
 let root: string;
 let home: string;

@@ -9,7 +9,7 @@ import { askPolicy } from "../../../src/cli/print-mode.ts";
 import { DEFAULT_RULES } from "../../../src/permission/modes.ts";
 import { defineTool } from "../../../src/sdk.ts";
 import { boundOutput } from "../../../src/session/bound-output.ts";
-import { permissionEngine } from "../../../src/session/factory.ts";
+import { permissionEngine } from "../../../src/app/factory.ts";
 import { Session } from "../../../src/session/session.ts";
 import { sentResults, type Kit, useKit } from "../../support/session-kit.ts";
 

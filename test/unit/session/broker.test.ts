@@ -1,7 +1,7 @@
 import { expect, test } from "bun:test";
 import type { Rule } from "../../../src/permission/evaluate.ts";
 import { PermissionBroker, type Answer, type Ask } from "../../../src/session/broker.ts";
-import { ruleSet } from "../../../src/session/factory.ts";
+import { ruleSet } from "../../../src/app/factory.ts";
 
 function broker(rules: Rule[] = []) {
   const asks: Ask[] = [];

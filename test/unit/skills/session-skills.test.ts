@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { Rule } from "../../../src/permission/evaluate.ts";
 import { builtinAgents } from "../../../src/agents/builtin.ts";
-import { sessionOptions, type RunSettings } from "../../../src/session/factory.ts";
+import { sessionOptions, type RunSettings } from "../../../src/app/factory.ts";
 import { Session } from "../../../src/session/session.ts";
 import { Store } from "../../../src/session/store.ts";
 import { startFakeAnthropic, type FakeServer } from "../../fake/server.ts";

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { saveAllowRules } from "../../../../src/config/save-rules.ts";
-import { formatRule } from "../../../../src/session/rules.ts";
+import { formatRule } from "../../../../src/app/rules.ts";
 import { type AskEvent, alwaysRules, dialogOptions, dialogRows, folderRules, targetFile } from "../../../../src/cli/term/dialog.ts";
 import { ANSWER_GRACE_MS, DialogKeys } from "../../../../src/cli/term/dialog-keys.ts";
 import type { Key } from "../../../../src/cli/term/keys.ts";

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import chalk from "chalk";
-import type { StampedEvent } from "../../../../src/session/events.ts";
+import type { StampedEvent } from "../../../../src/app/events.ts";
 import { Screen } from "../../../../src/cli/term/screen.ts";
 import { Transcript } from "../../../../src/cli/term/transcript.ts";
 

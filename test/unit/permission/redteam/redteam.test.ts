@@ -13,7 +13,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { Glob } from "bun";
 import type { Rule } from "../../../../src/permission/evaluate.ts";
 import type { PermissionMode } from "../../../../src/permission/modes.ts";
-import { explainCommand } from "../../../../src/session/explain.ts";
+import { explainCommand } from "../../../../src/app/explain.ts";
 import { redTeamDirs, type RedTeamDirs } from "./fixture.ts";
 
 type Corpus = { attacks?: string[]; benign?: string[]; credentials?: string[]; auto?: string[]; unsandboxed?: string[]; setup?: (dirs: RedTeamDirs) => void; ownDirs?: boolean };

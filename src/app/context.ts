@@ -7,10 +7,10 @@ import { findProjectRoot, loadConfig, type ResolvedConfig } from "../config/load
 import { projectPaths, reinPaths, type ReinPaths } from "../config/paths.ts";
 import { workspaceTrust } from "../config/trust.ts";
 import { listed, trustSummary } from "../config/trust-summary.ts";
-import { DEFAULT_AGENT, hookDepthStop, loadAgents, loadHooks, lspConfigs, modelFor, runProblem, sandboxAvailable, type RunSettings, type ToolDir } from "../session/factory.ts";
+import { DEFAULT_AGENT, hookDepthStop, loadAgents, loadHooks, lspConfigs, modelFor, runProblem, sandboxAvailable, type RunSettings, type ToolDir } from "./factory.ts";
 import { Store } from "../session/store.ts";
-import { mcpSettings, parseMcpEntry, type McpServerConfig } from "../session/mcp-settings.ts";
-import { activePlugins, type ActivePlugins } from "../session/plugins.ts";
+import { mcpSettings, parseMcpEntry, type McpServerConfig } from "./mcp-settings.ts";
+import { activePlugins, type ActivePlugins } from "./plugins.ts";
 import { VERSION } from "../version.ts";
 import { UsageError, type Args } from "./args.ts";
 import { KnownFault, storeFolderFault } from "./known-fault.ts";

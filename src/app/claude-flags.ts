@@ -3,7 +3,7 @@
 // --agents JSON, --mcp-config and --strict-mcp-config. Each bad value is one usage error line.
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { reinToolName } from "../session/tool-names.ts";
+import { reinToolName } from "../permission/tool-names.ts";
 import type { Args } from "./args.ts";
 import { UsageError } from "./args.ts";
 
