@@ -7,6 +7,7 @@ import { join, resolve } from "node:path";
 import { startFakeAnthropic, type FakeServer } from "../test/fake/server.ts";
 import { compactionFigures } from "../test/support/long-session.ts";
 import { acpFigures, acpRows } from "./bench-acp.ts";
+import { acpLoadFigure, acpLoadRows } from "./bench-acp-load.ts";
 import { agentFigures, agentRows } from "./bench-agents.ts";
 import { BASELINE, baselineBinary, leanFigures, leanRows, withBaseline, type LeanFigures } from "./bench-baseline.ts";
 import { teamFigures, teamRows } from "./bench-teams.ts";
@@ -70,6 +71,7 @@ async function main() {
     const providers = await providerFigures(BIN, env, fake, SESSION_RUNS, TURNS);
     console.error(`providers: ${JSON.stringify(providers)}`);
     const acpRun = await acpFigures(BIN, env, fake, SESSION_RUNS);
+    const acpLoad = await acpLoadFigure(BIN, home);
     const skillCatalog = await skillCatalogFigures(BIN, fake);
     const extensions = await extensionFigures(BIN, fake, SESSION_RUNS);
     const peerConfig = await peerConfigFigures(BIN, fake, RUNS);
@@ -108,6 +110,7 @@ async function main() {
       ...checkpointRows(checkpoints),
       ...providerRows(providers, TURNS),
       ...acpRows(acpRun),
+      ...acpLoadRows(acpLoad),
       ...skillCatalogRows(skillCatalog),
       ...extensionRows(extensions),
       ...peerConfigRows(peerConfig),

@@ -2,6 +2,7 @@
 // directory, opens the store, and serves ACP on stdio. stdout carries nothing but JSON-RPC lines;
 // everything rein has to say goes to stderr.
 import { serveAcp } from "./acp/agent.ts";
+import type { ModelOption } from "./acp/config-options.ts";
 import { MODE_TEXT, type ModeChoice } from "./acp/modes.ts";
 import { loadAgents } from "./agents/sources.ts";
 import { PERMISSION_MODES, type PermissionMode } from "./config/schema.ts";
@@ -12,7 +13,7 @@ import { stopBackgroundCommands } from "./app/stop-background.ts";
 import { formatLoadError } from "./app/load-errors.ts";
 import { parseEntry } from "./mcp/config.ts";
 import type { ServerConfig } from "./mcp/sources.ts";
-import { sessionOptions, toolRegistry, type RunSettings } from "./app/factory.ts";
+import { providerListing, sessionOptions, toolRegistry, type RunSettings } from "./app/factory.ts";
 import type { SessionRow } from "./session/store.ts";
 import type { FileAccess } from "./sdk.ts";
 import { VERSION } from "./version.ts";
@@ -35,7 +36,7 @@ export async function acpMain(args: Args, env: Env): Promise<number> {
     }
   };
   try {
-    await serveAcp({ store, version: VERSION, optionsFor, modes: (cwd) => modesFor(args, env, cwd), warn }, Bun.stdin.stream(), out);
+    await serveAcp({ store, version: VERSION, optionsFor, modes: (cwd) => modesFor(args, env, cwd), models: (cwd) => modelsFor(args, env, cwd), warn }, Bun.stdin.stream(), out);
     await stopBackgroundCommands(warn);
   } finally {
     store.close();
@@ -53,6 +54,16 @@ function withClientServers(settings: RunSettings, raw: Record<string, unknown>, 
     return { name, source: "the ACP client (session/new)", scope: "local", ...("problem" in parsed ? { problem: parsed.problem } : { entry: parsed }) };
   });
   return { ...settings, mcp: { ...settings.mcp, servers: [...settings.mcp.servers.filter((s) => !names.includes(s.name)), ...client] } };
+}
+
+/** The models of the providers whose key is set, as `--model` names them, for the model picker. */
+function modelsFor(args: Args, env: Env, cwd: string): ModelOption[] {
+  const ctx = resolveContext({ ...args, cwd }, env);
+  const listing = providerListing(ctx.config, ctx.env);
+  if (typeof listing === "string") return [];
+  return listing
+    .filter((provider) => provider.keyOk)
+    .flatMap((provider) => provider.models.map((m) => ({ value: m.name, name: m.name, description: `${Math.round(m.contextWindow / 1000)}k context${m.price ? ` · $${m.price.input}/$${m.price.output} per million tokens` : ""}` })));
 }
 
 /** rein's permission modes, then the workspace's primary agents; the current one is what the flags and config choose. */

@@ -9,12 +9,14 @@ import { Session, type ResultEvent, type SessionOptions } from "../session/sessi
 import type { SessionRow, Store } from "../session/store.ts";
 import type { FileAccess } from "../sdk.ts";
 import { clientFiles } from "./client-files.ts";
+import { badValue, configOptions, MODE_OPTION, MODEL_OPTION, type ModelOption } from "./config-options.ts";
 import { changesFiles, fileChange, pathOf, readBefore, type Before } from "./file-change.ts";
 import { mcpEntries } from "./mcp-servers.ts";
-import { modeChoice, type ModeChoice } from "./modes.ts";
+import { modeChoice, storedMode, withMode, type ModeChoice } from "./modes.ts";
 import { askPermission } from "./permission.ts";
 import { promptOf } from "./prompt.ts";
-import { replay } from "./replay.ts";
+import { reinCommand, runReinCommand, withReinCommands, type Command } from "./rein-commands.ts";
+import { replay, replayNotes } from "./replay.ts";
 import { CODES, rpcConnection, RpcError, type Peer } from "./rpc.ts";
 import { translator } from "./updates.ts";
 import { PARAMS, paramsOf } from "./wire.ts";
@@ -37,8 +39,6 @@ function checkCwd(cwd: string): void {
 const authRequired = (message: string) => new RpcError(CODES.authRequired, `Authentication required: ${message}`);
 const sessionNotFound = (sessionId: string) => new RpcError(CODES.notFound, "Resource not found", { sessionId });
 const invalidRequest = (message: string) => new RpcError(CODES.invalidRequest, `Invalid request: ${message}`);
-/** a slash command as the session knows it: the workspace's commands and the MCP servers' prompts */
-type Command = { name: string; description: string; argumentHint?: string };
 const availableCommand = (c: Command): acp.AvailableCommand => ({ name: c.name, description: c.description, ...(c.argumentHint ? { input: { hint: c.argumentHint } } : {}) });
 
 export type AcpDeps = {
@@ -48,12 +48,16 @@ export type AcpDeps = {
   optionsFor: (cwd: string, row?: SessionRow, mode?: ModeChoice, mcpServers?: Record<string, unknown>, fileAccess?: FileAccess) => SessionOptions | { problem: string };
   /** the modes a session in `cwd` can switch between, and the one it starts in */
   modes: (cwd: string) => acp.SessionModeState;
+  /** the models a session in `cwd` can switch to (those of the providers with a key) */
+  models: (cwd: string) => ModelOption[];
   warn: (message: string) => void;
 };
 
 type Live = {
   session: Session;
   cwd: string;
+  /** the mode the session runs in (an id of `modes`) */
+  mode: string;
   mcp: Record<string, unknown>;
   run?: Promise<ResultEvent>;
   stop: string | null;
@@ -79,8 +83,8 @@ export async function serveAcp(deps: AcpDeps, input: ReadableStream<Uint8Array>,
     client?.notify("session/update", { sessionId, update } satisfies acp.SessionNotification);
   };
 
-  const attach = (session: Session, cwd: string, mcp: Record<string, unknown>): Live => {
-    const entry: Live = { session, cwd, mcp, stop: null, unsubscribe: () => {}, sent: Promise.resolve() };
+  const attach = (session: Session, cwd: string, mcp: Record<string, unknown>, mode: string): Live => {
+    const entry: Live = { session, cwd, mode, mcp, stop: null, unsubscribe: () => {}, sent: Promise.resolve() };
     const calls = new Map<string, { name: string; input: unknown; before?: Before }>();
     const translate = translator(cwd, () => session.contextWindow, Date.now, (id) => calls.get(id)?.before);
     const access = files(() => session.id);
@@ -130,12 +134,12 @@ export async function serveAcp(deps: AcpDeps, input: ReadableStream<Uint8Array>,
     const commands = opened.skills?.loaded.commands ?? [];
     const prompts = opened.skills?.prompts;
     const send = (all: readonly Command[]) => notify(sessionId, { sessionUpdate: "available_commands_update", availableCommands: all.map(availableCommand) });
-    const first = [...commands, ...(prompts?.known() ?? [])];
+    const first = withReinCommands([...commands, ...(prompts?.known() ?? [])]);
     setImmediate(() => {
-      if (first.length > 0) send(first);
+      send(first);
       void prompts?.started().then((found) => {
         const sent = new Set(first.map((c) => c.name));
-        if (live.has(sessionId) && found.some((c) => !sent.has(c.name))) send([...commands, ...found]);
+        if (live.has(sessionId) && found.some((c) => !sent.has(c.name))) send(withReinCommands([...commands, ...found]));
       });
     });
   };
@@ -143,6 +147,36 @@ export async function serveAcp(deps: AcpDeps, input: ReadableStream<Uint8Array>,
   const find = (sessionId: string): Live => {
     const entry = live.get(sessionId);
     if (!entry) throw sessionNotFound(sessionId);
+    return entry;
+  };
+
+  const modesOf = (entry: Pick<Live, "cwd" | "mode">): acp.SessionModeState => ({ ...deps.modes(entry.cwd), currentModeId: entry.mode });
+  const optionsOf = (entry: Live): acp.SessionConfigOption[] => configOptions(modesOf(entry), deps.models(entry.cwd), entry.session.model);
+
+  /** The session goes on in mode `modeId`: reopened with its rules (and agent), the same conversation, approvals and hooks' state. */
+  const switchMode = (entry: Live, modeId: string): void => {
+    const { availableModes } = deps.modes(entry.cwd);
+    const choice = modeChoice(modeId, availableModes);
+    if (!choice) throw new RpcError(CODES.invalidParams, `Invalid params: no mode "${modeId}": choose one of ${availableModes.map((m) => m.id).join(", ")}`, { modeId });
+    if (entry.run) throw invalidRequest("a prompt is running in this session; switch modes when it has finished");
+    const id = entry.session.id;
+    const row = deps.store.getSession(id)!;
+    deps.store.updateSession(id, { settings: withMode(row.settings, choice) });
+    const reopened = Session.open(row, options(entry.cwd, row, choice, entry.mcp));
+    reopened.continueFrom(entry.session);
+    entry.unsubscribe();
+    attach(reopened, entry.cwd, entry.mcp, modeId);
+    notify(id, { sessionUpdate: "current_mode_update", currentModeId: modeId });
+  };
+
+  /** Opens a stored session in the mode it was left in (the configured one when it never switched). */
+  const reopen = (row: SessionRow, mcp: Record<string, unknown>): Live => {
+    const modes = deps.modes(row.cwd);
+    const kept = storedMode(row.settings);
+    const choice = kept ? modeChoice(kept, modes.availableModes) : undefined;
+    const opened = options(row.cwd, row, choice, mcp);
+    const entry = attach(Session.open(row, opened), row.cwd, mcp, choice ? kept! : modes.currentModeId);
+    announceCommands(row.id, opened);
     return entry;
   };
 
@@ -165,23 +199,20 @@ export async function serveAcp(deps: AcpDeps, input: ReadableStream<Uint8Array>,
       const opened = options(params.cwd, undefined, undefined, mcp, () => id);
       const session = Session.create(params.cwd, opened);
       id = session.id;
-      attach(session, params.cwd, mcp);
+      const entry = attach(session, params.cwd, mcp, deps.modes(params.cwd).currentModeId);
       announceCommands(session.id, opened);
-      return { sessionId: session.id, modes: deps.modes(params.cwd) };
+      return { sessionId: session.id, modes: modesOf(entry), configOptions: optionsOf(entry) };
     },
     "session/load": (raw): acp.LoadSessionResponse => {
       const params = paramsOf(PARAMS.loadSession, raw);
       const row = deps.store.getSession(params.sessionId);
       if (!row || row.deleted_at != null) throw sessionNotFound(params.sessionId);
       const mcp = mcpEntries(params.mcpServers);
-      let entry = live.get(row.id);
-      if (!entry) {
-        const opened = options(row.cwd, row, undefined, mcp);
-        entry = attach(Session.open(row, opened), row.cwd, mcp);
-        announceCommands(row.id, opened);
-      }
-      for (const update of replay(entry.session.history(), row.cwd)) notify(row.id, update);
-      return { modes: deps.modes(row.cwd) };
+      const entry = live.get(row.id) ?? reopen(row, mcp);
+      // The whole stored history (not the compacted view the model gets), with the prompts as typed and the plans.
+      const notes = replayNotes(deps.store.events(row.id));
+      for (const update of replay(deps.store.messages(row.id), row.cwd, notes)) notify(row.id, update);
+      return { modes: modesOf(entry), configOptions: optionsOf(entry) };
     },
     "session/list": (raw): acp.ListSessionsResponse => {
       const { cwd } = paramsOf(PARAMS.listSessions, raw);
@@ -200,7 +231,11 @@ export async function serveAcp(deps: AcpDeps, input: ReadableStream<Uint8Array>,
       if (entry.run) throw invalidRequest(`a prompt is already running in session ${params.sessionId}; cancel it or wait for its stopReason`);
       const { text, images } = promptOf(params.prompt);
       entry.stop = null;
-      entry.run = entry.session.prompt(text, images);
+      // rein's own commands (/compact, /undo, ...) are run by rein, as in the terminal, not sent to the model as text.
+      const command = reinCommand(text, images.length);
+      const say = (said: string) => notify(entry.session.id, { sessionUpdate: "agent_message_chunk", content: { type: "text", text: said }, messageId: crypto.randomUUID() });
+      const modelChanged = () => notify(entry.session.id, { sessionUpdate: "config_option_update", configOptions: optionsOf(entry) });
+      entry.run = command ? runReinCommand({ session: entry.session, store: deps.store, say, modelChanged }, command.name, command.rest) : entry.session.prompt(text, images);
       try {
         const result = await entry.run;
         await live.get(params.sessionId)?.sent; // the turn's last updates go before its answer
@@ -211,19 +246,27 @@ export async function serveAcp(deps: AcpDeps, input: ReadableStream<Uint8Array>,
     },
     "session/set_mode": (raw): acp.SetSessionModeResponse => {
       const params = paramsOf(PARAMS.setMode, raw);
+      switchMode(find(params.sessionId), params.modeId);
       const entry = find(params.sessionId);
-      const { availableModes } = deps.modes(entry.cwd);
-      const choice = modeChoice(params.modeId, availableModes);
-      if (!choice) throw new RpcError(CODES.invalidParams, `Invalid params: no mode "${params.modeId}": choose one of ${availableModes.map((m) => m.id).join(", ")}`, { modeId: params.modeId });
-      if (entry.run) throw invalidRequest("a prompt is running in this session; switch modes when it has finished");
-      const row = deps.store.getSession(params.sessionId)!;
-      // The session is opened again with the mode's rules (and agent); its conversation is the stored one.
-      const reopened = Session.open(row, options(entry.cwd, row, choice, entry.mcp));
-      reopened.continueFrom(entry.session); // the same session goes on: its approvals, and its SessionStart already fired
-      entry.unsubscribe();
-      attach(reopened, entry.cwd, entry.mcp);
-      notify(params.sessionId, { sessionUpdate: "current_mode_update", currentModeId: params.modeId });
+      notify(params.sessionId, { sessionUpdate: "config_option_update", configOptions: optionsOf(entry) });
       return {};
+    },
+    "session/set_config_option": (raw): acp.SetSessionConfigOptionResponse => {
+      const params = paramsOf(PARAMS.setConfigOption, raw);
+      const entry = find(params.sessionId);
+      const bad = badValue(optionsOf(entry), params.configId, params.value);
+      if (bad) throw new RpcError(CODES.invalidParams, `Invalid params: ${bad}`, { configId: params.configId, value: params.value });
+      const value = params.value as string;
+      if (params.configId === MODE_OPTION) switchMode(entry, value);
+      if (params.configId === MODEL_OPTION) {
+        if (entry.run) throw invalidRequest("a prompt is running in this session; change the model when it has finished");
+        try {
+          entry.session.setModel(value);
+        } catch (error) {
+          throw new RpcError(CODES.invalidParams, `Invalid params: model ${value}: ${error instanceof Error ? error.message : String(error)}`, { configId: params.configId, value });
+        }
+      }
+      return { configOptions: optionsOf(find(params.sessionId)) };
     },
   };
   const notifications: Record<string, (params: unknown) => void> = {

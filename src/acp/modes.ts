@@ -15,3 +15,29 @@ export const MODE_TEXT: Record<string, string> = {
   "accept-edits": "edits files in the workspace without asking; asks for commands",
   auto: "runs what the rules do not forbid without asking",
 };
+
+/**
+ * The mode a session was switched to, kept in its row's settings as the server keeps what a session
+ * was created with (`permission_mode`, `agent`), so `session/load` and the server open it in that mode.
+ */
+export function storedMode(settings: string | null | undefined): string | undefined {
+  const kept = parsed(settings);
+  if (typeof kept.agent === "string" && kept.agent) return `agent:${kept.agent}`;
+  return typeof kept.permission_mode === "string" && kept.permission_mode ? kept.permission_mode : undefined;
+}
+
+/** The row's settings JSON with `choice` as the session's mode (its other keys kept). */
+export function withMode(settings: string | null | undefined, choice: ModeChoice): string {
+  const { agent: _agent, permission_mode: _mode, ...rest } = parsed(settings);
+  return JSON.stringify({ ...rest, ...("agent" in choice ? { agent: choice.agent } : { permission_mode: choice.permissionMode }) });
+}
+
+function parsed(settings: string | null | undefined): Record<string, unknown> {
+  if (!settings) return {};
+  try {
+    const value: unknown = JSON.parse(settings);
+    return value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}

@@ -36,8 +36,17 @@ export function rpcConnection(input: ReadableStream<Uint8Array>, write: (line: s
   const pending = new Map<number, Pending>();
   let nextId = 0;
   let open = true;
+  // The lines of one tick go out in one write (a session/load replays a whole conversation at once).
+  let queued: string[] = [];
+  const flush = () => {
+    const lines = queued.join("");
+    queued = [];
+    write(lines);
+  };
   const send = (message: Record<string, unknown>) => {
-    if (open) write(`${JSON.stringify({ jsonrpc: "2.0", ...message })}\n`);
+    if (!open) return;
+    if (queued.length === 0) queueMicrotask(flush);
+    queued.push(`${JSON.stringify({ jsonrpc: "2.0", ...message })}\n`);
   };
   const peer: Peer = {
     notify: (method, params) => send({ method, params }),

@@ -15,24 +15,40 @@ export const LIVE_OUTPUT_CHARS = 8000;
 export const LIVE_OUTPUT_EVERY_MS = 100;
 
 /** `before(id)`: the text of the file an edit or write call changes, as it was when the call started. */
-export function translator(cwd: string, contextWindow: () => number, now: () => number = Date.now, before: (id: string) => Before = () => undefined): Translator {
+export function translator(
+  cwd: string,
+  contextWindow: () => number,
+  now: () => number = Date.now,
+  before: (id: string) => Before = () => undefined,
+  newId: () => string = () => crypto.randomUUID(),
+): Translator {
   const calls = new Map<string, Call>();
   let cost = 0;
   let priced = true;
+  /** the model turn being streamed: its text and its thinking share one messageId */
+  let messageId: string | undefined;
+  const spent = (usd: number | null | undefined) => {
+    if (typeof usd === "number") cost += usd;
+    else priced = false;
+  };
+  const usage = (used: number): SessionUpdate => ({ sessionUpdate: "usage_update", used, size: contextWindow(), ...(priced ? { cost: { amount: cost, currency: "USD" } } : {}) });
   return (event) => {
     switch (event.type) {
       case "text_delta":
-        return event.text ? [{ sessionUpdate: "agent_message_chunk", content: { type: "text", text: event.text } }] : [];
+        if (!event.text) return [];
+        messageId ??= newId();
+        return [{ sessionUpdate: "agent_message_chunk", content: { type: "text", text: event.text }, messageId }];
       case "assistant": {
-        if (typeof event.cost_usd === "number") cost += event.cost_usd;
-        else priced = false;
+        spent(event.cost_usd);
         const u = event.usage;
-        const used = u.input_tokens + u.cache_read_input_tokens + u.cache_creation_input_tokens + u.output_tokens;
-        return [
-          ...thoughts(event.content),
-          { sessionUpdate: "usage_update", used, size: contextWindow(), ...(priced ? { cost: { amount: cost, currency: "USD" } } : {}) },
-        ];
+        const id = messageId ?? newId();
+        messageId = undefined;
+        return [...thoughts(event.content).map((t) => ({ ...t, messageId: id })), usage(u.input_tokens + u.cache_read_input_tokens + u.cache_creation_input_tokens + u.output_tokens)];
       }
+      // The conversation was summarised: the context the next turn sends is the compacted one.
+      case "compaction":
+        if (event.usage) spent(event.cost_usd);
+        return [usage(event.tokens_after)];
       case "tool_start":
         calls.set(event.id, { name: event.name, input: event.input, output: "" });
         return [toolCall(event.id, event.name, event.input, cwd, fileChange(event.name, event.input, before(event.id), cwd))];

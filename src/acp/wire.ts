@@ -34,6 +34,7 @@ export const PARAMS = {
   listSessions: v.optional(v.looseObject({ cwd: v.nullish(v.string()) }), {}),
   prompt: v.looseObject({ sessionId, prompt: v.array(contentBlock) }),
   setMode: v.looseObject({ sessionId, modeId: v.string() }),
+  setConfigOption: v.looseObject({ sessionId, configId: v.string(), value: v.union([v.string(), v.boolean()]) }),
   cancel: v.looseObject({ sessionId }),
 };
 

@@ -44,7 +44,7 @@ test("acpx runs a prompt: rein reads through acpx's fs, asks, acpx approves, the
   expect(lines.filter((l) => l.method === "fs/write_text_file").map((l) => l.params)).toEqual([expect.objectContaining({ path: w.path("done.txt"), content: "bought milk\n" })]);
   expect(await Bun.file(w.path("done.txt")).text()).toBe("bought milk\n");
   expect(updates(lines).find((u) => u.sessionUpdate === "tool_call_update" && u.toolCallId === "toolu_w1")).toMatchObject({ status: "completed" });
-  expect(updates(lines).find((u) => u.sessionUpdate === "agent_message_chunk")).toEqual({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: "Milk is done." } });
+  expect(updates(lines).find((u) => u.sessionUpdate === "agent_message_chunk")).toMatchObject({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: "Milk is done." }, messageId: expect.any(String) });
   expect(lines.at(-1)?.result).toEqual({ stopReason: "end_turn" });
 });
 

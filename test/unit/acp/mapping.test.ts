@@ -67,12 +67,12 @@ describe("acp updates", () => {
   });
 
   test("usage adds up the cost while every turn is priced, and drops it once one is not", () => {
-    const t = translator("/w", () => 1000);
+    const t = translator("/w", () => 1000, Date.now, () => undefined, () => "m1");
     expect(t(stamp({ type: "assistant", content: [], stop_reason: "end_turn", usage, cost_usd: 0.25, model: "m" }))).toEqual([
       { sessionUpdate: "usage_update", used: 15, size: 1000, cost: { amount: 0.25, currency: "USD" } },
     ]);
     const [thought, u] = t(stamp({ type: "assistant", content: [{ type: "thinking", thinking: "hmm" }], stop_reason: "end_turn", usage, cost_usd: null, model: "m" }));
-    expect(thought).toEqual({ sessionUpdate: "agent_thought_chunk", content: { type: "text", text: "hmm" } });
+    expect(thought).toEqual({ sessionUpdate: "agent_thought_chunk", content: { type: "text", text: "hmm" }, messageId: "m1" });
     expect(u).toEqual({ sessionUpdate: "usage_update", used: 15, size: 1000 });
   });
 

@@ -8,9 +8,10 @@ function wire() {
   const writer = stream.writable.getWriter();
   const sent: Record<string, any>[] = [];
   const waiters: (() => void)[] = [];
-  const write = (line: string) => {
-    expect(line.endsWith("\n")).toBe(true);
-    sent.push(JSON.parse(line));
+  // The lines of one tick come in one write.
+  const write = (lines: string) => {
+    expect(lines.endsWith("\n")).toBe(true);
+    for (const line of lines.slice(0, -1).split("\n")) sent.push(JSON.parse(line));
     waiters.splice(0).forEach((w) => w());
   };
   const next = (count: number) => new Promise<void>((resolve) => (sent.length >= count ? resolve() : waiters.push(() => sent.length >= count && resolve())));
