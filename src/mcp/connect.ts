@@ -2,11 +2,9 @@
 // entry's env, stderr to a log file), streamable HTTP with the legacy HTTP+SSE transport as a
 // fallback, or SSE alone. Every failure is thrown as an Error whose message says why.
 import { mkdirSync } from "node:fs";
-import type { Readable } from "node:stream";
 import { dirname } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { FetchLike, Transport as SdkTransport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { tmpdir } from "node:os";
@@ -15,6 +13,7 @@ import { ACCEPT_ANY } from "./accept-any-schema.ts";
 import { logStderr } from "./capped-log.ts";
 import type { McpSandbox, RemoteEntry, ServerEntry, StdioEntry } from "./config.ts";
 import { messageOf } from "./message.ts";
+import { StdioTransport } from "./stdio-transport.ts";
 
 export type ConnectOptions = {
   /** the environment tools' processes get (no provider keys, no credential-looking variables) */
@@ -35,6 +34,8 @@ export type ConnectOptions = {
   onListChanged: () => void;
   /** told when the connection ended on its own (the server exited, the stream broke); `known`: why is more than that */
   onClose: (why: string, known?: boolean) => void;
+  /** told as a stdio server's process starts, with what kills it and all it started (for rein's exit, also mid-handshake) */
+  onSpawn?: (kill: () => void) => void;
 };
 
 export async function connect(entry: ServerEntry, opts: ConnectOptions): Promise<Client> {
@@ -55,16 +56,28 @@ function sseTransport(entry: RemoteEntry, headers: Record<string, string>, fetch
   return new SSEClientTransport(new URL(entry.url), { requestInit: { headers }, fetch: fetchFn, eventSourceInit: { fetch: (url, init) => fetchFn(url, { ...init, headers: { ...headers, ...Object.fromEntries(new Headers(init?.headers).entries()) } }) } });
 }
 
-function stdioTransport(entry: StdioEntry, opts: ConnectOptions): StdioClientTransport {
+function stdioTransport(entry: StdioEntry, opts: ConnectOptions): StdioTransport {
   const [command, ...args] = launchLine(entry, opts);
-  const transport = new StdioClientTransport({ command: command!, args, env: { ...opts.toolEnv, ...entry.env }, cwd: entry.cwd ?? opts.cwd, stderr: "pipe", maxBufferSize: maxMessage(opts) });
+  const env = { ...inheritedEnv(), ...opts.toolEnv, ...entry.env };
+  const transport = new StdioTransport({ command: command!, args, env, cwd: entry.cwd ?? opts.cwd, maxLineBytes: maxMessage(opts) });
+  opts.onSpawn?.(() => transport.kill());
   mkdirSync(dirname(opts.logFile), { recursive: true });
   const header = `--- ${new Date().toISOString()} ${entry.command} ${(entry.args ?? []).join(" ")}${command === "bwrap" ? " (in the sandbox)" : ""}\n`;
-  logStderr(transport.stderr as Readable | null, opts.logFile, header);
+  logStderr(transport.stderr, opts.logFile, header);
   return transport;
 }
 
-/** The largest message rein reads from a stdio server (the SDK's default is 10 MiB); a larger one ends the connection. */
+/** What the SDK's stdio transport gives every server from rein's own environment (sudo's list), under the tool environment. */
+function inheritedEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const key of ["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER"]) {
+    const value = process.env[key];
+    if (value !== undefined && !value.startsWith("()")) env[key] = value;
+  }
+  return env;
+}
+
+/** The longest line (one message) rein reads from a stdio server (the SDK's default is 10 MiB); a longer one fails the server. */
 const MAX_MESSAGE_BYTES = 128 * 1024 * 1024;
 const maxMessage = (opts: ConnectOptions) => opts.maxMessageBytes ?? MAX_MESSAGE_BYTES;
 
@@ -103,14 +116,16 @@ async function open(transport: SdkTransport, opts: ConnectOptions): Promise<Clie
     await Promise.race([client.connect(transport, { timeout: opts.timeoutMs }), timeout]);
   } catch (error) {
     await client.close().catch(() => {});
-    throw Object.assign(new Error(startError(error)), { status: (error as { code?: unknown }).code });
+    const failure = transport instanceof StdioTransport ? transport.failure : undefined;
+    throw Object.assign(new Error(failure ?? startError(error)), { status: (error as { code?: unknown }).code });
   } finally {
     clearTimeout(timer);
   }
   client.onclose = () => opts.onClose("the connection closed (the server exited or the stream broke)");
   // The SDK reports a message it could not read here, then closes the connection: say why it closed.
-  client.onerror = (error) => {
-    if (/ReadBuffer exceeded/.test(messageOf(error))) opts.onClose(`its answer was larger than ${maxMessage(opts) / 1024 / 1024} MiB, the most rein reads, so the connection was closed`, true);
+  client.onerror = () => {
+    const failure = transport instanceof StdioTransport ? transport.failure : undefined;
+    if (failure) opts.onClose(failure, true);
   };
   return client;
 }

@@ -44,7 +44,8 @@ export class McpServer {
   resources = false;
   readonly transport: Transport | undefined;
   private client: Client | undefined;
-  private pid: number | undefined;
+  /** kills a stdio server's process and all it started, from the moment it starts (undefined for a remote server) */
+  private killProcess: (() => void) | undefined;
   private connecting: Promise<void> | undefined;
   /** stops the connection being made, when the server is closed meanwhile */
   private stopConnecting: AbortController | undefined;
@@ -132,6 +133,7 @@ export class McpServer {
         ...(this.env.maxMessageBytes ? { maxMessageBytes: this.env.maxMessageBytes } : {}),
         version: this.env.version,
         onListChanged: () => void this.relistSoon(),
+        onSpawn: (kill) => (this.killProcess = kill),
         onClose: (why, known) => {
           if (this.client !== client) return;
           this.client = undefined;
@@ -142,7 +144,6 @@ export class McpServer {
       });
       this.client = client;
       this.state = "connecting";
-      this.pid = (client.transport as { pid?: number | null } | undefined)?.pid ?? undefined;
       this.setListing(await listEverything(client, this.env.startupTimeoutMs));
       this.saveTools();
       this.state = "connected";
@@ -221,13 +222,9 @@ export class McpServer {
     }
   }
 
+  /** Ends the server's process and what it started now (process exit: a server still starting too). */
   kill(): void {
-    if (this.pid === undefined) return;
-    try {
-      process.kill(this.pid, "SIGTERM");
-    } catch {
-      // already gone
-    }
+    this.killProcess?.();
   }
 
   async close(): Promise<void> {

@@ -17,7 +17,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   // sdk/own-file.ts is the one reader of files rein opens on its own: config reads through it too.
   config: ["permission", "sdk"],
   agents: ["agent", "sdk", "config", "permission", "prompts"],
-  mcp: ["agent", "sdk", "config", "permission", "registry"],
+  // mcp runs stdio servers with the process-group leaf of tools/lib (markers, the watchdog), as bash and lsp do.
+  mcp: ["agent", "sdk", "config", "permission", "registry", "tools"],
   session: ["agent", "agents", "mcp", "lsp", "sdk", "permission", "llm", "registry", "prompts", "hooks", "memory", "skills", "checkpoint", "plugins"],
   // lsp runs its servers with the process-group leaf of tools/lib (markers, the watchdog), as bash does.
   lsp: ["agent", "sdk", "config", "permission", "registry", "tools", "prompts"],

@@ -203,7 +203,7 @@ test.concurrent("an answer over the message limit ends the connection with that 
   await using h = hub({ rogue: rogue() }, { maxMessageBytes: 1024 * 1024 });
   const tools = await h.tools();
   const huge = await call(tools, "mcp__rogue__huge");
-  expect(huge).toEqual({ output: 'MCP server "rogue" failed calling huge: its answer was larger than 1 MiB, the most rein reads, so the connection was closed', isError: true });
+  expect(huge).toEqual({ output: 'MCP server "rogue" failed calling huge: it sent a message larger than 1 MiB (the most rein reads as one line), so it was stopped', isError: true });
   expect(h.servers[0]!.lastError).toContain("larger than 1 MiB");
   expect((await call(tools, "mcp__rogue__ok", { text: "back" })).output).toBe('ok {"text":"back"}');
 }, 20_000);
