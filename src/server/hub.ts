@@ -6,6 +6,7 @@ import { newId } from "../session/ids.ts";
 import { ifFree } from "../session/lease.ts";
 import { Session, type ResultEvent, type SessionOptions } from "../session/session.ts";
 import type { SessionRow, Store } from "../session/store.ts";
+import type { StampedEvent } from "../app/events.ts";
 import { ApiError } from "./errors.ts";
 import type { EventSource } from "./sse.ts";
 
@@ -58,6 +59,12 @@ export class SessionHub {
   private readonly used = new Map<string, number>();
   private readonly streams = new Map<string, number>();
   private readonly sweeper: ReturnType<typeof setInterval> | undefined;
+  /**
+   * Each followed session's stream listeners, fed through one subscription to the session object
+   * live now: when the terminal reopens its session (a Tab to another agent, /memory reload) and
+   * hands the hub the new object, the streams follow it.
+   */
+  private readonly followers = new Map<string, { listeners: Set<(event: StampedEvent) => void>; session: Session; off: () => void }>();
 
   constructor(private readonly deps: HubDeps) {
     const idleMs = deps.idleMs;
@@ -74,6 +81,37 @@ export class SessionHub {
   adopt(session: Session): void {
     this.live.set(session.id, session);
     this.adopted.add(session.id);
+    const followed = this.followers.get(session.id);
+    if (followed && followed.session !== session) {
+      followed.off();
+      followed.session = session;
+      followed.off = session.subscribe((event) => this.fanOut(session.id, event));
+    }
+  }
+
+  private fanOut(id: string, event: StampedEvent): void {
+    for (const listener of this.followers.get(id)?.listeners ?? []) listener(event);
+  }
+
+  /** Follows the session's live events, whichever object carries them. */
+  private follow(id: string, session: Session, listener: (event: StampedEvent) => void): () => void {
+    let followed = this.followers.get(id);
+    if (!followed || followed.session !== this.live.get(id)) {
+      followed?.off();
+      const current = this.live.get(id) ?? session;
+      followed = { listeners: followed?.listeners ?? new Set(), session: current, off: current.subscribe((event) => this.fanOut(id, event)) };
+      this.followers.set(id, followed);
+    }
+    followed.listeners.add(listener);
+    return () => {
+      const now = this.followers.get(id);
+      if (!now) return;
+      now.listeners.delete(listener);
+      if (now.listeners.size === 0) {
+        now.off();
+        this.followers.delete(id);
+      }
+    };
   }
 
   create(params: SessionParams): Session {
@@ -124,8 +162,9 @@ export class SessionHub {
     const session = this.get(id);
     return {
       stored: (afterSeq, limit) => this.deps.store.events(id, afterSeq, limit),
+      lastSeq: () => this.deps.store.lastSeq(id),
       subscribe: (listener) => {
-        const unsubscribe = session.subscribe(listener);
+        const unsubscribe = this.follow(id, session, listener);
         this.streams.set(id, (this.streams.get(id) ?? 0) + 1);
         return () => {
           unsubscribe();

@@ -9,6 +9,8 @@ import type { StampedEvent } from "../app/events.ts";
 export type EventSource = {
   /** Stored events after `afterSeq`, at most `limit` of them, in seq order. */
   stored(afterSeq: number, limit: number): StampedEvent[];
+  /** The seq of the session's last stored event (a subagent's live events go out after it). */
+  lastSeq?(): number;
   /** Live events; returns the way to stop listening. */
   subscribe(listener: (event: StampedEvent) => void): () => void;
   /** Calls `end` when the session is deleted over HTTP; returns the way to stop watching. */
@@ -60,6 +62,15 @@ const encoder = new TextEncoder();
 export const RECONNECT_MS = 2000;
 /** Events the store could not save (seq -1) are only in memory; a client keeps at most this many. */
 const MAX_UNSAVED = 100;
+/**
+ * A subagent's events, forwarded live with `parent_tool_use_id` (docs/agents.md), are stored in the
+ * child's session, not this one: a client keeps at most this many unsent, and a client that falls
+ * further behind misses the rest (they are in the child's own stream).
+ */
+export const MAX_FORWARDED = 1000;
+
+/** An event of another session forwarded on this one's stream: a subagent's (its seq is the child's). */
+const forwarded = (event: StampedEvent) => event.parent_tool_use_id !== undefined;
 
 /** The SSE event name of an event: its type, except `error`, which EventSource keeps for a lost connection. */
 export function sseEventName(type: string): string {
@@ -67,8 +78,9 @@ export function sseEventName(type: string): string {
 }
 
 export function frame(event: StampedEvent): string {
-  // An event the store could not save (seq -1) goes out without an id: a client must not resume from it.
-  const id = event.seq === -1 ? "" : `id: ${event.seq}\n`;
+  // An event the store could not save (seq -1) goes out without an id: a client must not resume from
+  // it; nor from a subagent's, whose seq counts the child's events.
+  const id = event.seq === -1 || forwarded(event) ? "" : `id: ${event.seq}\n`;
   return `${id}event: ${sseEventName(event.type)}\ndata: ${JSON.stringify(event)}\n\n`;
 }
 
@@ -77,6 +89,9 @@ export function eventStream(source: EventSource, afterSeq: number, limits: Strea
   const cut = afterSeq > 0 ? who?.cuts.take(who.sessionId, who.client, now()) : undefined;
   let last = afterSeq;
   let unsaved: StampedEvent[] = [];
+  /** a subagent's events, each after the last seq of this session seen when it came (it goes out after that one) */
+  let children: { after: number; event: StampedEvent }[] = [];
+  let seen = Math.max(afterSeq, source.lastSeq?.() ?? 0);
   let pingDue = false;
   let ended = false;
   let waiting = false;
@@ -104,7 +119,11 @@ export function eventStream(source: EventSource, afterSeq: number, limits: Strea
   };
 
   const unsubscribe = source.subscribe((event) => {
-    if (event.seq === -1 && unsaved.length < MAX_UNSAVED) unsaved.push(event);
+    if (forwarded(event)) {
+      if (children.length < MAX_FORWARDED) children.push({ after: seen, event });
+    } else if (event.seq === -1) {
+      if (unsaved.length < MAX_UNSAVED) unsaved.push(event);
+    } else seen = Math.max(seen, event.seq);
     signal();
   });
   const unwatch = source.onRemoved(() => stop("close"));
@@ -115,6 +134,18 @@ export function eventStream(source: EventSource, afterSeq: number, limits: Strea
     signal();
   }, limits.heartbeatMs);
 
+  // The page with the subagent events that came after each of its events, in the order they happened.
+  const withChildren = (page: StampedEvent[]): StampedEvent[] => {
+    if (children.length === 0) return page;
+    const out: StampedEvent[] = [];
+    for (const event of page) {
+      while (children.length && children[0]!.after < event.seq) out.push(children.shift()!.event);
+      out.push(event);
+    }
+    while (children.length && children[0]!.after <= last) out.push(children.shift()!.event);
+    return out;
+  };
+
   const nextChunk = async (): Promise<string | undefined> => {
     for (;;) {
       if (ended) return undefined;
@@ -122,7 +153,7 @@ export function eventStream(source: EventSource, afterSeq: number, limits: Strea
       const extra = unsaved;
       unsaved = [];
       if (page.length) last = page.at(-1)!.seq;
-      const text = [...extra, ...page].map(frame).join("");
+      const text = [...extra, ...withChildren(page)].map(frame).join("");
       if (text) return text;
       if (pingDue) {
         pingDue = false;
