@@ -1,0 +1,101 @@
+// The loop's IO for one run of a session: its config (model, limits, window), and what the loop
+// calls back into: the stream, the broker (with the turn's checkpoint before a call that may change
+// the workspace), the tools of each turn, the sandbox, compaction, the call chain, and the commit of
+// each message to the store.
+import { join } from "node:path";
+import type { LoopRun } from "../agent/loop.ts";
+import type { Authorization, AuthorizeInput, CallChain, LoopConfig, Message } from "../agent/types.ts";
+import { costFunction } from "../llm/providers.ts";
+import { diskFiles, type Tool } from "../sdk.ts";
+import { compactWith } from "./compact-with.ts";
+import { expandedRequests } from "./session-broker.ts";
+import type { SessionCore } from "./session-core.ts";
+import { NO_SANDBOX } from "./session-options.ts";
+import { sendable } from "./sendable.ts";
+import { storedHistory } from "./stored-history.ts";
+import { withAfterCall, withStopCheck } from "./with-after-call.ts";
+
+export function loopConfig(core: SessionCore, model: string): LoopConfig {
+  const { options } = core;
+  return {
+    model,
+    system: options.system,
+    maxTokens: options.maxTokens,
+    maxTurns: options.maxTurns,
+    ...(options.maxCost !== undefined ? { maxCost: options.maxCost } : {}),
+    spend: core.runSpend,
+    cwd: core.row.cwd,
+    sessionId: core.id,
+    contextWindow: core.contextWindow,
+    ...(core.storedSize ? { history: core.storedSize } : {}),
+  };
+}
+
+export function loopIO(core: SessionCore, model: string, signal: AbortSignal): LoopRun {
+  const { options, id } = core;
+  return {
+    stream: options.stream,
+    authorize: (call) => authorize(core, call),
+    emit: (event) => void core.emit(event),
+    bound: options.bound(id),
+    prepare: () => {
+      if (core.warmedUp) return;
+      core.warmedUp = true;
+      core.options.warmUp?.();
+    },
+    tools: () => turnTools(core),
+    files: core.files,
+    fileAccess: options.fileAccess ?? diskFiles,
+    outputDir: join(options.outputDir, id),
+    history: storedHistory(options.store, id),
+    toolEnv: core.toolEnv,
+    sandbox: (readOnly) => {
+      const { masked, ...sandbox } = core.options.sandbox ?? NO_SANDBOX;
+      return { ...sandbox, readOnly, masked: masked(readOnly) };
+    },
+    costOf: costFunction(model, options.models),
+    compact: (input, signal) => compactWith(core, input, signal),
+    ...runChain(core),
+    ...(options.inbox ? { inbox: () => core.options.inbox!(id) } : {}),
+    commit: (message: Message) => {
+      const kept = sendable(message);
+      const interrupted = signal.aborted && message.role === "assistant";
+      if (kept) core.saving(() => options.store.appendMessage(id, kept, core.lastSeq, interrupted ? "interrupted" : "complete"));
+      return kept;
+    },
+  };
+}
+
+/** The loop's call chain: the hooks', the after-call and stop handlers, and a stop a child's hook asked for. */
+function runChain(core: SessionCore): { chain?: CallChain } {
+  const { options } = core;
+  const own = core.hooks || options.afterToolCall || options.beforeStop ? withStopCheck(withAfterCall(core.hooks?.points.chain ?? {}, options.afterToolCall), options.beforeStop) : undefined;
+  if (!core.taskTools.length && !core.hookAgent) return own ? { chain: own } : {};
+  return { chain: { ...own, halted: () => core.childStop ?? own?.halted?.() } };
+}
+
+/** The tools offered now: the session's, then the task tool when it has subagents, deferred ones as their loader. */
+export async function offeredTools(core: SessionCore): Promise<Tool[]> {
+  const own = await core.ownTools();
+  const all = core.taskTools.length ? [...own, ...core.taskTools] : own;
+  return core.deferral ? core.deferral.offer(all) : all;
+}
+
+/** The tools for a turn (their read-only flags kept for the checkpoints); MCP servers that failed are told. */
+export async function turnTools(core: SessionCore): Promise<Tool[]> {
+  const tools = await offeredTools(core);
+  for (const failure of core.options.mcp?.failures() ?? []) core.emit({ type: "mcp_server", ...failure });
+  if (core.checkpoints) core.readOnlyTools = new Map(tools.map((tool) => [tool.name, tool.readOnly === true]));
+  return tools;
+}
+
+/** The broker decides; an allowed call that may change the workspace first gets the turn's checkpoint. */
+async function authorize(core: SessionCore, call: AuthorizeInput): Promise<Authorization> {
+  const auth = await core.broker.authorize(call);
+  if (!auth.allow || !core.checkpoints) return auth;
+  const readOnly = auth.readOnly === true || core.readOnlyTools.get(call.tool) === true;
+  if (readOnly) return auth;
+  const requests = (await expandedRequests(core, call.requests)?.catch(() => call.requests)) ?? call.requests;
+  await core.checkpoints.before({ readOnly, requests, tool: call.tool });
+  return auth;
+}
