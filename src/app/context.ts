@@ -1,5 +1,7 @@
 // Resolves what every mode needs from argv and the environment: the working directory, the
 // project root, the file locations and the validated configuration.
+import { childEnv } from "../permission/child-env.ts";
+import { PROVIDER_KEY_ENV } from "../llm/provider-keys.ts";
 import { accessSync, constants, existsSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -127,6 +129,11 @@ export function runSettings(ctx: Context, extra: Pick<RunSettings, "askPolicy" |
 }
 
 /** The language servers of rein's config files and the enabled plugins (a project's only with trust). */
+/** The environment a run's tools and servers get: secrets removed by name and value, env.passthrough kept. */
+export function serverEnv(ctx: Context): Record<string, string> {
+  return childEnv(ctx.env, { passthrough: ctx.config.envPassthrough, secrets: PROVIDER_KEY_ENV });
+}
+
 export function lspFor(ctx: Context): Pick<RunSettings, "lsp"> {
   const plugins = runPlugins(ctx).sources.lsp.map((set) => ({ file: set.file, scope: "plugin" as const, servers: set.servers, env: set.env }));
   const configs = lspConfigs([...plugins, ...(ctx.config.lsp ?? [])], ctx.trusted);

@@ -114,3 +114,19 @@ test.concurrent("rein doctor says which configured servers start and which do no
   expect(r.stdout).toMatch(/^FAIL lsp ghost +no-such-language-server is not installed \(not found on PATH\)/m);
   await waitFor(async () => (await pidsMatching(`${SERVER} --stdio`)).length === 0, "doctor leaves no server running", 10_000, 100);
 }, 120_000);
+
+test.concurrent("rein doctor starts a server with the environment a session's tools get: secrets out by name and value, env.passthrough kept", async () => {
+  await using w = await world();
+  const dump = w.path("server-env.txt");
+  const script = w.path("env-lsp.sh");
+  await Bun.write(script, `#!/bin/sh\nenv > '${dump}'\nexec '${process.execPath}' '${join(ROOT, "test/fake/fake-lsp.ts")}' ok\n`);
+  await Bun.$`chmod +x ${script}`;
+  await Bun.write(join(w.configDir, "config.json"), JSON.stringify({ lsp: { fake: { command: script, extensionToLanguage: { ".txt": "plaintext" } } }, env: { passthrough: ["DEPLOY_TOKEN"] } }));
+  const r = await w.run(["doctor"], { ...SLOW, env: { ...SLOW.env, RELEASE_NOTE: "ghp_abcdefghijklmnopqrstuvwxyz0123456789", DEPLOY_TOKEN: "let-me-through", CLOUD_TOKEN: "not-for-servers", PLAIN_SETTING: "kept" } });
+  expect(r.stdout).toMatch(/^ok {3}lsp fake +starts/m);
+  const env = await Bun.file(dump).text();
+  expect(env).toContain("PLAIN_SETTING=kept");
+  expect(env).toContain("DEPLOY_TOKEN=let-me-through");
+  expect(env).not.toContain("CLOUD_TOKEN");
+  expect(env).not.toContain("ghp_abcdefghij");
+}, 120_000);
