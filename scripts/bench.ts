@@ -29,6 +29,7 @@ import { reportTable, type Row } from "./bench-report.ts";
 import { resumeLarge, resumeRows } from "./bench-resume.ts";
 import { RUNS, TURNS } from "./bench-run.ts";
 import { peerFigures, peerNote, peerRows, type PeerFigures } from "./bench-peers.ts";
+import { searchFigures, searchRows } from "./bench-search.ts";
 import { serverClientFigures, serverClientRows } from "./bench-server-clients.ts";
 import { serverIdle, serverLoad, serverRows } from "./bench-server.ts";
 import { skillCatalogFigures, skillCatalogRows } from "./bench-skills.ts";
@@ -88,6 +89,7 @@ async function main() {
     console.error(`taint: ${JSON.stringify(taint)}`);
     const lsp = await lspFigures(BIN, fake);
     console.error(`lsp: ${JSON.stringify(lsp)}`);
+    const search = await searchFigures(SESSION_RUNS);
     const compaction = await compactionFigures();
     console.error(`compaction: ${JSON.stringify(compaction)}`);
     const peers = process.argv.includes("--peers") ? await peerFigures(BIN) : undefined;
@@ -122,6 +124,7 @@ async function main() {
       ...mcpRows(mcp),
       ...lspRows(lsp),
       ...taintRows(taint, turns.perTurnMs),
+      ...searchRows(search),
       ...terminalRows(terminal, floors.printerRss),
     ];
     await Bun.write(join(ROOT, "BENCHMARKS.md"), document(rows, peers, baseline.rows.length > 0));

@@ -1,4 +1,5 @@
-// Finds files whose path matches a glob, skipping gitignored ones; newest first.
+// Finds files whose path matches a glob, skipping gitignored ones; newest first when all fit in the
+// output, else the first ones in path order.
 import { stat } from "node:fs/promises";
 import * as v from "valibot";
 import { defineTool } from "rein/tool";
@@ -30,15 +31,25 @@ export default defineTool({
     }
     if (ctx.signal.aborted) return INTERRUPTED;
     if (matches.length === 0) return noMatch(pattern, path);
+    if (matches.length > LIMIT) return cut(matches);
     const stamped = await Promise.all(
       matches.map(async ({ path: file, rel }) => ({ rel, mtime: (await stat(file).catch(() => undefined))?.mtimeMs ?? 0 })),
     );
     stamped.sort((a, b) => b.mtime - a.mtime || compare(a.rel, b.rel));
-    const shown = stamped.slice(0, LIMIT).map((file) => shownName(file.rel));
-    if (stamped.length > LIMIT) shown.push(`(${stamped.length - LIMIT} more not shown; narrow the pattern)`);
-    return shown.join("\n");
+    return stamped.map((file) => shownName(file.rel)).join("\n");
   },
 });
+
+/**
+ * More matches than are shown: the first LIMIT in path order, with no stat of any file (newest
+ * first would need a stat per match, most of them never shown).
+ */
+function cut(matches: { rel: string }[]): string {
+  const rels = matches.map((m) => m.rel).sort(compare);
+  const shown = rels.slice(0, LIMIT).map(shownName);
+  shown.push(`(${rels.length - LIMIT} more not shown; with over ${LIMIT} matches the list is in path order, not newest first; narrow the pattern)`);
+  return shown.join("\n");
+}
 
 /** Patterns are relative to the folder; an absolute one inside it is taken as meant. */
 function relativePattern(pattern: string, root: string): string {

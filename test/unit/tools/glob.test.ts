@@ -64,13 +64,27 @@ describe("glob: matching and order", () => {
     expect((await run({ pattern: `${dir.path}/src/*.ts` })).output).toBe("src/a.ts");
   });
 
-  test("caps at 100 paths with a note", async () => {
+  test("caps at 100 paths with a note; past 100 they come in path order, not by time (no stat per match)", async () => {
     const files: Record<string, string> = {};
     for (let i = 0; i < 130; i++) files[`f${String(i).padStart(3, "0")}.txt`] = "";
     plant(files);
+    // The newest files sort last by path: a newest-first list would start with them.
+    for (let i = 0; i < 130; i++) utimesSync(join(dir.path, `f${String(i).padStart(3, "0")}.txt`), 1_000_000 + i, 1_000_000 + i);
     const lines = (await run({ pattern: "*.txt" })).output.split("\n");
     expect(lines).toHaveLength(101);
-    expect(lines[100]).toBe("(30 more not shown; narrow the pattern)");
+    expect(lines.slice(0, 3)).toEqual(["f000.txt", "f001.txt", "f002.txt"]);
+    expect(lines[99]).toBe("f099.txt");
+    expect(lines[100]).toBe("(30 more not shown; with over 100 matches the list is in path order, not newest first; narrow the pattern)");
+  });
+
+  test("100 matches or fewer come newest first", async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 100; i++) files[`f${String(i).padStart(3, "0")}.txt`] = "";
+    plant(files);
+    for (let i = 0; i < 100; i++) utimesSync(join(dir.path, `f${String(i).padStart(3, "0")}.txt`), 1_000_000 + i, 1_000_000 + i);
+    const lines = (await run({ pattern: "*.txt" })).output.split("\n");
+    expect(lines).toHaveLength(100);
+    expect(lines.slice(0, 2)).toEqual(["f099.txt", "f098.txt"]);
   });
 
   test("a missing path and a file path are errors the model can act on", async () => {
