@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { LspClient, type Diagnostic } from "./client.ts";
 import { serverFor, type LspServerConfig } from "./config.ts";
 import { isError } from "./diagnostics.ts";
+import { serverState, type ServerState } from "./state.ts";
 
 export type LspHubOptions = {
   configs: readonly LspServerConfig[];
@@ -21,7 +22,7 @@ export type LspHubOptions = {
   sandbox?: { mode: string; network: boolean; masked: () => string[] };
 };
 
-export type ServerState = { name: string; source: string; state: "not started" | "starting" | "running" | "failed"; detail?: string; languages: string[] };
+export type { ServerState } from "./state.ts";
 
 type Slot = { config: LspServerConfig; client?: LspClient; starting?: Promise<LspClient>; restarts: number; failed?: string };
 
@@ -122,14 +123,7 @@ export class LspHub {
   }
 
   status(): ServerState[] {
-    return [...this.slots.values()].map((slot) => {
-      const languages = [...new Set(Object.values(slot.config.entry?.extensionToLanguage ?? {}))];
-      const base = { name: slot.config.name, source: slot.config.source, languages };
-      if (slot.failed) return { ...base, state: "failed" as const, detail: slot.failed };
-      if (slot.starting) return { ...base, state: "starting" as const };
-      if (slot.client && !slot.client.gone) return { ...base, state: "running" as const };
-      return { ...base, state: "not started" as const };
-    });
+    return [...this.slots.values()].map((slot) => serverState(slot.config, { ...(slot.failed ? { failed: slot.failed } : {}), starting: !!slot.starting, running: !!slot.client && !slot.client.gone }));
   }
 
   /** Stops every server this session started. */

@@ -5,7 +5,8 @@ import type { AfterToolCall, ToolCallDone } from "../agent/types.ts";
 import type { Tool } from "../sdk.ts";
 import { afterEdit } from "./after-edit.ts";
 import { serverFor, type LspServerConfig } from "./config.ts";
-import type { LspHub, LspHubOptions, ServerState } from "./hub.ts";
+import type { LspHub, LspHubOptions } from "./hub.ts";
+import { serverState, type ServerState } from "./state.ts";
 import { lspTool } from "./lsp-tool.ts";
 
 export type LspSession = {
@@ -33,15 +34,7 @@ export function lspSession(opts: Omit<LspHubOptions, "waitMs"> & { cwd: string; 
       return after(call, getHub, handles);
     },
     tool: lspTool(getHub, opts.root, waitMs),
-    status: () =>
-      loaded?.status() ??
-      opts.configs.map((c) => ({
-        name: c.name,
-        source: c.source,
-        state: c.problem ? ("failed" as const) : ("not started" as const),
-        ...(c.problem ? { detail: c.problem } : {}),
-        languages: [...new Set(Object.values(c.entry?.extensionToLanguage ?? {}))],
-      })),
+    status: () => loaded?.status() ?? opts.configs.map((c) => serverState(c)),
     close: () => loaded?.close(),
   };
 }

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { lspConfigs, parseLspEntry, serverFor } from "../../../src/lsp/config.ts";
 import { diagnosticLines } from "../../../src/lsp/diagnostics.ts";
+import { lspSession } from "../../../src/lsp/session.ts";
 
 describe("language server entries", () => {
   test("Claude Code's .lsp.json shape is read whole", () => {
@@ -39,6 +40,20 @@ describe("language server entries", () => {
     const trusted = lspConfigs(sources, true);
     expect(serverFor(trusted, "/w/src/A.TS")).toMatchObject({ languageId: "typescript", config: { entry: { command: "project-tls" } } });
     expect(serverFor(trusted, "/w/README")).toBeUndefined();
+  });
+});
+
+describe("/lsp before any server started", () => {
+  test("a session that loaded no hub lists each server as not started, or failed with its config's problem", () => {
+    const sources = [
+      { file: "user.json", scope: "user" as const, servers: { py: { command: "pyls", extensionToLanguage: { ".py": "python", ".pyi": "python" } } } },
+      { file: "project.json", scope: "project" as const, servers: { ts: { command: "tls", extensionToLanguage: { ".ts": "typescript" } } } },
+    ];
+    const s = lspSession({ configs: lspConfigs(sources, false), root: "/w", cwd: "/w", env: {}, logDir: "/tmp/none" });
+    expect(s?.status()).toEqual([
+      { name: "py", source: "user.json", state: "not started", languages: ["python"] },
+      { name: "ts", source: "project.json", state: "failed", detail: expect.stringContaining("not trusted"), languages: [] },
+    ]);
   });
 });
 
