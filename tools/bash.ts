@@ -9,10 +9,10 @@ import * as v from "valibot";
 import { defineTool, type ToolResult } from "rein/tool";
 import description from "../prompts/tools/bash.txt" with { type: "text" };
 import { startInBackground, type BackgroundCommand } from "./lib/background.ts";
-import { CALL_MARKER, killCall, newCallMarker, pidCursor, signalCall, signalMarked } from "./lib/process-group.ts";
+import { CALL_MARKER, killCall, newCallMarker, pidCursor, signalCall, signalMarked, spawnGroup } from "../src/sdk/process-group.ts";
 import { blockedWriteNote, readOnlyArgv, sandboxArgv, sandboxDecision } from "./lib/sandbox.ts";
 import { fitsShell, runInShell, type ShellCall } from "./lib/sandbox-shell.ts";
-import { ensureWatchdog } from "./lib/watchdog.ts";
+import { ensureWatchdog } from "../src/sdk/watchdog.ts";
 
 const DEFAULT_TIMEOUT_MS = 120_000;
 const MAX_TIMEOUT_MS = 600_000;
@@ -102,14 +102,8 @@ type Started = { ended: Promise<Ended>; signal: (signal: "SIGTERM" | "SIGKILL") 
 /** `argv` as a process of its own, in a process group of its own; what it leaves is found by group and marker. */
 function spawned(argv: string[], cwd: string, env: Record<string, string>, marker: string, capture: OutputCapture): Started {
   const since = pidCursor();
-  const proc = Bun.spawn(argv, {
-    cwd,
-    env,
-    stdin: "ignore",
-    stdout: "pipe",
-    stderr: "pipe",
-    detached: true, // a new session: its own process group (pgid = pid) and no terminal
-  });
+  // a new session: its own process group (pgid = pid) and no terminal
+  const proc = spawnGroup(argv, { cwd, env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
   const call = { pgid: proc.pid, marker, ...(since ? { since } : {}) };
   const pumps = [pump(proc.stdout, capture), pump(proc.stderr, capture)];
   const drained = Promise.all(pumps.map((p) => p.done));

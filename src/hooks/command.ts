@@ -1,6 +1,7 @@
 // The `command` handler: the payload as JSON on stdin, in the session's folder, in its own process
 // group with no terminal. A timeout or an abort ends the whole group (SIGTERM, then SIGKILL).
 import type { HookHandler } from "../config/hooks-schema.ts";
+import { endGroup, killAtExit, signalGroup, spawnGroup } from "../sdk/process-group.ts";
 
 type CommandHandler = Extract<HookHandler, { type: "command" }>;
 
@@ -34,9 +35,10 @@ export async function runCommand(handler: CommandHandler, run: CommandRun): Prom
     return { exitCode: 127, stdout: "", stderr: "", timedOut: false, cut: false, error: `cannot start ${argv[0]}: ${(error as Error).message}` };
   }
   let timedOut = false;
-  live.add(child.pid);
-  void child.exited.then(() => setTimeout(() => live.delete(child.pid), KILL_GRACE_MS).unref());
-  const end = () => stopGroup(child.pid, child.exited);
+  // Nothing a hook started outlives rein, a second signal's exit included.
+  const forget = killAtExit(child.pid);
+  void child.exited.then(() => setTimeout(forget, KILL_GRACE_MS).unref());
+  const end = () => endGroup(child.pid, child.exited, KILL_GRACE_MS);
   const timer = setTimeout(() => ((timedOut = true), end()), run.timeoutMs);
   run.signal.addEventListener("abort", end, { once: true });
   // What the caller does meanwhile may throw (its store failed): the process is ended, then that is thrown.
@@ -63,51 +65,14 @@ export async function runCommand(handler: CommandHandler, run: CommandRun): Prom
   }
 }
 
-/** Hook process groups of this process: nothing a hook started outlives rein, a second signal's exit included. */
-const live = new Set<number>();
-let killOnExit = false;
-
-function watch(): void {
-  if (killOnExit) return;
-  killOnExit = true;
-  process.once("exit", () => {
-    for (const pid of live) signalGroup(pid, "SIGKILL");
-  });
-}
-
+/** In a new session: no controlling terminal, and one group to end with everything it started. */
 function spawn(argv: string[], run: CommandRun) {
-  watch();
-  return Bun.spawn(argv, {
-    cwd: run.cwd,
-    env: run.env as Record<string, string>,
-    stdin: ENCODER.encode(run.payload),
-    stdout: "pipe",
-    stderr: "pipe",
-    // a new session: no controlling terminal, and one group to end with everything it started
-    detached: true,
-  });
+  return spawnGroup(argv, { cwd: run.cwd, env: run.env as Record<string, string>, stdin: ENCODER.encode(run.payload), stdout: "pipe", stderr: "pipe" });
 }
 
 /** `${VAR}` / `$VAR` of the project variables in an exec-form element (no shell does it). */
 function expand(text: string, env: Readonly<Record<string, string>>): string {
   return text.replace(/\$\{?(REIN_PROJECT_DIR|CLAUDE_PROJECT_DIR)\}?/g, (_, name: string) => env[name] ?? "");
-}
-
-function stopGroup(pid: number, exited: Promise<number>): void {
-  signalGroup(pid, "SIGTERM");
-  const kill = setTimeout(() => signalGroup(pid, "SIGKILL"), KILL_GRACE_MS);
-  void exited.then(() => {
-    clearTimeout(kill);
-    signalGroup(pid, "SIGKILL"); // what the hook left running in its group
-  });
-}
-
-function signalGroup(pid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    // the group is gone already
-  }
 }
 
 /** A stream's text up to OUTPUT_LIMIT characters; the rest is read and dropped, so the writer never blocks. */

@@ -7,8 +7,8 @@ import { createWriteStream, mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { pathToFileURL } from "node:url";
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from "vscode-jsonrpc/node";
-import { CALL_MARKER, newCallMarker, signalGroup, signalMarked } from "../../tools/lib/process-group.ts";
-import { ensureWatchdog } from "../../tools/lib/watchdog.ts";
+import { CALL_MARKER, newCallMarker, signalGroup, signalMarked } from "../sdk/process-group.ts";
+import { ensureWatchdog } from "../sdk/watchdog.ts";
 import type { LspEntry } from "./config.ts";
 
 export type Diagnostic = { range: { start: { line: number; character: number } }; severity?: number; code?: string | number; source?: string; message: string };

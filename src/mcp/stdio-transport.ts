@@ -3,7 +3,7 @@
 // no newline costs quadratic copying that blocks the event loop for a minute, timers (the first
 // turn's wait) included; here each chunk is looked at once, and a line past its bound fails the
 // server at once. Processes: the server leads its own process group and carries rein's call marker
-// (tools/lib/process-group.ts), so closing it, rein's exit and the watchdog after a SIGKILL of rein
+// (src/sdk/process-group.ts), so closing it, rein's exit and the watchdog after a SIGKILL of rein
 // end what it started too: an `npx`/`uvx`/`sh -c` wrapper's child, a forked `sleep`, a server still
 // starting.
 import { spawn, type ChildProcess } from "node:child_process";
@@ -11,8 +11,8 @@ import { PassThrough } from "node:stream";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { deserializeMessage, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import { CALL_MARKER, killCall, newCallMarker, pidCursor, signalCall, type CallProcesses } from "../../tools/lib/process-group.ts";
-import { ensureWatchdog } from "../../tools/lib/watchdog.ts";
+import { CALL_MARKER, killCall, newCallMarker, pidCursor, signalCall, type CallProcesses } from "../sdk/process-group.ts";
+import { ensureWatchdog } from "../sdk/watchdog.ts";
 import { LineReader } from "./line-reader.ts";
 
 export type StdioParams = {

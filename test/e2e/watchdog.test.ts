@@ -1,5 +1,5 @@
 // A SIGKILLed rein runs no code, so it cannot stop what its commands started: its watchdog does
-// (tools/lib/watchdog.ts). Each command here carries digits unique to this test run, so a run in
+// (src/sdk/watchdog.ts). Each command here carries digits unique to this test run, so a run in
 // another checkout is never touched, and each test awaits, within a bound, that none is left.
 import { expect, test } from "bun:test";
 import { readFileSync } from "node:fs";

@@ -3,7 +3,7 @@
 // other process a tool starts ends with its call (process-group.ts).
 import { closeSync, mkdirSync, openSync } from "node:fs";
 import { dirname } from "node:path";
-import { CALL_MARKER, newCallMarker, signalCall, type CallProcesses } from "./process-group.ts";
+import { CALL_MARKER, newCallMarker, signalCall, spawnGroup, type CallProcesses } from "../../src/sdk/process-group.ts";
 
 export type BackgroundCommand = { call: CallProcesses; command: string; log: string; /** its exit code (null: a signal) once it ends */ exited: Promise<number | null> };
 
@@ -17,7 +17,7 @@ export function startInBackground(argv: string[], opts: { cwd: string; env: Reco
   const fd = openSync(opts.log, "a", 0o600);
   const marker = newCallMarker();
   try {
-    const proc = Bun.spawn(argv, { cwd: opts.cwd, env: { ...opts.env, [CALL_MARKER]: marker }, stdin: "ignore", stdout: fd, stderr: fd, detached: true });
+    const proc = spawnGroup(argv, { cwd: opts.cwd, env: { ...opts.env, [CALL_MARKER]: marker }, stdin: "ignore", stdout: fd, stderr: fd });
     proc.unref(); // rein's exit is never held up by it
     const exited = proc.exited.then((code) => (proc.signalCode ? null : code), () => null);
     const entry = { call: { pgid: proc.pid, marker }, command: opts.command, log: opts.log, exited };

@@ -9,6 +9,7 @@
 // A call stopped on timeout or abort gets SIGTERM by its marker, and the whole sandbox is killed
 // a grace later if the line is still running; the next call starts a new one.
 import { randomBytes } from "node:crypto";
+import { killAtExit, signalGroup, spawnGroup } from "../../src/sdk/process-group.ts";
 import { readOnlyArgv } from "./sandbox.ts";
 
 export type ShellEnd = { status: number; leftovers: boolean } | { lost: true };
@@ -50,12 +51,13 @@ type Shell = {
   proc: Bun.Subprocess<"pipe", "pipe", "ignore">;
   busy: boolean;
   dead: boolean;
+  /** forgets the sandbox's group in the kill at rein's exit */
+  forget: () => void;
   /** where the output of the call in progress goes, and how its end mark is recognised */
   current?: { mark: Buffer; output: (bytes: Uint8Array) => void; end: (end: ShellEnd) => void };
 };
 
 const shells: Shell[] = [];
-let stopsAtExit = false;
 
 /** Whether a call can run in a shared sandbox: nothing in it that the NUL-separated request or bash's export cannot carry. */
 export function fitsShell(call: ShellCall): boolean {
@@ -98,15 +100,11 @@ export function runInShell(masked: readonly string[], call: ShellCall, output: (
 
 function start(key: string, masked: readonly string[]): Shell {
   const argv = readOnlyArgv(["bash", "--noprofile", "--norc", "-c", LOOP], { workspace: "/", masked, ownInit: true });
-  const proc = Bun.spawn(argv, { env: { PATH: process.env.PATH ?? "/usr/bin:/bin" }, stdin: "pipe", stdout: "pipe", stderr: "ignore", detached: true });
+  const proc = spawnGroup(argv, { env: { PATH: process.env.PATH ?? "/usr/bin:/bin" }, stdin: "pipe", stdout: "pipe", stderr: "ignore" });
   proc.unref();
-  const shell: Shell = { key, proc, busy: false, dead: false };
+  const shell: Shell = { key, proc, busy: false, dead: false, forget: killAtExit(proc.pid) };
   shells.push(shell);
   void read(shell);
-  if (!stopsAtExit) {
-    stopsAtExit = true;
-    process.once("exit", () => [...shells].forEach(stop));
-  }
   return shell;
 }
 
@@ -114,11 +112,8 @@ function start(key: string, masked: readonly string[]): Shell {
 function stop(shell: Shell): void {
   if (!shell.dead) {
     shell.dead = true;
-    try {
-      process.kill(-shell.proc.pid, "SIGKILL");
-    } catch {
-      // gone already
-    }
+    shell.forget();
+    signalGroup(shell.proc.pid, "SIGKILL");
   }
   const at = shells.indexOf(shell);
   if (at >= 0) shells.splice(at, 1);

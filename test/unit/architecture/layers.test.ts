@@ -17,11 +17,11 @@ const ALLOWED: Record<string, readonly string[]> = {
   // sdk/own-file.ts is the one reader of files rein opens on its own: config reads through it too.
   config: ["permission", "sdk"],
   agents: ["agent", "sdk", "config", "permission", "prompts"],
-  // mcp runs stdio servers with the process-group leaf of tools/lib (markers, the watchdog), as bash and lsp do.
-  mcp: ["agent", "sdk", "config", "permission", "registry", "tools"],
+  // mcp runs stdio servers with the process-group leaf of sdk/ (markers, the watchdog), as bash and lsp do.
+  mcp: ["agent", "sdk", "config", "permission", "registry"],
   session: ["agent", "agents", "mcp", "lsp", "sdk", "permission", "llm", "registry", "prompts", "hooks", "memory", "skills", "checkpoint", "plugins"],
-  // lsp runs its servers with the process-group leaf of tools/lib (markers, the watchdog), as bash does.
-  lsp: ["agent", "sdk", "config", "permission", "registry", "tools", "prompts"],
+  // lsp runs its servers with the process-group leaf of sdk/ (markers, the watchdog), as bash and hooks do.
+  lsp: ["agent", "sdk", "config", "permission", "registry", "prompts"],
   memory: ["agent", "sdk", "config", "permission", "prompts"],
   hooks: ["agent", "sdk", "config", "permission"],
   skills: ["agent", "sdk", "config", "permission", "prompts"],

@@ -1,9 +1,9 @@
-// The watchdog (tools/lib/watchdog.ts) in a process of its own that is then SIGKILLed: it kills
+// The watchdog (src/sdk/watchdog.ts) in a process of its own that is then SIGKILLed: it kills
 // what carries that process's markers, and nothing else (a marker of another rein process lives on).
 import { expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { CALL_MARKER } from "../../../tools/lib/process-group.ts";
+import { CALL_MARKER } from "../../../src/sdk/process-group.ts";
 
 const RUN = String(process.pid).padStart(7, "0");
 const ROOT = join(import.meta.dir, "../../..");
@@ -11,8 +11,8 @@ const ROOT = join(import.meta.dir, "../../..");
 // A stand-in for rein: starts its watchdog, one sleep with its own marker and one with another
 // process's, prints their pids, and waits to be killed.
 const CHILD = `
-import { ensureWatchdog, watchdogPid } from "./tools/lib/watchdog.ts";
-import { CALL_MARKER, newCallMarker } from "./tools/lib/process-group.ts";
+import { ensureWatchdog, watchdogPid } from "./src/sdk/watchdog.ts";
+import { CALL_MARKER, newCallMarker } from "./src/sdk/process-group.ts";
 ensureWatchdog();
 const start = (marker, seconds) => Bun.spawn(["sleep", seconds], { env: { PATH: process.env.PATH, [CALL_MARKER]: marker }, detached: true, stdout: "ignore" });
 const own = start(newCallMarker(), "46.5${RUN}");

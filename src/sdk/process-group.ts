@@ -1,11 +1,14 @@
-// Stops what a command started. A child spawned detached leads its own process group (pgid = its
-// pid), so signalling the group reaches what it started in the background. A process that left
+// The one process-group runner of rein: tools (bash, background commands, the shared read-only
+// sandbox), hooks' commands and language servers start their processes and stop what those started
+// through it. A child spawned detached leads its own process group (pgid = its pid) in a session of
+// its own (no terminal), so signalling the group reaches what it started in the background. A process that left
 // the group (`setsid`, a daemon that double-forks and is re-parented to init) is found by a marker
 // instead: every process of a call carries REIN_CALL=<id> in its environment, inherited through
 // every fork, and on Linux /proc tells which processes carry it (prctl, which would make rein a
 // subreaper, is not reachable from Bun). A process that clears its environment escapes the marker.
 import { readdirSync, readFileSync } from "node:fs";
 import { randomBytes } from "node:crypto";
+import type { SpawnOptions, Subprocess } from "bun";
 
 export const CALL_MARKER = "REIN_CALL";
 
@@ -79,6 +82,43 @@ export function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
     // ESRCH: the group is empty (EPERM cannot happen for our own children)
     return false;
   }
+}
+
+/** Starts `argv` in a process group and session of its own: no terminal, and one group to end with everything it starts. */
+export function spawnGroup<const In extends SpawnOptions.Writable = "ignore", const Out extends SpawnOptions.Readable = "pipe", const Err extends SpawnOptions.Readable = "inherit">(
+  argv: string[],
+  options: Omit<SpawnOptions.SpawnOptions<In, Out, Err>, "detached">,
+): Subprocess<In, Out, Err> {
+  return Bun.spawn(argv, { ...options, detached: true });
+}
+
+/**
+ * Ends a group: SIGTERM now, SIGKILL after `graceMs` unless its leader exited first; once the
+ * leader exits, what it left running in its group is killed.
+ */
+export function endGroup(pgid: number, exited: Promise<unknown>, graceMs: number): void {
+  signalGroup(pgid, "SIGTERM");
+  const kill = setTimeout(() => signalGroup(pgid, "SIGKILL"), graceMs);
+  void exited.then(() => {
+    clearTimeout(kill);
+    signalGroup(pgid, "SIGKILL");
+  });
+}
+
+/** Groups SIGKILLed when rein exits (a second signal's exit included); nothing registered outlives rein. */
+const killedAtExit = new Set<number>();
+let exitListener = false;
+
+/** Kills the group `pgid` when rein exits, unless the returned function forgets it first. */
+export function killAtExit(pgid: number): () => void {
+  if (!exitListener) {
+    exitListener = true;
+    process.once("exit", () => {
+      for (const group of killedAtExit) signalGroup(group, "SIGKILL");
+    });
+  }
+  killedAtExit.add(pgid);
+  return () => void killedAtExit.delete(pgid);
 }
 
 /**

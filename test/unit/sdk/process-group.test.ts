@@ -5,7 +5,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import bash from "../../../tools/bash.ts";
 import { stopBackground } from "../../../tools/lib/background.ts";
-import { CALL_MARKER, markedProcesses } from "../../../tools/lib/process-group.ts";
+import { CALL_MARKER, markedProcesses } from "../../../src/sdk/process-group.ts";
 import { tempDir, type TempDir } from "../../support/temp-dir.ts";
 import { toolContext, toolOutcome } from "../../support/tool-context.ts";
 
