@@ -19,7 +19,7 @@ export async function compile(outfile: string, target?: Target): Promise<void> {
     format: "esm",
     splitting: true,
     plugins: [withoutAjv],
-    define: { REIN_VERSION: JSON.stringify(pkg.version), REIN_BUILTIN_TOOLS: JSON.stringify(await builtinSpecs()) },
+    define: { REIN_VERSION: JSON.stringify(pkg.version), REIN_BUILD: JSON.stringify(await buildId()), REIN_BUILTIN_TOOLS: JSON.stringify(await builtinSpecs()) },
   });
   if (!result.success) {
     for (const log of result.logs) console.error(log);
@@ -40,6 +40,15 @@ const withoutAjv: Bun.BunPlugin = {
     );
   },
 };
+
+/** The version and a hash of every source file that goes into the binary (src/version.ts's BUILD). */
+async function buildId(): Promise<string> {
+  const hasher = new Bun.CryptoHasher("sha256");
+  for (const pattern of ["src/**/*.ts", "tools/**/*.ts", "prompts/**/*", "package.json", "bun.lock"]) {
+    for (const file of [...new Bun.Glob(pattern).scanSync(import.meta.dir)].sort()) hasher.update(file).update(await Bun.file(`${import.meta.dir}/${file}`).bytes());
+  }
+  return `${pkg.version}+${hasher.digest("hex").slice(0, 12)}`;
+}
 
 /**
  * What the binary knows of each built-in tool before its module loads (src/registry/builtin.ts):

@@ -7,7 +7,7 @@ import { join, sep } from "node:path";
 import { foldersUpTo } from "../config/find-project-root.ts";
 import { missingFile, readOwnText, readProblem } from "../sdk/own-file.ts";
 import { builtinAgents } from "./builtin.ts";
-import { parseAgentFile, type AgentFormat } from "./parse.ts";
+import { parseAgentFile, type AgentFormat, type Parsed } from "./parse.ts";
 import { trusting } from "./trust.ts";
 import type { AgentDefinition, AgentReport } from "./types.ts";
 
@@ -21,13 +21,13 @@ export type AgentSourceContext = {
   xdgConfig?: string;
   /** an untrusted workspace's agents loosen nothing */
   trusted: boolean;
-  /** enabled plugins' agent folders, each with its names' prefix (`plugin:`) */
-  plugins?: readonly { dir: string; prefix: string }[];
+  /** enabled plugins' agent folders, each with its names' prefix (`plugin:`) and, from an installed copy's index, what reading it gave */
+  plugins?: readonly { dir: string; prefix: string; read?: AgentFolderRead }[];
   /** Claude Code's `--agents JSON`: agent files made from it, nearer than any folder's */
   inline?: readonly { path: string; id: string; text: string; format?: AgentFormat; project?: boolean }[];
 };
 
-type Folder = { dir: string; format: AgentFormat; project: boolean; recursive: boolean; prefix?: string };
+type Folder = { dir: string; format: AgentFormat; project: boolean; recursive: boolean; prefix?: string; read?: AgentFolderRead };
 
 const PROJECT_FOLDERS: { path: string[]; format: AgentFormat; recursive: boolean }[] = [
   { path: [".rein", "agents"], format: "rein", recursive: true },
@@ -52,7 +52,7 @@ function agentFolders(ctx: AgentSourceContext): Folder[] {
   return [
     ...project.filter((f) => !own.has(f.dir)),
     ...user,
-    ...(ctx.plugins ?? []).map((p) => ({ dir: p.dir, format: "claude" as const, project: false, recursive: true, prefix: p.prefix })),
+    ...(ctx.plugins ?? []).map((p) => ({ dir: p.dir, format: "claude" as const, project: false, recursive: true, prefix: p.prefix, ...(p.read ? { read: p.read } : {}) })),
   ];
 }
 
@@ -72,13 +72,12 @@ export function loadAgents(ctx: AgentSourceContext): { agents: AgentDefinition[]
     if (parsed.agent) add(ctx.trusted || !parsed.agent.project ? parsed.agent : trusting(parsed.agent, report.notes));
   }
   for (const folder of agentFolders(ctx)) {
-    for (const file of markdownFiles(folder, report.warnings)) {
-      const parsed = parseAgentFile({ ...file, format: folder.format, project: folder.project });
+    const read = folder.read ?? readAgentFolder(folder);
+    report.warnings.push(...read.warnings);
+    for (const parsed of read.parsed) {
       if (parsed.warning) report.warnings.push(parsed.warning);
       report.notes.push(...parsed.notes);
-      if (!parsed.agent) continue;
-      if (folder.prefix) parsed.agent = pluginAgent(parsed.agent, folder.prefix, report.notes);
-      add(ctx.trusted || !parsed.agent.project ? parsed.agent : trusting(parsed.agent, report.notes));
+      if (parsed.agent) add(ctx.trusted || !parsed.agent.project ? parsed.agent : trusting(parsed.agent, report.notes));
     }
   }
   for (const agent of builtinAgents(ctx.projectRoot)) {
@@ -90,6 +89,24 @@ export function loadAgents(ctx: AgentSourceContext): { agents: AgentDefinition[]
     add(agent);
   }
   return { agents: [...byName.values()], report };
+}
+
+/** What one folder of agent files gives: each file read (in name order), and the files that could not be. */
+export type AgentFolderRead = { parsed: Parsed[]; warnings: string[] };
+
+/** A plugin's agents folder read as loadAgents reads it (Claude Code's format, names `prefix` + name): an installed copy's index keeps this. */
+export function readPluginAgents(dir: string, prefix: string): AgentFolderRead {
+  return readAgentFolder({ dir, format: "claude", project: false, recursive: true, prefix });
+}
+
+function readAgentFolder(folder: Folder): AgentFolderRead {
+  const warnings: string[] = [];
+  const parsed = markdownFiles(folder, warnings).map((file) => {
+    const read = parseAgentFile({ ...file, format: folder.format, project: folder.project });
+    if (read.agent && folder.prefix) read.agent = pluginAgent(read.agent, folder.prefix, read.notes);
+    return read;
+  });
+  return { parsed, warnings };
 }
 
 /** A plugin's agent is namespaced, and may not choose its permission mode (as in Claude Code). */

@@ -45,7 +45,7 @@ function enabledRoots(places: PluginPlaces, problems: string[]): PluginRoot[] {
     }
     const entry = plugin.entry ? entryComponents(plugin.entry) : undefined;
     if (typeof entry === "string") problems.push(`plugin ${plugin.id}: its marketplace entry in installed.json: ${entry}; read without it`);
-    roots.push({ root: plugin.root, id: plugin.id, name: plugin.name, ...(entry && typeof entry !== "string" ? { entry } : {}) });
+    roots.push({ root: plugin.root, id: plugin.id, name: plugin.name, ...(entry && typeof entry !== "string" ? { entry } : {}), installed: true });
   }
   for (const [id, on] of Object.entries(enabled.project)) {
     if (!on || enabled.user[id] !== undefined) continue;

@@ -7,6 +7,7 @@ import { stageSource, type Staged } from "./fetch-source.ts";
 import { isGitUrl } from "./git.ts";
 import { entryComponents, type EntryComponents } from "./entry-manifest.ts";
 import { entrySource, readMarketplace } from "./marketplace.ts";
+import { INDEX_FILE, writePluginIndex } from "./plugin-index.ts";
 import { readPlugin, type Plugin } from "./read-plugin.ts";
 import { setEnabled } from "./enabled.ts";
 import { pluginStore, readInstalled, readMarketplaces, safeName, writeInstalled, type InstalledPlugin, type PluginSource, type PluginStore } from "./store.ts";
@@ -71,11 +72,13 @@ export function finishInstall(prepared: Prepared, places: InstallPlaces, onNote?
   rmSync(root, { recursive: true, force: true });
   mkdirSync(root, { recursive: true });
   const outside: string[] = [];
-  cpSync(prepared.staged.root, root, { recursive: true, filter: (from) => !/(^|\/)\.git$/.test(from) && keptLink(prepared.staged.root, from, outside) });
+  const shipped = join(prepared.staged.root, INDEX_FILE);
+  cpSync(prepared.staged.root, root, { recursive: true, filter: (from) => !/(^|\/)\.git$/.test(from) && from !== shipped && keptLink(prepared.staged.root, from, outside) });
   if (outside.length) onNote?.(`plugin ${prepared.id}: left out ${outside.length === 1 ? "a symlink that points" : `${outside.length} symlinks that point`} out of the plugin (${outside.slice(0, 3).join(", ")}${outside.length > 3 ? ", ..." : ""}): a plugin's files stay inside it`);
   prepared.staged.done();
   const old = installed[prepared.id];
   if (old && old.root !== root) rmSync(old.root, { recursive: true, force: true });
+  writePluginIndex(root, { id: prepared.id, name: prepared.plugin.name, dataRoot: store.data, ...(prepared.entry ? { entry: prepared.entry } : {}) });
   const record: InstalledPlugin = {
     id: prepared.id,
     name: prepared.plugin.name,

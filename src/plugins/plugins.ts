@@ -5,12 +5,13 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { pathKind } from "../skills/path-kind.ts";
 import type { EntryComponents } from "./entry-manifest.ts";
+import { readIndexedPlugin } from "./plugin-index.ts";
 import { readPlugin, type Plugin } from "./read-plugin.ts";
 
 export type { Plugin } from "./read-plugin.ts";
 export type PluginLoad = { plugins: Plugin[]; problems: string[] };
-/** A plugin to load: its folder and, for an installed one, its id and name. */
-export type PluginRoot = { root: string; id?: string; name?: string; entry?: EntryComponents };
+/** A plugin to load: its folder and, for an installed one, its id and name (`installed`: a copy with an index, plugin-index.ts). */
+export type PluginRoot = { root: string; id?: string; name?: string; entry?: EntryComponents; installed?: boolean };
 
 /** The plugin folders in `dir` (rein's plugins folder), sorted by name. */
 export function folderPlugins(dir: string, problems: string[]): PluginRoot[] {
@@ -29,8 +30,9 @@ export function folderPlugins(dir: string, problems: string[]): PluginRoot[] {
 export function loadPlugins(roots: readonly PluginRoot[], dataRoot: string, problems: string[] = []): PluginLoad {
   const load: PluginLoad = { plugins: [], problems };
   const seen = new Map<string, string>();
-  for (const { root, id, name, entry } of roots) {
-    const plugin = readPlugin(root, { ...(id ? { id } : {}), ...(name ? { name } : {}), ...(entry ? { entry } : {}), dataRoot });
+  for (const { root, id, name, entry, installed } of roots) {
+    const identity = { ...(id ? { id } : {}), ...(name ? { name } : {}), ...(entry ? { entry } : {}), dataRoot };
+    const plugin = installed ? readIndexedPlugin(root, identity) : readPlugin(root, identity);
     if (typeof plugin === "string") {
       load.problems.push(plugin);
       continue;

@@ -8,6 +8,7 @@ import { withEntry, type EntryComponents } from "./entry-manifest.ts";
 import { manifestFile, readManifest, type Manifest } from "./manifest.ts";
 import { safeName } from "./store.ts";
 import { readOwnText, readProblem } from "../sdk/own-file.ts";
+import type { ComponentReads } from "./plugin-index.ts";
 
 export type Plugin = {
   name: string;
@@ -38,6 +39,8 @@ export type Plugin = {
   bin?: string;
   /** what was refused or unreadable; the plugin loads without it */
   problems: string[];
+  /** an installed copy's skills, commands and agents as read (from its index): the loaders use these instead of the files */
+  read?: ComponentReads;
 };
 
 /** An installed plugin's id and name (its copy's folder is named after its version), and where plugins keep data. */

@@ -4,6 +4,10 @@
 import { basename } from "node:path";
 import { HOOK_EVENTS } from "../config/hooks-schema.ts";
 import { fillDeep, fillPluginVars, pluginEnv } from "./plugin-env.ts";
+import type { AgentFolderRead } from "../agents/sources.ts";
+import type { CommandDirRead } from "../skills/commands.ts";
+import type { SkillRootRead } from "../skills/discover.ts";
+import { skillKey } from "./plugin-index.ts";
 import type { Plugin } from "./read-plugin.ts";
 
 export type PluginHookSource = { file: string; hooks: Record<string, unknown>; env: Record<string, string> };
@@ -11,9 +15,10 @@ export type PluginServerSource = { file: string; servers: Record<string, unknown
 export type PluginFolder = { dir: string; prefix: string };
 
 export type PluginSources = {
-  skills: (PluginFolder & { single?: string })[];
-  commands: PluginFolder[];
-  agents: PluginFolder[];
+  /** `read`: what reading the folder gave, from an installed copy's index (each loader uses it instead of the files) */
+  skills: (PluginFolder & { single?: string; read?: SkillRootRead })[];
+  commands: (PluginFolder & { source: "user"; read?: CommandDirRead })[];
+  agents: (PluginFolder & { read?: AgentFolderRead })[];
   hooks: PluginHookSource[];
   mcp: PluginServerSource[];
   /** language servers, named `plugin:PLUGIN:SERVER`, with the plugin's variables filled */
@@ -27,11 +32,16 @@ export function pluginSources(plugins: readonly Plugin[]): PluginSources {
   const sources: PluginSources = { skills: [], commands: [], agents: [], hooks: [], mcp: [], lsp: [], bin: [], warnings: [] };
   for (const plugin of plugins) {
     const prefix = `${plugin.name}:`;
-    sources.skills.push(...plugin.skills.map((dir) => ({ dir, prefix })));
-    sources.skills.push(...plugin.skillDirs.map((dir) => ({ dir, prefix, single: basename(dir) })));
-    if (plugin.skill) sources.skills.push({ dir: plugin.root, prefix, single: plugin.name });
-    sources.commands.push(...plugin.commands.map((dir) => ({ dir, prefix })));
-    sources.agents.push(...plugin.agents.map((dir) => ({ dir, prefix })));
+    const read = plugin.read;
+    const skill = (dir: string, single?: string) => {
+      const found = read?.skills[skillKey(dir, single)];
+      return { dir, prefix, ...(single ? { single } : {}), ...(found ? { read: found } : {}) };
+    };
+    sources.skills.push(...plugin.skills.map((dir) => skill(dir)));
+    sources.skills.push(...plugin.skillDirs.map((dir) => skill(dir, basename(dir))));
+    if (plugin.skill) sources.skills.push(skill(plugin.root, plugin.name));
+    sources.commands.push(...plugin.commands.map((dir) => ({ dir, prefix, source: "user" as const, ...(read?.commands[dir] ? { read: read.commands[dir] } : {}) })));
+    sources.agents.push(...plugin.agents.map((dir) => ({ dir, prefix, ...(read?.agents[dir] ? { read: read.agents[dir] } : {}) })));
     for (const set of plugin.hooks) sources.hooks.push(hookSource(plugin, set, sources.warnings));
     for (const set of plugin.mcpServers) sources.mcp.push(serverSource(plugin, set));
     for (const set of plugin.lspServers) {

@@ -70,7 +70,8 @@ function kindOf(stat: Stats): string {
 
 /** Reads until EOF or `cap`: a file that grew since fstat is read as far as the cap allows. */
 function readUpTo(fd: number, size: number, cap: number): OwnBytes {
-  let buffer = Buffer.allocUnsafe(Math.max(1, Math.min(size || CHUNK, cap)));
+  // One byte past the size: the read that finds EOF needs no larger buffer (no copy, no extra read).
+  let buffer = Buffer.allocUnsafe(Math.max(1, Math.min(size ? size + 1 : CHUNK, cap)));
   let length = 0;
   for (;;) {
     if (length === buffer.length) {

@@ -27,7 +27,8 @@ export type CustomCommand = {
   allowedTools?: string[];
 };
 export type CommandLoad = { commands: CustomCommand[]; problems: string[] };
-export type CommandDir = { dir: string; source: CommandSource; prefix?: string };
+/** `read`: what reading the folder gave, from an installed plugin's index */
+export type CommandDir = { dir: string; source: CommandSource; prefix?: string; read?: CommandDirRead };
 
 const MAX_DESCRIPTION = 60;
 /** Folders nest this deep at most (a symlink loop stops here). */
@@ -48,10 +49,14 @@ export function loadCustomCommands(dirs: readonly CommandDir[], builtins: readon
   const problems: string[] = [];
   const reserved = new Set(builtins.map((name) => name.replace(/^\//, "")));
   const byName = new Map<string, CustomCommand>();
-  for (const { dir, source, prefix } of dirs) {
-    for (const found of markdownFiles(dir, prefix ?? "", 0, problems)) {
-      const command = readCommand(found, source, problems);
-      if (!command) continue;
+  for (const dir of dirs) {
+    const read = dir.read ?? readCommandDir(dir);
+    problems.push(...read.problems);
+    for (const command of read.entries) {
+      if ("problem" in command) {
+        problems.push(command.problem);
+        continue;
+      }
       if (reserved.has(command.name)) {
         problems.push(`${command.file}: /${command.name} is a built-in command and cannot be replaced; rename the file.`);
         continue;
@@ -61,6 +66,16 @@ export function loadCustomCommands(dirs: readonly CommandDir[], builtins: readon
   }
   const commands = sortByName([...byName.values()]);
   return { commands, problems };
+}
+
+/** What one commands folder gives: what listing it found wrong, then each command read or why it was skipped. */
+export type CommandDirRead = { problems: string[]; entries: (CustomCommand | { problem: string })[] };
+
+/** Reads one folder of commands as loadCustomCommands does: an installed plugin's index keeps this. */
+export function readCommandDir({ dir, source, prefix }: CommandDir): CommandDirRead {
+  const problems: string[] = [];
+  const entries = markdownFiles(dir, prefix ?? "", 0, problems).map((found) => readCommand(found, source));
+  return { problems, entries };
 }
 
 /** The prompt a command sends (see expandTemplate). */
@@ -101,21 +116,14 @@ function markdownFiles(dir: string, prefix: string, depth: number, problems: str
   return found;
 }
 
-function readCommand({ file, name }: Found, source: CustomCommand["source"], problems: string[]): CustomCommand | undefined {
+function readCommand({ file, name }: Found, source: CustomCommand["source"]): CustomCommand | { problem: string } {
   if (!name.split(":").every((segment) => SEGMENT.test(segment))) {
-    problems.push(`${file}: "${name}" is not a valid command name; use only letters, digits, "_", "-" and "." in file and folder names (no spaces).`);
-    return undefined;
+    return { problem: `${file}: "${name}" is not a valid command name; use only letters, digits, "_", "-" and "." in file and folder names (no spaces).` };
   }
   const read = readSmall(file);
-  if ("error" in read) {
-    problems.push(`${file}: ${read.error}.`);
-    return undefined;
-  }
+  if ("error" in read) return { problem: `${file}: ${read.error}.` };
   const parsed = readFrontMatter(read.text);
-  if ("error" in parsed) {
-    problems.push(`${file}: ${parsed.error}.`);
-    return undefined;
-  }
+  if ("error" in parsed) return { problem: `${file}: ${parsed.error}.` };
   const { data, body } = parsed;
   const argumentHint = hint(data["argument-hint"]);
   const model = text(data.model);

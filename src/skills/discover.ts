@@ -16,13 +16,13 @@ export type SkillPlaces = {
   home: string;
   configDir: string;
   trusted: boolean;
-  /** skills folders of plugins, their skills named `prefix` + folder (`plugin:skill`); `single`: `dir` is one skill of that name */
-  extra?: readonly { dir: string; prefix: string; single?: string }[];
+  /** skills folders of plugins, their skills named `prefix` + folder (`plugin:skill`); `single`: `dir` is one skill of that name; `read`: what reading it gave, from an installed copy's index */
+  extra?: readonly { dir: string; prefix: string; single?: string; read?: SkillRootRead }[];
   /** commands written in a config file (OpenCode's `command` entries): a command file of the same name wins */
   commands?: readonly CustomCommand[];
 };
 export type SkillLoad = { skills: Skill[]; problems: string[]; warnings: string[]; untrusted: string[] };
-export type SkillRoot = { dir: string; scope: SkillScope; prefix?: string; single?: string };
+export type SkillRoot = { dir: string; scope: SkillScope; prefix?: string; single?: string; read?: SkillRootRead };
 
 const PROJECT_FOLDERS = [".rein/skills", ".agents/skills", ".claude/skills", ".opencode/skills", ".opencode/skill"];
 
@@ -33,7 +33,7 @@ export function skillRoots(places: Omit<SkillPlaces, "trusted">): SkillRoot[] {
   // Started in the home folder, ~/.claude/skills is the user's folder, not a project's copy of it.
   for (const dir of foldersUpTo(places.cwd, places.projectRoot)) for (const folder of PROJECT_FOLDERS) if (!user.includes(join(dir, folder))) roots.push({ dir: join(dir, folder), scope: "project" });
   for (const dir of user) roots.push({ dir, scope: "user" });
-  for (const { dir, prefix, single } of places.extra ?? []) roots.push({ dir, scope: "user", prefix, ...(single ? { single } : {}) });
+  for (const { dir, prefix, single, read } of places.extra ?? []) roots.push({ dir, scope: "user", prefix, ...(single ? { single } : {}), ...(read ? { read } : {}) });
   return roots;
 }
 
@@ -41,17 +41,19 @@ export function loadSkills(places: SkillPlaces): SkillLoad {
   const load: SkillLoad = { skills: [], problems: [], warnings: [], untrusted: [] };
   const byName = new Map<string, Skill>();
   for (const root of skillRoots(places)) {
-    const files = root.single ? [join(root.dir, "SKILL.md")] : skillFiles(root.dir, load.problems);
     if (root.scope === "project" && !places.trusted) {
-      if (files.length) load.untrusted.push(root.dir);
+      if (filesOf(root, load.problems).length) load.untrusted.push(root.dir);
       continue;
     }
-    for (const file of files) {
-      const skill = readSkill(file, root.scope, root.dir, load.warnings, root.prefix, root.single);
-      if (typeof skill === "string") {
-        load.problems.push(skill);
+    const read = root.read ?? readSkillRoot(root);
+    load.problems.push(...read.problems);
+    for (const entry of read.entries) {
+      if ("problem" in entry) {
+        load.problems.push(entry.problem);
         continue;
       }
+      const { skill } = entry;
+      load.warnings.push(...entry.warnings);
       const first = byName.get(skill.name);
       if (first) load.warnings.push(`${skill.file}: skill "${skill.name}" is also in ${first.file}, which wins (it is nearer)`);
       else byName.set(skill.name, skill);
@@ -59,6 +61,24 @@ export function loadSkills(places: SkillPlaces): SkillLoad {
   }
   load.skills = sortByName([...byName.values()]);
   return load;
+}
+
+/** What one skills folder gives: what listing it found wrong, then each SKILL.md read (with what is off in it) or why it was skipped. */
+export type SkillRootRead = { problems: string[]; entries: ({ skill: Skill; warnings: string[] } | { problem: string })[] };
+
+/** Reads one folder of skills (or the one skill it is) as loadSkills does: an installed plugin's index keeps this. */
+export function readSkillRoot(root: SkillRoot): SkillRootRead {
+  const problems: string[] = [];
+  const entries = filesOf(root, problems).map((file) => {
+    const warnings: string[] = [];
+    const skill = readSkill(file, root.scope, root.dir, warnings, root.prefix, root.single);
+    return typeof skill === "string" ? { problem: skill } : { skill, warnings };
+  });
+  return { problems, entries };
+}
+
+function filesOf(root: SkillRoot, problems: string[]): string[] {
+  return root.single ? [join(root.dir, "SKILL.md")] : skillFiles(root.dir, problems);
 }
 
 /** The `*\/SKILL.md` files of a folder; symlinked folders are followed, a loop or broken link is a problem. */

@@ -25,7 +25,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   memory: ["agent", "sdk", "config", "permission", "prompts"],
   hooks: ["agent", "sdk", "config", "permission"],
   skills: ["agent", "sdk", "config", "permission", "prompts"],
-  plugins: ["agent", "sdk", "config", "permission", "skills"],
+  plugins: ["agent", "sdk", "config", "permission", "skills", "agents"],
   checkpoint: ["agent", "sdk", "config", "permission"],
   // app: the application context every front end uses (settings, the run's extensions, the store,
   // session options, the tool registry, the command line); it builds on the session, never the reverse.
