@@ -6,7 +6,7 @@ import { newId } from "../session/ids.ts";
 import { ifFree } from "../session/lease.ts";
 import { Session, type ResultEvent, type SessionOptions } from "../session/session.ts";
 import type { SessionRow, Store } from "../session/store.ts";
-import type { StampedEvent } from "../app/events.ts";
+import type { ContentBlock, StampedEvent } from "../app/events.ts";
 import { ApiError } from "./errors.ts";
 import type { EventSource } from "./sse.ts";
 
@@ -206,7 +206,7 @@ export class SessionHub {
   }
 
   /** Starts a prompt; the promise settles with its result event. */
-  prompt(id: string, text: string): Promise<ResultEvent> {
+  prompt(id: string, text: string, attachments: readonly ContentBlock[] = []): Promise<ResultEvent> {
     if (this.closing) throw new ApiError("busy", "the server is shutting down");
     const session = this.get(id);
     if (this.running.has(id) || session.running) throw new ApiError("busy", "a prompt is already running in this session; wait for its result or abort it");
@@ -214,7 +214,7 @@ export class SessionHub {
     if (!ifFree(this.deps.store.db, id, () => {})) {
       throw new ApiError("busy", `session ${id} is in use by another rein process (a terminal or print mode run); try again when that run has finished`);
     }
-    const run = session.prompt(text).finally(() => this.running.delete(id));
+    const run = session.prompt(text, attachments).finally(() => this.running.delete(id));
     this.running.set(id, run);
     return run;
   }

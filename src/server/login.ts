@@ -40,18 +40,19 @@ function form(problem?: string): string {
 <style>
   :root { color-scheme: light dark; }
   body { font: 15px/1.5 system-ui, sans-serif; display: grid; place-items: center; min-height: 90vh; margin: 0 16px; }
-  form { display: grid; gap: 10px; width: min(360px, 100%); }
+  main { width: min(360px, 100%); }
+  form { display: grid; gap: 10px; }
   input, button { font: inherit; padding: 8px 10px; border-radius: 6px; border: 1px solid #8884; }
   button { background: #2f6fdb; color: #fff; border-color: #2f6fdb; }
-  .problem { color: #cf222e; margin: 0; }
-  p { margin: 0; color: #6e6e73; }
+  .problem { color: light-dark(#cf222e, #ff8080); margin: 0; }
+  p { margin: 0; }
 </style></head>
-<body><form method="post" action="/login">
+<body><main><form method="post" action="/login">
   <h1 style="margin:0;font-size:20px">rein</h1>
   <p>Paste the server's token: it is in <code>REIN_SERVER_TOKEN</code>, <code>server.token</code> of the
   user config, or the file <code>rein --serve</code> named when it started.</p>
   ${problem ? `<p class="problem" role="alert">${problem}</p>` : ""}
   <input name="token" type="password" autocomplete="current-password" aria-label="Token" required autofocus>
   <button type="submit">Log in</button>
-</form></body></html>`;
+</form></main></body></html>`;
 }

@@ -90,7 +90,20 @@ const paths = {
       operationId: "promptSession",
       summary: "run a prompt in the background (or wait for it with ?wait=1)",
       parameters: [{ name: "wait", in: "query", required: false, schema: { enum: ["1"] }, description: "1: answer when the run ends" }],
-      requestBody: body(closed({ text: { type: "string", minLength: 1 } })),
+      requestBody: body(
+        closed(
+          {
+            text: { type: "string", minLength: 1 },
+            images: {
+              type: "array",
+              maxItems: 20,
+              description: "images sent with the text (a body with images may be up to 32 MiB)",
+              items: closed({ media_type: { enum: ["image/png", "image/jpeg", "image/gif", "image/webp"] }, data: { type: "string", minLength: 1, description: "base64, without a data: prefix; at most 5 MB decoded" } }),
+            },
+          },
+          ["images"],
+        ),
+      ),
       responses: {
         "200": json("with ?wait=1: the run's result event", ref("ResultEvent")),
         "202": json("the prompt runs; follow it on /sessions/{id}/events", closed({ accepted: { const: true } })),

@@ -38,7 +38,17 @@ const NewSession = v.strictObject({
   deny: v.optional(v.array(Rule)),
   ask: v.optional(v.array(Rule)),
 });
-const Prompt = v.strictObject({ text: v.pipe(v.string(), v.minLength(1)) });
+/** The image types the providers take, and at most this many a prompt, each at most 5 MB as sent (its base64 text). */
+export const IMAGE_TYPES = ["image/png", "image/jpeg", "image/gif", "image/webp"] as const;
+export const MAX_IMAGES = 20;
+const IMAGE_CHARS = Math.ceil((5 * 1024 * 1024 * 4) / 3);
+const Image = v.strictObject({
+  media_type: v.picklist(IMAGE_TYPES),
+  data: v.pipe(v.string(), v.minLength(1), v.maxLength(IMAGE_CHARS, "an image is at most 5 MB"), v.regex(/^[A-Za-z0-9+/]+={0,2}$/, "base64, without a data: prefix")),
+});
+const Prompt = v.strictObject({ text: v.pipe(v.string(), v.minLength(1)), images: v.optional(v.pipe(v.array(Image), v.maxLength(MAX_IMAGES))) });
+/** A prompt's body may carry images: it is bounded higher than the other routes'. */
+export const PROMPT_MAX_BYTES = 32 << 20;
 const Reply = v.strictObject({
   reply: v.picklist(["once", "always", "reject"]),
   message: v.optional(v.string()),
@@ -68,8 +78,8 @@ export function sessionRoutes(app: Hono, deps: RouteDeps): void {
     });
   });
   app.post("/sessions/:id/prompt", async (c) => {
-    const { text } = await jsonBody(c, Prompt, deps.body);
-    const run = hub.prompt(c.req.param("id"), text);
+    const { text, images = [] } = await jsonBody(c, Prompt, { ...deps.body, maxBytes: PROMPT_MAX_BYTES });
+    const run = hub.prompt(c.req.param("id"), text, images.map((image) => ({ type: "image" as const, source: { type: "base64" as const, ...image } })));
     if (c.req.query("wait") !== "1") {
       run.catch(() => {});
       return c.json({ accepted: true }, 202);

@@ -68,6 +68,43 @@ async function logIn(page: Page, url: string): Promise<void> {
   await page.waitForURL((u) => u.pathname === "/");
 }
 
+/** "New session", then Start with everything as configured. */
+async function startSession(page: Page): Promise<void> {
+  await page.getByRole("button", { name: "New session" }).click();
+  await page.getByRole("dialog", { name: "New session" }).getByRole("button", { name: "Start" }).click();
+  await page.locator("#prompt-form").waitFor({ state: "visible", ...WAIT });
+}
+
+const AXE = join(ROOT, "node_modules/axe-core/axe.min.js");
+
+/** axe-core's serious and critical violations of the page as it is, in light and in dark. */
+async function accessibility(page: Page, where: string): Promise<string[]> {
+  const found: string[] = [];
+  for (const colorScheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme });
+    if (!(await page.evaluate(() => "axe" in window))) await page.addScriptTag({ path: AXE });
+    const violations = await page.evaluate(async () => {
+      const run = (window as unknown as { axe: { run: (context: Document) => Promise<{ violations: { id: string; impact: string | null; nodes: { target: string[]; failureSummary?: string }[] }[] }> } }).axe.run;
+      const { violations } = await run(document);
+      return violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.nodes.map((n) => `${n.target.join(" ")} (${n.failureSummary ?? ""})`).join("; ")}`);
+    });
+    found.push(...violations.map((v) => `${where}, ${colorScheme}: ${v}`));
+  }
+  await page.emulateMedia({ colorScheme: "light" });
+  return found;
+}
+
+/** The same, at the desktop width and the phone's. */
+async function accessibilityBoth(page: Page, where: string): Promise<string[]> {
+  const found = await accessibility(page, `${where} (desktop)`);
+  await page.setViewportSize(PHONE);
+  found.push(...(await accessibility(page, `${where} (phone)`)));
+  await page.setViewportSize(DESKTOP);
+  return found;
+}
+
+const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==", "base64");
+
 const edit = (path: string, old_string: string, new_string: string) => ({ type: "tool_use" as const, name: "edit", input: { path, old_string, new_string } });
 const read = (path: string) => ({ type: "tool_use" as const, name: "read", input: { path } });
 const todo = (todos: { content: string; status: string }[]) => ({ type: "tool_use" as const, name: "todo", input: { todos } });
@@ -86,7 +123,7 @@ test.skipIf(!existsSync(CHROMIUM))(
     await withBrowser(w, async (page, url) => {
       await logIn(page, url);
       await shoot(page, "empty");
-      await page.getByRole("button", { name: "New session" }).click();
+      await startSession(page);
       await page.getByRole("textbox", { name: "Prompt" }).fill("create the file made-by-page, then fix the notes");
       await page.getByRole("button", { name: "Send" }).click();
 
@@ -148,7 +185,7 @@ test.skipIf(!existsSync(CHROMIUM))(
     w.fake.script({ reply: [bash("rm -rf build", "toolu_rm")] }, { hang: true, afterText: "Thinking about another way" });
     await withBrowser(w, async (page, url, server) => {
       await logIn(page, url);
-      await page.getByRole("button", { name: "New session" }).click();
+      await startSession(page);
       await page.getByRole("textbox", { name: "Prompt" }).fill("clean up");
       await page.getByRole("button", { name: "Send" }).click();
       const ask = page.getByRole("group", { name: "Permission request" });
@@ -171,7 +208,7 @@ test.skipIf(!existsSync(CHROMIUM))(
       await shoot(page, "deleted");
 
       await page.getByRole("button", { name: "Back to the sessions" }).click();
-      await page.getByRole("button", { name: "New session" }).click();
+      await startSession(page);
       await page.locator("#prompt-form").waitFor({ state: "visible", ...WAIT });
       server.kill("SIGTERM");
       await server.exited;
@@ -187,4 +224,76 @@ test.skipIf(!existsSync(CHROMIUM))(
     });
   },
   120_000,
+);
+
+test.skipIf(!existsSync(CHROMIUM))(
+  "a new session with its folder, agent, model and mode; an image sent with the prompt; undo and redo; MCP status and cost; axe-core finds nothing serious or critical, light and dark, desktop and phone",
+  async () => {
+    await using w = await world();
+    await mkdir(w.path("sub/.git"), { recursive: true });
+    await writeFile(join(w.configDir, "config.json"), JSON.stringify({ mcpServers: { ghost: { command: "no-such-mcp-server-here" } } }));
+    w.fake.script(
+      { reply: [{ type: "tool_use", id: "toolu_made", name: "write", input: { path: "made.txt", content: "made by the page\n" } }] },
+      { reply: [text("I wrote made.txt.")] },
+    );
+    await withBrowser(w, async (page, url) => {
+      const problems: string[] = [];
+      await page.goto(`${url}/login`);
+      problems.push(...(await accessibilityBoth(page, "login")));
+      await logIn(page, url);
+      problems.push(...(await accessibilityBoth(page, "no session")));
+
+      await page.getByRole("button", { name: "New session" }).click();
+      const dialog = page.getByRole("dialog", { name: "New session" });
+      await dialog.getByLabel("Folder").fill(w.path("sub"));
+      await dialog.getByLabel("Folder").dispatchEvent("change");
+      await dialog.getByLabel("Agent").locator("option", { hasText: "build" }).first().waitFor({ state: "attached", ...WAIT });
+      await dialog.getByLabel("Agent").selectOption("build");
+      await dialog.getByLabel("Model").selectOption("claude-haiku-4-5");
+      await dialog.getByLabel("Permission mode").selectOption("accept-edits");
+      problems.push(...(await accessibility(page, "new session dialog")));
+      await shoot(page, "new-session");
+      await dialog.getByRole("button", { name: "Start" }).click();
+      await page.locator("#prompt-form").waitFor({ state: "visible", ...WAIT });
+      const id = decodeURIComponent(new URL(page.url()).hash.slice(1));
+      const detail = await page.evaluate(async (id) => (await fetch(`/sessions/${encodeURIComponent(id)}`)).json(), id);
+      expect(detail.session).toMatchObject({ cwd: w.path("sub"), model: "claude-haiku-4-5", settings: { agent: "build", permission_mode: "accept-edits" } });
+      await expect(page.locator("#where .meta").textContent()).resolves.toBe(`${w.path("sub")} · claude-haiku-4-5 · accept-edits`);
+      // The MCP servers' state, the failed one with why.
+      await page.locator("#mcp summary").getByText("MCP 0/1 · 1 not ready").waitFor(WAIT);
+      await page.locator("#mcp summary").click();
+      await expect(page.locator("#mcp li").textContent()).resolves.toContain("ghost failed");
+      await page.locator("#mcp summary").click();
+      await expect(page.locator("#meter").textContent()).resolves.toBe("$0.0000");
+
+      await page.locator("#attach").setInputFiles({ name: "dot.png", mimeType: "image/png", buffer: PNG });
+      await page.getByRole("button", { name: "Remove dot.png" }).waitFor(WAIT);
+      await page.getByRole("textbox", { name: "Prompt" }).fill("write made.txt; the picture shows a dot");
+      await page.getByRole("button", { name: "Send" }).click();
+      await page.locator(".result").getByText("done").waitFor(WAIT);
+      const sent = w.fake.requests[0]!.body;
+      expect(sent.model).toBe("claude-haiku-4-5");
+      expect(sent.messages[0].content[1]).toMatchObject({ type: "image", source: { type: "base64", media_type: "image/png", data: PNG.toString("base64") } });
+      await expect(page.locator("#attach-row .chip").count()).resolves.toBe(0);
+      expect(await Bun.file(w.path("sub/made.txt")).text()).toBe("made by the page\n");
+      await expect(page.locator("#meter").textContent()).resolves.toMatch(/ · \$\d+\.\d{4}$/);
+      problems.push(...(await accessibilityBoth(page, "a finished turn")));
+      await shoot(page, "turn-done");
+
+      await page.getByRole("button", { name: "Undo" }).click();
+      await page.getByText(/^undone: 1 file put back/).waitFor(WAIT);
+      expect(await Bun.file(w.path("sub/made.txt")).exists()).toBe(false);
+      await page.getByRole("button", { name: "Redo" }).click();
+      await page.getByText(/^redone: 1 file changed again/).waitFor(WAIT);
+      expect(await Bun.file(w.path("sub/made.txt")).text()).toBe("made by the page\n");
+      await shoot(page, "undo-redo");
+
+      await page.setViewportSize(PHONE);
+      await page.getByRole("button", { name: "All sessions" }).click();
+      problems.push(...(await accessibility(page, "the phone's session list")));
+      await page.setViewportSize(DESKTOP);
+      expect(problems).toEqual([]);
+    });
+  },
+  180_000,
 );
