@@ -82,10 +82,11 @@ async function accessibility(page: Page, where: string): Promise<string[]> {
   const found: string[] = [];
   for (const colorScheme of ["light", "dark"] as const) {
     await page.emulateMedia({ colorScheme });
-    if (!(await page.evaluate(() => "axe" in window))) await page.addScriptTag({ path: AXE });
+    if (!(await page.evaluate(() => "axe" in globalThis))) await page.addScriptTag({ path: AXE });
     const violations = await page.evaluate(async () => {
-      const run = (window as unknown as { axe: { run: (context: Document) => Promise<{ violations: { id: string; impact: string | null; nodes: { target: string[]; failureSummary?: string }[] }[] }> } }).axe.run;
-      const { violations } = await run(document);
+      type Found = { violations: { id: string; impact: string | null; nodes: { target: string[]; failureSummary?: string }[] }[] };
+      const browser = globalThis as unknown as { axe: { run: (context: unknown) => Promise<Found> }; document: unknown };
+      const { violations } = await browser.axe.run(browser.document);
       return violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.nodes.map((n) => `${n.target.join(" ")} (${n.failureSummary ?? ""})`).join("; ")}`);
     });
     found.push(...violations.map((v) => `${where}, ${colorScheme}: ${v}`));
@@ -256,7 +257,7 @@ test.skipIf(!existsSync(CHROMIUM))(
       await dialog.getByRole("button", { name: "Start" }).click();
       await page.locator("#prompt-form").waitFor({ state: "visible", ...WAIT });
       const id = decodeURIComponent(new URL(page.url()).hash.slice(1));
-      const detail = await page.evaluate(async (id) => (await fetch(`/sessions/${encodeURIComponent(id)}`)).json(), id);
+      const detail = (await page.evaluate(async (id) => (await fetch(`/sessions/${encodeURIComponent(id)}`)).json(), id)) as { session: unknown };
       expect(detail.session).toMatchObject({ cwd: w.path("sub"), model: "claude-haiku-4-5", settings: { agent: "build", permission_mode: "accept-edits" } });
       await expect(page.locator("#where .meta").textContent()).resolves.toBe(`${w.path("sub")} · claude-haiku-4-5 · accept-edits`);
       // The MCP servers' state, the failed one with why.
