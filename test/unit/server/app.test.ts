@@ -54,16 +54,32 @@ test("a body that fails validation is a 400 naming the field", async () => {
   expect(s.hub.isRunning(id)).toBe(false);
 });
 
-test("a body over 1 MiB is a 413, with or without a Content-Length", async () => {
+test("a body over 1 MiB is a 413, with or without a Content-Length; a prompt's (which may carry images) over 32 MiB", async () => {
   const id = await s.newSession();
-  const big = JSON.stringify({ text: "x".repeat((1 << 20) + 1) });
+  const big = JSON.stringify({ reply: "x".repeat((1 << 20) + 1) });
+  const path = `/sessions/${id}/permissions/ask_x`;
   // A declared length is refused before the body is read; an undeclared one once it passes 1 MiB.
-  await expectError(await s.call("POST", `/sessions/${id}/prompt`, { body: big, headers: { "content-length": String(big.length) } }), 413, "too_large");
-  await expectError(await s.call("POST", `/sessions/${id}/prompt`, { body: big }), 413, "too_large");
+  await expectError(await s.call("POST", path, { body: big, headers: { "content-length": String(big.length) } }), 413, "too_large");
+  await expectError(await s.call("POST", path, { body: big }), 413, "too_large");
   const streamed = new Blob([big]).stream();
-  const res = await s.app.request(`/sessions/${id}/prompt`, { method: "POST", headers: auth, body: streamed, duplex: "half" } as RequestInit);
+  const res = await s.app.request(path, { method: "POST", headers: auth, body: streamed, duplex: "half" } as RequestInit);
   await expectError(res, 413, "too_large");
+  const huge = JSON.stringify({ text: "x".repeat((32 << 20) + 1) });
+  await expectError(await s.call("POST", `/sessions/${id}/prompt`, { body: huge }), 413, "too_large");
   expect(s.kit.store.events(id)).toEqual([]);
+});
+
+test("a prompt's images go to the model after its text; a bad image is a 400 naming it", async () => {
+  const id = await s.newSession();
+  const png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
+  expect(await expectError(await s.call("POST", `/sessions/${id}/prompt`, { body: { text: "look", images: [{ media_type: "image/bmp", data: png }] } }), 400, "bad_request")).toContain("images");
+  expect(await expectError(await s.call("POST", `/sessions/${id}/prompt`, { body: { text: "look", images: [{ media_type: "image/png", data: `data:image/png;base64,${png}` }] } }), 400, "bad_request")).toContain("base64");
+  s.kit.fake.script(say("A dot."));
+  const res = await s.call("POST", `/sessions/${id}/prompt?wait=1`, { body: { text: "look", images: [{ media_type: "image/png", data: png }] } });
+  expect(res.status).toBe(200);
+  const content = s.kit.fake.requests.at(-1)!.body.messages[0].content;
+  expect(content[0]).toMatchObject({ type: "text", text: "look" });
+  expect(content[1]).toMatchObject({ type: "image", source: { type: "base64", media_type: "image/png", data: png } });
 });
 
 test("an unknown session is a 404 on every route", async () => {
