@@ -28,19 +28,20 @@ export function toolDefinition(tool: Tool): ToolDefinition {
   const cached = cache.get(tool);
   if (cached) return cached;
   if (tool.inputSchema) {
-    const definition = { name: tool.name, description: tool.description, input_schema: tool.inputSchema };
+    const definition = { name: tool.name, description: tool.description.trim(), input_schema: tool.inputSchema };
     cache.set(tool, definition);
     return definition;
   }
   const { $schema: _drop, ...schema } = toJsonSchema(tool.input, { errorMode: "ignore" }) as Record<string, unknown>;
-  const definition = { name: tool.name, description: tool.description, input_schema: slim(schema) as Record<string, unknown> };
+  const definition = { name: tool.name, description: tool.description.trim(), input_schema: slim(schema) as Record<string, unknown> };
   cache.set(tool, definition);
   return definition;
 }
 
 /**
  * The schema less what every request would carry for nothing: `minLength: 1` (an empty string is
- * refused with a clear error anyway) and an empty `required` list.
+ * refused with a clear error anyway), an empty `required` list, and `type: "string"` beside an
+ * `enum` of strings (the values say it). Descriptions lose their trailing line break.
  */
 function slim(schema: unknown): unknown {
   if (!schema || typeof schema !== "object" || Array.isArray(schema)) return schema;
@@ -48,6 +49,7 @@ function slim(schema: unknown): unknown {
   for (const [key, value] of Object.entries(schema)) {
     if (key === "minLength" && value === 1) continue;
     if (key === "required" && Array.isArray(value) && value.length === 0) continue;
+    if (key === "type" && value === "string" && stringEnum((schema as Record<string, unknown>).enum)) continue;
     if (key === "properties" && value && typeof value === "object") {
       out[key] = Object.fromEntries(Object.entries(value).map(([name, property]) => [name, slim(property)]));
     } else if (key === "items" || key === "additionalProperties" || key === "not") out[key] = slim(value);
@@ -55,4 +57,8 @@ function slim(schema: unknown): unknown {
     else out[key] = value;
   }
   return out;
+}
+
+function stringEnum(values: unknown): boolean {
+  return Array.isArray(values) && values.length > 0 && values.every((value) => typeof value === "string");
 }

@@ -50,7 +50,7 @@ export function builtinAgents(projectRoot: string): AgentDefinition[] {
     {
       ...base,
       name: "explore",
-      description: "Searches and reads the code fast, read-only; for questions like 'where is X handled?'.",
+      description: "Read-only and fast: searches and reads the code ('where is X handled?').",
       prompt: explorePrompt.trim(),
       mode: "subagent",
       permissionMode: "plan",
@@ -60,7 +60,7 @@ export function builtinAgents(projectRoot: string): AgentDefinition[] {
     {
       ...base,
       name: "general",
-      description: "A subagent with the parent's tools, for a task of several steps (research, a change across files).",
+      description: "Has your tools; for work of several steps (research, a change across files).",
       prompt: generalPrompt.trim(),
       mode: "subagent",
     },

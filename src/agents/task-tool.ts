@@ -15,8 +15,8 @@ const TaskInput = v.object({
   model: v.optional(v.string()),
   task_id: v.optional(v.string()),
   run_in_background: v.optional(v.boolean()),
-  isolation: v.optional(v.pipe(v.picklist(["worktree"]), v.description("worktree: work in a git worktree of its own (a branch; kept when changed)"))),
-  name: v.optional(v.pipe(v.string(), v.description("a name to send_message it by (background only)"))),
+  isolation: v.optional(v.pipe(v.picklist(["worktree"]), v.description("its own git worktree (kept if changed)"))),
+  name: v.optional(v.pipe(v.string(), v.description("to send_message it (background only)"))),
 });
 
 export type TaskToolOptions = {
@@ -97,9 +97,9 @@ export function taskTool(options: TaskToolOptions): Tool {
 function describe(agents: readonly AgentDefinition[]): string {
   const listed = agents.filter((a) => !a.hidden).map((a) => `- ${a.name}: ${a.description}`);
   return [
-    "Run a subagent in a fresh context: it sees only your prompt (give what to do, what you know, what to report) and only its final answer returns. Calls in one reply run at once. model: instead of the agent's. Agents (subagent_type):",
+    "Run a subagent in a fresh context: it sees only your prompt (what to do, what you know, what to report) and only its final answer returns. Calls in one reply run together. Agents (subagent_type):",
     ...listed,
-    "To continue one, pass the task_id its result gave. run_in_background: true returns at once with its task_id; its result comes later as a <task-notification> message.",
+    "A task_id continues one. run_in_background: true returns its task_id at once; the result comes later as a <task-notification>.",
   ].join("\n");
 }
 

@@ -299,7 +299,7 @@ function baseSessionOptions(settings: RunSettings, store: Store, registry: ToolR
     // Rarely needed: sent once the model loads them; memory too while there is no memory index to read.
     // task is offered up front (a model should not need a turn to delegate); the team's other tools wait.
     // An agent that names a tool in its list (the coordinator its team tools) gets it up front.
-    deferredTools: ["history", "webfetch", "lsp", "websearch", "send_message", "task_stop", "task_output", ...(memory?.prompt.length ? [] : ["memory"])].filter((name) => !agent?.tools?.includes(name)),
+    deferredTools: ["list", "history", "webfetch", "lsp", "websearch", "send_message", "task_stop", "task_output", ...(memory?.prompt.length ? [] : ["memory"])].filter((name) => !agent?.tools?.includes(name)),
     rules,
     ...(agent ? { agent: agent.name } : {}),
     expand: permissionEngine(settings),

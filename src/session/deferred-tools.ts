@@ -8,14 +8,15 @@ import { defineTool, type Tool } from "../sdk.ts";
 
 export const LOAD_TOOLS = "load_tools";
 
-/** What the model reads of a deferred tool before it loads it; others get the first clause of their description. */
+/** What the model reads of a deferred tool before it loads it (nothing beyond a name that says it all); others get the first clause of their description. */
 const SUMMARY: Record<string, string> = {
-  history: "search or read this session's whole stored conversation",
-  webfetch: "GET an http(s) URL as text",
-  send_message: "message a background worker, or the lead",
-  task_stop: "stop a background task",
-  task_output: "read a background task's output so far",
-  memory: "durable notes across sessions",
+  list: "a folder as a tree",
+  history: "this session's whole stored conversation",
+  webfetch: "GET a URL as text",
+  send_message: "to a background worker or the lead",
+  task_stop: "",
+  task_output: "",
+  memory: "notes kept across sessions",
 };
 
 export type ToolDeferral = { offer: (tools: readonly Tool[]) => Tool[] };
@@ -45,10 +46,10 @@ export function toolDeferral(names: readonly string[]): ToolDeferral {
 }
 
 function loadTool(waiting: readonly Tool[], load: (names: string[]) => void): Tool {
-  const lines = waiting.map((t) => `${t.name} (${SUMMARY[t.name] ?? firstClause(t.description)})`).join(", ");
+  const lines = waiting.map((t) => (SUMMARY[t.name] === "" ? t.name : `${t.name} (${SUMMARY[t.name] ?? firstClause(t.description)})`)).join(", ");
   return defineTool({
     name: LOAD_TOOLS,
-    description: `More tools, described once loaded: ${lines}. Name those you need; they are sent from your next turn.`,
+    description: `Tools sent once loaded: ${lines}. Name those you need (sent from your next turn).`,
     input: v.object({ names: v.array(v.string()) }),
     readOnly: true,
     permissions: () => [],

@@ -136,11 +136,28 @@ test.concurrent("the tools sent are the built-ins' definitions, converted when t
 
   expect((await w.run(["-p", "say ok"])).code).toBe(0);
   const sent = (w.fake.requests[0]!.body as { tools: Record<string, unknown>[] }).tools.map(({ cache_control: _mark, ...tool }) => tool);
-  const deferred = ["history", "webfetch"];
+  const deferred = ["list", "history", "webfetch"];
   const builtins = builtinTools().map(toolDefinition).filter((tool) => !deferred.includes(tool.name));
   expect(sent.slice(0, builtins.length)).toEqual(builtins);
   const loader = sent.find((tool) => tool.name === "load_tools");
   for (const name of [...deferred, "memory"]) expect(String(loader?.description)).toContain(`${name} (`);
+});
+
+test.concurrent("what every request carries (system prompt and tools, deferred ones counted in load_tools) is at most 4,900 characters, with task offered up front", async () => {
+  await using w = await world();
+  w.fake.script({ reply: [text("ok")] });
+
+  expect((await w.run(["-p", "say ok"])).code).toBe(0);
+  const body = w.fake.requests[0]!.body as { system: string | { text: string }[]; tools: { name: string; description: string }[] };
+  const system = typeof body.system === "string" ? body.system : body.system.map((b) => b.text).join("");
+  expect(system.length + JSON.stringify(body.tools).length).toBeLessThanOrEqual(4_900);
+  const names = body.tools.map((t) => t.name);
+  expect(names).toContain("task");
+  const loader = body.tools.find((t) => t.name === "load_tools")!;
+  // Every tool rein has is either sent whole or named in load_tools.
+  for (const name of ["bash", "read", "write", "edit", "glob", "grep", "list", "todo", "history", "webfetch", "memory", "send_message", "task_stop", "task_output"]) {
+    expect(names.includes(name) || loader.description.includes(name)).toBe(true);
+  }
 });
 
 test.concurrent("a model the Anthropic SDK calls deprecated prints no SDK warning on stderr, turn after turn", async () => {

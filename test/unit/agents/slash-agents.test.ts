@@ -8,5 +8,5 @@ test("/agents lists every agent with its mode, the one running marked", async ()
   const host = { print: (text: string) => printed.push(text), agents: () => agents } as unknown as SlashHost;
   expect(await runSlash("/agents", host)).toBe(true);
   const lines = printed.join("\n").replace(/\x1b\[[0-9;]*m/g, "").split("\n");
-  expect(lines.map((l) => l.split(/\s+/).filter(Boolean).slice(0, 3).join(" "))).toEqual(["build primary The", "* plan primary", "coordinator primary Leads", "explore subagent Searches", "general subagent A"]);
+  expect(lines.map((l) => l.split(/\s+/).filter(Boolean).slice(0, 3).join(" "))).toEqual(["build primary The", "* plan primary", "coordinator primary Leads", "explore subagent Read-only", "general subagent Has"]);
 });
