@@ -9,7 +9,7 @@ import { join, resolve } from "node:path";
 import type { PermissionMode } from "../permission/modes.ts";
 import type { RuleAction, WrittenRule } from "../permission/rule-syntax.ts";
 import { translateClaudeRule, type ClaudeRuleBase } from "./claude-rule.ts";
-import { missingFile, readOwnText, readProblem } from "../sdk/own-file.ts";
+import { optionalJsonObject, parseJsonObject } from "./optional-json.ts";
 
 type Env = Record<string, string | undefined>;
 /** `flag`: the file or JSON of `--settings` */
@@ -189,28 +189,20 @@ function translatedList(value: unknown, action: RuleAction, base: ClaudeRuleBase
   return out;
 }
 
+/** A file named on the command line (`required`) that is not there is worth a line; a default one is not. */
 function readJsonObject(file: string, warnings: string[], required = false): Record<string, unknown> | undefined {
-  let text: string;
-  try {
-    text = readOwnText(file);
-  } catch (error) {
-    // A file named on the command line that is not there is worth a line; a default one is not.
-    if (required || !missingFile(error)) warnings.push(`${file}: ${readProblem(error)}; its settings were not loaded`);
-    return undefined;
-  }
-  return parseObject(text, file, warnings);
+  return optionalJsonObject(file, warnings, NOT_LOADED, { required });
 }
 
-function parseObject(text: string, file: string, warnings: string[]): Record<string, unknown> | undefined {
-  try {
-    const json = JSON.parse(text.replace(/^\uFEFF/, "")) as unknown;
-    if (isRecord(json)) return json;
-    warnings.push(`${file}: not a JSON object; its settings were not loaded`);
-  } catch (error) {
-    warnings.push(`${file}: not valid JSON (${(error as Error).message}); its settings were not loaded`);
-  }
+/** --settings given as JSON text. */
+function parseObject(text: string, label: string, warnings: string[]): Record<string, unknown> | undefined {
+  const parsed = parseJsonObject(text);
+  if ("json" in parsed) return parsed.json;
+  warnings.push(`${label}: ${parsed.problem}; ${NOT_LOADED}`);
   return undefined;
 }
+
+const NOT_LOADED = "its settings were not loaded";
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);

@@ -7,8 +7,8 @@
 import { globSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { foldersUpTo } from "./find-project-root.ts";
-import { missingFile, readOwnText, readProblem } from "../sdk/own-file.ts";
-import { parseJsonc } from "./jsonc.ts";
+import { readOwnText } from "../sdk/own-file.ts";
+import { optionalJsonObject } from "./optional-json.ts";
 import type { ClaudeFileReport } from "./claude-settings.ts";
 import type { ProviderEntry } from "./schema.ts";
 import type { RuleAction, WrittenRule } from "../permission/rule-syntax.ts";
@@ -241,21 +241,7 @@ function mcpEntries(mcp: Record<string, unknown>, file: string, warnings: string
 }
 
 function readFile(file: string, warnings: string[], required: boolean): Record<string, unknown> | undefined {
-  let text: string;
-  try {
-    text = readOwnText(file);
-  } catch (error) {
-    if (required || !missingFile(error)) warnings.push(`${file}: ${readProblem(error)}; its settings were not loaded`);
-    return undefined;
-  }
-  const parsed = parseJsonc(text);
-  if (typeof parsed === "string") {
-    warnings.push(`${file}: not valid JSON(C) (${parsed}); its settings were not loaded`);
-    return undefined;
-  }
-  if (isRecord(parsed)) return parsed;
-  warnings.push(`${file}: not a JSON object; its settings were not loaded`);
-  return undefined;
+  return optionalJsonObject(file, warnings, "its settings were not loaded", { required, jsonc: true });
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -2,7 +2,8 @@ import * as v from "valibot";
 import { ConfigError } from "./config-error.ts";
 import { locateJsonError } from "./json-error.ts";
 import { type ConfigFile, ConfigFileSchema } from "./schema.ts";
-import { missingFile, NotRegularFileError, readOwnText, readProblem } from "../sdk/own-file.ts";
+import { NotRegularFileError } from "../sdk/own-file.ts";
+import { readOptionalText } from "./optional-json.ts";
 
 /** Keys only the user config may set: a repository could otherwise send the user's key to its own host. */
 const USER_ONLY_KEYS = ["apiKey", "baseURL", "server"] as const;
@@ -21,16 +22,14 @@ export function readConfigFile(file: string, kind: ConfigFileKind): ConfigFile |
   throw issuesError(file, result.issues);
 }
 
+/** A missing file is nothing (ENOTDIR too: `.rein` is a file, so there is no `.rein/config.json`); an unreadable one an error. */
 function readText(file: string): string | undefined {
-  try {
-    return readOwnText(file);
-  } catch (error) {
-    // ENOTDIR: `.rein` is a file, so there is no `.rein/config.json` either.
-    if (missingFile(error)) return undefined;
-    if (error instanceof NotRegularFileError) throw new ConfigError(`config error in ${file}: ${readProblem(error)}; replace it with a JSON file`, { file });
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new ConfigError(`config error in ${file}: cannot read the file (${code ?? String(error)})`, { file });
-  }
+  const read = readOptionalText(file);
+  if (!read || "text" in read) return read?.text;
+  const { error } = read;
+  if (error instanceof NotRegularFileError) throw new ConfigError(`config error in ${file}: ${read.problem}; replace it with a JSON file`, { file });
+  const code = (error as NodeJS.ErrnoException).code;
+  throw new ConfigError(`config error in ${file}: cannot read the file (${code ?? String(error)})`, { file });
 }
 
 function parseJson(file: string, raw: string): unknown {

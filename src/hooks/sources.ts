@@ -7,7 +7,7 @@ import * as v from "valibot";
 import { HOOK_EVENTS, HOOK_KEYS, HookGroupSchema, type HookEvent, type HookHandler, type HooksConfig } from "../config/hooks-schema.ts";
 import type { Dialect } from "./dialect.ts";
 import { matcherProblem } from "./matcher.ts";
-import { readOwnText } from "../sdk/own-file.ts";
+import { readOptionalJson } from "../config/optional-json.ts";
 
 export type HookEntry = {
   event: HookEvent;
@@ -69,21 +69,15 @@ export function hookEntries(input: HookSourcesInput): { entries: HookEntry[]; wa
 
 /** A Claude Code settings file's hooks, group by group: what is wrong costs that group and a warning, never the rest. */
 function readClaudeHooks(file: string, warnings: string[], notes: string[]): HooksConfig | undefined {
-  let text: string;
-  try {
-    text = readOwnText(file);
-  } catch {
-    // no such file: nothing to load; a file that cannot be read is told once, by the settings reader (config/claude-settings.ts)
+  const read = readOptionalJson(file);
+  // No such file: nothing to load. One that cannot be read, or holds no object, is told once, by the
+  // settings reader (config/claude-settings.ts); one that is not JSON costs its hooks too.
+  if (!read || ("problem" in read && read.kind !== "invalid")) return undefined;
+  if ("problem" in read) {
+    warnings.push(`${file}: ${read.problem}; its hooks were not loaded`);
     return undefined;
   }
-  let json: unknown;
-  try {
-    json = JSON.parse(text.replace(/^\uFEFF/, ""));
-  } catch (error) {
-    warnings.push(`${file}: not valid JSON (${(error as Error).message}); its hooks were not loaded`);
-    return undefined;
-  }
-  const hooks = isRecord(json) ? json.hooks : undefined;
+  const hooks = read.json.hooks;
   if (hooks === undefined) return undefined;
   if (!isRecord(hooks)) {
     warnings.push(`${file}: "hooks" is not an object of events; its hooks were not loaded`);

@@ -7,8 +7,7 @@
 // (the farthest), already named `plugin:PLUGIN:SERVER`.
 import { join } from "node:path";
 import { parseEntry, type ServerEntry } from "./config.ts";
-import { messageOf } from "./message.ts";
-import { missingFile, readOwnText, readProblem } from "../sdk/own-file.ts";
+import { readOptionalJson } from "../config/optional-json.ts";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -39,12 +38,12 @@ type Found = { file: string; scope: Scope; servers: Record<string, unknown> | { 
 
 export function serverConfigs(opts: SourceOptions): { servers: ServerConfig[]; warnings: string[] } {
   const claude = join(opts.home, ".claude.json");
-  const claudeFile = readJson(claude);
+  const claudeFile = readOptionalJson(claude);
   const found: Found[] = [
     ...(opts.plugins ?? []).map((p) => ({ file: p.file, scope: "user" as const, servers: p.servers })),
     { file: claude, scope: "user", servers: section(claudeFile, (j) => j.mcpServers) },
     ...opts.rein.filter((r) => r.scope === "user"),
-    { file: join(opts.projectRoot, ".mcp.json"), scope: "project", servers: section(readJson(join(opts.projectRoot, ".mcp.json")), (j) => j.mcpServers) },
+    { file: join(opts.projectRoot, ".mcp.json"), scope: "project", servers: section(readOptionalJson(join(opts.projectRoot, ".mcp.json")), (j) => j.mcpServers) },
     { file: claude, scope: "local", servers: section(claudeFile, (j) => record(j.projects)?.[opts.projectRoot] && record(record(j.projects)![opts.projectRoot])?.mcpServers) },
     ...opts.rein.filter((r) => r.scope === "project"),
   ];
@@ -68,28 +67,13 @@ export function serverConfigs(opts: SourceOptions): { servers: ServerConfig[]; w
   return { servers: [...byName.values()], warnings };
 }
 
-type Json = Record<string, unknown> | undefined | { problem: string };
+type Json = ReturnType<typeof readOptionalJson>;
 
-function readJson(file: string): Json {
-  let text: string;
-  try {
-    text = readOwnText(file);
-  } catch (error) {
-    if (!missingFile(error)) return { problem: readProblem(error) };
-    return undefined; // missing: nothing configured there
-  }
-  try {
-    const parsed: unknown = JSON.parse(text);
-    return record(parsed) ?? { problem: "the file is not a JSON object" };
-  } catch (error) {
-    return { problem: `not valid JSON (${messageOf(error)})` };
-  }
-}
-
+/** A missing file configures nothing; a bad one, or a bad section, is one problem for the file. */
 function section(json: Json, pick: (json: Record<string, unknown>) => unknown): Record<string, unknown> | { problem: string } {
   if (!json) return {};
-  if ("problem" in json && typeof json.problem === "string" && Object.keys(json).length === 1) return json as { problem: string };
-  const value = pick(json as Record<string, unknown>);
+  if ("problem" in json) return { problem: json.problem };
+  const value = pick(json.json);
   if (value === undefined || value === null) return {};
   return record(value) ?? { problem: "mcpServers is not an object of servers" };
 }

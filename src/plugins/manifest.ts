@@ -1,9 +1,8 @@
 // `.claude-plugin/plugin.json`, Claude Code's plugin manifest. It is optional; unknown fields are
 // ignored, and a known field of the wrong type is a load error for that plugin alone.
-import { existsSync } from "node:fs";
 import { join } from "node:path";
 import * as v from "valibot";
-import { readOwnText, readProblem } from "../sdk/own-file.ts";
+import { parseJson, readOptionalText } from "../config/optional-json.ts";
 
 const Paths = v.union([v.string(), v.array(v.string())], "expected a ./ path or a list of them");
 const PathsOrInline = v.union([v.string(), v.array(v.string()), v.record(v.string(), v.unknown())], "expected a ./ path, a list of them, or an object");
@@ -34,15 +33,12 @@ export function manifestFile(root: string): string {
 /** The plugin's manifest ({} without one), or one line saying why the plugin cannot load. */
 export function readManifest(root: string): Manifest | string {
   const file = manifestFile(root);
-  if (!existsSync(file)) return {};
-  let json: unknown;
-  try {
-    json = JSON.parse(readOwnText(file));
-  } catch (error) {
-    if (!(error instanceof SyntaxError)) return `${file}: ${readProblem(error)}`;
-    return `${file}: not valid JSON (${(error as Error).message.split("\n")[0]}); the plugin was not loaded`;
-  }
-  const parsed = v.safeParse(ManifestSchema, json);
+  const read = readOptionalText(file);
+  if (!read) return {};
+  if ("problem" in read) return `${file}: ${read.problem}`;
+  const json = parseJson(read.text);
+  if ("problem" in json) return `${file}: ${json.problem}; the plugin was not loaded`;
+  const parsed = v.safeParse(ManifestSchema, json.value);
   if (parsed.success) return parsed.output;
   const issue = parsed.issues[0];
   const key = v.getDotPath(issue) ?? "";

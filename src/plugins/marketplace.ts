@@ -1,11 +1,10 @@
 // A marketplace: a folder or git repository with `.claude-plugin/marketplace.json` listing plugins
 // and where each comes from. `./` sources are relative to the marketplace's root; git sources
 // (`github`, `url`, `git-subdir`) are cloned with the system's git.
-import { existsSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import * as v from "valibot";
 import type { PluginSource } from "./store.ts";
-import { readOwnText, readProblem } from "../sdk/own-file.ts";
+import { parseJson, readOptionalText } from "../config/optional-json.ts";
 
 const GitFields = { ref: v.optional(v.string()), sha: v.optional(v.string()) };
 const EntrySource = v.union([
@@ -32,15 +31,12 @@ export function marketplaceFile(root: string): string {
 /** The marketplace at `root`, or one line saying what is wrong. */
 export function readMarketplace(root: string): Marketplace | string {
   const file = marketplaceFile(root);
-  if (!existsSync(file)) return `${root} has no .claude-plugin/marketplace.json: it is not a marketplace`;
-  let json: unknown;
-  try {
-    json = JSON.parse(readOwnText(file));
-  } catch (error) {
-    if (!(error instanceof SyntaxError)) return `${file}: ${readProblem(error)}`;
-    return `${file}: not valid JSON (${(error as Error).message.split("\n")[0]})`;
-  }
-  const parsed = v.safeParse(MarketplaceSchema, json);
+  const read = readOptionalText(file);
+  if (!read) return `${root} has no .claude-plugin/marketplace.json: it is not a marketplace`;
+  if ("problem" in read) return `${file}: ${read.problem}`;
+  const json = parseJson(read.text);
+  if ("problem" in json) return `${file}: ${json.problem}`;
+  const parsed = v.safeParse(MarketplaceSchema, json.value);
   if (parsed.success) return parsed.output;
   const issue = parsed.issues[0];
   return `${file}: ${v.getDotPath(issue) ? `"${v.getDotPath(issue)}": ` : ""}${issue.message}`;

@@ -7,7 +7,7 @@ import { pathKind } from "../skills/path-kind.ts";
 import { withEntry, type EntryComponents } from "./entry-manifest.ts";
 import { manifestFile, readManifest, type Manifest } from "./manifest.ts";
 import { safeName } from "./store.ts";
-import { readOwnText, readProblem } from "../sdk/own-file.ts";
+import { optionalJsonObject } from "../config/optional-json.ts";
 import type { ComponentReads } from "./plugin-index.ts";
 
 export type Plugin = {
@@ -113,7 +113,7 @@ function configSets(field: ConfigField, defaultFile: string, manifest: Manifest,
   const files = [defaultFile, ...(isInline(value) ? [] : paths(field, value))];
   const consequence = field === "hooks" ? "its hooks were not loaded" : field === "mcpServers" ? "its MCP servers were not loaded" : "its language servers were not loaded";
   const sets = [...new Set(files)].flatMap((file) => {
-    const json = readJsonFile(file, problems, consequence);
+    const json = optionalJsonObject(file, problems, consequence);
     if (json === undefined) return [];
     return [{ file, config: isRecord(json[field]) ? json[field] : json }];
   });
@@ -131,24 +131,6 @@ function inside(root: string, path: string): string | undefined {
   } catch {
     return full; // not there: nothing to read, and nothing outside either
   }
-}
-
-function readJsonFile(file: string, problems: string[], consequence: string): Record<string, unknown> | undefined {
-  let text: string;
-  try {
-    text = readOwnText(file);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "ENOENT") problems.push(`${file}: ${readProblem(error)}; ${consequence}`);
-    return undefined;
-  }
-  try {
-    const json: unknown = JSON.parse(text.replace(/^\uFEFF/, ""));
-    if (isRecord(json)) return json;
-    problems.push(`${file}: not a JSON object; ${consequence}`);
-  } catch (error) {
-    problems.push(`${file}: not valid JSON (${(error as Error).message.split("\n")[0]}); ${consequence}`);
-  }
-  return undefined;
 }
 
 function isInline(value: Manifest["hooks"]): value is Record<string, unknown> {

@@ -4,7 +4,7 @@
 import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import * as v from "valibot";
-import { readOwnText, readProblem } from "../sdk/own-file.ts";
+import { parseJson, readOptionalText } from "../config/optional-json.ts";
 
 const Source = v.variant("kind", [
   v.object({ kind: v.literal("path"), path: v.string() }),
@@ -62,20 +62,12 @@ export function writeMarketplaces(store: PluginStore, marketplaces: Record<strin
 
 /** The file's records ({} when there is none), or one line saying what is wrong with it. */
 function readRecord<F, T>(file: string, schema: v.GenericSchema<unknown, F>, pick: (f: F) => T, empty: F): T | string {
-  let text: string;
-  try {
-    text = readOwnText(file);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return pick(empty);
-    return `${file}: ${readProblem(error)}`;
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    return `${file}: not valid JSON; fix or delete it (rein rewrites it on the next install)`;
-  }
-  const parsed = v.safeParse(schema, json);
+  const read = readOptionalText(file);
+  if (!read) return pick(empty);
+  if ("problem" in read) return `${file}: ${read.problem}`;
+  const json = parseJson(read.text);
+  if ("problem" in json) return `${file}: not valid JSON; fix or delete it (rein rewrites it on the next install)`;
+  const parsed = v.safeParse(schema, json.value);
   return parsed.success ? pick(parsed.output) : `${file}: ${v.getDotPath(parsed.issues[0]) ?? "the file"}: ${parsed.issues[0].message}; fix or delete it`;
 }
 
