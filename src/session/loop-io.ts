@@ -85,7 +85,9 @@ export async function offeredTools(core: SessionCore): Promise<Tool[]> {
 export async function turnTools(core: SessionCore): Promise<Tool[]> {
   const tools = await offeredTools(core);
   for (const failure of core.options.mcp?.failures() ?? []) core.emit({ type: "mcp_server", ...failure });
-  if (core.checkpoints) core.readOnlyTools = new Map(tools.map((tool) => [tool.name, tool.readOnly === true]));
+  // `task` is read-only only so calls of it run together: its children write in this workspace,
+  // and the parent's turn covers what they change (its checkpoint, and so its undo).
+  if (core.checkpoints) core.readOnlyTools = new Map(tools.map((tool) => [tool.name, tool.readOnly === true && tool.name !== "task"]));
   return tools;
 }
 

@@ -4,6 +4,7 @@ import { checkpointPatch, listCheckpoints, redoCode, undoCode, type UndoOutcome 
 import type { Checkpoint } from "../checkpoint/journal.ts";
 import { cutConversation, readRedo, restoreConversation, userTurns, writeRedo } from "./conversation-undo.ts";
 import { whileFree } from "./lease.ts";
+import { childChangesLeftOut, leftOutReason } from "./undo-children.ts";
 import type { SessionRow, Store } from "./store.ts";
 
 export type { Checkpoint } from "../checkpoint/journal.ts";
@@ -51,6 +52,10 @@ async function undoNow(store: Store, row: SessionRow, settings: UndoSettings): P
   const turns = userTurns(store, row.id);
   const first = turns.at(-settings.turns) ?? turns[0];
   if (settings.conversation && !first) return { type: "nothing", reason: "the conversation has no turn to undo", files: [] };
+  if (settings.code && settings.conversation && first) {
+    const left = childChangesLeftOut(store, row, settings.checkpointsDir, store.messages(row.id).filter((m) => m.idx >= first.idx), first.seq);
+    if (left.files.length) return { type: "refused", reason: leftOutReason(left), files: left.files };
+  }
   let code: UndoOutcome | undefined;
   if (settings.code) {
     const which = settings.conversation && first ? { fromSeq: first.seq } : { turns: settings.turns };
