@@ -18,6 +18,11 @@ export const HOOK_EVENTS = [
   "Notification",
   "SubagentStart",
   "SubagentStop",
+  "TaskCreated",
+  "TaskCompleted",
+  "TeammateIdle",
+  "WorktreeCreate",
+  "WorktreeRemove",
 ] as const;
 export type HookEvent = (typeof HOOK_EVENTS)[number];
 export const HANDLER_TYPES = ["command", "http", "prompt", "agent"] as const;

@@ -9,7 +9,9 @@ import type { Fired, HookContext } from "./engine.ts";
 /** rein's permission modes by Claude Code's names */
 const MODES: Readonly<Record<string, string>> = { "accept-edits": "acceptEdits" };
 /** Events Claude Code sends without `permission_mode` and `effort` */
-const BARE: ReadonlySet<string> = new Set(["SessionStart", "SessionEnd", "SubagentStart", "Notification", "PreCompact", "PostCompact"]);
+const BARE: ReadonlySet<string> = new Set(["SessionStart", "SessionEnd", "SubagentStart", "Notification", "PreCompact", "PostCompact", "WorktreeCreate", "WorktreeRemove"]);
+/** Events Claude Code sends with `permission_mode` but without `effort` (they come from no model turn) */
+const NO_EFFORT: ReadonlySet<string> = new Set(["UserPromptSubmit", "TaskCreated", "TaskCompleted", "TeammateIdle"]);
 const EDIT_TOOLS: ReadonlySet<string> = new Set(["edit", "write"]);
 
 type Ctx = Pick<HookContext, "sessionId" | "transcriptPath" | "claudeTranscriptPath" | "cwd" | "permissionMode" | "subagent" | "promptId">;
@@ -27,7 +29,7 @@ export function claudePayload(fired: Fired, ctx: Ctx): Record<string, unknown> {
     ...(event !== "SessionStart" && ctx.promptId ? { prompt_id: ctx.promptId() } : {}),
     ...(bare ? {} : { permission_mode: MODES[ctx.permissionMode] ?? ctx.permissionMode }),
     ...(ctx.subagent ? { agent_id: ctx.subagent.agentId, agent_type: ctx.subagent.agentType } : {}),
-    ...(bare || event === "UserPromptSubmit" ? {} : { effort: { level: "medium" } }),
+    ...(bare || NO_EFFORT.has(event) ? {} : { effort: { level: "medium" } }),
     hook_event_name: event,
     ...(tool ? { tool_name: claudeName(tool) } : {}),
     ...(input ? { tool_input: input } : {}),

@@ -34,6 +34,7 @@ export function mergeVerdicts(verdicts: readonly Verdict[], original: unknown): 
     if (verdict.stop) stops.push(verdict.stop);
     if (verdict.updatedInput) inputs.push(verdict.updatedInput);
     if (verdict.updatedOutput !== undefined) merged.updatedOutput = verdict.updatedOutput;
+    if (verdict.worktreePath) merged.worktreePath ??= verdict.worktreePath;
     if (!verdict.decision) continue;
     if (!merged.decision || RANK[verdict.decision] > RANK[merged.decision]) {
       merged.decision = verdict.decision;

@@ -19,12 +19,14 @@ export type Verdict = {
   error?: string;
   /** the start of what the hook printed, for events */
   output: string;
+  /** WorktreeCreate: the folder the hook made (the last line it printed, or `hookSpecificOutput.worktreePath`) */
+  worktreePath?: string;
   /** set by the engine: where the hook was configured, and its command (Claude Code names it in a block's message) */
   dialect?: "rein" | "claude";
   command?: string;
 };
 
-const BLOCKING: ReadonlySet<HookEvent> = new Set(["PreToolUse", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit", "UserPromptExpansion", "Stop", "SubagentStop", "PreCompact"]);
+const BLOCKING: ReadonlySet<HookEvent> = new Set(["PreToolUse", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit", "UserPromptExpansion", "Stop", "SubagentStop", "PreCompact", "TaskCreated", "TaskCompleted", "TeammateIdle"]);
 /** Events whose plain stdout is context for the model. */
 const PLAIN_CONTEXT: ReadonlySet<HookEvent> = new Set(["UserPromptSubmit", "UserPromptExpansion", "SessionStart"]);
 
@@ -43,6 +45,7 @@ const HookJson = v.looseObject({
       permissionDecisionReason: str,
       updatedInput: v.optional(v.record(v.string(), v.unknown())),
       additionalContext: str,
+      worktreePath: str,
       updatedToolOutput: v.optional(v.unknown()),
       decision: v.optional(v.looseObject({ behavior: v.picklist(["allow", "deny"]), message: str, updatedInput: v.optional(v.record(v.string(), v.unknown())) })),
     }),
@@ -71,6 +74,12 @@ export function verdictOf(event: HookEvent, run: RawRun, timeoutMs: number): Ver
     return { ...notes, ...json, decision: event === "PreToolUse" ? "deny" : "block", reason, output };
   }
   if (typeof read === "object" && "problem" in read) return { ...notes, error: `its JSON output was not used: ${read.problem}`, output };
+  // WorktreeCreate makes the folder itself: any exit but 0 fails the creation (Claude Code's rule).
+  if (event === "WorktreeCreate" && run.exitCode !== 0) return { ...notes, error: exitError(run), output };
+  if (event === "WorktreeCreate") {
+    const path = typeof read === "object" ? read.hookSpecificOutput?.worktreePath : run.stdout.trim().split("\n").at(-1)?.trim();
+    return { ...notes, ...(typeof read === "object" ? fromJson(event, read) : {}), ...(path ? { worktreePath: path } : {}), output };
+  }
   if (typeof read === "object") {
     const json = fromJson(event, read);
     return run.exitCode === 0 ? { ...notes, ...json, output } : { ...notes, ...json, error: exitError(run), output };

@@ -34,7 +34,17 @@ export type HookPoints = {
    * when the ask holds a request fixed before any rule (a sensitive path): only a person grants that.
    */
   permissionRequest: (ask: { tool: string; input: unknown; fixed: boolean }, signal: AbortSignal) => Promise<{ allow: boolean; message?: string } | undefined>;
+  /**
+   * A team's events, with Claude Code's fields: undefined when no hook of the event is configured;
+   * else a block (exit 2, `decision: "block"`) and its reason, a stop (`continue: false`; from
+   * TaskCreated or TaskCompleted it also stops the run under way), the folder a WorktreeCreate hook
+   * made, and the hooks' errors.
+   */
+  team: (event: TeamHookEvent, fields: Record<string, unknown>, signal: AbortSignal) => Promise<TeamHookAnswer | undefined>;
 };
+
+export type TeamHookEvent = "TaskCreated" | "TaskCompleted" | "TeammateIdle" | "WorktreeCreate" | "WorktreeRemove";
+export type TeamHookAnswer = { block?: string; stop?: string; worktreePath?: string; errors: string[] };
 
 export function hookPoints(entries: readonly HookEntry[], ctx: HookContext): HookPoints {
   const has = (event: HookEntry["event"]) => entries.some((e) => e.active && e.event === event);
@@ -140,6 +150,17 @@ export function hookPoints(entries: readonly HookEntry[], ctx: HookContext): Hoo
       if (merged?.decision === "allow" && !ask.fixed) return { allow: true };
       return undefined;
     },
+    async team(event, fields, signal) {
+      if (!has(event)) return undefined;
+      const merged = await fire({ event, fields }, signal);
+      if (!merged) return undefined;
+      return {
+        errors: merged.errors,
+        ...(merged.decision === "block" ? { block: merged.reason ?? `a ${event} hook blocked it without saying why` } : {}),
+        ...(merged.stop ? { stop: merged.stop } : {}),
+        ...(merged.worktreePath ? { worktreePath: merged.worktreePath } : {}),
+      };
+    },
     async notify(type, message) {
       await fire({ event: "Notification", match: type, fields: { notification_type: type, message } }, new AbortController().signal);
     },
@@ -151,7 +172,7 @@ function ended(call: ToolCallDone): NonNullable<Fired["end"]> {
 }
 
 /** Events outside any run: a `continue: false` there has no run to stop. */
-const NO_RUN: ReadonlySet<Fired["event"]> = new Set(["SessionEnd", "Notification"]);
+const NO_RUN: ReadonlySet<Fired["event"]> = new Set(["SessionEnd", "Notification", "TeammateIdle", "WorktreeCreate", "WorktreeRemove"]);
 
 function contextNote(event: string, text: string): string {
   return `<hook-context event="${event}">\n${text}\n</hook-context>`;

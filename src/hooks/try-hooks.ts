@@ -60,6 +60,15 @@ function sampleFields(event: HookEvent): { match?: string; payload: Record<strin
       return { match: "explore", payload: { agent_id: "s_hooks_test_child", agent_type: "explore" } };
     case "SubagentStop":
       return { match: "explore", payload: { agent_id: "s_hooks_test_child", agent_type: "explore", stop_hook_active: false, last_assistant_message: "", agent_transcript_path: "" } };
+    case "TaskCreated":
+    case "TaskCompleted":
+      return { payload: { task_id: "1", task_subject: "a made-up task", task_description: "made up by rein hooks test", team_name: "hooks-test" } };
+    case "TeammateIdle":
+      return { payload: { teammate_name: "worker", team_name: "hooks-test" } };
+    case "WorktreeCreate":
+      return { payload: { name: "hooks-test" } };
+    case "WorktreeRemove":
+      return { payload: { worktree_path: "/tmp/hooks-test-worktree" } };
     case "Notification":
       return { match: "idle_prompt", payload: { notification_type: "idle_prompt", message: "rein is waiting for your input" } };
     default:

@@ -73,6 +73,39 @@ export const MIGRATIONS: readonly (string | ((db: Database) => void))[] = [
   // 9: migration 6 again, now that it finds whitespace-only text that begins with a line break or a
   //    tab (stored JSON escapes them: its search looked for the raw characters) and blank tool results
   (db) => void repairStoredRows(db),
+  // 10: teams and their shared task list (session/task-list.ts): a lead leads at most one team, its
+  //     background workers are the members, tasks are numbered per team
+  `CREATE TABLE teams (
+     id INTEGER PRIMARY KEY,
+     name TEXT NOT NULL UNIQUE,
+     lead_id TEXT NOT NULL UNIQUE,
+     description TEXT NOT NULL DEFAULT '',
+     created_at INTEGER NOT NULL
+   );
+   CREATE TABLE team_members (
+     team_id INTEGER NOT NULL,
+     name TEXT NOT NULL,
+     session_id TEXT NOT NULL,
+     agent TEXT NOT NULL,
+     joined_at INTEGER NOT NULL,
+     PRIMARY KEY (team_id, name)
+   );
+   CREATE INDEX team_members_by_session ON team_members (session_id);
+   CREATE TABLE team_tasks (
+     team_id INTEGER NOT NULL,
+     id INTEGER NOT NULL,
+     subject TEXT NOT NULL,
+     description TEXT NOT NULL,
+     active_form TEXT,
+     status TEXT NOT NULL,
+     owner TEXT,
+     blocks TEXT NOT NULL DEFAULT '[]',
+     blocked_by TEXT NOT NULL DEFAULT '[]',
+     created_by TEXT NOT NULL,
+     created_at INTEGER NOT NULL,
+     updated_at INTEGER NOT NULL,
+     PRIMARY KEY (team_id, id)
+   );`,
 ];
 
 /** Applies migration `version` (1-based) to `db`; the caller records it in user_version. */
