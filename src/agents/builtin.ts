@@ -14,7 +14,7 @@ export const DEFAULT_AGENT = "build";
 
 const READ_ONLY_TOOLS = ["read", "glob", "grep", "list", "bash", "webfetch", "history"];
 /** the coordinator's: the team's tools and the read-only ones, without bash */
-export const COORDINATOR_TOOLS = ["task", "send_message", "task_stop", "task_output", "read", "glob", "grep", "list", "webfetch", "history", "todo"];
+export const COORDINATOR_TOOLS = ["task", "send_message", "task_stop", "task_output", "team_create", "team_delete", "task_create", "task_update", "task_list", "read", "glob", "grep", "list", "webfetch", "history", "todo"];
 
 /** Where plan mode may write: Markdown files under the project's .rein/plans/. */
 function plansFolder(projectRoot: string): string {

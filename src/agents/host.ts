@@ -23,10 +23,16 @@ export type SubagentParent = {
   notice: (event: AgentEvent) => void;
   /** mail for the parent came: an idle parent is woken to answer it */
   wake: () => void;
+  /** fires one of the team's hooks (TaskCreated, TaskCompleted, WorktreeCreate, ...) in the parent session; undefined when none is configured */
+  hook?: (event: TeamHookEvent, fields: Record<string, unknown>, signal: AbortSignal) => Promise<TeamHookAnswer | undefined>;
   /** what taints the parent (a child starts with it), and where a child's taint goes when it ends */
   taintSources?: () => readonly { kind: ProvenanceKindName; source: string; turn: number }[];
   tainted?: (sources: readonly { kind: ProvenanceKindName; source: string; turn: number }[]) => void;
 };
+
+/** The team's hook events and what their hooks said (hooks/points.ts fires them; the same shapes). */
+export type TeamHookEvent = "TaskCreated" | "TaskCompleted" | "TeammateIdle" | "WorktreeCreate" | "WorktreeRemove";
+export type TeamHookAnswer = { block?: string; stop?: string; worktreePath?: string; errors: string[] };
 
 type ProvenanceKindName = "workspace" | "outside" | "web" | "mcp" | "untrusted-repo";
 

@@ -285,7 +285,7 @@ export function parseArgs(argv: readonly string[]): Args {
   return args;
 }
 
-const COMMANDS = ["sessions", "tools", "skills", "plugin", "permissions", "doctor", "models", "hooks", "acp", "mcp", "memory", "undo", "redo", "checkpoints"];
+const COMMANDS = ["sessions", "teams", "tools", "skills", "plugin", "permissions", "doctor", "models", "hooks", "acp", "mcp", "memory", "undo", "redo", "checkpoints"];
 
 /**
  * `rein "fix the test"` starts the terminal with that prompt. One word near a command's name is a

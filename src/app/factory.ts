@@ -29,6 +29,9 @@ import { sessionMemory } from "../memory/session-memory.ts";
 import type { FileAccess, Tool } from "../sdk.ts";
 import { systemPrompt } from "../session/system-prompt.ts";
 import { lspSession, type LspServerConfig } from "../lsp/session.ts";
+/** the shared task list's tools, deferred (one line behind load_tools) unless the agent lists them */
+const TEAM_TOOLS = ["team_create", "team_delete", "task_create", "task_update", "task_list"];
+
 export { lspConfigs } from "../lsp/config.ts";
 export { probeServers } from "../lsp/probe.ts";
 import { serverSearchTool, websearchTool, type WebSearchSettings } from "../registry/builtin.ts";
@@ -299,7 +302,7 @@ function baseSessionOptions(settings: RunSettings, store: Store, registry: ToolR
     // Rarely needed: sent once the model loads them; memory too while there is no memory index to read.
     // task is offered up front (a model should not need a turn to delegate); the team's other tools wait.
     // An agent that names a tool in its list (the coordinator its team tools) gets it up front.
-    deferredTools: ["list", "history", "webfetch", "lsp", "websearch", "send_message", "task_stop", "task_output", ...(memory?.prompt.length ? [] : ["memory"])].filter((name) => !agent?.tools?.includes(name)),
+    deferredTools: ["list", "history", "webfetch", "lsp", "websearch", "send_message", "task_stop", "task_output", ...TEAM_TOOLS, ...(memory?.prompt.length ? [] : ["memory"])].filter((name) => !agent?.tools?.includes(name)),
     rules,
     ...(agent ? { agent: agent.name } : {}),
     expand: permissionEngine(settings),

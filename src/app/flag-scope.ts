@@ -37,7 +37,7 @@ const FLAG_SCOPES: Record<string, readonly Scope[]> = {
   "--compact": ["print"],
   "--port": ["serve"],
   "--hostname": ["serve"],
-  "--json": [...UNDO.filter((s) => s !== "checkpoints diff"), "sessions list", "sessions trash", "sessions export", "sessions prune", "sessions fork", "tools list", "skills list", "plugin list", "plugin marketplace", "permissions explain", "hooks list", "hooks test", "mcp list", "mcp get"],
+  "--json": [...UNDO.filter((s) => s !== "checkpoints diff"), "sessions list", "sessions trash", "sessions export", "sessions prune", "sessions fork", "tools list", "skills list", "plugin list", "plugin marketplace", "permissions explain", "hooks list", "hooks test", "mcp list", "mcp get", "teams list", "teams show"],
   "--tool": ["hooks test", "permissions explain"],
   "--tainted": ["permissions explain"],
   "--input": ["hooks test"],
@@ -93,6 +93,8 @@ const MAX_ARGS: Record<string, number> = {
   "plugin marketplace": 2,
   "hooks list": 0,
   "hooks test": 1,
+  "teams list": 0,
+  "teams show": 1,
   "mcp list": 0,
   "mcp get": 1,
   "mcp add": Infinity,
@@ -114,7 +116,7 @@ const MAX_ARGS: Record<string, number> = {
   "checkpoints restore": 1,
 };
 
-const DEFAULT_ACTION: Record<string, string> = { checkpoints: "list", sessions: "list", tools: "list", skills: "list", plugin: "list", hooks: "list", mcp: "list", memory: "list" };
+const DEFAULT_ACTION: Record<string, string> = { checkpoints: "list", sessions: "list", tools: "list", skills: "list", plugin: "list", hooks: "list", teams: "list", mcp: "list", memory: "list" };
 /** Commands without actions: what follows the command's name is its arguments. */
 const NO_ACTIONS = new Set(["doctor", "models", "acp", "undo", "redo"]);
 

@@ -20,6 +20,7 @@ Usage:
   rein memory list | show NAME | edit NAME | rm NAME   the memories sessions read (docs/memory.md)
   rein undo [-r ID | -c] [--turns N] [--code | --conversation] [--force]   undo the last turn(s); rein redo
   rein checkpoints list | diff N | restore N [--force]   the workspace as it was before each turn
+  rein teams list | show NAME                              teams, their members and shared task list
   rein hooks list | test EVENT [--tool NAME] [--input JSON]   hooks, their sources, a dry run
   rein permissions explain [--json] [flags] -- 'COMMAND LINE'
   rein doctor

@@ -94,6 +94,8 @@ async function subcommand(command: string, rest: string[], args: ReturnType<type
       return (await import("./skills-command.ts")).skillsCommand(rest, await context(args, env));
     case "hooks":
       return (await import("./hooks-command.ts")).hooksCommand(rest, await context(args, env));
+    case "teams":
+      return (await import("./teams-command.ts")).teamsCommand(rest, await context(args, env));
     case "doctor":
       return (await import("./doctor.ts")).doctor(await context(args, env));
     case "models":
@@ -108,7 +110,7 @@ async function subcommand(command: string, rest: string[], args: ReturnType<type
     case "memory":
       return (await import("./memory-command.ts")).memoryCommand(rest, await context(args, env));
     default:
-      throw new UsageError(`unknown command "${command}" (commands: sessions, tools, skills, plugin, hooks, permissions, doctor, models, acp, mcp, memory, undo, redo, checkpoints)`);
+      throw new UsageError(`unknown command "${command}" (commands: sessions, teams, tools, skills, plugin, hooks, permissions, doctor, models, acp, mcp, memory, undo, redo, checkpoints)`);
   }
 }
 

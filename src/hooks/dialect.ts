@@ -40,6 +40,8 @@ const FIELDS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
   bash: { background: "run_in_background" },
   grep: { ignore_case: "-i" },
   skill: { name: "skill" },
+  task_update: { task_id: "taskId", active_form: "activeForm", add_blocks: "addBlocks", add_blocked_by: "addBlockedBy" },
+  task_create: { active_form: "activeForm" },
 };
 const PATH_TOOLS = new Set(["edit", "write", "read"]);
 const GREP_MODES: Readonly<Record<string, string>> = { files: "files_with_matches", content: "content" };

@@ -20,6 +20,15 @@ const TABLE: Readonly<Record<string, BuiltinTool>> = {
   todo: { claude: ["TodoWrite", "TodoRead"], permission: "todo", asks: false },
   task: { claude: ["Task", "Agent"], permission: "task" },
   history: { claude: [], permission: "read", asks: false },
+  // The team's tools: Claude Code's names for the same tools (SendMessage, TaskStop, TaskOutput, the task list's).
+  send_message: { claude: ["SendMessage"], permission: "send_message", asks: false },
+  task_stop: { claude: ["TaskStop", "KillShell"], permission: "task_stop", asks: false },
+  task_output: { claude: ["TaskOutput"], permission: "task_output", asks: false },
+  task_create: { claude: ["TaskCreate"], permission: "task_create", asks: false },
+  task_update: { claude: ["TaskUpdate"], permission: "task_update", asks: false },
+  task_list: { claude: ["TaskList"], permission: "task_list", asks: false },
+  team_create: { claude: ["TeamCreate"], permission: "team_create", asks: false },
+  team_delete: { claude: ["TeamDelete"], permission: "team_delete", asks: false },
 };
 
 const BUILTIN = new Map(Object.entries(TABLE));

@@ -17,6 +17,11 @@ const SUMMARY: Record<string, string> = {
   task_stop: "",
   task_output: "",
   memory: "notes kept across sessions",
+  team_create: "a team's task list",
+  team_delete: "a team's task list",
+  task_create: "a team's task list",
+  task_update: "a team's task list",
+  task_list: "a team's task list",
 };
 
 export type ToolDeferral = { offer: (tools: readonly Tool[]) => Tool[] };
@@ -46,7 +51,14 @@ export function toolDeferral(names: readonly string[]): ToolDeferral {
 }
 
 function loadTool(waiting: readonly Tool[], load: (names: string[]) => void): Tool {
-  const lines = waiting.map((t) => (SUMMARY[t.name] === "" ? t.name : `${t.name} (${SUMMARY[t.name] ?? firstClause(t.description)})`)).join(", ");
+  // Tools with one summary share one entry (`a, b, c (what they are for)`); an empty summary is the name alone.
+  const groups = new Map<string, string[]>();
+  for (const t of waiting) {
+    const summary = SUMMARY[t.name] ?? firstClause(t.description);
+    const key = summary === "" ? `\u0000${t.name}` : summary;
+    groups.set(key, [...(groups.get(key) ?? []), t.name]);
+  }
+  const lines = [...groups].map(([summary, names]) => (summary.startsWith("\u0000") ? names[0] : `${names.join(", ")} (${summary})`)).join(", ");
   return defineTool({
     name: LOAD_TOOLS,
     description: `Tools sent once loaded: ${lines}. Name those you need (sent from your next turn).`,

@@ -20,6 +20,7 @@ import type { Listener, ResultEvent, SessionOptions, SessionSandbox } from "./se
 import type { SessionRow } from "./store.ts";
 import type { TaintSource } from "./taint.ts";
 import type { Team } from "./team.ts";
+import type { TeamHookAnswer, TeamHookEvent } from "../hooks/points.ts";
 
 export type { ResultEvent, SessionOptions, SessionSandbox, TeamHolder } from "./session-options.ts";
 export type { CompactOutcome } from "./manual-compaction.ts";
@@ -288,6 +289,11 @@ export class Session {
   }
 
   /** What taints the session now (none without taint tracking). */
+  /** Fires one of the team's hooks in this session (a worker's TeammateIdle); undefined when none is configured. */
+  teamHook(event: TeamHookEvent, fields: Record<string, unknown>, signal: AbortSignal): Promise<TeamHookAnswer | undefined> {
+    return this.core.hooks?.points.team(event, fields, signal) ?? Promise.resolve(undefined);
+  }
+
   taintSources(): TaintSource[] {
     return this.core.taint?.active() ?? [];
   }

@@ -29,6 +29,7 @@ export function attachSubagents(core: SessionCore): { taskTools: Tool[]; hookAge
     halt: (reason) => void (core.childStop ??= reason),
     notice: (event) => void core.emit(event),
     wake: () => core.wakeUp(),
+    hook: (event, fields, signal) => core.hooks?.points.team(event, fields, signal) ?? Promise.resolve(undefined),
     taintSources: () => core.taint?.active() ?? [],
     tainted: (sources) => {
       for (const s of sources) if (core.taint?.add({ ...s, source: s.source })) core.emit({ type: "taint", kind: s.kind, source: s.source, turn: core.assistantTurns });

@@ -16,6 +16,9 @@ import { dirname } from "node:path";
 import { resolveForCheck } from "../permission/paths.ts";
 import { createWorktree, finishWorktree, type Worktree } from "./worktree.ts";
 import { DEFAULT_WORKER_CAP, Team, type Worker } from "./team.ts";
+import { taskListTools } from "../agents/task-list-tools.ts";
+import { joinTeam, leadOf, taskListHost } from "./team-host.ts";
+import { membership } from "./task-list.ts";
 
 /** how deep subagents nest: a session at this depth starts no more */
 export const MAX_TASK_DEPTH = 3;
@@ -55,14 +58,26 @@ export function withSubagents(options: SessionOptions, settings: SubagentSetting
           run: (request) => (depth >= MAX_TASK_DEPTH ? Promise.reject(tooDeep()) : runChild(options, shared, parent, request, approved)),
           start: (request) => (depth >= MAX_TASK_DEPTH ? Promise.reject(tooDeep()) : startWorker(options, shared, parent, request, approved)),
         }),
-        ...teamTools({
-          send: (to, message) => team.get().send(parent.id, to, message),
-          stop: (id) => team.get().stop(id, parent.id),
-          output: (id) => team.get().output(id, parent.id),
-        }),
+        ...teamTools(teamHost(team, parent)),
+        ...taskListTools(taskListHost(options.store, team, parent, (m) => (depth >= MAX_TASK_DEPTH ? Promise.reject(tooDeep()) : startMember(options, shared, parent, m, approved))), { lead: depth === 0 }),
       ];
     },
   };
+}
+
+function teamHost(team: TeamHolder, parent: SubagentParent) {
+  return {
+    send: (to: string, message: string) => team.get().send(parent.id, to, message),
+    stop: (id: string) => team.get().stop(id, parent.id),
+    output: (id: string) => team.get().output(id, parent.id),
+  };
+}
+
+/** A member team_create starts: a background worker of the agent named (general by default). */
+function startMember(parentOptions: SessionOptions, settings: SubagentSettings & { team: TeamHolder }, parent: SubagentParent, member: { name: string; prompt: string; agent: string; toolUseId: string; signal: AbortSignal }, approved: Map<string, Rule[]>): Promise<Worker> {
+  const agent = settings.agents.find((a) => a.name === member.agent && a.mode !== "primary");
+  if (!agent) return Promise.reject(new Error(`unknown subagent_type "${member.agent}" (known: ${settings.agents.filter((a) => a.mode !== "primary").map((a) => a.name).join(", ")})`));
+  return startWorker(parentOptions, settings, parent, { agent: agent.name, prompt: member.prompt, description: `team member ${member.name}`, name: member.name, toolUseId: member.toolUseId, signal: member.signal, ...(agent.isolation ? { isolation: "worktree" as const } : {}) }, approved);
 }
 
 /** The child session of a task call: opened again for a task_id, or made and linked to its parent. */
@@ -73,6 +88,7 @@ function childSession(
   request: ChildRequest,
   approved: Map<string, Rule[]>,
   worktree?: Worktree,
+  background = false,
 ): { child: Session; model: string; agentApprovals: Rule[]; agent: AgentDefinition } {
   const agent = settings.agents.find((a) => a.name === request.agent)!;
   const written = request.model ?? agent.model ?? parentOptions.model;
@@ -88,7 +104,10 @@ function childSession(
   const base = childOptions(parentOptions, agent, parent, model, [agentApprovals, teamApprovals, worktree ? worktreeRules(worktree) : []]);
   // A worker of any agent reads its messages; the team is the lead's.
   if (settings.team) Object.assign(base, { team: settings.team, inbox: (id: string) => settings.team!.current?.inbox(id) ?? [] });
-  const options = mayStartTasks(agent) ? withSubagents(base, { ...settings, depth: (settings.depth ?? 0) + 1 }) : base;
+  const team = settings.team;
+  // A background worker of an agent that starts no tasks still has its team's tools: messages and the task list.
+  const memberTools = team && background ? { subagents: (self: SubagentParent) => [...teamTools(teamHost(team, self)), ...taskListTools(taskListHost(parentOptions.store, team, self), { lead: false })] } : {};
+  const options = mayStartTasks(agent) ? withSubagents(base, { ...settings, depth: (settings.depth ?? 0) + 1 }) : { ...base, ...memberTools };
   const { store } = parentOptions;
   if (request.taskId) {
     const row = store.getSession(request.taskId);
@@ -159,7 +178,7 @@ async function startWorker(
     if (problem) throw new Error(problem);
   }
   const worktree = await worktreeFor(parentOptions, parent, request);
-  const { child, agentApprovals, agent } = childSession(parentOptions, settings, parent, request, approved, worktree);
+  const { child, agentApprovals, agent } = childSession(parentOptions, settings, parent, request, approved, worktree, true);
   const unwire = wire(child, parent, request.toolUseId);
   const teamApprovals = approved.get(TEAM_APPROVALS)!;
   // Kept as they are given: workers running meanwhile ask no more for what one was allowed "always".
@@ -173,7 +192,17 @@ async function startWorker(
     unwire();
   };
   const finish = worktree ? { finish: () => finishWorktree(worktree) } : {};
-  return team.start({ run: { session: child, parent, release, ...finish }, agent: agent.name, description: request.description, toolUseId: request.toolUseId, prompt: request.prompt, ...(request.name ? { name: request.name } : {}) });
+  const { store } = parentOptions;
+  // A member going idle: its TeammateIdle hooks may keep it working (exit 2: their reason is its next prompt).
+  const idle = async (signal: AbortSignal) => {
+    const member = membership(store.db, child.id);
+    if (!member) return undefined;
+    const heard = await child.teamHook("TeammateIdle", { teammate_name: member.name, team_name: member.team.name }, signal);
+    return heard?.block && !heard.stop ? `A TeammateIdle hook configured by the user keeps you working: ${heard.block}` : undefined;
+  };
+  const worker = team.start({ run: { session: child, parent, release, idle, ...finish }, agent: agent.name, description: request.description, toolUseId: request.toolUseId, prompt: request.prompt, ...(request.name ? { name: request.name } : {}) });
+  joinTeam(store, leadOf(store, parent.id), worker);
+  return worker;
 }
 
 const TEAM_APPROVALS = "\u0000team";

@@ -83,6 +83,7 @@ export async function taskCreate(ctx: BoardContext, input: TaskCreateInput, sign
   const subject = input.subject.trim();
   if (!subject) return { ok: false, text: "the subject is blank: call task_create again with a short title in `subject`" };
   const team = ensureTeam(ctx.db, ctx.leadId, now(ctx));
+  for (const w of ctx.workers()) addMember(ctx.db, team, { name: w.name, sessionId: w.id, agent: w.agent }, now(ctx));
   const description = input.description ?? subject;
   const task = addTask(ctx.db, team, { subject, description, ...(input.active_form ? { activeForm: input.active_form } : {}), createdBy: callerName(ctx) }, now(ctx));
   const heard = await ctx.hook("TaskCreated", hookFields(ctx, team, task), signal);

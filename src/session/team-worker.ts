@@ -42,6 +42,8 @@ export type WorkerRun = {
   release: () => void;
   /** the worker ended: its worktree is finished; a line naming it when it is kept (changed) */
   finish?: () => Promise<string | undefined>;
+  /** the worker is about to go idle (its run ended, no mail waits): a text keeps it working with that prompt */
+  idle?: (signal: AbortSignal) => Promise<string | undefined>;
   /** false once there is nothing left to resume the worker in */
   resumable?: boolean;
 };

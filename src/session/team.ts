@@ -13,6 +13,9 @@ import { actionOf, DEFAULT_WORKER_CAP, FINISHED, label, lastText, notificationTe
 
 export { DEFAULT_WORKER_CAP, FINISHED, notificationText, type StartSpec, type Worker, type WorkerRun, type WorkerState } from "./team-worker.ts";
 
+/** how many times in a row TeammateIdle hooks may keep a member from going idle */
+const MAX_IDLE_BLOCKS = 8;
+
 type Live = Worker & { run?: WorkerRun; going?: Promise<void>; killed?: boolean; settling?: boolean; stop?: () => void; notifier?: SubagentParent; readOutput?: () => string };
 
 export class Team {
@@ -262,6 +265,7 @@ export class Team {
       this.changed(worker);
       try {
         let text = prompt ?? this.mail(worker.id);
+        let idles = 0;
         while (text && !worker.killed) {
           const before = worker.cost;
           last = await run.session.prompt(text);
@@ -275,6 +279,9 @@ export class Team {
           run.parent.tainted?.(run.session.taintSources());
           if (last.status !== "success") break;
           text = this.mail(worker.id);
+          // TeammateIdle hooks keep a member going a bounded number of times in a row, as Stop hooks are.
+          if (!text && run.idle && !worker.killed && idles++ < MAX_IDLE_BLOCKS) text = (await run.idle(new AbortController().signal)) ?? "";
+          else if (text) idles = 0;
         }
       } catch (error) {
         worker.error = error instanceof Error ? error.message : String(error);

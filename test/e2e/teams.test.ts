@@ -207,3 +207,42 @@ test.concurrent("--worktree NAME: the main session runs in a worktree; unchanged
   expect(bad.code).toBe(2);
   expect(bad.stderr).toContain('--worktree ../up: the worktree name "../up" is not usable');
 }, 30_000);
+
+test.concurrent("a coordinator makes a team with a member, shares a task list with it, and rein teams list | show NAME read it back", async () => {
+  await using w = await world();
+  const member = (b: any) => !isLead(b);
+  const step = (b: any) => {
+    if (member(b)) {
+      // a member starting an unowned task takes it
+      if (!body(b).includes("Updated task #1 owner, status")) return { reply: [call("task_update", { task_id: "1", status: "in_progress" })] };
+      if (!body(b).includes("Updated task #1 status")) return { reply: [call("task_update", { task_id: "1", status: "completed" })] };
+      return { reply: [text("#1 is done")] };
+    }
+    if (!body(b).includes("Task #1 created")) return { reply: [call("task_create", { subject: "read the notes" })] };
+    if (!body(b).includes("Team \\\"docs\\\" made")) return { reply: [call("team_create", { name: "docs", description: "the notes team", members: [{ name: "ana", prompt: "do task #1 of the list", subagent_type: "general" }] })] };
+    return { reply: [text(notes(b) >= 1 ? "ana finished #1" : "waiting for ana")] };
+  };
+  w.fake.script(...Array.from({ length: 7 }, () => ({ respond: step })));
+  // Claude Code's names for the tools match in its settings: a PreToolUse hook on TaskCreate|TaskUpdate sees both calls
+  await Bun.write(w.path(".claude/settings.json"), JSON.stringify({ hooks: { PreToolUse: [{ matcher: "TaskCreate|TaskUpdate", hooks: [{ type: "command", command: `jq -c '[.tool_name, .tool_input]' >> ${w.path("pre.jsonl")}` }] }] } }));
+
+  const r = await w.runStream(["-p", "split the notes work", "--agent", "coordinator", "--trust"]);
+
+  expect(r.code).toBe(0);
+  expect(r.events.at(-1)).toMatchObject({ type: "result", status: "success", text: "ana finished #1" });
+  // the coordinator has the team's tools up front; Claude Code's TaskCreate ran task_create
+  const offered = w.fake.requests.find((q) => isLead(q.body))!.body.tools.map((t: { name: string }) => t.name);
+  expect(offered).toEqual(expect.arrayContaining(["team_create", "team_delete", "task_create", "task_update", "task_list"]));
+  const pre = (await Bun.file(w.path("pre.jsonl")).text()).trim().split("\n").map((l) => JSON.parse(l));
+  expect(pre).toEqual([["TaskCreate", { subject: "read the notes" }], ["TaskUpdate", { taskId: "1", status: "in_progress" }], ["TaskUpdate", { taskId: "1", status: "completed" }]]);
+  const listed = await w.run(["teams", "list"]);
+  expect(listed.code).toBe(0);
+  expect(listed.stdout).toMatch(/^docs {2}lead s_\w+ {2}\d{4}-\d\d-\d\d \d\d:\d\d {2}1 member {2}1 task \(1 completed, 0 in progress, 0 pending\)\n$/);
+  const shown = await w.run(["teams", "show", "docs"]);
+  expect(shown.stdout).toMatch(/^team docs · lead s_\w+ · made .* UTC\nthe notes team\n\nmembers:\n- ana \(general, s_\w+\) · completed\n\ntasks:\n#1 \[completed\] read the notes \(ana\)\n$/);
+  const json = JSON.parse((await w.run(["teams", "show", "docs", "--json"])).stdout);
+  expect(json).toMatchObject({ name: "docs", members: [{ name: "ana", state: "completed" }], tasks: [{ id: "1", status: "completed", owner: "ana" }] });
+  const missing = await w.run(["teams", "show", "nope"]);
+  expect(missing.code).toBe(2);
+  expect(missing.stderr).toBe('rein: no team named "nope" (teams: docs)\n');
+}, 30_000);

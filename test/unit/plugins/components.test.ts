@@ -55,9 +55,9 @@ test("an exec-form hook gets the plugin's variables substituted in its arguments
 });
 
 test("a hook for an event rein does not have is a warning naming the plugin; its other hooks load", () => {
-  const file = put(join(d.plugins, "odd/hooks/hooks.json"), JSON.stringify({ hooks: { TeammateIdle: [{ hooks: [{ type: "command", command: "true" }] }], Stop: [{ hooks: [{ type: "command", command: "true" }] }] } }));
+  const file = put(join(d.plugins, "odd/hooks/hooks.json"), JSON.stringify({ hooks: { ConfigChange: [{ hooks: [{ type: "command", command: "true" }] }], Stop: [{ hooks: [{ type: "command", command: "true" }] }] } }));
   const plugins = active(d);
-  expect(plugins.problems).toEqual([`plugin odd: ${file}: hook event "TeammateIdle" is not one rein runs (rein runs SessionStart, SessionEnd, UserPromptSubmit, UserPromptExpansion, PreToolUse, PermissionRequest, PostToolUse, PostToolUseFailure, Stop, PreCompact, PostCompact, Notification, SubagentStart, SubagentStop); those hooks are skipped`]);
+  expect(plugins.problems).toEqual([`plugin odd: ${file}: hook event "ConfigChange" is not one rein runs (rein runs SessionStart, SessionEnd, UserPromptSubmit, UserPromptExpansion, PreToolUse, PermissionRequest, PostToolUse, PostToolUseFailure, Stop, PreCompact, PostCompact, Notification, SubagentStart, SubagentStop, TaskCreated, TaskCompleted, TeammateIdle, WorktreeCreate, WorktreeRemove); those hooks are skipped`]);
   expect(hookEntries(hookInput(plugins)).entries.map((e) => e.event)).toEqual(["Stop"]);
 });
 

@@ -36,7 +36,7 @@ describe("opening", () => {
     expect(warning).toBeUndefined();
     expect(store.db.query("PRAGMA user_version").get()).toEqual({ user_version: MIGRATIONS.length });
     const tables = store.db.query("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all();
-    expect(tables).toEqual([{ name: "events" }, { name: "leases" }, { name: "mailbox" }, { name: "messages" }, { name: "sessions" }]);
+    expect(tables).toEqual([{ name: "events" }, { name: "leases" }, { name: "mailbox" }, { name: "messages" }, { name: "sessions" }, { name: "team_members" }, { name: "team_tasks" }, { name: "teams" }]);
   });
 
   test("reopening an up-to-date database keeps its rows", () => {
