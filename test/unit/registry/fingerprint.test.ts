@@ -33,3 +33,23 @@ test("edits, additions and removals anywhere below show; an unchanged folder giv
   expect(prints.of(dir.path)).toEqual(edited);
   expect(prints.of(join(dir.path, "missing"))).toEqual([]);
 });
+
+test("a listing as recent as the clock's tick is made again; an older one is trusted until the folder's mtime moves", () => {
+  dir = tempDir("rein-fingerprint-");
+  writeFileSync(join(dir.path, "a.ts"), "a");
+  const when = new Date(Date.now() - 10_000);
+  utimesSync(dir.path, when, when);
+  let now = when.getTime() + 500; // within the racy window of the folder's mtime
+  const prints = new FolderFingerprints(() => now);
+  expect(prints.of(dir.path)).toHaveLength(1);
+  // an entry made in the same tick: the folder's mtime does not move
+  writeFileSync(join(dir.path, "b.ts"), "b");
+  utimesSync(dir.path, when, when);
+  expect(prints.of(dir.path)).toHaveLength(2);
+  now = when.getTime() + 60_000; // long after: the listing is trusted
+  writeFileSync(join(dir.path, "c.ts"), "c");
+  utimesSync(dir.path, when, when);
+  expect(prints.of(dir.path)).toHaveLength(2);
+  utimesSync(dir.path, new Date(), new Date()); // the mtime moved: listed again
+  expect(prints.of(dir.path)).toHaveLength(3);
+});
