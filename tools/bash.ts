@@ -54,8 +54,10 @@ export default defineTool({
     const marker = newCallMarker(); // finds what left the process group (setsid) when the call ends
     const capture = new OutputCapture(spillPath(ctx.outputDir, ctx.toolUseId), ctx.output);
     const env = { ...ctx.env, [CALL_MARKER]: marker };
-    const call = { command, cwd: ctx.cwd, env: { ...env, TMPDIR: "/dev/shm" } };
-    const started = (sandbox.use && sandbox.readOnly && fitsShell(call) && inSharedSandbox(ctx.sandbox.masked, call, marker, capture)) || spawned(argv, ctx.cwd, env, marker, capture);
+    const { [CALL_MARKER]: _outer, ...base } = ctx.env; // a marker from outside (rein run by rein) gives way to the call's
+    const call = { command, cwd: ctx.cwd, env: { ...base, TMPDIR: "/dev/shm" }, marker };
+    const run = () => spawned(argv, ctx.cwd, env, marker, capture);
+    const started = (sandbox.use && sandbox.readOnly && fitsShell(call) && inSharedSandbox(ctx.sandbox.masked, call, capture, run)) || run();
 
     let killed: "timeout" | "interrupt" | undefined;
     let escalation: Timer | undefined;
@@ -124,16 +126,25 @@ function spawned(argv: string[], cwd: string, env: Record<string, string>, marke
 /**
  * A read-only call in the session's long-lived read-only sandbox (sandbox-shell.ts); undefined when
  * every one of them is busy. Stopping it signals the call's processes by their marker; SIGKILL
- * kills the whole sandbox, everything inside with it.
+ * kills the whole sandbox, everything inside with it. Where the sandbox refuses calls (it cannot
+ * keep its pid 1 out of their reach here), the call runs as `instead` runs it.
  */
-function inSharedSandbox(masked: readonly string[], call: ShellCall, marker: string, capture: OutputCapture): Started | undefined {
+function inSharedSandbox(masked: readonly string[], call: ShellCall, capture: OutputCapture, instead: () => Started): Started | undefined {
   const since = pidCursor();
   const run = runInShell(masked, call, (bytes) => capture.write(bytes));
   if (!run) return undefined;
-  const ended = run.ended.then((end): Ended => ("lost" in end ? { exitCode: null, signalCode: "SIGKILL", leftovers: false } : { exitCode: end.status, signalCode: null, leftovers: end.leftovers }));
+  let fallback: Started | undefined;
+  const ended = run.ended.then((end): Ended | Promise<Ended> => {
+    if ("refused" in end) return (fallback = instead()).ended;
+    return "lost" in end ? { exitCode: null, signalCode: "SIGKILL", leftovers: false } : { exitCode: end.status, signalCode: null, leftovers: end.leftovers };
+  });
   const signal = (name: "SIGTERM" | "SIGKILL") => {
-    if (name === "SIGKILL") run.kill();
-    else signalMarked(marker, name, since);
+    if (fallback) fallback.signal(name);
+    else if (name === "SIGKILL") run.kill();
+    else {
+      run.terminate(); // first: a shell that saw its command die of the signal would say so ("Terminated") and go on
+      signalMarked(call.marker, name, since);
+    }
   };
   return { ended, signal };
 }

@@ -1,50 +1,71 @@
 // One long-lived read-only sandbox that runs the read-only calls of a session one after another,
-// so each call costs a fork of bash instead of a bubblewrap start (its namespaces and mounts). The
-// sandbox is the read-only one of sandbox.ts, with the masks it started with; its pid 1 is a bash
-// loop that reads a call (nonce, cwd, command line, environment; NUL-separated) from stdin, runs
-// the line in a fresh subshell with exactly that environment, then kills whatever the line left
-// running (pid 1's `kill -1` reaches every other process in the namespace, setsid or not), empties
-// the private /dev/shm and writes an end mark (RS, the call's nonce, the status, whether anything
-// was left) after the output. Nothing of a call can write after its mark: it has been killed.
-// A call stopped on timeout or abort gets SIGTERM by its marker, and the whole sandbox is killed
-// a grace later if the line is still running; the next call starts a new one.
+// so a call costs the fork of a shell made ahead of it instead of a bubblewrap start (namespaces,
+// mounts) and a bash start. Its pid 1 is a bash loop started with the calls' environment (one
+// sandbox per environment and mask list): for each call it forks a subshell ahead of time, which
+// reads the call (folder, command line, marker; NUL-separated) from the request pipe, lets go of
+// the pipe and runs the line with `eval`, as `bash -c` would. Once that subshell has ended, pid 1
+// kills whatever the line left running (its `kill -1` reaches every other process in the
+// namespace, setsid or not), empties the private /dev/shm, and only then reads the call's nonce
+// (sent after the call) and writes an end mark (RS, the nonce, the status, whether anything was
+// left) after the output. Nothing of a call can write after its mark, as it has been killed, nor
+// forge the mark, as its nonce was read only after it ended.
+// A call cannot reach pid 1 either: pid 1 runs from an execute-only copy of bash, which makes it
+// non-dumpable, and holds no capabilities (bwrap --cap-drop ALL), so no call can ptrace it, write
+// its memory (/proc/1/mem) or open its pipes through /proc/1/fd. It checks this before its first
+// call and refuses every call where it does not hold; the calls then get a bubblewrap each.
+// A call stopped on timeout or abort gets SIGTERM by its marker and its shell by its pid, and the
+// whole sandbox is killed a grace later if the line is still running; the next call starts a new one.
 import { randomBytes } from "node:crypto";
-import { killAtExit, signalGroup, spawnGroup } from "../../src/sdk/process-group.ts";
+import { readFileSync } from "node:fs";
+import { CALL_MARKER, killAtExit, PROCESS_MARKER, signalGroup, spawnGroup } from "../../src/sdk/process-group.ts";
 import { readOnlyArgv } from "./sandbox.ts";
 
-export type ShellEnd = { status: number; leftovers: boolean } | { lost: true };
-export type ShellCall = { command: string; cwd: string; env: Record<string, string> };
-export type ShellRun = { ended: Promise<ShellEnd>; kill: () => void };
+/** How a shared call ended; `refused`: the sandbox could not be hardened here and ran nothing. */
+export type ShellEnd = { status: number; leftovers: boolean } | { lost: true } | { refused: true };
+/** A call: `env` is the environment without the call's marker, which `marker` carries. */
+export type ShellCall = { command: string; cwd: string; env: Record<string, string>; marker: string };
+/** `terminate`: SIGTERM to the call's own shell (its commands carry the marker; the shell, a fork of pid 1, does not); `kill`: the whole sandbox. */
+export type ShellRun = { ended: Promise<ShellEnd>; terminate: () => void; kill: () => void };
 
-const LOOP = `exec 2>/dev/null
-shopt -s nullglob dotglob
-# Nothing of the loop's own environment reaches a call: unexported once here, not per call (a fork).
-for name in $(compgen -e) OLDPWD; do export -n -- "$name"; done
-while IFS= read -r -d '' nonce && IFS= read -r -d '' cwd && IFS= read -r -d '' line && IFS= read -r -d '' count; do
-  vars=()
-  for ((i = 0; i < count; i++)); do IFS= read -r -d '' var; vars+=("$var"); done
-  (
-    export -- "\${vars[@]}"
-    cd -- "$cwd" && exec bash -c "exec 2>&1; $line"
-  ) </dev/null 2>&1
-  status=$?
-  left=0
-  if kill -0 -1; then
-    left=1
-    IFS= read -r -t 0.15 -d '' _
-    kill -KILL -1
-  fi
-  wait
-  shm=(/dev/shm/*)
-  ((\${#shm[@]} == 0)) || command rm -rf -- "\${shm[@]}"
-  printf '\\036%s %d %d\\n' "$nonce" "$status" "$left"
-done`;
+const INIT = "/dev/shm/.rein-init";
+// One line, so that the command's own lines count from 1 in bash's messages (eval numbers them from its own line).
+const LOOP = [
+  "exec 2>/dev/null;",
+  'if [[ -z $__rein_init ]]; then',
+  // Re-executed from a copy nobody can read, the shell is not dumpable: no ptrace, no /proc/1/mem.
+  `shopt -s execfail; command install -m 0111 -- "$BASH" ${INIT} && __rein_init=1 exec -a bash ${INIT} --noprofile --norc -c "$BASH_EXECUTION_STRING";`,
+  "fi;",
+  `command rm -f -- ${INIT}; export -n __rein_init; unset __rein_init;`,
+  "if ( : </proc/1/environ ); then printf '\\036unsafe\\n'; exit 0; fi;",
+  "printf '\\036ready\\n'; shopt -s nullglob dotglob; exec 3<&0 0</dev/null;",
+  "while :; do",
+  "(",
+  "IFS= read -r -d '' -u 3 __rein_cwd && IFS= read -r -d '' -u 3 __rein_line && IFS= read -r -d '' -u 3 __rein_marker || exit 255;",
+  `exec 3<&- 2>&1; export ${CALL_MARKER}=$__rein_marker;`,
+  "unset __rein_marker __rein_nonce __rein_status __rein_left __rein_shm __rein_call; shopt -u nullglob dotglob;",
+  'cd -- "$__rein_cwd" || exit; unset __rein_cwd OLDPWD;',
+  'eval "unset __rein_line; $__rein_line"',
+  ") & __rein_call=$!;",
+  'wait "$__rein_call"; __rein_status=$?; __rein_left=0;',
+  "if kill -0 -1; then __rein_left=1; command sleep 0.15; kill -KILL -1; fi;",
+  "wait; __rein_shm=(/dev/shm/*);",
+  '((${#__rein_shm[@]} == 0)) || command rm -rf -- "${__rein_shm[@]}";',
+  "IFS= read -r -d '' -u 3 __rein_nonce || exit 0;",
+  `printf '\\036%s %d %d\\n' "$__rein_nonce" "$__rein_status" "$__rein_left";`,
+  "done",
+].join(" ");
 
-/** Idle sandboxes kept per mask list; more calls at once than this run in a bubblewrap of their own. */
+/** Idle sandboxes kept per environment and mask list; more calls at once than this run in a bubblewrap of their own. */
 const MAX_SHELLS = 4;
 /** An environment variable name bash can export (others go through a bubblewrap of their own). */
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/**
+ * What a fresh `bash -c` reads from its environment at start and the loop's bash would read once
+ * for every call (its options, a startup file), and the loop's own names: such calls get a bubblewrap of their own.
+ */
+const OWN_NAMES = /^(BASH_ENV|ENV|SHELLOPTS|BASHOPTS|POSIXLY_CORRECT|BASH_COMPAT|BASH_XTRACEFD|PS4|GLOBIGNORE|EXECIGNORE|__rein_.*)$/;
 const RS = 0x1e;
+const READY = Buffer.from("\x1eready\n");
 
 type Shell = {
   key: string;
@@ -53,34 +74,42 @@ type Shell = {
   dead: boolean;
   /** forgets the sandbox's group in the kill at rein's exit */
   forget: () => void;
+  /** the first line, whether the loop holds pid 1 out of the calls' reach, is read */
+  ready: boolean;
   /** where the output of the call in progress goes, and how its end mark is recognised */
   current?: { mark: Buffer; output: (bytes: Uint8Array) => void; end: (end: ShellEnd) => void };
 };
 
 const shells: Shell[] = [];
+/** Set once a sandbox said it could not keep its pid 1 out of the calls' reach: none is started again. */
+let refused = false;
 
 /** Whether a call can run in a shared sandbox: nothing in it that the NUL-separated request or bash's export cannot carry. */
 export function fitsShell(call: ShellCall): boolean {
-  const texts = [call.command, call.cwd, ...Object.entries(call.env).flat()];
-  return texts.every((text) => !text.includes("\0")) && Object.keys(call.env).every((name) => NAME.test(name));
+  if (refused) return false;
+  const texts = [call.command, call.cwd, call.marker, ...Object.entries(call.env).flat()];
+  return texts.every((text) => !text.includes("\0")) && Object.keys(call.env).every((name) => NAME.test(name) && !OWN_NAMES.test(name));
 }
 
 /**
- * Runs `call` in an idle read-only sandbox with these masks (started if none is); undefined when
- * MAX_SHELLS are busy with these masks already. Output arrives through `output` in order.
+ * Runs `call` in an idle read-only sandbox with these masks and this environment (started if none
+ * is); undefined when MAX_SHELLS are busy with them already. Output arrives through `output` in order.
  */
 export function runInShell(masked: readonly string[], call: ShellCall, output: (bytes: Uint8Array) => void): ShellRun | undefined {
-  const key = masked.join("\0");
+  if (refused) return undefined;
+  const key = `${masked.join("\0")}\0\0${JSON.stringify(call.env)}`;
   let shell = shells.find((s) => s.key === key && !s.busy && !s.dead);
   if (!shell) {
     if (shells.filter((s) => s.key === key && !s.dead).length >= MAX_SHELLS) return undefined;
     // Sandboxes of other masks are stale (the masks changed when a call could have written a secret).
     for (const other of shells.filter((s) => s.key !== key && !s.busy)) stop(other);
-    shell = start(key, masked);
+    shell = start(key, masked, call.env);
   }
   const nonce = randomBytes(12).toString("hex");
   const target = shell;
   target.busy = true;
+  // Referenced while a call runs: an unreferenced process whose pipe is awaited makes Bun's event loop poll without sleeping.
+  target.proc.ref();
   const ended = new Promise<ShellEnd>((resolve) => {
     target.current = {
       mark: Buffer.from(`\x1e${nonce} `),
@@ -88,21 +117,48 @@ export function runInShell(masked: readonly string[], call: ShellCall, output: (
       end: (end) => {
         target.current = undefined;
         target.busy = false;
+        target.proc.unref();
         resolve(end);
       },
     };
   });
-  const vars = Object.entries(call.env).map(([name, value]) => `${name}=${value}`);
-  target.proc.stdin.write([nonce, call.cwd, call.command, String(vars.length), ...vars].map((part) => `${part}\0`).join(""));
+  target.proc.stdin.write(`${call.cwd}\0${call.command}\0${call.marker}\0${nonce}\0`);
   target.proc.stdin.flush();
-  return { ended, kill: () => stop(target) };
+  return { ended, terminate: () => terminate(target), kill: () => stop(target) };
 }
 
-function start(key: string, masked: readonly string[]): Shell {
+/** SIGTERM to pid 1's children: the call's shell and what it left to pid 1 (between calls there is only the next call's shell). */
+function terminate(shell: Shell): void {
+  for (const init of children(shell.proc.pid)) {
+    for (const pid of children(init)) {
+      try {
+        process.kill(pid, "SIGTERM");
+      } catch {
+        // gone meanwhile
+      }
+    }
+  }
+}
+
+function children(pid: number): number[] {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").split(" ").filter(Boolean).map(Number);
+  } catch {
+    return []; // gone, or a kernel without the list: the SIGKILL a grace later still ends the call
+  }
+}
+
+function start(key: string, masked: readonly string[], env: Record<string, string>): Shell {
   const argv = readOnlyArgv(["bash", "--noprofile", "--norc", "-c", LOOP], { workspace: "/", masked, ownInit: true });
-  const proc = spawnGroup(argv, { env: { PATH: process.env.PATH ?? "/usr/bin:/bin" }, stdin: "pipe", stdout: "pipe", stderr: "ignore" });
+  // The sandbox carries a marker of this process too: the watchdog ends it should rein die with a call running.
+  const proc = spawnGroup(argv, {
+    env: { ...env, PATH: env.PATH ?? process.env.PATH ?? "/usr/bin:/bin", [CALL_MARKER]: `${PROCESS_MARKER}-sandbox` },
+    stdin: "pipe",
+    stdout: "pipe",
+    stderr: "ignore",
+  });
   proc.unref();
-  const shell: Shell = { key, proc, busy: false, dead: false, forget: killAtExit(proc.pid) };
+  const shell: Shell = { key, proc, busy: false, dead: false, ready: false, forget: killAtExit(proc.pid) };
   shells.push(shell);
   void read(shell);
   return shell;
@@ -127,14 +183,29 @@ async function read(shell: Shell): Promise<void> {
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      pending = Buffer.concat([pending, value]);
-      pending = deliver(shell, pending);
+      pending = pending.length ? Buffer.concat([pending, value]) : Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+      if (!shell.ready) pending = greeting(shell, pending);
+      if (shell.ready) pending = deliver(shell, pending);
     }
   } catch {
     // the pipe broke: as at EOF
   }
   stop(shell);
   shell.current?.end({ lost: true });
+}
+
+/** The loop's first line: ready, or that it cannot keep pid 1 out of the calls' reach (then no shared sandbox again). */
+function greeting(shell: Shell, bytes: Buffer): Buffer {
+  if (bytes.length < READY.length) return bytes;
+  if (bytes.subarray(0, READY.length).equals(READY)) {
+    shell.ready = true;
+    return bytes.subarray(READY.length);
+  }
+  // "unsafe", or anything else: either way the loop is not one to trust with a call.
+  refused = true;
+  stop(shell);
+  shell.current?.end({ refused: true });
+  return Buffer.alloc(0);
 }
 
 /** Passes on what is surely output, ends the call at its mark; returns what must wait for more bytes. */

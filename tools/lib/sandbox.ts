@@ -32,7 +32,7 @@ export type SandboxDecision = { use: true; readOnly: boolean; network: boolean }
 /** Inside a git folder: what runs or configures code outside the sandbox later, when the user runs git. */
 const GIT_PROTECTED = ["hooks", "config"];
 /** The mounts and namespaces every sandboxed command uses, so the probe fails where a command would. */
-const PROBE = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-pid", "--unshare-net", "--", "true"];
+const PROBE = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--cap-drop", "ALL", "--unshare-pid", "--unshare-net", "--", "true"];
 /**
  * The namespace's pid 1, a few lines of sh around the command. Neither of the obvious choices works:
  * bwrap's own init outlives the command as a zombie in the caller's process group (every call would
@@ -56,8 +56,12 @@ const INSTALL: [RegExp, string][] = [
   [/\balpine\b/, "sudo apk add bubblewrap"],
 ];
 
-/** The start of every bwrap line: the host read-only, a fresh /dev and /proc. */
-const HOST_READ_ONLY = ["bwrap", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"];
+/**
+ * The start of every bwrap line: the host read-only, a fresh /dev and /proc, and no capabilities.
+ * bwrap keeps them all for a command run as root, and with CAP_SYS_ADMIN a command could remount
+ * the read-only host writable (`mount -o remount,bind,rw /`); without root it holds none anyway.
+ */
+const HOST_READ_ONLY = ["bwrap", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--cap-drop", "ALL"];
 
 /** Mounts hiding each path: an empty read-only folder over a folder, an empty file over a file. */
 function maskMounts(masked: readonly string[]): string[] {
