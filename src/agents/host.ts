@@ -17,8 +17,11 @@ export type SubagentParent = {
   spent: (usage: Usage, cost: number | null) => void;
   /** the parent's run's spending, shared with its children (and theirs): `--max-cost` holds for the total */
   spend: () => RunSpend;
-  /** a hook in a child said `continue: false`: the whole run stops, with this reason */
-  halt: (reason: string) => void;
+  /**
+   * a hook in a child said `continue: false`: the whole run stops, with this reason; `claude`: the
+   * hook was Claude Code's, whose stop ends the run as a success with it as `hook_stop`
+   */
+  halt: (reason: string, claude?: { event: string; reason: string }) => void;
   /** puts an event in the parent's log (a worker's task_notification) */
   notice: (event: AgentEvent) => void;
   /** mail for the parent came: an idle parent is woken to answer it */

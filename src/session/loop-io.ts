@@ -71,7 +71,8 @@ function runChain(core: SessionCore): { chain?: CallChain } {
   const { options } = core;
   const own = core.hooks || options.afterToolCall || options.beforeStop ? withStopCheck(withAfterCall(core.hooks?.points.chain ?? {}, options.afterToolCall), options.beforeStop) : undefined;
   if (!core.taskTools.length && !core.hookAgent) return own ? { chain: own } : {};
-  return { chain: { ...own, halted: () => core.childStop ?? own?.halted?.() } };
+  const haltSucceeds = () => (core.childStop ? core.childStop.claude !== undefined : own?.haltSucceeds?.() === true);
+  return { chain: { ...own, halted: () => core.childStop?.reason ?? own?.halted?.(), haltSucceeds } };
 }
 
 /** The tools offered now: the session's, then the task tool when it has subagents, deferred ones as their loader. */

@@ -68,7 +68,7 @@ async function closeRun(core: SessionCore, result: LoopResult, startedAt: number
   core.saving(() => core.options.store.updateSession(core.id, {}));
   const failure = core.saveError ?? core.lease.lost();
   const { usage, cost } = withChildSpend(core, result.usage, result.cost);
-  const hookStop = failure ? undefined : core.hooks?.points.claudeStop();
+  const hookStop = failure ? undefined : (core.hooks?.points.claudeStop() ?? core.childStop?.claude);
   return core.result(startedAt, failure ? "error" : result.status, { text: result.text, usage, cost, turns: result.turns, apiMs: result.apiMs, error: failure ?? result.error, ...(hookStop ? { hookStop } : {}) });
 }
 

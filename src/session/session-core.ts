@@ -54,7 +54,7 @@ export class SessionCore {
   /** what this run's subagents spent (their results roll up into this run's) */
   childSpend: ChildSpend = noChildSpend();
   /** a child's hook stopped the whole run (`continue: false` in a subagent): why */
-  childStop: string | undefined;
+  childStop: { reason: string; claude?: { event: string; reason: string } } | undefined;
   /** the run under way's spending, shared with its children */
   runSpend: RunSpend = { spent: 0 };
   /** told when mail (a worker's notification, a message) comes while no run is under way (front ends start one) */

@@ -26,7 +26,7 @@ export function attachSubagents(core: SessionCore): { taskTools: Tool[]; hookAge
       core.childSpend = { usage: addUsage(before.usage, usage), cost: before.cost === null || cost === null ? null : before.cost + cost };
     },
     spend: () => core.runSpend,
-    halt: (reason) => void (core.childStop ??= reason),
+    halt: (reason, claude) => void (core.childStop ??= { reason, ...(claude ? { claude } : {}) }),
     notice: (event) => void core.emit(event),
     wake: () => core.wakeUp(),
     hook: (event, fields, signal) => core.hooks?.points.team(event, fields, signal) ?? Promise.resolve(undefined),

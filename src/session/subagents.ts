@@ -144,6 +144,7 @@ async function runChild(
     parent.spent(result.usage, result.cost_usd);
     // `continue: false` from a hook in the child stops the whole run, as docs/hooks.md says.
     if (result.status === "stopped") parent.halt(result.error ?? "a hook in a subagent stopped the run");
+    else if (result.hook_stop) parent.halt(`a ${result.hook_stop.event} hook in a subagent stopped the run: ${result.hook_stop.reason}`, result.hook_stop);
     parent.tainted?.(child.taintSources());
     const kept = worktree ? await finishWorktree(worktree) : undefined;
     return {
