@@ -146,7 +146,7 @@ async function runChild(
     if (result.status === "stopped") parent.halt(result.error ?? "a hook in a subagent stopped the run");
     else if (result.hook_stop) parent.halt(`a ${result.hook_stop.event} hook in a subagent stopped the run: ${result.hook_stop.reason}`, result.hook_stop);
     parent.tainted?.(child.taintSources());
-    const kept = worktree ? await finishWorktree(worktree) : undefined;
+    const kept = worktree ? await finishWorktree(worktree, parent.hook) : undefined;
     return {
       taskId: child.id,
       status: result.status,
@@ -192,7 +192,7 @@ async function startWorker(
     unsync();
     unwire();
   };
-  const finish = worktree ? { finish: () => finishWorktree(worktree) } : {};
+  const finish = worktree ? { finish: () => finishWorktree(worktree, parent.hook) } : {};
   const { store } = parentOptions;
   // A member going idle: its TeammateIdle hooks may keep it working (exit 2: their reason is its next prompt).
   const idle = async (signal: AbortSignal) => {
@@ -212,7 +212,7 @@ const TEAM_APPROVALS = "\u0000team";
 async function worktreeFor(options: SessionOptions, parent: SubagentParent, request: ChildRequest): Promise<Worktree | undefined> {
   if (request.isolation !== "worktree" || request.taskId) return undefined;
   const name = request.name ?? `task-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
-  return createWorktree(parent.cwd, dirname(options.outputDir), name);
+  return createWorktree(parent.cwd, dirname(options.outputDir), name, parent.hook);
 }
 
 /** The worktree is the worker's workspace: reaching into it asks nothing more than the project would (denies still hold). */
