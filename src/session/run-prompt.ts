@@ -3,7 +3,7 @@
 // mode), and close the run with its result, the children's spending rolled up (subagent-parent.ts).
 // Whatever happens, the run's state is reset after it.
 import { runLoop, type LoopResult } from "../agent/loop.ts";
-import { addUsage, emptyUsage, type ContentBlock, type Message } from "../agent/types.ts";
+import { addUsage, emptyUsage, type ContentBlock, type Message, type RunSpend } from "../agent/types.ts";
 import { loopConfig, loopIO } from "./loop-io.ts";
 import { preparePrompt } from "./prepare-prompt.ts";
 import { internalError, type SessionCore } from "./session-core.ts";
@@ -16,7 +16,7 @@ export async function runPrompt(core: SessionCore, text: string, attachments: re
   const { signal } = controller;
   core.controller = controller;
   core.inRun = true;
-  core.runSpend = core.options.spend ?? { spent: 0 };
+  core.runSpend = core.options.spend ?? teamSpend(core) ?? { spent: 0 };
   const startedAt = core.now;
   // Grants made during this run end with it; a subagent's run shares the list and drops only its own.
   const grantsBefore = core.options.skills?.grants.length ?? 0;
@@ -78,6 +78,18 @@ async function checkpointEnd(core: SessionCore): Promise<void> {
   if (report) core.emit({ type: "checkpoint", ...report });
 }
 
+/**
+ * `--max-cost` across a lead's runs: while background workers of an earlier run still go (or their
+ * notifications wait), a new run (the terminal, the server or ACP woken to answer them) shares that
+ * run's spending with them, so the cap holds for the lead and its team together; once the team is
+ * quiet, or the cap has stopped a run, the next run starts from $0.
+ */
+function teamSpend(core: SessionCore): RunSpend | undefined {
+  const spend = core.teamSpend;
+  core.teamSpend = undefined;
+  return spend && core.options.team?.current?.busy(core.id) ? spend : undefined;
+}
+
 /** After every run: the lease let go, the run's state reset, its grants dropped; mail that came after its last turn wakes the session again. */
 function endRun(core: SessionCore, grantsBefore: number): void {
   core.lease.release();
@@ -86,6 +98,10 @@ function endRun(core: SessionCore, grantsBefore: number): void {
   core.saveError = undefined;
   core.runUsage = emptyUsage();
   core.childSpend = noChildSpend();
+  // Workers started by this run keep adding to its spending: a later run of this lead carries it on.
+  // Once the cap stopped a run, the team's budget has done its work: the person's next prompt starts from $0.
+  const capped = core.options.maxCost !== undefined && core.runSpend.spent !== null && core.runSpend.spent >= core.options.maxCost;
+  if (!core.options.spend && !capped && core.options.team?.current?.busy(core.id)) core.teamSpend = core.runSpend;
   core.runSpend = { spent: 0 };
   core.childStop = undefined;
   core.hooks?.rest();

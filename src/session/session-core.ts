@@ -57,6 +57,8 @@ export class SessionCore {
   childStop: { reason: string; claude?: { event: string; reason: string } } | undefined;
   /** the run under way's spending, shared with its children */
   runSpend: RunSpend = { spent: 0 };
+  /** the last run's spending while the background workers it started still go: the next run of this lead goes on with it */
+  teamSpend: RunSpend | undefined;
   /** told when mail (a worker's notification, a message) comes while no run is under way (front ends start one) */
   readonly wakeListeners = new Set<() => void>();
   /** print mode: a run that ends with workers still going waits for their notifications and answers them */

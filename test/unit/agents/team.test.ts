@@ -293,3 +293,34 @@ test("background bash joins the list: task_output reads its output, task_stop en
   expect(log.of("task_notification")[0]).toMatchObject({ status: "killed", summary: 'Command "echo started; sleep 30" was stopped' });
   expect(session.team!.list(session.id)[0]).toMatchObject({ kind: "bash", state: "killed" });
 });
+
+test("--max-cost across a lead's runs: a run that answers its workers' notifications goes on with the spending of the run that started them", async () => {
+  // claude-sonnet-5-5: 1000 tokens in and 100 out cost $0.003 a call; the cap is $0.01
+  const usage = { input_tokens: 1000, output_tokens: 100 };
+  const { session, log } = start({ model: "claude-sonnet-5-5", maxCost: 0.01 });
+  let release!: () => void;
+  const firstRunOver = new Promise<void>((resolve) => (release = resolve));
+  const priced = (step: FakeStep): FakeStep => ({ ...step, usage });
+  kit.fake.script(
+    priced({ reply: [bg({ name: "spender" })] }),
+    ...route(3, (body) => (sent(body).includes("poked 1") ? priced(text("spent it")) : { ...priced(call("poke", { n: 1 })), waitFor: firstRunOver }), () => priced(text("started it"))),
+  );
+
+  const first = await session.prompt("spend in the background");
+  release();
+  expect(first).toMatchObject({ status: "success", text: "started it" });
+  // the worker spends two calls after the first run ended; its notification waits for the lead
+  await new Promise<void>((resolve) => (log.of("task_notification").length ? resolve() : session.subscribe((e) => void (e.type === "task_notification" && resolve()))));
+  const requests = kit.fake.requests.length;
+
+  const second = await session.prompt("what did it find?");
+
+  // $0.003 x 4 spent by the lead's first run and its worker: the next run starts over the cap and sends nothing
+  expect(second.status).toBe("max_turns");
+  expect(second.error).toContain("the cost budget of $0.01 was reached ($0.0120 spent)");
+  expect(kit.fake.requests.length).toBe(requests);
+  // once the cap has stopped a run, the next starts from $0 again (and reads the notification still waiting)
+  kit.fake.script(priced(text("fresh")));
+  expect(await session.prompt("and now?")).toMatchObject({ status: "success", text: "fresh" });
+  expect(sent(kit.fake.requests.at(-1)!.body)).toContain("<task-notification>");
+});
