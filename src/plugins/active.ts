@@ -2,6 +2,7 @@
 // (always on), then the installed plugins that are enabled. Read once per run by the front end.
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
+import { holdCopy } from "./copies.ts";
 import { isOn, type Enabled } from "./enabled.ts";
 import { entryComponents } from "./entry-manifest.ts";
 import { folderPlugins, loadPlugins, type Plugin, type PluginLoad, type PluginRoot } from "./plugins.ts";
@@ -45,6 +46,8 @@ function enabledRoots(places: PluginPlaces, problems: string[]): PluginRoot[] {
     }
     const entry = plugin.entry ? entryComponents(plugin.entry) : undefined;
     if (typeof entry === "string") problems.push(`plugin ${plugin.id}: its marketplace entry in installed.json: ${entry}; read without it`);
+    // Held while this process runs: an update meanwhile leaves this copy in place (copies.ts).
+    holdCopy(plugin.root);
     roots.push({ root: plugin.root, id: plugin.id, name: plugin.name, ...(entry && typeof entry !== "string" ? { entry } : {}), installed: true });
   }
   for (const [id, on] of Object.entries(enabled.project)) {

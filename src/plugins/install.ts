@@ -1,7 +1,7 @@
 // Installing: a spec (a folder, a git URL or NAME@MARKETPLACE) is fetched and read, then copied into
 // rein's data folder, pinned to its version (or its git commit), recorded and enabled. The person
 // sees what it runs between the two steps (see summary.ts).
-import { cpSync, existsSync, lstatSync, mkdirSync, realpathSync, rmSync } from "node:fs";
+import { cpSync, existsSync, lstatSync, mkdirSync, realpathSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { stageSource, type Staged } from "./fetch-source.ts";
 import { isGitUrl } from "./git.ts";
@@ -10,6 +10,7 @@ import { entrySource, readMarketplace } from "./marketplace.ts";
 import { INDEX_FILE, writePluginIndex } from "./plugin-index.ts";
 import { readPlugin, type Plugin } from "./read-plugin.ts";
 import { setEnabled } from "./enabled.ts";
+import { pruneCopies, putInPlace, stagingFor } from "./copies.ts";
 import { pluginStore, readInstalled, readMarketplaces, safeName, writeInstalled, type InstalledPlugin, type PluginSource, type PluginStore } from "./store.ts";
 
 export type InstallPlaces = { dataDir: string; cwd: string; userConfig: string };
@@ -69,15 +70,15 @@ export function finishInstall(prepared: Prepared, places: InstallPlaces, onNote?
   if (typeof installed === "string") return { error: installed };
   // A version is a folder name: no separators, and never `.` or `..`.
   const root = join(store.cache, safeName(prepared.id), prepared.version.replace(/[^A-Za-z0-9_.+-]/g, "-").replace(/^\.+/, "_"));
-  rmSync(root, { recursive: true, force: true });
-  mkdirSync(root, { recursive: true });
+  // Copied beside it first, then put in place: a session running the copy there never sees it half made.
+  const staging = stagingFor(root);
+  mkdirSync(staging, { recursive: true });
   const outside: string[] = [];
   const shipped = join(prepared.staged.root, INDEX_FILE);
-  cpSync(prepared.staged.root, root, { recursive: true, filter: (from) => !/(^|\/)\.git$/.test(from) && from !== shipped && keptLink(prepared.staged.root, from, outside) });
+  cpSync(prepared.staged.root, staging, { recursive: true, filter: (from) => !/(^|\/)\.git$/.test(from) && from !== shipped && keptLink(prepared.staged.root, from, outside) });
   if (outside.length) onNote?.(`plugin ${prepared.id}: left out ${outside.length === 1 ? "a symlink that points" : `${outside.length} symlinks that point`} out of the plugin (${outside.slice(0, 3).join(", ")}${outside.length > 3 ? ", ..." : ""}): a plugin's files stay inside it`);
   prepared.staged.done();
-  const old = installed[prepared.id];
-  if (old && old.root !== root) rmSync(old.root, { recursive: true, force: true });
+  putInPlace(staging, root);
   writePluginIndex(root, { id: prepared.id, name: prepared.plugin.name, dataRoot: store.data, ...(prepared.entry ? { entry: prepared.entry } : {}) });
   const record: InstalledPlugin = {
     id: prepared.id,
@@ -90,7 +91,10 @@ export function finishInstall(prepared: Prepared, places: InstallPlaces, onNote?
     installedAt: new Date().toISOString(),
     ...(prepared.entry ? { entry: prepared.entry } : {}),
   };
-  writeInstalled(store, { ...installed, [prepared.id]: record });
+  const now = { ...installed, [prepared.id]: record };
+  writeInstalled(store, now);
+  // The copy it replaces goes, unless a running session holds it (copies.ts).
+  pruneCopies(store, rootsOf(now));
   const problem = setEnabled(places.userConfig, prepared.id, true);
   return problem ? { error: `installed, but not enabled: ${problem}` } : record;
 }
@@ -115,9 +119,11 @@ export function removeInstalled(plugin: InstalledPlugin, places: InstallPlaces):
   if (typeof installed === "string") return installed;
   const { [plugin.id]: _gone, ...rest } = installed;
   writeInstalled(store, rest);
-  rmSync(join(store.cache, safeName(plugin.id)), { recursive: true, force: true });
+  pruneCopies(store, rootsOf(rest));
   return setEnabled(places.userConfig, plugin.id, undefined);
 }
+
+const rootsOf = (installed: Record<string, InstalledPlugin>) => new Set(Object.values(installed).map((p) => p.root));
 
 /** False for a symlink whose target is outside the plugin (or cannot be resolved): it is not copied, and `outside` names it. */
 function keptLink(pluginRoot: string, from: string, outside: string[]): boolean {
