@@ -1,7 +1,7 @@
 // The agent fields Claude Code gives a meaning beyond rein's core ones, read into the definition:
-// `skills` (loaded into the agent's prompt), `memory` (its memory folder's MEMORY.md read into its
-// prompt), `initialPrompt` (the first turn when it runs as the main agent), `hooks` (active while it
-// runs), `mcpServers`, `effort`, `background` and `isolation` (carried for the parts that run them).
+// `skills` (loaded into the agent's prompt), `memory`, `hooks` and `mcpServers` (applied to its
+// task's session, session/agent-fields.ts), `initialPrompt` (the first turn when it runs as the main
+// agent), `background` and `isolation` (the task tool), `effort` (carried: no model takes it yet).
 // A value of the wrong shape is a note and the field is left out; the agent still loads.
 import type { AgentDefinition } from "./types.ts";
 

@@ -109,10 +109,11 @@ function readAgentFolder(folder: Folder): AgentFolderRead {
   return { parsed, warnings };
 }
 
-/** A plugin's agent is namespaced, and may not choose its permission mode (as in Claude Code). */
+/** A plugin's agent is namespaced, and may not choose its permission mode, hooks or MCP servers (as in Claude Code). */
 function pluginAgent(agent: AgentDefinition, prefix: string, notes: string[]): AgentDefinition {
-  const { permissionMode, ...rest } = agent;
-  if (permissionMode) notes.push(`agent file ${agent.source}: permissionMode is ignored in a plugin's agent`);
+  const { permissionMode, hooks, mcpServers, ...rest } = agent;
+  const ignored = [...(permissionMode ? ["permissionMode"] : []), ...(hooks ? ["hooks"] : []), ...(mcpServers ? ["mcpServers"] : [])];
+  if (ignored.length) notes.push(`agent file ${agent.source}: ${ignored.join(", ")} ${ignored.length === 1 ? "is" : "are"} ignored in a plugin's agent`);
   return { ...rest, name: `${prefix}${agent.name}` };
 }
 

@@ -48,8 +48,8 @@ export function taskTool(options: TaskToolOptions): Tool {
         const known = runnable.map((a) => a.name).join(", ");
         return { output: `Unknown subagent_type "${input.subagent_type}". Known agents: ${known}. Call task again with one of them.`, isError: true };
       }
-      // An agent file's `background: true` starts its tasks in the background unless the call says otherwise.
-      if ((input.run_in_background ?? agent.background) && options.start) {
+      // An agent file's `background: true` always starts its tasks in the background, as in Claude Code.
+      if ((input.run_in_background === true || agent.background === true) && options.start) {
         try {
           const worker = await options.start({
             agent: agent.name,

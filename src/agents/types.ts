@@ -31,17 +31,17 @@ export type AgentDefinition = {
   project: boolean;
   /** skills whose text is loaded into the agent's prompt when it starts (Claude Code's `skills`) */
   skills?: string[];
-  /** the memory folder whose MEMORY.md is read into its prompt: ~/.claude/agent-memory/NAME/ (user), .claude/agent-memory/NAME/ (project), .claude/agent-memory-local/NAME/ (local) */
+  /** its memory folder, whose MEMORY.md is read into its prompt as a subagent (session/agent-fields.ts): ~/.claude/agent-memory/NAME/ (user), .claude/agent-memory/NAME/ (project), .claude/agent-memory-local/NAME/ (local) */
   memory?: "user" | "project" | "local";
   /** Claude Code's reasoning effort: a level or a number (carried; rein's models take no effort setting yet) */
   effort?: "low" | "medium" | "high" | "xhigh" | "max" | number;
   /** sent as the first user turn when the agent runs as the main agent, before any prompt given */
   initialPrompt?: string;
-  /** MCP servers for the agent: names of configured servers, or `{NAME: config}` entries */
+  /** MCP servers for the agent: names of configured servers (their tools offered past `tools`), or `{NAME: config}` entries (not started yet) */
   mcpServers?: (string | Record<string, unknown>)[];
   /** hooks active only while the agent runs (its Stop hooks fire as SubagentStop), in the hooks.json shape */
   hooks?: Record<string, unknown>;
-  /** runs as a background task when started (applied by the background workers) */
+  /** every task of it runs in the background, whatever the call says (as in Claude Code) */
   background?: boolean;
   /** "worktree": runs in its own git worktree (applied by the worktree support) */
   isolation?: "worktree";

@@ -326,6 +326,7 @@ function baseSessionOptions(settings: RunSettings, store: Store, registry: ToolR
     afterToolCall: afterCalls(folderInstructions(sources, instructions), lsp?.afterToolCall),
     sandbox: { ...settings.sandbox, masked },
     ...(skills ? { skills } : {}),
+    places: { home: settings.home, projectRoot: settings.projectRoot },
     ...(settings.fileAccess ? { fileAccess: settings.fileAccess } : {}),
     ...(mcp ? { mcp } : {}),
     ...(lsp ? { lsp } : {}),

@@ -21,6 +21,8 @@ export type HookEntry = {
   active: boolean;
   /** exported to the handler's process besides the session's (a plugin's CLAUDE_PLUGIN_ROOT...) */
   env?: Readonly<Record<string, string>>;
+  /** an agent file's own hook: active only in that agent's session (not in the subagents it starts) */
+  agent?: string;
 };
 
 export type HookSourcesInput = {
@@ -65,6 +67,23 @@ export function hookEntries(input: HookSourcesInput): { entries: HookEntry[]; wa
   }
   for (const plugin of input.plugins ?? []) add(plugin.file, "user", "claude", claudeHooks(plugin.hooks, plugin.file, warnings, notes), plugin.env);
   return { entries, warnings, notes };
+}
+
+/**
+ * An agent file's `hooks` (Claude Code's), active only while that agent runs: read as a settings
+ * file's are, its `Stop` hooks made `SubagentStop` (the event that ends a subagent's run).
+ */
+export function agentHookEntries(agent: { name: string; source: string; hooks: Record<string, unknown> }, warnings: string[], notes: string[]): HookEntry[] {
+  const renamed = Object.fromEntries(Object.entries(agent.hooks).map(([event, groups]) => [event === "Stop" ? "SubagentStop" : event, groups]));
+  const entries: HookEntry[] = [];
+  for (const [event, groups] of Object.entries(claudeHooks(renamed, agent.source, warnings, notes)) as [HookEvent, HooksConfig[HookEvent]][]) {
+    for (const group of groups ?? []) {
+      const problem = matcherProblem(group.matcher);
+      if (problem) warnings.push(`${agent.source}: hooks.${event}: ${problem}`);
+      for (const handler of group.hooks) entries.push({ event, ...(group.matcher !== undefined ? { matcher: group.matcher } : {}), handler, file: agent.source, scope: "user", dialect: "claude", active: true, agent: agent.name });
+    }
+  }
+  return entries;
 }
 
 /** A Claude Code settings file's hooks, group by group: what is wrong costs that group and a warning, never the rest. */

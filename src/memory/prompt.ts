@@ -22,7 +22,8 @@ export function memoryPrompt(dirs: MemoryDirs, warnings: string[] = []): string[
 const MEMORY_USE =
   "The memory tool keeps durable facts across sessions (list, read, add, update, remove): add one when the user states a lasting preference or a fact about the project worth knowing next time; never a secret. What you write counts from the next session.";
 
-function indexText(source: string, path: string, warnings: string[]): string {
+/** A MEMORY.md as the prompt carries it: front matter and comments left out, the first 200 lines or 25 KB. */
+export function indexText(source: string, path: string, warnings: string[]): string {
   const split = splitFrontMatter(source);
   if ("unclosed" in split) warnings.push(`${path}: ${split.unclosed}; the whole file is read as the index`);
   let text = "unclosed" in split ? source.replace(/^\uFEFF/, "") : split.body;

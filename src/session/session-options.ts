@@ -78,6 +78,8 @@ export type SessionOptions = {
   inherited?: () => readonly Rule[];
   /** skills and commands: `/name args` prompts are expanded, allowed-tools granted for the run */
   skills?: SessionSkills;
+  /** the user's home and the project root: where a subagent's memory folder is (agent-fields.ts) */
+  places?: { home: string; projectRoot: string };
   /** where the workspace is recorded before a turn changes it (no checkpoints when absent) */
   checkpoints?: CheckpointSettings;
   /** the MCP servers: `@SERVER:URI` in a prompt attaches that resource */

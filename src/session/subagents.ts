@@ -15,6 +15,7 @@ import type { Store } from "./store.ts";
 import { dirname } from "node:path";
 import { resolveForCheck } from "../permission/paths.ts";
 import { createWorktree, finishWorktree, type Worktree } from "./worktree.ts";
+import { agentFields } from "./agent-fields.ts";
 import { DEFAULT_WORKER_CAP, Team, type Worker } from "./team.ts";
 import { taskListTools } from "../agents/task-list-tools.ts";
 import { joinTeam, leadOf, taskListHost } from "./team-host.ts";
@@ -275,14 +276,19 @@ function childOptions(parentOptions: SessionOptions, agent: AgentDefinition, par
   const tighten = tightening(agent);
   const own = agentLayer(agent);
   const parentTools = parentOptions.tools;
+  // memory, hooks and named MCP servers of the agent file (Claude Code's fields)
+  const fields = agentFields(agent, parentOptions, parent.cwd);
+  const { tools: _list, ...unlisted } = agent;
   return {
     ...base,
     model,
-    system: [shared, agent.prompt, ...preloaded(agent, parentOptions)].filter(Boolean).join("\n\n"),
+    system: [shared, agent.prompt, ...fields.system, ...preloaded(agent, parentOptions)].filter(Boolean).join("\n\n"),
     childSystem: shared,
     tools: async () => {
       const tools = await (typeof parentTools === "function" ? parentTools() : parentTools);
-      return offeredTools(offeredTools(tools, agent, parentOptions.rules), undefined, own);
+      const listed = offeredTools(offeredTools(tools, fields.agent, parentOptions.rules), undefined, own);
+      const named = offeredTools(offeredTools(fields.serverTools(tools), unlisted, parentOptions.rules), undefined, own).filter((tool) => !listed.includes(tool));
+      return [...listed, ...named];
     },
     expand: async (requests, cwd) => tighten(parentOptions.expand ? await parentOptions.expand(requests, cwd) : requests),
     maxTurns: agent.maxTurns ?? parentOptions.maxTurns,
@@ -291,8 +297,10 @@ function childOptions(parentOptions: SessionOptions, agent: AgentDefinition, par
     agent: agent.name,
     // A child reads what its parent's conversation holds: it starts tainted as the parent is.
     ...(parentOptions.taint ? { taint: { ...parentOptions.taint, initial: [...parentOptions.taint.initial, ...(parent.taintSources?.() ?? [])] } } : {}),
-    ...(parentOptions.hooks ? { hooks: { ...parentOptions.hooks, subagent: { parentId: parent.id, agentType: agent.name } } } : {}),
-    inherited: () => [...(parentOptions.inherited?.() ?? []), ...parent.approvals(), ...approvals.flat()],
+    ...(parentOptions.hooks || fields.hookEntries.length
+      ? { hooks: { ...(parentOptions.hooks ?? { projectDir: parent.cwd, permissionMode: "default" }), entries: fields.hookEntries, subagent: { parentId: parent.id, agentType: agent.name } } }
+      : {}),
+    inherited: () => [...(parentOptions.inherited?.() ?? []), ...parent.approvals(), ...approvals.flat(), ...fields.rules],
   };
 }
 

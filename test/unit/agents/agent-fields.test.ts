@@ -1,0 +1,86 @@
+// Claude Code's agent fields as Claude Code applies them: `background: true` always runs in the
+// background, `mcpServers` naming a configured server offers its tools past the agent's tool list,
+// and a plugin's agent (or an untrusted repository's) loses what would run code or write elsewhere.
+import { beforeEach, expect, test } from "bun:test";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import * as v from "valibot";
+import { loadAgents } from "../../../src/agents/sources.ts";
+import { taskTool } from "../../../src/agents/task-tool.ts";
+import type { AgentDefinition } from "../../../src/agents/types.ts";
+import type { Tool } from "../../../src/sdk.ts";
+import { Session } from "../../../src/session/session.ts";
+import { withSubagents } from "../../../src/session/subagents.ts";
+import { type Kit, useKit } from "../../support/session-kit.ts";
+
+const useShared = useKit();
+let kit: Kit;
+beforeEach(() => {
+  kit = useShared();
+});
+
+const agent = (fields: Partial<AgentDefinition>): AgentDefinition => ({ name: "worker", description: "works", prompt: "WORKER AGENT", rules: [], mode: "subagent", source: "built-in", project: false, ...fields });
+const tool = (name: string): Tool => ({ name, description: name, input: v.object({}), run: () => name });
+
+test("background: true starts the agent's tasks in the background even when the call asks otherwise", async () => {
+  const started: string[] = [];
+  const task = taskTool({
+    agents: [agent({ background: true })],
+    run: async () => {
+      throw new Error("ran in the foreground");
+    },
+    start: async (request) => (started.push(request.agent), { id: "s_bg", state: "running" }),
+  });
+  const ctx = { toolUseId: "toolu_1", signal: new AbortController().signal } as never;
+  const result = await task.run({ description: "d", prompt: "p", subagent_type: "worker", run_in_background: false }, ctx);
+  expect(started).toEqual(["worker"]);
+  expect(JSON.stringify(result)).toContain("task_id: s_bg");
+});
+
+test("mcpServers naming a configured server offers its tools to the agent past its tool list; other servers' stay out", async () => {
+  const worker = agent({ tools: ["read"], mcpServers: ["docs"] });
+  const options = withSubagents(kit.options({ tools: [tool("read"), tool("write"), tool("mcp__docs__search"), tool("mcp__other__search")] }), { agents: [worker] });
+  const session = Session.create(kit.dir.path, options);
+  kit.fake.script(
+    { reply: [{ type: "tool_use", name: "task", input: { description: "d", prompt: "look it up", subagent_type: "worker" } }] },
+    { reply: [{ type: "text", text: "found" }] },
+    { reply: [{ type: "text", text: "done" }] },
+  );
+  await session.prompt("go");
+  const child = kit.fake.requests[1]!.body;
+  expect(JSON.stringify(child.system)).toContain("WORKER AGENT");
+  expect(child.tools.map((t: { name: string }) => t.name).sort()).toEqual(["mcp__docs__search", "read"]);
+});
+
+function agentFile(dir: string, name: string, extra: string): void {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, `${name}.md`), `---\nname: ${name}\ndescription: an agent\n${extra}---\nbody\n`);
+}
+
+const RUNS = 'hooks:\n  Stop:\n    - hooks:\n        - type: command\n          command: "true"\nmcpServers: [docs]\nmemory: user\n';
+
+test("a plugin's agent keeps no hooks or MCP servers (as in Claude Code), with a note", () => {
+  const plugin = join(kit.dir.path, "plugin-agents");
+  agentFile(plugin, "helper", RUNS);
+  const home = join(kit.dir.path, "home");
+  const { agents, report } = loadAgents({ cwd: kit.dir.path, projectRoot: kit.dir.path, home, configDir: join(home, "config"), trusted: true, plugins: [{ dir: plugin, prefix: "kit:" }] });
+  const helper = agents.find((a) => a.name === "kit:helper")!;
+  expect(helper.hooks).toBeUndefined();
+  expect(helper.mcpServers).toBeUndefined();
+  expect(helper.memory).toBe("user");
+  expect(report.notes).toContain(`agent file ${join(plugin, "helper.md")}: hooks, mcpServers are ignored in a plugin's agent`);
+});
+
+test("an untrusted repository's agent runs no hooks, starts no MCP servers and keeps no memory; trusted, it does", () => {
+  agentFile(join(kit.dir.path, ".claude", "agents"), "repo-agent", RUNS);
+  const home = join(kit.dir.path, "home");
+  const places = { cwd: kit.dir.path, projectRoot: kit.dir.path, home, configDir: join(home, "config") };
+  const untrusted = loadAgents({ ...places, trusted: false });
+  const plain = untrusted.agents.find((a) => a.name === "repo-agent")!;
+  expect([plain.hooks, plain.mcpServers, plain.memory]).toEqual([undefined, undefined, undefined]);
+  expect(untrusted.report.notes.some((n) => n.endsWith("hooks, mcpServers, memory not applied: the workspace is not trusted (run with --trust to apply them)"))).toBe(true);
+  const trusted = loadAgents({ ...places, trusted: true }).agents.find((a) => a.name === "repo-agent")!;
+  expect(trusted.mcpServers).toEqual(["docs"]);
+  expect(trusted.memory).toBe("user");
+  expect(Object.keys(trusted.hooks ?? {})).toEqual(["Stop"]);
+});
