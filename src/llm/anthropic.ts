@@ -1,18 +1,21 @@
 // The Anthropic Messages API behind the provider interface: streams one turn through the SDK (its
 // own retries off), under the shared retry policy (attempts.ts); every failure ends the stream as
 // an `error` event.
-// The client and the Messages resource alone: the SDK's index pulls in every resource, which costs
-// a one-shot run about 6 ms of start-up in the compiled binary.
+// The client alone: the SDK's index pulls in every resource, which costs a one-shot run about 6 ms
+// of start-up in the compiled binary. The request goes through the client's `post`, not the
+// Messages resource's `create`, which walks every block of every message on each request for the
+// SDK's helper telemetry header (none of rein's messages come from its helpers) and checks the
+// model against its deprecation tables: work that grows with the conversation, for nothing.
 import { BaseAnthropic } from "@anthropic-ai/sdk/client";
+import type { Stream } from "@anthropic-ai/sdk/core/streaming";
 import { APIConnectionError, APIError, APIUserAbortError } from "@anthropic-ai/sdk/core/error";
-import { Messages, type MessageParam, type Tool as ApiTool } from "@anthropic-ai/sdk/resources/messages/messages";
+import type { MessageCreateParamsStreaming, RawMessageStreamEvent } from "@anthropic-ai/sdk/resources/messages/messages";
 import type { ModelRequest, ProviderEvent, StreamFn } from "../agent/types.ts";
 import { accumulate, type Accumulator } from "./accumulate.ts";
 import { DEFAULT_IDLE_TIMEOUT_MS, withRetries, type AttemptIO, type Failure } from "./attempts.ts";
 import { withCacheBreakpoints } from "./cache-breakpoints.ts";
 import { bodySummary, fetchErrorText, httpFailure } from "./error-text.ts";
 import { preconnect } from "./preconnect.ts";
-import { withoutSdkWarnings } from "./quiet-sdk.ts";
 import { DEFAULT_RETRY, type RetryPolicy } from "./retry.ts";
 import { streamFetch } from "./stream-fetch.ts";
 import { withWireIds } from "./tool-ids.ts";
@@ -42,7 +45,6 @@ export function anthropicStream(options: AnthropicOptions): StreamFn {
     // No spans and no trace headers: rein sends nothing it was not asked to, and tracing costs time on every request.
     openTelemetry: false,
   });
-  const messages = new Messages(client as ConstructorParameters<typeof Messages>[0]);
   preconnect(client.baseURL);
   const retry = {
     policy: { ...DEFAULT_RETRY, ...options.retry },
@@ -50,26 +52,23 @@ export function anthropicStream(options: AnthropicOptions): StreamFn {
     ...(options.sleep ? { sleep: options.sleep } : {}),
   };
   const keyHint = options.keyHint ?? ANTHROPIC_KEY_HINT;
-  return (request, signal) => withRetries((io) => streamOnce(messages, request, io, keyHint), signal, retry);
+  return (request, signal) => withRetries((io) => streamOnce(client, request, io, keyHint), signal, retry);
 }
 
-async function* streamOnce(messages: Messages, request: ModelRequest, io: AttemptIO, keyHint: string): AsyncGenerator<ProviderEvent, Failure | undefined> {
+async function* streamOnce(client: BaseAnthropic, request: ModelRequest, io: AttemptIO, keyHint: string): AsyncGenerator<ProviderEvent, Failure | undefined> {
   const acc: Accumulator = accumulate();
   try {
     const cached = withCacheBreakpoints(request);
-    const events = await withoutSdkWarnings(() =>
-      messages.create(
-        {
-          model: request.model,
-          system: cached.system,
-          messages: withWireIds(cached.messages) as MessageParam[],
-          tools: (request.serverTools?.length ? [...cached.tools, ...request.serverTools] : cached.tools) as ApiTool[],
-          max_tokens: request.max_tokens,
-          stream: true,
-        },
-        { signal: io.signal, timeout: io.idleMs },
-      ),
-    );
+    const body = {
+      model: request.model,
+      system: cached.system,
+      messages: withWireIds(cached.messages),
+      tools: request.serverTools?.length ? [...cached.tools, ...request.serverTools] : cached.tools,
+      max_tokens: request.max_tokens,
+      stream: true,
+    } as MessageCreateParamsStreaming;
+    // Not through `create`, so not its console.warn for a model it lists as deprecated either (a raw line on stderr every turn).
+    const events = await client.post<Stream<RawMessageStreamEvent>>("/v1/messages", { body, stream: true, signal: io.signal, timeout: io.idleMs });
     for await (const event of events) {
       if (event.type === "content_block_delta") io.progress();
       else io.alive();
