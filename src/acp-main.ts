@@ -29,7 +29,7 @@ export async function acpMain(args: Args, env: Env): Promise<number> {
       const settings = { ...withClientServers(runSettings(run, { warn }), clientServers, env), ...(fileAccess ? { fileAccess } : {}) };
       const registry = toolRegistry(settings.toolDirs, (errors) => warn(`tools not loaded:\n${errors.map(formatLoadError).join("\n")}`));
       // An idle session is woken by its workers' notifications: the editor sees the turn as session updates.
-      return { ...sessionOptions(settings, store, registry), wakeWhenIdle: true };
+      return { ...sessionOptions(settings, store, registry), wakeWhenIdle: true, titleCall: true };
     } catch (error) {
       if (error instanceof MissingKeyError) return { problem: error.message };
       throw error;

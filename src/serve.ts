@@ -197,7 +197,7 @@ function optionsOf(ctx: Context, store: Store) {
   const settings = runSettings(ctx, { warn });
   const registry = toolRegistry(settings.toolDirs, (errors) => warn(`tools not loaded:\n${errors.map(formatLoadError).join("\n")}`));
   // An idle session is woken by its workers' notifications (and asyncRewake hooks): the server stays up to show the turn.
-  return { ...sessionOptions(settings, store, registry), wakeWhenIdle: true };
+  return { ...sessionOptions(settings, store, registry), wakeWhenIdle: true, titleCall: true };
 }
 
 /**

@@ -45,6 +45,10 @@ export function translator(
         messageId = undefined;
         return [...thoughts(event.content).map((t) => ({ ...t, messageId: id })), usage(u.input_tokens + u.cache_read_input_tokens + u.cache_creation_input_tokens + u.output_tokens)];
       }
+      // The session was named after its first turn (a hidden call): the editor's session list and tab show it.
+      case "title":
+        if (event.usage) spent(event.cost_usd);
+        return event.title ? [{ sessionUpdate: "session_info_update", title: event.title, updatedAt: new Date(now()).toISOString() }] : [];
       // The conversation was summarised: the context the next turn sends is the compacted one.
       case "compaction":
         if (event.usage) spent(event.cost_usd);

@@ -116,6 +116,8 @@ export type AgentEvent =
        */
       outside_run?: boolean;
     }
+  /** the session was named by the hidden title call after its first turn (session/title.ts), with that call's usage and price */
+  | { type: "title"; title: string; usage?: Usage; cost_usd?: number | null }
   /** `status`: the HTTP status of a failed API call */
   | { type: "error"; message: string; code?: string; status?: number }
   /** an MCP server the session cannot use: it failed to start (`error` says why), needs a login, or was still connecting when the first turn began */

@@ -67,6 +67,8 @@ export function sessionSpend(events: readonly (SpendEvent | StampedEvent)[]): Se
       if (outside) total.compactions++;
       addTo(outside ? total : turns, spent);
     }
+    // The hidden call that named the session is in no run's result: the totals add it on its own.
+    if (event.type === "title" && "usage" in event && event.usage) addTo(total, spent);
     if (event.type === "result") close(spent);
   }
   if (started) close();

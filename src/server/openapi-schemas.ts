@@ -67,6 +67,7 @@ const events = {
     },
     ["usage", "cost_usd", "outside_run"],
   ),
+  title: event("title", { title: str, usage, cost_usd: nullableNumber }, ["usage", "cost_usd"]),
   error: event("error", { message: str, code: str }, ["code"]),
   mcp_server: event("mcp_server", { name: str, state: { enum: ["failed", "needs login", "connecting"] }, error: str }),
   task_notification: event(

@@ -52,6 +52,8 @@ export type SessionOptions = {
   lease?: Partial<Pick<LeaseOptions, "waitMs" | "ttlMs">>;
   /** told, in one line, when a run starts waiting for another process's run on this session (the terminal shows it) */
   onLeaseWait?: (line: string) => void;
+  /** after the first turn, a hidden call names the session (title.ts): the front ends that list sessions (terminal, server, ACP); print mode makes none */
+  titleCall?: boolean;
   /** the environment of the processes tools start; by default rein's, with the credentials removed */
   toolEnv?: Readonly<Record<string, string>>;
   /** where read, write and edit get and put a file's text: the disk unless an editor serves it (`rein acp`) */

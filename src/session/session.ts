@@ -15,6 +15,7 @@ import { offeredTools } from "./loop-io.ts";
 import type { CompactOutcome } from "./manual-compaction.ts";
 import { openView } from "./open-view.ts";
 import { runPrompt } from "./run-prompt.ts";
+import { nameSession } from "./title.ts";
 import { internalError, SessionCore } from "./session-core.ts";
 import type { Listener, ResultEvent, SessionOptions, SessionSandbox } from "./session-options.ts";
 import type { SessionRow } from "./store.ts";
@@ -106,7 +107,14 @@ export class Session {
 
   /** `attachments` (images a client sent along) follow the text in the user's message. */
   prompt(text: string, attachments: readonly ContentBlock[] = []): Promise<ResultEvent> {
-    return runPrompt(this.core, text, attachments);
+    const first = this.core.messages.length === 0 && this.core.options.titleCall === true && !this.core.titling;
+    const run = runPrompt(this.core, text, attachments);
+    if (!first) return run;
+    return run.then((result) => {
+      // After the first turn, not holding its answer back: the session is named while the person reads.
+      if (result.status === "success" && this.core.messages.length > 0) this.core.titling = nameSession(this.core, text, result.text);
+      return result;
+    });
   }
 
   /** Calls `listener` when mail (a worker's notification, a message to the lead) waits while no run is under way. */
@@ -199,6 +207,7 @@ export class Session {
 
   /** Lets go of what the session holds open besides the store (its MCP servers): the front end is done with it. */
   async close(): Promise<void> {
+    await this.core.titling;
     this.core.options.lsp?.close();
     await this.core.options.mcp?.close();
   }

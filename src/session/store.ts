@@ -28,7 +28,7 @@ export type SessionRow = {
 };
 /** What a session's totals are made of, of one event (see `spendEvents`); a full event has these fields too. */
 export type SpendEvent = {
-  type: "user" | "assistant" | "result" | "compaction";
+  type: "user" | "assistant" | "result" | "compaction" | "title";
   usage?: Usage;
   /** null or absent: unknown */
   cost_usd?: number | null;
@@ -345,7 +345,7 @@ export class Store {
     const rows = this.db
       .query(
         `SELECT type, json_extract(data, '$.usage') AS usage, json_extract(data, '$.cost_usd') AS cost, json_extract(data, '$.outside_run') AS outside
-         FROM events WHERE session_id = ? AND type IN ('result', 'compaction', 'assistant', 'user') ORDER BY seq`,
+         FROM events WHERE session_id = ? AND type IN ('result', 'compaction', 'assistant', 'user', 'title') ORDER BY seq`,
       )
       .values(sessionId) as [SpendEvent["type"], string | null, number | null, number | null][];
     return rows.map(([type, usage, cost, outside]) => ({

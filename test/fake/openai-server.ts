@@ -8,6 +8,7 @@ import { DIALECTS, type ChatDialect, type ChatStep, type FakeChatServer } from "
 import { idCounter } from "./ids.ts";
 import { sseResponse, type LiveStreams, type StreamEnd } from "./sse-stream.ts";
 import type { RecordedRequest } from "./types.ts";
+import { FAKE_TITLE } from "./server.ts";
 
 export type { ChatDialect, ChatQuirks, ChatStep, FakeChatServer } from "./openai-types.ts";
 
@@ -15,6 +16,7 @@ export async function startFakeOpenAI(opts: { dialect?: ChatDialect; repeat?: Ch
   const dialect = opts.dialect ?? "openai";
   const queue: ChatStep[] = [];
   const requests: RecordedRequest[] = [];
+  const titleRequests: RecordedRequest[] = [];
   const problems: string[][] = [];
   const live: LiveStreams = new Set();
   const ids = idCounter();
@@ -38,7 +40,10 @@ export async function startFakeOpenAI(opts: { dialect?: ChatDialect; repeat?: Ch
       const found = chatRequestProblems(body);
       problems.push(found);
       if (found.length) return chatError(400, `fake server: invalid request: ${found.join("; ")}`, "invalid_request_error");
-      const step = queue.shift() ?? opts.repeat;
+      // The hidden call naming a session (src/session/title.ts) is answered on its own, consuming no step.
+      const title = JSON.stringify(body.messages?.[0] ?? "").includes("You name a coding session.");
+      if (title) titleRequests.push(requests.pop()!);
+      const step = title ? { reply: [{ type: "text" as const, text: FAKE_TITLE }] } : (queue.shift() ?? opts.repeat);
       if (!step) return chatError(500, "fake server: no scripted step left");
       const ctx: ChunkContext = {
         model: String(body.model),
@@ -86,6 +91,7 @@ export async function startFakeOpenAI(opts: { dialect?: ChatDialect; repeat?: Ch
     url: `http://127.0.0.1:${server.port}/v1`,
     dialect,
     requests,
+    titleRequests,
     problems,
     script: (...steps) => void queue.push(...steps),
     pending: () => queue.length,

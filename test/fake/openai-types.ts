@@ -69,6 +69,8 @@ export type FakeChatServer = {
   dialect: ChatDialect;
   script(...steps: ChatStep[]): void;
   requests: RecordedRequest[];
+  /** the hidden calls naming a session after its first turn, answered on their own (see FakeServer) */
+  titleRequests: RecordedRequest[];
   /** what the strict check found wrong with each request (empty when it was valid) */
   problems: string[][];
   pending(): number;

@@ -13,9 +13,18 @@ export type { FakeBlock, FakeServer, FakeServerOptions, FakeStep, FakeUsage, Rec
  * (GET /v1/models answers a one-model list, or the next step when that is an error, hang or raw one).
  * An empty queue answers 500 "fake server: no scripted step left" (or `opts.repeat`).
  */
+/** What the fake names every session (the title calls' answer). */
+export const FAKE_TITLE = "A fake session title";
+
+/** A title call opens its system prompt so (prompts/title.txt). */
+export function isTitleCall(body: Record<string, unknown>): boolean {
+  return JSON.stringify(body.system ?? "").includes("You name a coding session.") || JSON.stringify((body.messages as unknown[] | undefined)?.[0] ?? "").includes("You name a coding session.");
+}
+
 export async function startFakeAnthropic(opts: FakeServerOptions = {}): Promise<FakeServer> {
   const queue: FakeStep[] = [];
   const requests: RecordedRequest[] = [];
+  const titleRequests: RecordedRequest[] = [];
   const live: LiveStreams = new Set();
   const ids = idCounter();
   const nextId = ids.nextId;
@@ -42,6 +51,13 @@ export async function startFakeAnthropic(opts: FakeServerOptions = {}): Promise<
       }
       if (models) return modelList(queue, headers, req);
       if (!isRecord(body)) return apiError(400, "fake server: the request body is not a JSON object", headers);
+      if (isTitleCall(body)) {
+        titleRequests.push(requests.pop()!);
+        const ctx: ReplyContext = { model: typeof body.model === "string" ? body.model : "claude-fake", inputTokens: Math.ceil(bodyText.length / 4), nextId };
+        const stream = (events: SseEvent[], end: StreamEnd, delayMs?: number) => sseResponse(events.map(encodeSse), { end, delayMs, live, signal: req.signal, headers });
+        const original = () => new Request(req.url, { method: req.method, headers: req.headers, body: bodyText });
+        return answer({ reply: [{ type: "text", text: FAKE_TITLE }], usage: { input_tokens: 60, output_tokens: 6 } }, { wantsStream: body.stream === true, ctx, headers, stream, original, body });
+      }
       const refused = opts.strict ? strictProblem(body) : undefined;
       if (refused) return apiError(400, refused, headers);
 
@@ -63,6 +79,7 @@ export async function startFakeAnthropic(opts: FakeServerOptions = {}): Promise<
   return {
     url: `http://127.0.0.1:${server.port}`,
     requests,
+    titleRequests,
     script: (...steps) => {
       queue.push(...steps);
     },
@@ -70,6 +87,7 @@ export async function startFakeAnthropic(opts: FakeServerOptions = {}): Promise<
     reset: () => {
       queue.length = 0;
       requests.length = 0;
+      titleRequests.length = 0;
       ids.reset();
     },
     close: async () => {

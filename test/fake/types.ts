@@ -62,8 +62,14 @@ export type FakeServer = {
   url: string;
   /** Appends steps to the queue; each POST /v1/messages consumes one. */
   script(...steps: FakeStep[]): void;
-  /** Every request, in order, including the ones answered with errors. */
+  /** Every request, in order, including the ones answered with errors; not the title calls. */
   requests: RecordedRequest[];
+  /**
+   * The hidden calls that name a session after its first turn (src/session/title.ts), told apart by
+   * their system prompt: answered with `FAKE_TITLE` on their own, consuming no step, so scripts
+   * stay as they are.
+   */
+  titleRequests: RecordedRequest[];
   /** Steps not yet consumed. */
   pending(): number;
   /** Clears the queue, the recorded requests and the id counters. */

@@ -41,7 +41,7 @@ export async function loadSession(args: Args, env: Env, hooks: InteractiveHooks,
   const registry = toolRegistry(settings.toolDirs, (errors) => warn(`tools not loaded:\n${errors.map(formatLoadError).join("\n")}`));
   // A run that waits for another process's run on this session says so; Esc or Ctrl-C stops the wait as it stops a turn.
   const onLeaseWait = (line: string) => screen.print(chalk.dim(`${line} (Esc or Ctrl-C stops waiting)`));
-  let options: SessionOptions = { ...sessionOptions(settings, store, registry), onLeaseWait, wakeWhenIdle: true };
+  let options: SessionOptions = { ...sessionOptions(settings, store, registry), onLeaseWait, wakeWhenIdle: true, titleCall: true };
   let agentName = settings.agents?.name;
   let mode = settings.permissionMode;
   const commands = options.skills?.loaded.commands ?? [];
@@ -98,7 +98,7 @@ export async function loadSession(args: Args, env: Env, hooks: InteractiveHooks,
     const permissionMode = mode === "plan" && agent !== "plan" ? "default" : mode;
     const rebuilt = sessionOptions({ ...rest, model, permissionMode, ...(agents ? { agents } : {}) }, store, registry);
     // A mode switched to with Shift-Tab keeps its sandbox (auto mode's is on wherever it works).
-    options = { ...keepSkills(rebuilt, options.skills), sandbox: permissionsInMode(settings, permissionMode).sandbox, onLeaseWait };
+    options = { ...keepSkills(rebuilt, options.skills), sandbox: permissionsInMode(settings, permissionMode).sandbox, onLeaseWait, titleCall: true };
     mode = permissionMode;
     const row = store.getSession(session.id);
     if (!row) throw new Error(`session ${session.id} is no longer in the store`);
