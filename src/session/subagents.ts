@@ -271,7 +271,8 @@ function preloaded(agent: AgentDefinition, options: SessionOptions): string[] {
 }
 
 function childOptions(parentOptions: SessionOptions, agent: AgentDefinition, parent: SubagentParent, model: string, approvals: readonly (readonly Rule[])[]): SessionOptions {
-  const { subagents: _, ...base } = parentOptions;
+  // A child is named by its task call, not by a title call of its own.
+  const { subagents: _, titleCall: _title, ...base } = parentOptions;
   const shared = parentOptions.childSystem ?? parentOptions.system;
   const tighten = tightening(agent);
   const own = agentLayer(agent);

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import * as acp from "@agentclientprotocol/sdk";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { FAKE_TITLE } from "../fake/server.ts";
+import { fakeTitle } from "../fake/server.ts";
 import { INIT, newWorld, startAgent, stopAgents } from "./acp-client.ts";
 
 afterEach(stopAgents);
@@ -39,12 +39,12 @@ describe("rein acp: config options", () => {
     await agent.conn.agent.request(acp.methods.agent.session.prompt, { sessionId: created.sessionId, prompt: [{ type: "text", text: "which model?" }] });
     expect(w.fake.requests.at(-1)!.body.model).toBe("claude-haiku-4-5");
     // After the first turn, the hidden title call names the session: the editor is told, and the lists have it.
-    expect(await agent.update((u) => u.sessionUpdate === "session_info_update")).toMatchObject({ sessionUpdate: "session_info_update", title: FAKE_TITLE, updatedAt: expect.any(String) });
+    expect(await agent.update((u) => u.sessionUpdate === "session_info_update")).toMatchObject({ sessionUpdate: "session_info_update", title: fakeTitle("which model?"), updatedAt: expect.any(String) });
     expect(w.fake.titleRequests).toHaveLength(1);
     expect(JSON.stringify(w.fake.titleRequests[0]!.body.messages)).toContain("which model?");
     const listed = await agent.conn.agent.request(acp.methods.agent.session.list, { cwd: w.cwd });
-    expect(listed.sessions.find((s) => s.sessionId === created.sessionId)?.title).toBe(FAKE_TITLE);
-    expect((await w.run(["sessions", "list"])).stdout).toContain(FAKE_TITLE);
+    expect(listed.sessions.find((s) => s.sessionId === created.sessionId)?.title).toBe(fakeTitle("which model?"));
+    expect((await w.run(["sessions", "list"])).stdout).toContain(fakeTitle("which model?"));
 
     const bad = await failure(agent.conn.agent.request(acp.methods.agent.session.setConfigOption, { sessionId: created.sessionId, configId: "model", value: "gpt-99" }));
     expect(bad?.code).toBe(-32602);

@@ -367,8 +367,8 @@ describe.skipIf(!hasTmux)("the interactive terminal", () => {
     await pane.until(/\(context compacted: earlier conversation summarised, ~\d+ -> ~\d+ tokens\)/);
     expect(JSON.stringify(suite.fake.requests.at(-1)!.body)).toContain("the parser");
     pane.keys("/cost", "Enter");
-    // two runs of 1000 in / 100 out, and the summary call's 500 / 50, at $2 / $10 per million
-    await pane.until(/2 runs: tokens: in 2500 .* out 250 · \$0\.0075/);
+    // two runs of 1000 in / 100 out, the summary call's 500 / 50 and the title call's 60 / 6, at $2 / $10 per million
+    await pane.until(/2 runs: tokens: in 2560 .* out 256 · \$0\.0077/);
     pane.keys("C-d");
     await pane.until("EXIT=0");
   }, 30_000);

@@ -8,7 +8,7 @@ import { DIALECTS, type ChatDialect, type ChatStep, type FakeChatServer } from "
 import { idCounter } from "./ids.ts";
 import { sseResponse, type LiveStreams, type StreamEnd } from "./sse-stream.ts";
 import type { RecordedRequest } from "./types.ts";
-import { FAKE_TITLE } from "./server.ts";
+import { fakeTitleOf } from "./server.ts";
 
 export type { ChatDialect, ChatQuirks, ChatStep, FakeChatServer } from "./openai-types.ts";
 
@@ -43,7 +43,7 @@ export async function startFakeOpenAI(opts: { dialect?: ChatDialect; repeat?: Ch
       // The hidden call naming a session (src/session/title.ts) is answered on its own, consuming no step.
       const title = JSON.stringify(body.messages?.[0] ?? "").includes("You name a coding session.");
       if (title) titleRequests.push(requests.pop()!);
-      const step = title ? { reply: [{ type: "text" as const, text: FAKE_TITLE }] } : (queue.shift() ?? opts.repeat);
+      const step = title ? { reply: [{ type: "text" as const, text: fakeTitleOf(body) }] } : (queue.shift() ?? opts.repeat);
       if (!step) return chatError(500, "fake server: no scripted step left");
       const ctx: ChunkContext = {
         model: String(body.model),

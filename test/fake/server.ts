@@ -13,10 +13,22 @@ export type { FakeBlock, FakeServer, FakeServerOptions, FakeStep, FakeUsage, Rec
  * (GET /v1/models answers a one-model list, or the next step when that is an error, hang or raw one).
  * An empty queue answers 500 "fake server: no scripted step left" (or `opts.repeat`).
  */
-/** What the fake names every session (the title calls' answer). */
-export const FAKE_TITLE = "A fake session title";
+/** What the fake names a session whose first prompt was `prompt` (the title calls' answer): its first line, so sessions stay apart. */
+export function fakeTitle(prompt: string): string {
+  return `Named: ${prompt.trim().split("\n")[0]!.slice(0, 40)}`;
+}
 
-/** A title call opens its system prompt so (prompts/title.txt). */
+/** The first prompt a title call names (src/session/title.ts puts it in <request>), as the fake names it. */
+function titled(body: Record<string, unknown>): string {
+  const texts = ((body.messages as { content: unknown }[] | undefined) ?? []).flatMap((m) =>
+    typeof m.content === "string" ? [m.content] : Array.isArray(m.content) ? m.content.flatMap((b: { text?: unknown }) => (typeof b.text === "string" ? [b.text] : [])) : [],
+  );
+  const match = /<request>\n([\s\S]*?)\n<\/request>/.exec(texts.join("\n"));
+  return fakeTitle(match?.[1] ?? "");
+}
+
+export { titled as fakeTitleOf };
+
 export function isTitleCall(body: Record<string, unknown>): boolean {
   return JSON.stringify(body.system ?? "").includes("You name a coding session.") || JSON.stringify((body.messages as unknown[] | undefined)?.[0] ?? "").includes("You name a coding session.");
 }
@@ -56,7 +68,7 @@ export async function startFakeAnthropic(opts: FakeServerOptions = {}): Promise<
         const ctx: ReplyContext = { model: typeof body.model === "string" ? body.model : "claude-fake", inputTokens: Math.ceil(bodyText.length / 4), nextId };
         const stream = (events: SseEvent[], end: StreamEnd, delayMs?: number) => sseResponse(events.map(encodeSse), { end, delayMs, live, signal: req.signal, headers });
         const original = () => new Request(req.url, { method: req.method, headers: req.headers, body: bodyText });
-        return answer({ reply: [{ type: "text", text: FAKE_TITLE }], usage: { input_tokens: 60, output_tokens: 6 } }, { wantsStream: body.stream === true, ctx, headers, stream, original, body });
+        return answer({ reply: [{ type: "text", text: titled(body) }], usage: { input_tokens: 60, output_tokens: 6 } }, { wantsStream: body.stream === true, ctx, headers, stream, original, body });
       }
       const refused = opts.strict ? strictProblem(body) : undefined;
       if (refused) return apiError(400, refused, headers);

@@ -66,7 +66,7 @@ export type FakeServer = {
   requests: RecordedRequest[];
   /**
    * The hidden calls that name a session after its first turn (src/session/title.ts), told apart by
-   * their system prompt: answered with `FAKE_TITLE` on their own, consuming no step, so scripts
+   * their system prompt: answered with `fakeTitle(first prompt)` on their own, consuming no step, so scripts
    * stay as they are.
    */
   titleRequests: RecordedRequest[];

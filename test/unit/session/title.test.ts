@@ -2,7 +2,7 @@ import { beforeEach, expect, test } from "bun:test";
 import { sessionSpend } from "../../../src/cli/cost-line.ts";
 import { Session } from "../../../src/session/session.ts";
 import { cleanTitle } from "../../../src/session/title.ts";
-import { FAKE_TITLE } from "../../fake/server.ts";
+import { fakeTitle } from "../../fake/server.ts";
 import { type Kit, useKit } from "../../support/session-kit.ts";
 
 const useShared = useKit();
@@ -21,10 +21,10 @@ test("after the first turn a hidden call names the session: no tools, the reques
   await named.prompt("why does the parser fail on 'a b'?\nsecond line");
   expect(kit.store.getSession(named.id)?.title).toBe("why does the parser fail on 'a b'?");
   await named.close(); // waits for the naming call
-  expect(kit.store.getSession(named.id)?.title).toBe(FAKE_TITLE);
+  expect(kit.store.getSession(named.id)?.title).toBe(fakeTitle("why does the parser fail on 'a b'?"));
   expect(events.slice(-2)).toEqual(["result", "title"]);
   const title = kit.store.events(named.id).at(-1)!;
-  expect(title).toMatchObject({ type: "title", title: FAKE_TITLE, usage: { input_tokens: 60, output_tokens: 6 }, cost_usd: null });
+  expect(title).toMatchObject({ type: "title", title: fakeTitle("why does the parser fail on 'a b'?"), usage: { input_tokens: 60, output_tokens: 6 }, cost_usd: null });
   expect(kit.fake.titleRequests).toHaveLength(1);
   const call = kit.fake.titleRequests[0]!.body;
   expect(call.tools ?? []).toEqual([]);
