@@ -131,3 +131,41 @@ function rawHead(port: number, path: string): Promise<string> {
     socket.on("error", reject);
   });
 }
+
+test.concurrent("a subagent's events reach its parent's live stream, marked with the task call and without an id; its parent's events keep theirs", async () => {
+  await using w = await world();
+  w.fake.script(
+    { reply: [{ type: "tool_use", name: "task", id: "toolu_find", input: { description: "find", prompt: "find main", subagent_type: "explore" } }] },
+    { reply: [text("main is in src/main.ts")] },
+    { reply: [text("The child found it.")] },
+  );
+  const server = await serve(w);
+  const { id } = await json<{ id: string }>(await server.call("POST", "/sessions", {}), 201);
+  const res = await fetch(`${server.url}/sessions/${id}/events`, { headers: { authorization: `Bearer ${TOKEN}` } });
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  let raw = "";
+  await json(await server.call("POST", `/sessions/${id}/prompt`, { text: "where is main?" }), 202);
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    raw += decoder.decode(value, { stream: true });
+    // the parent's own result (a child's result carries parent_tool_use_id)
+    if (raw.split("\n\n").some((frame) => frame.includes('"type":"result"') && !frame.includes("parent_tool_use_id"))) break;
+  }
+  await reader.cancel();
+  const frames = raw.split("\n\n").filter((f) => f.includes("data: "));
+  const child = frames.filter((f) => f.includes('"parent_tool_use_id":"toolu_find"'));
+  expect(child.some((f) => f.includes("main is in src/main.ts"))).toBe(true);
+  expect(child.every((f) => !/^id: /m.test(f))).toBe(true);
+  const own = frames.filter((f) => !f.includes("parent_tool_use_id"));
+  expect(own.every((f) => /^id: \d+$/m.test(f))).toBe(true);
+  // the child's events come between the task call's start and its end
+  const at = (check: (f: string) => boolean) => frames.findIndex(check);
+  const start = at((f) => f.includes("event: tool_start") && f.includes("toolu_find"));
+  const end = at((f) => f.includes("event: tool_end") && f.includes('"id":"toolu_find"') && !f.includes("parent_tool_use_id"));
+  const firstChild = at((f) => f.includes('"parent_tool_use_id":"toolu_find"'));
+  expect(start).toBeGreaterThanOrEqual(0);
+  expect(firstChild).toBeGreaterThan(start);
+  expect(end).toBeGreaterThan(firstChild);
+});
