@@ -8,7 +8,8 @@ import * as acp from "@agentclientprotocol/sdk";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as v from "valibot";
-import { serveAcp, type AcpDeps } from "../../../src/acp/agent.ts";
+import { serveAcp } from "../../../src/acp/agent.ts";
+import type { AcpDeps } from "../../../src/acp/live.ts";
 import { defineTool } from "../../../src/sdk.ts";
 import { startKit, type Kit, type SessionSetup } from "../../support/session-kit.ts";
 

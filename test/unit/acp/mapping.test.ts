@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { promptOf } from "../../../src/acp/prompt.ts";
 import { replay } from "../../../src/acp/replay.ts";
-import { stopReason } from "../../../src/acp/agent.ts";
+import { stopReason } from "../../../src/acp/handlers.ts";
 import { LIVE_OUTPUT_CHARS, LIVE_OUTPUT_EVERY_MS, translator } from "../../../src/acp/updates.ts";
 import { toolTitle } from "../../../src/acp/tool-view.ts";
 import type { StampedEvent } from "../../../src/app/events.ts";
