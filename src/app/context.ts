@@ -333,7 +333,7 @@ function agentsFor(ctx: Context, warn?: (message: string) => void): Pick<RunSett
   // Without a choice the session runs as build (whose built-in rules are the mode's), named in the `session` event.
   const name = chosen ?? DEFAULT_AGENT;
   const agent = agents.find((a) => a.name === name);
-  const workers = ctx.config.maxWorkers ? { workers: ctx.config.maxWorkers } : {};
+  const workers = { ...(ctx.config.maxWorkers ? { workers: ctx.config.maxWorkers } : {}), ...(ctx.config.teammateMode === "tmux" ? { tmux: true as const } : {}) };
   if (!chosen && (!agent || agent.mode === "subagent")) return { agents: { list: agents, ...workers } };
   // A chosen agent runs as the main one even when it is meant as a subagent (Claude Code's --agent).
   if (!agent) {

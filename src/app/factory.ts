@@ -12,6 +12,7 @@ import { tmpdir } from "node:os";
 import type { EngineContext } from "../permission/engine.ts";
 import type { PermissionRequest, Rule } from "../permission/evaluate.ts";
 import { childEnv } from "../permission/child-env.ts";
+import type { TmuxSettings } from "../session/tmux-worker.ts";
 import { resolveForCheck } from "../permission/paths.ts";
 import { BUILTIN_TOOLS } from "../permission/tool-names.ts";
 import { foreignPermissionWarnings, type ForeignPermission } from "../permission/known-permissions.ts";
@@ -41,7 +42,7 @@ export { instructionWarnings, loadInstructions, INSTRUCTION_CAP_BYTES } from "..
 import { sessionSkills, type SessionSkills, type SkillPlaces } from "../session/skills.ts";
 import type { ActivePlugins } from "../plugins/active.ts";
 import { maskSource } from "../session/sandbox-masks.ts";
-import { mayStartTasks, withSubagents } from "../session/subagents.ts";
+import { memberInbox, mayStartTasks, withSubagents } from "../session/subagents.ts";
 import type { SessionOptions, SessionSandbox } from "../session/session.ts";
 import type { SessionHookSettings } from "../session/session-hooks.ts";
 export { hookDepthStop, loadHooks } from "../session/session-hooks.ts";
@@ -102,7 +103,7 @@ export type RunSettings = {
   /** the hooks sessions of this run run */
   hooks?: SessionHookSettings;
   /** the agents this workspace has, the one the session runs as, and how many subagents run at once */
-  agents?: { list: readonly AgentDefinition[]; name?: string; cap?: number; workers?: number };
+  agents?: { list: readonly AgentDefinition[]; name?: string; cap?: number; workers?: number; tmux?: true };
   /** where skills and commands are found: the user config folder, and whether project ones may load (absent: none) */
   skills?: { configDir: string; trusted: boolean; builtins?: readonly string[]; plugins?: ActivePlugins; commands?: SkillPlaces["commands"] };
   /** more instruction files (OpenCode's `instructions`) */
@@ -261,7 +262,7 @@ export function sessionOptions(settings: RunSettings, store: Store, registry = t
   const options = baseSessionOptions(settings, store, registry, agent);
   // --tools without Task/Agent: no task tool either.
   const tasks = !settings.offeredOnly || settings.offeredOnly.includes("task");
-  return settings.agents && tasks ? withAgent(options, settings.agents, agent) : options;
+  return settings.agents && tasks ? withAgent(options, settings, agent) : options;
 }
 
 function baseSessionOptions(settings: RunSettings, store: Store, registry: ToolRegistry, agent: AgentDefinition | undefined): SessionOptions {
@@ -345,10 +346,18 @@ function taintSettings(settings: RunSettings, instructions: LoadedInstructions):
 }
 
 /** The task tool, when the session's agent may start subagents (see subagents.ts). */
-function withAgent(options: SessionOptions, agents: NonNullable<RunSettings["agents"]>, agent: AgentDefinition | undefined): SessionOptions {
-  if (agent && !mayStartTasks(agent)) return options;
-  return withSubagents(options, { agents: agents.list, ...(agents.cap ? { cap: agents.cap } : {}), ...(agents.workers ? { workers: agents.workers } : {}) });
+function withAgent(options: SessionOptions, settings: RunSettings, agent: AgentDefinition | undefined): SessionOptions {
+  const agents = settings.agents!;
+  // A worker's own rein (a tmux pane) of an agent that starts no tasks still reads its mail.
+  if (agent && !mayStartTasks(agent)) return { ...options, inbox: (id) => memberInbox(options.store, id) };
+  return withSubagents(options, { agents: agents.list, ...(agents.cap ? { cap: agents.cap } : {}), ...(agents.workers ? { workers: agents.workers } : {}), ...(agents.tmux ? { tmux: tmuxWorkers(settings) } : {}) });
 }
+/** `"teammateMode": "tmux"`: how a worker's pane runs rein (this binary, or bun and its entry script), with rein's environment. */
+function tmuxWorkers(settings: RunSettings): TmuxSettings {
+  const command = Bun.isStandaloneExecutable ? [process.execPath] : [process.execPath, Bun.main];
+  return { command, env: settings.env, ...(settings.trusted ? { trusted: true } : {}), ...(settings.warn ? { say: settings.warn } : {}) };
+}
+
 export { loadAgents } from "../agents/sources.ts";
 export { DEFAULT_AGENT } from "../agents/builtin.ts";
 export type { ProviderListing } from "../llm/model-list.ts";

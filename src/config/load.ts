@@ -45,6 +45,8 @@ export type ResolvedConfig = {
   maxCost?: number;
   /** how many background workers run at once (config maxWorkers; 4 when unset) */
   maxWorkers?: number;
+  /** "tmux": background workers run as rein processes in tmux panes (config teammateMode) */
+  teammateMode?: "in-process" | "tmux";
   permissionMode: PermissionMode;
   /** the agent chosen (--agent, then the config files' `agent`); undefined: build, or plan in plan mode */
   agent?: string;
@@ -119,7 +121,7 @@ export type LoadOptions = { cwd: string; projectRoot: string; env: Env; override
 export const CONFIG_DEFAULTS = { model: "claude-sonnet-5-5", maxTurns: 100, permissionMode: "default" } as const;
 
 /** One layer of scalar settings; a later layer wins where it defines a value. */
-type Settings = Pick<ConfigFile, "model" | "apiKey" | "baseURL" | "maxTurns" | "maxTokens" | "maxCost" | "maxWorkers" | "permissionMode" | "sandbox" | "agent"> & {
+type Settings = Pick<ConfigFile, "model" | "apiKey" | "baseURL" | "maxTurns" | "maxTokens" | "maxCost" | "maxWorkers" | "teammateMode" | "permissionMode" | "sandbox" | "agent"> & {
   serverToken?: string;
 };
 
@@ -176,6 +178,7 @@ export function loadConfig(opts: LoadOptions): ResolvedConfig {
     maxTokens: pick("maxTokens"),
     maxCost: pick("maxCost"),
     ...(pick("maxWorkers") ? { maxWorkers: pick("maxWorkers") } : {}),
+    ...(pick("teammateMode") ? { teammateMode: pick("teammateMode") } : {}),
     permissionMode: pick("permissionMode") ?? CONFIG_DEFAULTS.permissionMode,
     ...(pick("agent") ? { agent: pick("agent") } : {}),
     // The kernel sandbox: on when asked for; in auto mode by default wherever it is available.

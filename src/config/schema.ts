@@ -158,6 +158,8 @@ export const ConfigFileSchema = strict({
   maxCost: v.optional(MaxCostSchema),
   /** how many background workers (task run_in_background) run at once; the others wait queued (default 4) */
   maxWorkers: v.optional(positiveInteger()),
+  /** where background workers run: in rein's process (the default) or each as a rein process in a tmux pane (Claude Code's key) */
+  teammateMode: v.optional(v.picklist(["in-process", "tmux"], 'teammateMode is "in-process" or "tmux"')),
   permissionMode: v.optional(PermissionModeSchema),
   permissions: v.optional(PermissionsSchema),
   /** the agent sessions run as (a built-in one or an agent file's name) */

@@ -20,6 +20,9 @@ import { DEFAULT_WORKER_CAP, Team, type Worker } from "./team.ts";
 import { taskListTools } from "../agents/task-list-tools.ts";
 import { joinTeam, leadOf, taskListHost } from "./team-host.ts";
 import { membership } from "./task-list.ts";
+import { newId } from "./ids.ts";
+import { take } from "./mailbox.ts";
+import { tmuxWorker, type TmuxSettings } from "./tmux-worker.ts";
 
 /** how deep subagents nest: a session at this depth starts no more */
 export const MAX_TASK_DEPTH = 3;
@@ -34,6 +37,8 @@ export type SubagentSettings = {
   depth?: number;
   /** the process's team, shared by a lead and its workers (made on first use) */
   team?: TeamHolder;
+  /** `"teammateMode": "tmux"`: background workers run as rein processes in tmux panes */
+  tmux?: TmuxSettings;
 };
 
 /** `options` with the task tool (refusing past MAX_TASK_DEPTH), the team's tools, and the subagent `agent` hooks run. */
@@ -46,7 +51,7 @@ export function withSubagents(options: SessionOptions, settings: SubagentSetting
     ...options,
     team,
     // Only a process that started a worker has mail to look for at turn boundaries.
-    inbox: (id) => team.current?.inbox(id) ?? [],
+    inbox: (id) => team.current?.inbox(id) ?? memberInbox(options.store, id),
     hookAgent: hookAgents(options, shared),
     subagents: (parent) => {
       // What a person approved with "always" for a subagent holds for that agent's later tasks in this session.
@@ -79,6 +84,21 @@ function startMember(parentOptions: SessionOptions, settings: SubagentSettings &
   const agent = settings.agents.find((a) => a.name === member.agent && a.mode !== "primary");
   if (!agent) return Promise.reject(new Error(`unknown subagent_type "${member.agent}" (known: ${settings.agents.filter((a) => a.mode !== "primary").map((a) => a.name).join(", ")})`));
   return startWorker(parentOptions, settings, parent, { agent: agent.name, prompt: member.prompt, description: `team member ${member.name}`, name: member.name, toolUseId: member.toolUseId, signal: member.signal, ...(agent.isolation ? { isolation: "worktree" as const } : {}) }, approved);
+}
+
+const children = new WeakMap<Store, Map<string, boolean>>();
+
+/**
+ * The mail of a worker whose process has no team of its own (a tmux pane's rein: its lead is another
+ * process): a session with a parent reads its mailbox at its turn boundaries; a top-level one has none
+ * until it starts a worker. Whether a session has a parent is asked once.
+ */
+export function memberInbox(store: Store, id: string): { type: "text"; text: string }[] {
+  let known = children.get(store);
+  if (!known) children.set(store, (known = new Map()));
+  let child = known.get(id);
+  if (child === undefined) known.set(id, (child = Boolean(store.getSession(id)?.parent_id)));
+  return child ? take(store.db, id).map((mail) => ({ type: "text" as const, text: mail.body })) : [];
 }
 
 /** The child session of a task call: opened again for a task_id, or made and linked to its parent. */
@@ -180,6 +200,7 @@ async function startWorker(
     if (problem) throw new Error(problem);
   }
   const worktree = await worktreeFor(parentOptions, parent, request);
+  if (settings.tmux) return startInTmux(parentOptions, settings as SubagentSettings & { team: TeamHolder; tmux: TmuxSettings }, parent, request, worktree);
   const { child, agentApprovals, agent } = childSession(parentOptions, settings, parent, request, approved, worktree, true);
   const unwire = wire(child, parent, request.toolUseId);
   const teamApprovals = approved.get(TEAM_APPROVALS)!;
@@ -204,6 +225,22 @@ async function startWorker(
   };
   const worker = team.start({ run: { session: child, parent, release, idle, ...finish }, agent: agent.name, description: request.description, toolUseId: request.toolUseId, prompt: request.prompt, ...(request.name ? { name: request.name } : {}) });
   joinTeam(store, leadOf(store, parent.id), worker);
+  return worker;
+}
+
+/** A worker in a tmux pane: its session is stored and linked here; its runs are rein processes (tmux-worker.ts). */
+function startInTmux(parentOptions: SessionOptions, settings: SubagentSettings & { team: TeamHolder; tmux: TmuxSettings }, parent: SubagentParent, request: ChildRequest & { name?: string }, worktree: Worktree | undefined): Worker {
+  const { store } = parentOptions;
+  const agent = settings.agents.find((a) => a.name === request.agent)!;
+  const written = request.model ?? agent.model ?? parentOptions.model;
+  const model = parentOptions.models?.resolve?.(written, parentOptions.model) ?? written;
+  const row = store.createSession({ id: newId("s"), cwd: worktree?.cwd ?? parent.cwd, model });
+  store.linkChild(row.id, { parentId: parent.id, toolUseId: request.toolUseId, agent: agent.name });
+  const lead = leadOf(store, parent.id);
+  const session = tmuxWorker(settings.tmux, store, { id: row.id, cwd: row.cwd, agent: agent.name, model, name: request.name ?? row.id, leadId: lead });
+  const finish = worktree ? { finish: () => finishWorktree(worktree, parent.hook) } : {};
+  const worker = settings.team.get().start({ run: { session, parent, release: () => undefined, ...finish }, agent: agent.name, description: request.description, toolUseId: request.toolUseId, prompt: request.prompt, ...(request.name ? { name: request.name } : {}) });
+  joinTeam(store, lead, worker);
   return worker;
 }
 

@@ -1,8 +1,9 @@
 // A team's worker as everyone reads it (session/team.ts runs them): its state, what it did, and the
 // `<task-notification>` text a finished one leaves its parent, in Claude Code's shape.
-import type { TextBlock, Usage } from "../agent/types.ts";
+import type { StampedEvent, TextBlock, Usage } from "../agent/types.ts";
 import type { SubagentParent } from "../agents/host.ts";
-import type { Session } from "./session.ts";
+import type { ResultEvent } from "./session-options.ts";
+import type { TaintSource } from "./taint.ts";
 import type { Store } from "./store.ts";
 
 export const DEFAULT_WORKER_CAP = 4;
@@ -34,9 +35,18 @@ export type Worker = {
   worktree?: string;
 };
 
+/** What the team drives of a worker's session: a Session in this process, or a rein process in tmux (tmux-worker.ts). */
+export type WorkerSession = {
+  id: string;
+  prompt: (text: string) => Promise<ResultEvent>;
+  abort: () => void;
+  subscribe: (listener: (event: StampedEvent) => void) => () => void;
+  taintSources: () => TaintSource[];
+};
+
 /** How a worker's session is driven: started, prompted again with a message, stopped. */
 export type WorkerRun = {
-  session: Session;
+  session: WorkerSession;
   parent: SubagentParent;
   /** lets go of what the run holds (its subscriptions, its answerer) once the worker is done for good */
   release: () => void;

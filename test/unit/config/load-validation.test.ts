@@ -193,6 +193,15 @@ describe("files that are fine", () => {
   });
 });
 
+describe("teammateMode: where background workers run", () => {
+  test('"in-process" or "tmux"; anything else names the key', () => {
+    expect(ws.load().teammateMode).toBeUndefined();
+    ws.writeUser({ teammateMode: "tmux" });
+    expect(ws.load().teammateMode).toBe("tmux");
+    for (const bad of ["auto", 1, true]) expect(userError({ teammateMode: bad }).key).toBe("teammateMode");
+  });
+});
+
 describe("maxWorkers: how many background workers run at once", () => {
   test("a positive integer from the files; anything else is a one-line error naming the key", () => {
     expect(ws.load().maxWorkers).toBeUndefined();
