@@ -99,9 +99,12 @@ describe.skipIf(!hasTmux)("the interactive terminal", () => {
     await pane.until("Got it again.");
     expect(lastUserText()).toBe("first line\nsecond line\nthird line");
 
-    pane.keys("/co", "Tab");
-    await pane.until(/\/compact\s+\/cost/);
-    pane.keys("s", "Tab", "Enter");
+    // The / menu: both commands listed, ↓ chooses the second, Enter runs it.
+    pane.keys("/co");
+    await pane.until(/› \/compact \[FOCUS\]\s+summarise the conversation now\n\s+\/cost\s+tokens/);
+    pane.keys("Down");
+    await pane.until(/› \/cost\s+tokens/);
+    pane.keys("Enter");
     await pane.until(/session s_\w+, 2 runs:/);
     pane.keys("C-d");
     await pane.until("EXIT=0");

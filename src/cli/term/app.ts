@@ -16,6 +16,7 @@ import type { Screen } from "./screen.ts";
 import { memoryEditLine, memoryReport, quickMemoryLine } from "./quick-memory.ts";
 import { agentLabel, cycleAgent } from "./agent-cycle.ts";
 import { completeCommand, runSlash, runsWhileBusy, type SlashHost } from "./slash.ts";
+import { menuKey, SlashMenu } from "./slash-menu.ts";
 import type { Transcript } from "./transcript.ts";
 import type { Context } from "../../app/context.ts";
 
@@ -45,6 +46,7 @@ export class App {
   private finished: ((code: number) => void) | undefined;
   private idle = new IdleNotice(undefined, () => {});
   private readonly dialogKeys = new DialogKeys();
+  private readonly menu = new SlashMenu();
   private armTimer: ReturnType<typeof setTimeout> | undefined;
   readonly done: Promise<number>;
 
@@ -115,6 +117,7 @@ export class App {
     const layout = this.editor.layout(prompt, Bun.stringWidth(label), width, Math.max(3, Math.floor(this.screen.height / 2)));
     const top = rows.length;
     rows.push(...layout.rows);
+    if (!this.messageFor) rows.push(...this.menu.rows(this.editor.text, this.loaded?.host, width, Math.max(3, Math.floor(this.screen.height / 2) - 3)));
     if (this.hint) rows.push(chalk.dim(this.hint));
     const mode = modeLine(this.loaded?.host);
     if (mode) rows.push(mode);
@@ -178,6 +181,9 @@ export class App {
     if (key.name !== "tab" && key.name !== "shift-tab") this.hint = "";
     const ask = this.asks[0];
     if (ask && !this.messageFor && this.dialogKey(key, ask)) return;
+    const menu = this.messageFor ? false : menuKey(this.menu, this.editor, key, this.loaded?.host);
+    if (menu === "send") return this.submit();
+    if (menu) return;
     switch (key.name) {
       case "ctrl-c":
         return this.interrupt();
@@ -368,7 +374,7 @@ export class App {
       if (remembered) return this.screen.print(remembered);
       await this.prompt(text);
     } catch (error) {
-      this.screen.print(chalk.red(`rein: ${visible((error as Error).message)}`));
+      this.screen.notice(`rein: ${visible((error as Error).message)}`, chalk.red);
     }
   }
 

@@ -40,7 +40,7 @@ export async function loadSession(args: Args, env: Env, hooks: InteractiveHooks,
   if (untrusted) warn(untrusted);
   const registry = toolRegistry(settings.toolDirs, (errors) => warn(`tools not loaded:\n${errors.map(formatLoadError).join("\n")}`));
   // A run that waits for another process's run on this session says so; Esc or Ctrl-C stops the wait as it stops a turn.
-  const onLeaseWait = (line: string) => screen.print(chalk.dim(`${line} (Esc or Ctrl-C stops waiting)`));
+  const onLeaseWait = (line: string) => screen.notice(`${line} (Esc or Ctrl-C stops waiting)`, chalk.dim);
   let options: SessionOptions = { ...sessionOptions(settings, store, registry), onLeaseWait, wakeWhenIdle: true, titleCall: true };
   let agentName = settings.agents?.name;
   let mode = settings.permissionMode;
@@ -78,7 +78,7 @@ export async function loadSession(args: Args, env: Env, hooks: InteractiveHooks,
     spent = store.spendEvents(session.id);
     lastContext = undefined;
     ranTurn = false;
-    screen.print(chalk.dim(`${how} ${session.id} · ${session.model} · agent ${agentName ?? DEFAULT_AGENT}`));
+    screen.notice(`${how} ${session.id} · ${session.model} · agent ${agentName ?? DEFAULT_AGENT}`, chalk.dim);
     showLastExchange(session, screen);
   };
   /**
@@ -109,15 +109,15 @@ export async function loadSession(args: Args, env: Env, hooks: InteractiveHooks,
     server?.hub?.adopt(next);
   };
   attach(session, args.resume || args.continue ? "resumed session" : "session");
-  screen.print(chalk.dim("/help lists commands · Esc or Ctrl-C stops a turn, Ctrl-C twice at the prompt exits, Ctrl-D exits"));
+  screen.notice("/help lists commands · Esc or Ctrl-C stops a turn, Ctrl-C twice at the prompt exits, Ctrl-D exits", chalk.dim);
 
   let server: ServedSession | undefined;
   const serve = async () => {
-    if (server) return screen.print(chalk.dim(`already serving on ${server.url}`));
-    if (!hooks.serve) return screen.print(chalk.yellow("serving is not available here: start rein with --serve"));
+    if (server) return screen.notice(`already serving on ${server.url}`, chalk.dim);
+    if (!hooks.serve) return screen.notice("serving is not available here: start rein with --serve", chalk.yellow);
     try {
       server = await hooks.serve(args, env, ctx, store, session);
-      screen.print(chalk.dim(`this session is served on ${server.url}/sessions/${session.id} (events: /sessions/${session.id}/events${server.tokenNote ? `; ${server.tokenNote}` : ""})`));
+      screen.notice(`this session is served on ${server.url}/sessions/${session.id} (events: /sessions/${session.id}/events${server.tokenNote ? `; ${server.tokenNote}` : ""})`, chalk.dim);
     } catch (error) {
       screen.print(chalk.red((error as Error).message));
     }

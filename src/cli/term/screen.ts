@@ -34,7 +34,8 @@ export class Screen {
 
   /** Prints a one-line notice (a warning, the status line) wrapped at spaces to the width, each row styled. */
   notice(text: string, style: (row: string) => string = (row) => row): void {
-    this.print(wrapWords(text, this.width - 1).map(style).join("\n"));
+    // Each row alone: map's index and array would be more arguments to a chalk style, which prints them.
+    this.print(wrapWords(text, this.width - 1).map((row) => style(row)).join("\n"));
   }
 
   /** Prints finished text above the live region. */

@@ -192,7 +192,8 @@ function helpText(custom: readonly SlashCommand[], prompts: NonNullable<ReturnTy
   for (const p of prompts) rows.push([`/${p.name}${p.argumentHint ? ` ${p.argumentHint}` : ""}`, `${visible(p.description)} (MCP prompt)`]);
   const width = Math.max(...rows.map(([left]) => left!.length)) + 2;
   const keys = [
-    "Enter sends · Alt-Enter, Ctrl-J or a trailing \\ adds a line · ↑/↓ history · Tab completes a command",
+    "Enter sends · Alt-Enter, Ctrl-J or a trailing \\ adds a line · ↑/↓ history",
+    "/ lists the commands, narrowed as you type: ↑/↓ choose, Tab fills one in, Enter runs it, Esc closes the list",
     "Tab at an empty prompt runs the next primary agent (build, plan, ...) · Shift-Tab switches the permission mode",
     "Esc or Ctrl-C stops a turn; Ctrl-C clears the line, twice at an empty prompt exits · Ctrl-D exits",
   ];
