@@ -345,3 +345,46 @@ test("set_config_option switches the mode like set_mode and answers with the opt
     await client.close();
   }
 });
+
+test("a new session announces rein's own commands after its response; a live one is loaded as it is; a trashed one cannot be", async () => {
+  const client = connect();
+  let trashed = "";
+  try {
+    await client.conn.agent.request(acp.methods.agent.initialize, INIT);
+    const { sessionId } = await client.conn.agent.request(acp.methods.agent.session.new, { cwd: kit.dir.path, mcpServers: [] });
+    const announced = (await client.update((u) => u.sessionUpdate === "available_commands_update")) as { availableCommands: acp.AvailableCommand[] };
+    expect(announced.availableCommands.map((c) => c.name)).toEqual(["compact", "undo", "redo", "model"]);
+    expect(announced.availableCommands.find((c) => c.name === "model")?.input).toEqual({ hint: "[MODEL]" });
+    expect(client.updates.find((n) => n.update.sessionUpdate === "available_commands_update")?.sessionId).toBe(sessionId);
+    // loaded while it is open in this connection: the same live session, its mode as it is now
+    await client.conn.agent.request(acp.methods.agent.session.setMode, { sessionId, modeId: "plan" });
+    const again = await client.conn.agent.request(acp.methods.agent.session.load, { sessionId, cwd: kit.dir.path, mcpServers: [] });
+    expect(again.modes?.currentModeId).toBe("plan");
+    trashed = (await client.conn.agent.request(acp.methods.agent.session.new, { cwd: kit.dir.path, mcpServers: [] })).sessionId;
+  } finally {
+    await client.close();
+  }
+  expect(kit.store.trashSession(trashed)).toBe(true);
+  const later = connect();
+  try {
+    await later.conn.agent.request(acp.methods.agent.initialize, INIT);
+    const error = await rpcError(later.conn.agent.request(acp.methods.agent.session.load, { sessionId: trashed, cwd: kit.dir.path, mcpServers: [] }));
+    expect(error).toEqual({ code: -32002, message: "Resource not found" });
+  } finally {
+    await later.close();
+  }
+});
+
+test("a method rein does not serve is method not found; a cancel for no session, or a malformed one, is ignored", async () => {
+  const client = connect();
+  try {
+    await client.conn.agent.request(acp.methods.agent.initialize, INIT);
+    expect(await rpcError(client.conn.agent.request("rein/no_such_method", {}))).toEqual({ code: -32601, message: "Method not found: rein/no_such_method" });
+    await client.conn.agent.notify(acp.methods.agent.session.cancel, { sessionId: "s_nobody" });
+    await client.conn.agent.notify(acp.methods.agent.session.cancel, { nothing: true } as never);
+    // the connection still serves
+    expect((await client.conn.agent.request(acp.methods.agent.session.list, {})).sessions).toBeArray();
+  } finally {
+    await client.close();
+  }
+});
