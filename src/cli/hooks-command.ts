@@ -1,6 +1,7 @@
 // rein hooks list: every hook with its source, event, matcher and whether it runs here (trust).
 // rein hooks test EVENT [--tool NAME] [--input JSON]: runs the matching hooks on a made-up payload.
-import { describeHandler, hookProcessEnv, tryHooks } from "../session/session-hooks.ts";
+import { describeHandler, tryHooks } from "../session/hook-runtime.ts";
+import { hookProcessEnv } from "../session/session-hooks.ts";
 import { UsageError } from "../app/args.ts";
 import { runHooks, type Context } from "../app/context.ts";
 import { out, warn } from "../app/output.ts";

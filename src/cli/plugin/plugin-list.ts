@@ -1,7 +1,7 @@
 // rein plugin list: each plugin of this run, where it is, what it brings (commands, skills, agents,
 // hooks, MCP servers, bin/), and every line of what failed to load.
 import { homedir } from "node:os";
-import { describeHandler } from "../../session/session-hooks.ts";
+import { describeHandler } from "../../session/hook-runtime.ts";
 import { loadExtensions } from "../../session/skills.ts";
 import { loadAgents } from "../../app/factory.ts";
 import { describeSource, pluginStore, readInstalled } from "../../app/plugins.ts";
