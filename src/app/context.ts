@@ -12,7 +12,8 @@ import { listed, trustSummary } from "../config/trust-summary.ts";
 import { DEFAULT_AGENT, hookDepthStop, loadAgents, loadHooks, lspConfigs, modelFor, runProblem, sandboxAvailable, type RunSettings, type ToolDir } from "./factory.ts";
 import { Store } from "../session/store.ts";
 import { mcpSettings, parseMcpEntry, type McpServerConfig } from "./mcp-settings.ts";
-import { activePlugins, type ActivePlugins } from "./plugins.ts";
+// Straight from plugins/, not the facade app/plugins.ts: a run loads none of install, marketplaces or import.
+import { activePlugins, type ActivePlugins } from "../plugins/active.ts";
 import { VERSION } from "../version.ts";
 import { UsageError, type Args } from "./args.ts";
 import { KnownFault, storeFolderFault } from "./known-fault.ts";

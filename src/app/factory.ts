@@ -19,7 +19,7 @@ import { foreignPermissionWarnings, type ForeignPermission } from "../permission
 import { DEFAULT_RULES, modeRules, type PermissionMode } from "../permission/modes.ts";
 import { builtinTools, sandboxAvailable, warmBuiltinTools } from "../registry/builtin.ts";
 import { ToolRegistry, type LoadError, type ToolDir } from "../registry/registry.ts";
-import { attachMcp, namesConfiguredServer, type McpSettings } from "../mcp/session.ts";
+import { namesConfiguredServer, type McpSettings } from "../mcp/settings.ts";
 import type { PromptCommands } from "../mcp/prompts.ts";
 import type { AskPolicy } from "../session/broker.ts";
 import { boundOutput } from "../session/bound-output.ts";
@@ -29,12 +29,11 @@ import { folderInstructions } from "../memory/folder-instructions.ts";
 import { sessionMemory } from "../memory/session-memory.ts";
 import type { FileAccess, Tool } from "../sdk.ts";
 import { systemPrompt } from "../session/system-prompt.ts";
-import { lspSession, type LspServerConfig } from "../lsp/session.ts";
+import type { LspServerConfig } from "../lsp/session.ts";
 /** the shared task list's tools, deferred (one line behind load_tools) unless the agent lists them */
 const TEAM_TOOLS = ["team_create", "team_delete", "task_create", "task_update", "task_list"];
 
 export { lspConfigs } from "../lsp/config.ts";
-export { probeServers } from "../lsp/probe.ts";
 import { serverSearchTool, websearchTool, type WebSearchSettings } from "../registry/builtin.ts";
 import { searchStandIn, withServerSearch } from "../session/server-search.ts";
 import { afterCalls } from "../session/after-calls.ts";
@@ -281,12 +280,14 @@ function baseSessionOptions(settings: RunSettings, store: Store, registry: ToolR
   const masked = maskSource({ home: settings.home, reinDirs: settings.reinDirs, workspace: settings.projectRoot });
   // A stdio server under the sandbox cannot read what a read-only command cannot (credentials, the workspace's .env files).
   const mcpSandbox = { ...settings.sandbox, masked: () => masked(true) };
-  const mcp = settings.mcp?.servers.length ? attachMcp(registry, settings.mcp, { toolEnv, cwd: settings.cwd, version: settings.version, sandbox: mcpSandbox, ...(settings.warn ? { warn: settings.warn } : {}) }) : undefined;
+  // MCP and the language servers load only when configured (require: this is synchronous, and the
+  // bundle keeps their modules unevaluated until then).
+  const mcp = settings.mcp?.servers.length ? mcpModule().attachMcp(registry, settings.mcp, { toolEnv, cwd: settings.cwd, version: settings.version, sandbox: mcpSandbox, ...(settings.warn ? { warn: settings.warn } : {}) }) : undefined;
   const skills = runSkills(settings, info.contextWindow, (model) => setup.models.problem?.(model), mcp?.prompts);
   const sources = instructionSources(settings);
   const instructions = settings.instructions ?? loadInstructions(sources);
   const lsp = settings.lsp?.configs.length
-    ? lspSession({ configs: settings.lsp.configs, root: settings.projectRoot, cwd: settings.cwd, env: toolEnv, logDir: settings.lsp.logDir, sandbox: mcpSandbox, ...(settings.lsp.waitMs ? { waitMs: settings.lsp.waitMs } : {}) })
+    ? lspModule().lspSession({ configs: settings.lsp.configs, root: settings.projectRoot, cwd: settings.cwd, env: toolEnv, logDir: settings.lsp.logDir, sandbox: mcpSandbox, ...(settings.lsp.waitMs ? { waitMs: settings.lsp.waitMs } : {}) })
     : undefined;
   const web = settings.webSearch;
   const search = web?.url && !web.server ? websearchTool({ ...web, url: web.url }) : undefined;
@@ -334,6 +335,9 @@ function baseSessionOptions(settings: RunSettings, store: Store, registry: ToolR
     taint: taintSettings(settings, instructions),
   };
 }
+
+const mcpModule = () => require("../mcp/session.ts") as typeof import("../mcp/session.ts");
+const lspModule = () => require("../lsp/session.ts") as typeof import("../lsp/session.ts");
 
 /** Where results come from, for the taint rules: the workspace, home, rein's folders, the MCP servers marked trusted. */
 function taintSettings(settings: RunSettings, instructions: LoadedInstructions): NonNullable<SessionOptions["taint"]> {

@@ -1,5 +1,5 @@
 // rein doctor's lines for language servers: one per configured server, saying whether it starts.
-import { probeServers } from "../app/factory.ts";
+import { probeServers } from "../app/lsp-probe.ts";
 import { lspFor, serverEnv, type Context } from "../app/context.ts";
 
 type Check = [name: string, ok: boolean, detail: string];

@@ -1,6 +1,5 @@
 // memory.auto at the end of a session (the terminal's exit, the end of a print run): what the one
 // model call kept, or why it kept nothing, as one line for stderr. It never changes the exit code.
-import { autoMemories, memoryDirs } from "../app/memory.ts";
 import type { Session, SessionOptions } from "../session/session.ts";
 import { printable } from "./printable.ts";
 
@@ -10,6 +9,8 @@ export type EndMemoryContext = { dataDir: string; projectRoot: string; stream: S
 export async function sessionEndMemoryLine(session: Session, ctx: EndMemoryContext, signal?: AbortSignal): Promise<string | undefined> {
   // REIN_MEMORY_AUTO_TIMEOUT_MS: tests shorten the bound (20 s by default)
   const timeoutMs = Number(ctx.env.REIN_MEMORY_AUTO_TIMEOUT_MS) || undefined;
+  // Loaded only when memory.auto is on and a session ends: a run without it loads none of it.
+  const { autoMemories, memoryDirs } = await import("../app/memory.ts");
   const outcome = await autoMemories({
     stream: ctx.stream,
     model: session.model,

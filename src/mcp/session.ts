@@ -1,60 +1,15 @@
 // What a session needs of MCP: the configured servers (read when the run's settings are made) and
 // a hub that connects them in the background and adds their tools to the session's registry. The
 // SDK (and the hub that uses it) loads only in a session that has servers.
-import { join } from "node:path";
 import type { ContentBlock } from "../agent/types.ts";
 import type { ToolRegistry } from "../registry/registry.ts";
 import type { McpSandbox } from "./config.ts";
-import { serverPermission } from "./names.ts";
 import { promptCommands, type PromptCommands } from "./prompts.ts";
 import { attachMentions, hasMention } from "./resources.ts";
-import { serverConfigs, type ServerConfig, type SourceOptions } from "./sources.ts";
+import type { McpSettings } from "./settings.ts";
+export { mcpSettings, namesConfiguredServer, type McpSettings } from "./settings.ts";
 import { serverStatus, type ServerStatus } from "./status.ts";
 import type { McpServer } from "./server.ts";
-
-const DEFAULT_WAIT_MS = 3_000;
-const DEFAULT_STARTUP_TIMEOUT_MS = 30_000;
-const DEFAULT_CALL_TIMEOUT_MS = 120_000;
-const DEFAULT_TOOL_BUDGET = 6_000;
-
-export type McpSettings = {
-  servers: ServerConfig[];
-  /** files that could not be read, for the front end to show */
-  warnings: string[];
-  /** where each stdio server's stderr is logged (`NAME.log`) */
-  logDir: string;
-  /** where each server's tool list is cached by configuration */
-  cacheDir: string;
-  /** the saved OAuth logins of remote servers */
-  tokenFile: string;
-  startupTimeoutMs: number;
-  callTimeoutMs: number;
-  waitMs: number;
-  /** characters of MCP tool definitions sent before the search tool stands in for them */
-  toolBudget: number;
-};
-
-export function mcpSettings(opts: SourceOptions & { dataDir: string }): McpSettings {
-  const { servers, warnings } = serverConfigs(opts);
-  const ms = (names: string[], fallback: number) => {
-    for (const name of names) {
-      const value = Number(opts.env[name]);
-      if (Number.isInteger(value) && value > 0) return value;
-    }
-    return fallback;
-  };
-  return {
-    servers,
-    warnings,
-    logDir: join(opts.dataDir, "mcp", "logs"),
-    cacheDir: join(opts.dataDir, "mcp", "tools"),
-    tokenFile: join(opts.dataDir, "mcp-tokens.json"),
-    startupTimeoutMs: ms(["REIN_MCP_STARTUP_TIMEOUT_MS", "MCP_TIMEOUT"], DEFAULT_STARTUP_TIMEOUT_MS),
-    callTimeoutMs: ms(["REIN_MCP_TOOL_TIMEOUT_MS", "MCP_TOOL_TIMEOUT"], DEFAULT_CALL_TIMEOUT_MS),
-    waitMs: ms(["REIN_MCP_WAIT_MS"], DEFAULT_WAIT_MS),
-    toolBudget: ms(["REIN_MCP_TOOL_BUDGET"], DEFAULT_TOOL_BUDGET),
-  };
-}
 
 /** `warn`: told once for each server tool a tool file's name hides */
 export type RunPart = { toolEnv: Readonly<Record<string, string>>; cwd: string; version: string; sandbox?: McpSandbox; warn?: (line: string) => void };
@@ -169,10 +124,3 @@ export function failureLine(failure: McpFailure): string {
   return `MCP server "${failure.name}" failed: ${failure.error}; its tools are not offered (rein mcp get ${failure.name} shows more)`;
 }
 
-/** Whether a rule's permission names a configured server or one of its tools (loaded yet or not). */
-export function namesConfiguredServer(permission: string, servers: readonly ServerConfig[]): boolean {
-  return servers.some((s) => {
-    const prefix = serverPermission(s.name);
-    return permission === prefix || permission.startsWith(`${prefix}__`);
-  });
-}

@@ -3,7 +3,6 @@
 // resources named with `@SERVER:URI` attached, taint noted, SessionStart and UserPromptSubmit heard;
 // any of them may end the run before a model call (then the result is returned instead).
 import type { ContentBlock, Message, TextBlock } from "../agent/types.ts";
-import { mentionedServers } from "../mcp/resources.ts";
 import { inlineBash } from "./inline-bash.ts";
 import { expandInlineCommands, hasInlineCommands } from "./inline-commands.ts";
 import type { SessionCore } from "./session-core.ts";
@@ -31,7 +30,7 @@ export async function preparePrompt(core: SessionCore, text: string, attachments
   const resources = (await options.mcp?.attach(sent, signal)) ?? [];
   if ("error" in resources) return end("error", { error: resources.error });
   const taint = core.taint;
-  if (resources.length && taint) for (const server of mentionedServers(sent)) core.noteTaint(taint.observe(`mcp__${server}__resource`, {}, undefined, false, core.assistantTurns + 1).added);
+  if (resources.length && taint) for (const server of mcpResources().mentionedServers(sent)) core.noteTaint(taint.observe(`mcp__${server}__resource`, {}, undefined, false, core.assistantTurns + 1).added);
   if (plan.type === "command" && plan.untrusted && taint) {
     const source = { kind: "untrusted-repo" as const, source: `/${plan.name} (a command of this untrusted workspace)`, turn: core.assistantTurns + 1 };
     if (taint.add(source)) core.noteTaint(source);
@@ -94,3 +93,6 @@ function titleOf(text: string): string {
   const line = text.trim().split("\n")[0] ?? "";
   return line.length > 60 ? `${line.slice(0, 57)}...` : line;
 }
+
+/** Only a session with MCP servers attaches resources: the module loads with the first. */
+const mcpResources = () => require("../mcp/resources.ts") as typeof import("../mcp/resources.ts");

@@ -5,7 +5,7 @@
 import { addUsage, emptyUsage, type AgentEvent, type Message, type PermissionReply, type ResultStatus, type RunSpend, type StampedEvent, type Usage } from "../agent/types.ts";
 import { usableWindow, type Estimated } from "../agent/context-size.ts";
 import type { HookAgentRun } from "../agents/host.ts";
-import { TurnCheckpoints } from "../checkpoint/turn.ts";
+import { lazyCheckpoints, type Checkpointing } from "./lazy-checkpoints.ts";
 import { PROVIDER_KEY_ENV } from "../llm/provider-keys.ts";
 import { BUILTIN_CATALOG, costFunction } from "../llm/providers.ts";
 import { childEnv } from "../permission/child-env.ts";
@@ -71,7 +71,7 @@ export class SessionCore {
   readonly taskTools: Tool[];
   readonly hookAgent: HookAgentRun | undefined;
   readonly deferral: ToolDeferral | undefined;
-  readonly checkpoints: TurnCheckpoints | undefined;
+  readonly checkpoints: Checkpointing | undefined;
   /** each call's expanded requests, by the call's own list */
   readonly expansions = new WeakMap<PermissionRequest[], Promise<PermissionRequest[]>>();
   /** the read-only flags of the tools the loop was last given */
@@ -104,7 +104,7 @@ export class SessionCore {
       agent: (request) => (this.hookAgent ? this.hookAgent(request) : Promise.reject(new Error("agent hooks cannot run here (no subagents)"))),
       wake: (note) => this.wake(note),
     });
-    this.checkpoints = options.checkpoints ? new TurnCheckpoints(options.checkpoints, row.cwd, row.id) : undefined;
+    this.checkpoints = options.checkpoints ? lazyCheckpoints(options.checkpoints, row.cwd, row.id) : undefined;
     this.lease = new RunLease(options.store.db, row.id, { ...options.lease, ...(options.now ? { now: options.now } : {}) });
     this.broker = sessionBroker(this);
     this.deferral = options.deferredTools?.length ? toolDeferral(options.deferredTools) : undefined;
