@@ -64,8 +64,8 @@ export class SessionCore {
   /** print mode: a run that ends with workers still going waits for their notifications and answers them */
   waitsForWorkers = false;
   checkedWorkers = false;
-  /** the hidden call naming the session after its first turn (title.ts), while it runs */
-  titling: Promise<void> | undefined;
+  /** the hidden call naming the session after its first turn (title.ts): settles when it is done; `stop` gives it up */
+  titling: { done: Promise<void>; stop: AbortController } | undefined;
   /** the running children's reply functions: an ask forwarded from a child is answered here */
   readonly answerers = new Set<(askId: string, reply: PermissionReply, message?: string) => boolean>();
   readonly taskTools: Tool[];

@@ -112,9 +112,17 @@ export class Session {
     if (!first) return run;
     return run.then((result) => {
       // After the first turn, not holding its answer back: the session is named while the person reads.
-      if (result.status === "success" && this.core.messages.length > 0) this.core.titling = nameSession(this.core, text, result.text);
+      if (result.status === "success" && this.core.messages.length > 0) {
+        const stop = new AbortController();
+        this.core.titling = { done: nameSession(this.core, text, result.text, stop.signal), stop };
+      }
       return result;
     });
+  }
+
+  /** Settles once the hidden call naming the session after its first turn is done (at once when there is none). */
+  named(): Promise<void> {
+    return this.core.titling?.done ?? Promise.resolve();
   }
 
   /** Calls `listener` when mail (a worker's notification, a message to the lead) waits while no run is under way. */
@@ -207,7 +215,9 @@ export class Session {
 
   /** Lets go of what the session holds open besides the store (its MCP servers): the front end is done with it. */
   async close(): Promise<void> {
-    await this.core.titling;
+    // A title call still out is given up: leaving never waits on it (the first line stays the title).
+    this.core.titling?.stop.abort();
+    await this.core.titling?.done;
     this.core.options.lsp?.close();
     await this.core.options.mcp?.close();
   }

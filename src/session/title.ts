@@ -53,10 +53,11 @@ export function cleanTitle(text: string): string | undefined {
  * Names the session after its first turn: the title stored on the row and said in a `title` event
  * (with the call's usage and price). A title set meanwhile by someone else is kept.
  */
-export async function nameSession(core: SessionCore, prompt: string, answer: string): Promise<void> {
+export async function nameSession(core: SessionCore, prompt: string, answer: string, signal: AbortSignal): Promise<void> {
   const { options } = core;
   const before = options.store.getSession(core.id)?.title ?? null;
-  const named = await titleCall({ stream: options.stream, model: options.model, costOf: costFunction(options.model, options.models) }, prompt, answer, AbortSignal.timeout(30_000));
+  const named = await titleCall({ stream: options.stream, model: options.model, costOf: costFunction(options.model, options.models) }, prompt, answer, AbortSignal.any([signal, AbortSignal.timeout(30_000)]));
+  if (signal.aborted) return;
   if (!named.title && !named.usage) return;
   const now = options.store.getSession(core.id)?.title ?? null;
   if (now !== before) return;

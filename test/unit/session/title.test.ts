@@ -20,7 +20,7 @@ test("after the first turn a hidden call names the session: no tools, the reques
   kit.fake.script({ reply: [{ type: "text", text: "The parser drops the last token." }] }, { reply: [{ type: "text", text: "Fixed." }] });
   await named.prompt("why does the parser fail on 'a b'?\nsecond line");
   expect(kit.store.getSession(named.id)?.title).toBe("why does the parser fail on 'a b'?");
-  await named.close(); // waits for the naming call
+  await named.named();
   expect(kit.store.getSession(named.id)?.title).toBe(fakeTitle("why does the parser fail on 'a b'?"));
   expect(events.slice(-2)).toEqual(["result", "title"]);
   const title = kit.store.events(named.id).at(-1)!;
@@ -33,7 +33,7 @@ test("after the first turn a hidden call names the session: no tools, the reques
   expect(JSON.stringify(call.messages)).toContain("The parser drops the last token.");
   // One call only, after the first turn; the conversation never holds it.
   await named.prompt("and now?");
-  await named.close();
+  await named.named();
   expect(kit.fake.titleRequests).toHaveLength(1);
   expect(JSON.stringify(kit.fake.requests.at(-1)!.body.messages)).not.toContain("You name a coding session");
   expect(sessionSpend(kit.store.spendEvents(named.id)).usage.output_tokens).toBe(kit.store.events(named.id).filter((e) => e.type === "assistant").reduce((n, e) => n + (e.type === "assistant" ? e.usage.output_tokens : 0), 0) + 6);
@@ -52,4 +52,26 @@ test("a title is the reply's first line without quotes, a label or a full stop, 
   expect(cleanTitle("Title: **Parser token bug**")).toBe("Parser token bug");
   expect(cleanTitle("  \n")).toBeUndefined();
   expect(cleanTitle("x".repeat(100))).toBe(`${"x".repeat(77)}...`);
+});
+
+test("closing the session gives up a title call still out: it never holds the front end's exit, and the first line stays the title", async () => {
+  const base = kit.options();
+  let given: AbortSignal | undefined;
+  const stream: typeof base.stream = (request, signal) => {
+    if (!JSON.stringify(request.system).includes("You name a coding session")) return base.stream(request, signal);
+    given = signal;
+    return (async function* () {
+      await new Promise((resolve) => signal.addEventListener("abort", resolve, { once: true }));
+      yield { type: "error" as const, message: "aborted", code: "aborted" as never };
+    })();
+  };
+  const session = Session.create(kit.dir.path, { ...base, stream, titleCall: true });
+  kit.fake.script({ reply: [{ type: "text", text: "ok" }] });
+  await session.prompt("a slow name");
+  await Bun.sleep(0);
+  expect(given?.aborted).toBe(false);
+  await session.close();
+  expect(given?.aborted).toBe(true);
+  expect(kit.store.getSession(session.id)?.title).toBe("a slow name");
+  expect(kit.store.events(session.id).some((e) => e.type === "title")).toBe(false);
 });
