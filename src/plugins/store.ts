@@ -45,7 +45,29 @@ export function safeName(id: string): string {
 }
 
 export function readInstalled(store: PluginStore): Record<string, InstalledPlugin> | string {
-  return readRecord(join(store.dir, "installed.json"), InstalledFile, (f) => f.plugins, { plugins: {} });
+  return readRecord(join(store.dir, "installed.json"), InstalledFile, (f) => f.plugins, { plugins: {} }, plainInstalled);
+}
+
+/**
+ * The shape InstalledFile checks, tested by hand: read at every start with one record per plugin,
+ * where the schema's walk costs milliseconds. Anything it does not accept goes to the schema,
+ * which says what is wrong.
+ */
+function plainInstalled(json: unknown): json is v.InferOutput<typeof InstalledFile> {
+  if (!isObject(json) || !isObject(json.plugins)) return false;
+  const str = (value: unknown) => typeof value === "string";
+  const optional = (value: unknown) => value === undefined || typeof value === "string";
+  return Object.values(json.plugins).every((p) => {
+    if (!isObject(p) || !str(p.id) || !str(p.name) || !str(p.version) || !str(p.root) || !str(p.installedAt) || !optional(p.marketplace) || !optional(p.commit)) return false;
+    if (p.entry !== undefined && !isObject(p.entry)) return false;
+    const s = p.source;
+    if (!isObject(s)) return false;
+    return s.kind === "path" ? str(s.path) : s.kind === "git" && str(s.url) && optional(s.ref) && optional(s.subdir);
+  });
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 export function writeInstalled(store: PluginStore, plugins: Record<string, InstalledPlugin>): void {
@@ -61,12 +83,13 @@ export function writeMarketplaces(store: PluginStore, marketplaces: Record<strin
 }
 
 /** The file's records ({} when there is none), or one line saying what is wrong with it. */
-function readRecord<F, T>(file: string, schema: v.GenericSchema<unknown, F>, pick: (f: F) => T, empty: F): T | string {
+function readRecord<F, T>(file: string, schema: v.GenericSchema<unknown, F>, pick: (f: F) => T, empty: F, plain?: (json: unknown) => json is F): T | string {
   const read = readOptionalText(file);
   if (!read) return pick(empty);
   if ("problem" in read) return `${file}: ${read.problem}`;
   const json = parseJson(read.text);
   if ("problem" in json) return `${file}: not valid JSON; fix or delete it (rein rewrites it on the next install)`;
+  if (plain?.(json.value)) return pick(json.value);
   const parsed = v.safeParse(schema, json.value);
   return parsed.success ? pick(parsed.output) : `${file}: ${v.getDotPath(parsed.issues[0]) ?? "the file"}: ${parsed.issues[0].message}; fix or delete it`;
 }

@@ -11,7 +11,7 @@ import { skillTool } from "../skills/skill-tool.ts";
 import { loadSkillsAndCommands, planSlash, type SkillsAndCommands, type SlashCommand, type SlashPlan } from "../skills/slash-commands.ts";
 import { NO_PLUGINS, type ActivePlugins } from "../plugins/active.ts";
 import type { Plugin } from "../plugins/plugins.ts";
-import { pluginOf, pluginText } from "../plugins/sources.ts";
+import { fillPluginVars } from "../plugins/plugin-env.ts";
 import { slashWord } from "../skills/expand.ts";
 import type { PromptCommands } from "../mcp/prompts.ts";
 
@@ -103,19 +103,22 @@ async function promptPlan(plan: Extract<SlashPlan, { type: "unknown" }>, args: s
 
 /** `${CLAUDE_PLUGIN_ROOT}` and `${CLAUDE_PLUGIN_DATA}` in a plugin's commands and skills, as in Claude Code. */
 function withPluginRoots(loaded: SkillsAndCommands, plugins: readonly Plugin[]): SkillsAndCommands {
+  if (!plugins.length) return loaded;
   // A user's own command may carry a plugin's prefix (commands/kit/go.md is /kit:go): its file tells.
+  const prefixed = plugins.map((plugin) => ({ plugin, prefix: `${plugin.name}:`, root: `${plugin.root}/` }));
   const from = (name: string, file: string) => {
-    const plugin = pluginOf(name, plugins);
-    return plugin && file.startsWith(`${plugin.root}/`) ? plugin.name : undefined;
+    const found = prefixed.find((p) => name.startsWith(p.prefix));
+    return found && file.startsWith(found.root) ? found.plugin : undefined;
   };
   const skills = loaded.skills.skills.map((s) => {
     const plugin = from(s.name, s.file);
-    return plugin ? { ...s, plugin, body: pluginText(s.body, s.name, plugins) } : s;
+    return plugin ? { ...s, plugin: plugin.name, body: fillPluginVars(s.body, plugin) } : s;
   });
+  const byName = new Map(skills.map((s) => [s.name, s]));
   const commands = loaded.commands.map((c): SlashCommand => {
     const plugin = from(c.name, c.file);
     if (!plugin) return c;
-    return c.kind === "skill" ? { ...c, plugin, skill: skills.find((s) => s.name === c.name) ?? c.skill } : { ...c, plugin, template: pluginText(c.template, c.name, plugins) };
+    return c.kind === "skill" ? { ...c, plugin: plugin.name, skill: byName.get(c.name) ?? c.skill } : { ...c, plugin: plugin.name, template: fillPluginVars(c.template, plugin) };
   });
   return { ...loaded, skills: { ...loaded.skills, skills }, commands };
 }
