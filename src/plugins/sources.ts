@@ -3,7 +3,7 @@
 // (`plugin:PLUGIN:SERVER`) and `bin/` folders. Each loader takes these as one more source.
 import { basename } from "node:path";
 import { HOOK_EVENTS } from "../config/hooks-schema.ts";
-import { fillDeep, pluginEnv } from "./plugin-env.ts";
+import { fillDeep, fillPluginVars, pluginEnv } from "./plugin-env.ts";
 import type { AgentFolderRead } from "../agents/sources.ts";
 import type { CommandDirRead } from "../skills/commands.ts";
 import type { SkillRootRead } from "../skills/discover.ts";
@@ -90,6 +90,17 @@ function serverSource(plugin: Plugin, set: Plugin["mcpServers"][number]): Plugin
     servers[`plugin:${plugin.name}:${name}`] = stdio ? { ...entry, env: { ...pluginEnv(plugin), ...(isRecord(entry.env) ? entry.env : {}) } } : entry;
   }
   return { file: set.file, servers };
+}
+
+/** The plugin a command, skill or agent name (`plugin:name`) belongs to. */
+export function pluginOf(name: string, plugins: readonly Plugin[]): Plugin | undefined {
+  return plugins.find((p) => name.startsWith(`${p.name}:`));
+}
+
+/** A plugin's command or skill text: `${CLAUDE_PLUGIN_ROOT}` and `${CLAUDE_PLUGIN_DATA}` filled. */
+export function pluginText(text: string, name: string, plugins: readonly Plugin[]): string {
+  const plugin = pluginOf(name, plugins);
+  return plugin ? fillPluginVars(text, plugin) : text;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
