@@ -23,12 +23,15 @@ type Spec = { id: string; cwd: string; agent: string; model: string; name: strin
 export function tmuxWorker(settings: TmuxSettings, store: Store, spec: Spec): WorkerSession {
   let runs = 0;
   let stop: (() => Promise<void>) | undefined;
+  // A stop asked while the window is still opening closes it as soon as it is there.
+  let stopping = false;
   return {
     id: spec.id,
     subscribe: () => () => undefined,
     taintSources: () => [],
-    abort: () => void stop?.(),
+    abort: () => void ((stopping = true), stop?.()),
     async prompt(text) {
+      stopping = false;
       const channel = `rein-${spec.id}-${++runs}`;
       const before = lastSeq(store, spec.id);
       const rein = [...settings.command, "-p", text, "-r", spec.id, "--agent", spec.agent, "-m", spec.model, ...(settings.trusted ? ["--trust"] : [])];
@@ -41,6 +44,7 @@ export function tmuxWorker(settings: TmuxSettings, store: Store, spec: Spec): Wo
         await tmux(settings.env, ["kill-pane", "-t", pane]);
         await tmux(settings.env, ["wait-for", "-S", channel]);
       };
+      if (stopping) void stop();
       await waiting;
       stop = undefined;
       const result = store.events(spec.id, before).findLast((e): e is ResultEvent => e.type === "result" && !e.parent_tool_use_id);

@@ -7,7 +7,7 @@ import { Database } from "bun:sqlite";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { text, world } from "./harness.ts";
+import { pidsMatching, text, waitFor, world } from "./harness.ts";
 
 const isLead = (b: any) => JSON.stringify(b.system).includes("You are the coordinator agent");
 const body = (b: any) => JSON.stringify(b.messages);
@@ -72,6 +72,44 @@ test("a tmux worker runs in its own window as a rein process; the lead gets its 
     const shown = await w.run(["sessions", "show", final.session_id]);
     expect(shown.stdout).toMatch(/- explore s_\w+ "reader" · completed/);
     expect(r.events.filter((e) => e.type === "task_notification").map((e) => [e.name, e.status])).toEqual([["reader", "completed"]]);
+  } finally {
+    tmux("kill-server");
+    rmSync(sockets, { recursive: true, force: true });
+  }
+}, 90_000);
+
+test("task_stop of a tmux worker closes its window and stops its rein; its notification says killed", async () => {
+  await using w = await world();
+  const sockets = mkdtempSync(join(tmpdir(), "rein-tmux-"));
+  const env = { TMUX: undefined, TMUX_PANE: undefined, TMUX_TMPDIR: sockets };
+  const tmux = (...args: string[]) => Bun.spawnSync(["tmux", ...args], { env: { ...process.env, TMUX: "", TMUX_TMPDIR: sockets } });
+  try {
+    await Bun.write(join(w.configDir, "config.json"), JSON.stringify({ teammateMode: "tmux" }));
+    let asked!: () => void;
+    const workerAsked = new Promise<void>((resolve) => (asked = resolve));
+    const step = (b: any) => {
+      if (!isLead(b)) {
+        asked();
+        return { hang: true as const };
+      }
+      if (!body(b).includes("task_id:")) return { reply: [call("task", { description: "wait", prompt: "wait forever", subagent_type: "explore", run_in_background: true, name: "sleeper" })] };
+      // the lead stops it once its rein is asking the model (it runs)
+      if (!body(b).includes("Stopping")) return { reply: [call("task_stop", { task_id: "sleeper" })], waitFor: workerAsked };
+      if (!body(b).includes("<task-id>")) return { reply: [text("waiting for it to stop")] };
+      return { reply: [text(/<status>(\w+)<\/status>/.exec(body(b))?.[1] ?? "no status")] };
+    };
+    w.fake.script(...Array.from({ length: 6 }, () => ({ respond: step })));
+
+    const r = await w.runStream(["-p", "start and stop one", "--agent", "coordinator", "--trust"], { env, timeoutMs: 60_000 });
+
+    expect(r.code).toBe(0);
+    expect(r.events.at(-1)).toMatchObject({ type: "result", status: "success", text: "killed" });
+    expect(r.events.filter((e) => e.type === "task_notification").map((e) => [e.name, e.status])).toEqual([["sleeper", "killed"]]);
+    // its window is gone (and with it the session rein made for it)
+    expect(tmux("list-panes", "-a", "-F", "#{window_name}").stdout.toString()).not.toContain("sleeper");
+    // and no rein of the worker's is left running
+    const [worker] = r.events.filter((e) => e.type === "task_notification").map((e) => String(e.task_id));
+    await waitFor(async () => (await pidsMatching(`${worker} --agent`)).length === 0, "the worker's rein to end", 10_000);
   } finally {
     tmux("kill-server");
     rmSync(sockets, { recursive: true, force: true });
