@@ -3,7 +3,7 @@ import { homedir } from "node:os";
 import { foreignPermissionWarnings } from "../config/rule.ts";
 import { INSTRUCTION_CAP_BYTES, instructionSources, loadInstructions, sandboxAvailable, toolRegistry } from "../app/factory.ts";
 import { API_CHECK_TIMEOUT_MS, checkAnthropicApi, providerReport } from "../app/provider-check.ts";
-import type { Health } from "../session/store.ts";
+import type { Health } from "../session/store-open.ts";
 import { instructionCap, reinDirs, openStoreForReading, toolDirs, type Context } from "../app/context.ts";
 import { extensionReport } from "./extension-report.ts";
 import { out } from "../app/output.ts";

@@ -124,7 +124,7 @@ function print(text: string): number {
 export async function fail(error: unknown, env: Record<string, string | undefined> = process.env, told?: string[]): Promise<number> {
   const [{ ConfigError }, { StoreError }, { MissingKeyError }, { knownFault }, { reinPaths }] = await Promise.all([
     import("../config/config-error.ts"),
-    import("../session/store.ts"),
+    import("../session/store-open.ts"),
     import("../app/context.ts"),
     import("../app/known-fault.ts"),
     import("../config/paths.ts"),

@@ -1,11 +1,12 @@
 // The SQLite store: sessions, their messages and their event log. WAL with a busy timeout;
 // migrations at open; a corrupt file is moved aside (never deleted) and a fresh one created.
-import { constants, Database, type Statement } from "bun:sqlite";
-import { existsSync, mkdirSync, renameSync, statSync } from "node:fs";
+import type { Database, Statement } from "bun:sqlite";
+import { existsSync, mkdirSync, renameSync } from "node:fs";
 import { dirname } from "node:path";
 import type { AgentEvent, EventOf, Message, StampedEvent, Usage } from "../agent/types.ts";
-import { applyMigration, MIGRATIONS } from "./migrations.ts";
-import { recoverInto, recoveryText, truncation } from "./recover.ts";
+import { recoverInto, recoveryText } from "./recover.ts";
+import { forkSession, type Fork } from "./store-fork.ts";
+import { databaseHealth, isCorruption, prepare, readOnlyDatabase, wrap, type Health } from "./store-open.ts";
 
 export type SessionRow = {
   id: string;
@@ -40,24 +41,7 @@ export type StoredMessage = Message & { idx: number; seq: number; status: Messag
 /** A session rm'd to the trash stays this long before `rein sessions prune` may remove it. */
 export const TRASH_KEEP_MS = 30 * 24 * 60 * 60 * 1000;
 
-export type Fork = {
-  session: SessionRow;
-  /** messages copied */
-  messages: number;
-  /** messages asked for (the source's count when it has fewer); more than `messages` when the cut was moved back */
-  requested: number;
-};
 
-export type Health = {
-  /** "ok", or what PRAGMA quick_check found */
-  integrity: string;
-  bytes: number;
-  walBytes: number;
-  sessions: number;
-  trashed: number;
-};
-
-export class StoreError extends Error {}
 
 export class Store {
   private readonly insertEvent: Statement;
@@ -231,65 +215,14 @@ export class Store {
     }).immediate();
   }
 
-  /**
-   * A new session (same cwd, model, title and settings) holding the first `upToMessage` messages of
-   * `id` (all when undefined) and the events up to them. A cut that would end on tool calls without
-   * their results is moved back, so the fork is always a valid conversation for the provider.
-   */
+  /** A new session holding the first `upToMessage` messages of `id` (all when undefined): see store-fork.ts. */
   forkSession(id: string, upToMessage: number | undefined, newId: string, now = Date.now()): Fork | undefined {
-    return this.db.transaction((): Fork | undefined => {
-      const source = this.getSession(id);
-      if (!source) return undefined;
-      const all = this.messages(id);
-      const requested = Math.min(upToMessage ?? all.length, all.length);
-      const kept = validPrefix(all.slice(0, requested));
-      // Everything when the whole conversation is kept (a crash's tail is repaired in the fork as it
-      // would be in the source); otherwise nothing after the last kept message, or it would be repaired in.
-      const lastSeq = kept.length === all.length ? Number.MAX_SAFE_INTEGER : (kept.at(-1)?.seq ?? 0);
-      const session = this.createSession({ id: newId, cwd: source.cwd, model: source.model, settings: source.settings ?? null }, now);
-      if (source.title !== null) this.db.query(`UPDATE sessions SET title = ? WHERE id = ?`).run(source.title, newId);
-      this.db
-        .query(
-          `INSERT INTO messages (session_id, idx, role, content, seq, status, created_at)
-           SELECT ?1, idx, role, content, seq, status, created_at FROM messages WHERE session_id = ?2 AND idx < ?3`,
-        )
-        .run(newId, id, kept.length);
-      this.db
-        .query(
-          `INSERT INTO events (session_id, seq, type, data, created_at)
-           SELECT ?1, seq, type, CASE type WHEN 'session' THEN json_set(data, '$.id', ?1) ELSE data END, created_at
-           FROM events WHERE session_id = ?2 AND seq <= ?3`,
-        )
-        .run(newId, id, lastSeq);
-      return { session: { ...session, title: source.title }, messages: kept.length, requested };
-    }).immediate();
+    return this.db.transaction(() => forkSession(this, id, upToMessage, newId, now)).immediate();
   }
 
   /** What `rein doctor` reports: PRAGMA quick_check, the file and WAL sizes, the session counts. */
   health(): Health {
-    // A page damaged past what quick_check can walk fails the check itself: that is its answer.
-    const read = <T>(query: () => T): T | string => {
-      try {
-        return query();
-      } catch (error) {
-        return error instanceof Error ? error.message : String(error);
-      }
-    };
-    const problems = read(() => this.db.query("PRAGMA quick_check(20)").all() as { quick_check: string }[]);
-    const counted = read(
-      () =>
-        this.db
-          .query(`SELECT count(*) FILTER (WHERE deleted_at IS NULL) AS live, count(*) FILTER (WHERE deleted_at IS NOT NULL) AS trashed FROM sessions`)
-          .get() as { live: number; trashed: number },
-    );
-    const counts = typeof counted === "string" ? { live: 0, trashed: 0 } : counted;
-    return {
-      integrity: typeof problems === "string" ? problems : problems.map((p) => p.quick_check).join("; ") || "ok",
-      bytes: fileSize(this.path),
-      walBytes: fileSize(`${this.path}-wal`),
-      sessions: counts.live,
-      trashed: counts.trashed,
-    };
+    return databaseHealth(this.db, this.path);
   }
 
   deleteSession(id: string): boolean {
@@ -424,107 +357,11 @@ export class Store {
   }
 }
 
-/** The longest prefix that does not end on an assistant turn whose tool calls have no results. */
-export function validPrefix<T extends Message>(messages: readonly T[]): T[] {
-  let end = messages.length;
-  while (end > 0 && messages[end - 1]!.role === "assistant" && messages[end - 1]!.content.some((b) => b.type === "tool_use")) end--;
-  return messages.slice(0, end);
-}
 
 function isTrashed(row: SessionRow): boolean {
   return row.deleted_at !== null && row.deleted_at !== undefined;
 }
 
-function fileSize(path: string): number {
-  return path !== ":memory:" && existsSync(path) ? statSync(path).size : 0;
-}
-
-function prepare(path: string): Database {
-  const cut = path === ":memory:" ? undefined : truncation(path);
-  if (cut) throw new StoreError(cut);
-  const db = new Database(path, { create: true, strict: true });
-  try {
-    db.exec("PRAGMA busy_timeout = 5000");
-    checkVersion(db); // before anything rewrites the header of a file this rein cannot read
-    db.exec("PRAGMA journal_mode = WAL");
-    db.exec("PRAGMA synchronous = NORMAL");
-    db.exec("PRAGMA foreign_keys = ON");
-    // Reads through the page cache without a system call a page: resuming a long session reads
-    // its messages about 6 ms sooner (10,000 messages). Only what is read is mapped.
-    db.exec("PRAGMA mmap_size = 268435456");
-    migrate(db);
-    return db;
-  } catch (error) {
-    db.close();
-    throw error;
-  }
-}
-
-/**
- * A read-only connection. In WAL mode SQLite needs a writable -shm file beside the database even to
- * read, so where none can be made the file is opened as immutable (nothing else changes it there).
- */
-function readOnlyDatabase(path: string): Database {
-  const check = (db: Database) => {
-    try {
-      checkVersion(db);
-      db.query("SELECT count(*) FROM sessions").get();
-      return db;
-    } catch (error) {
-      db.close();
-      throw error;
-    }
-  };
-  try {
-    return check(new Database(path, { readonly: true, strict: true }));
-  } catch {
-    const uri = `file:${path.split("/").map(encodeURIComponent).join("/")}?immutable=1`;
-    return check(new Database(uri, constants.SQLITE_OPEN_READONLY | constants.SQLITE_OPEN_URI));
-  }
-}
-
-function checkVersion(db: Database): number {
-  const { user_version: current } = db.query("PRAGMA user_version").get() as { user_version: number };
-  if (current > MIGRATIONS.length) {
-    throw new StoreError(`the session database was written by a newer rein (schema ${current}); upgrade rein`);
-  }
-  return current;
-}
-
-function migrate(db: Database): void {
-  if (checkVersion(db) < MIGRATIONS.length) {
-    // Several rein processes may open a new database at once: migrate under the write lock
-    // (BEGIN IMMEDIATE) and read the version again there, so each migration runs exactly once.
-    db.transaction(() => {
-      for (let version = checkVersion(db) + 1; version <= MIGRATIONS.length; version++) {
-        applyMigration(db, version);
-        db.exec(`PRAGMA user_version = ${version}`);
-      }
-    }).immediate();
-  }
-  // Touch the schema so a damaged file fails here, at open, and not halfway through a turn.
-  db.query("SELECT count(*) FROM sessions").get();
-}
-
-function isCorruption(error: unknown): boolean {
-  const code = (error as { code?: string }).code ?? "";
-  const message = error instanceof Error ? error.message : "";
-  return /SQLITE_(NOTADB|CORRUPT)/.test(code) || /file is not a database|malformed|file is cut short/.test(message);
-}
-
-function wrap(error: unknown, path: string): Error {
-  const message = error instanceof Error ? error.message : String(error);
-  if (/database is locked|SQLITE_BUSY/i.test(message)) {
-    return new StoreError(`the session database ${path} is locked by another process (${message}); close the other rein or try again`);
-  }
-  if (/readonly database|unable to open database|EACCES|EROFS/i.test(message)) {
-    return new StoreError(`cannot write the session database ${path} (${message}); check its permissions or set REIN_DATA_DIR`);
-  }
-  if (/database or disk is full|SQLITE_FULL|ENOSPC/i.test(message)) {
-    return new StoreError(`the disk is full: cannot write ${path} (${message}); free some space and try again`);
-  }
-  return error instanceof StoreError ? error : new StoreError(`cannot open the session database ${path}: ${message}`);
-}
 
 function stamped(sessionId: string, row: { seq: number; data: string }): StampedEvent {
   return { ...(JSON.parse(row.data) as AgentEvent), session_id: sessionId, seq: row.seq } as StampedEvent;

@@ -8,7 +8,8 @@ import { join } from "node:path";
 import type { Message } from "../../../src/agent/types.ts";
 import { Session } from "../../../src/session/session.ts";
 import { recoverInto, recoveryText } from "../../../src/session/recover.ts";
-import { Store, validPrefix } from "../../../src/session/store.ts";
+import { Store } from "../../../src/session/store.ts";
+import { validPrefix } from "../../../src/session/store-fork.ts";
 import { conversationProblems, type Kit, useKit } from "../../support/session-kit.ts";
 import { tempDir, type TempDir } from "../../support/temp-dir.ts";
 

@@ -4,7 +4,8 @@ import { afterEach, beforeEach, expect, test } from "bun:test";
 import { join } from "node:path";
 import type { AgentEvent, Message } from "../../../src/agent/types.ts";
 import { repairMessages } from "../../../src/session/repair.ts";
-import { Store, validPrefix } from "../../../src/session/store.ts";
+import { Store } from "../../../src/session/store.ts";
+import { validPrefix } from "../../../src/session/store-fork.ts";
 import { tempDir, type TempDir } from "../../support/temp-dir.ts";
 
 const NOW = Date.UTC(2026, 10, 29, 12);

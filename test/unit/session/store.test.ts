@@ -4,7 +4,8 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { AgentEvent } from "../../../src/agent/types.ts";
 import { MIGRATIONS } from "../../../src/session/migrations.ts";
-import { Store, StoreError } from "../../../src/session/store.ts";
+import { Store } from "../../../src/session/store.ts";
+import { StoreError } from "../../../src/session/store-open.ts";
 import { tempDir, type TempDir } from "../../support/temp-dir.ts";
 
 let dir: TempDir;
