@@ -23,6 +23,9 @@ import type { SessionRow } from "./store.ts";
 import { attachSubagents, noChildSpend, type ChildSpend } from "./subagent-parent.ts";
 import { SessionTaint, type TaintSource } from "./taint.ts";
 
+/** The events of a turn as it streams: stored in one batch with the turn's messages (persist); every other event commits at once. */
+const BATCHED = new Set<AgentEvent["type"]>(["text_delta", "assistant", "tool_start", "tool_output", "tool_end"]);
+
 export type ResultFields = { text?: string; usage?: Usage; cost?: number | null; turns?: number; apiMs?: number; error?: string | undefined; hookStop?: { event: string; reason: string } };
 
 export class SessionCore {
@@ -79,6 +82,9 @@ export class SessionCore {
   readonly taint: SessionTaint | undefined;
   /** running calls' names and inputs, for their results' provenance */
   readonly calls = new Map<string, { name: string; input: unknown }>();
+  /** stored in the open batch, shown once it is committed (persist) */
+  private shownAtCommit: StampedEvent[] = [];
+  private commitSoon: ReturnType<typeof setImmediate> | undefined;
   assistantTurns: number;
 
   constructor(
@@ -186,9 +192,13 @@ export class SessionCore {
   }
 
   private failSave(error: unknown): never {
+    throw new Error(this.noteSaveFailure(error));
+  }
+
+  private noteSaveFailure(error: unknown): string {
     this.saveError ??= `cannot save the session (${error instanceof Error ? error.message : String(error)}); the run was stopped so nothing unsaved is lost silently`;
     this.controller?.abort();
-    throw new Error(this.saveError);
+    return this.saveError;
   }
 
   /** The `session` event, before the first run of this process. */
@@ -223,22 +233,55 @@ export class SessionCore {
     if (added) this.persist({ type: "taint", kind: added.kind, source: added.source, turn: added.turn });
   }
 
+  /**
+   * Stores the event, then shows it to the listeners: never shown before it is committed, so a
+   * SIGKILL loses nothing shown. A turn's streamed events (BATCHED) and the messages stored
+   * meanwhile share one commit, made when the event loop next turns (an I/O wait: the next request,
+   * a command's output) or before any other event; they are shown then, in order.
+   */
   persist(event: AgentEvent): StampedEvent {
     if (this.inRun && (event.type === "assistant" || (event.type === "compaction" && event.usage))) this.runUsage = addUsage(this.runUsage, event.usage!);
+    const batched = BATCHED.has(event.type);
     let stamped: StampedEvent;
     try {
+      if (batched) this.options.store.beginBatch();
       stamped = this.options.store.appendEvent(this.id, event, this.options.now?.());
       this.lastSeq = stamped.seq;
       this.hooks?.record(stamped);
     } catch (error) {
       stamped = { ...event, session_id: this.id, seq: -1 } as StampedEvent;
+      this.flush();
       if (event.type !== "result" && event.type !== "error") {
         this.notify(stamped);
         this.failSave(error);
       }
+      this.notify(stamped);
+      return stamped;
     }
+    if (batched) {
+      this.shownAtCommit.push(stamped);
+      this.commitSoon ??= setImmediate(() => this.flush());
+      return stamped;
+    }
+    this.flush();
     this.notify(stamped);
     return stamped;
+  }
+
+  /** Commits the open batch and shows its events; a commit that fails shows them unsaved (seq -1) and stops the run. */
+  flush(): void {
+    if (this.commitSoon) clearImmediate(this.commitSoon);
+    this.commitSoon = undefined;
+    const shown = this.shownAtCommit;
+    this.shownAtCommit = [];
+    try {
+      this.options.store.commitBatch();
+    } catch (error) {
+      for (const event of shown) this.notify({ ...event, seq: -1 });
+      this.noteSaveFailure(error);
+      return;
+    }
+    for (const event of shown) this.notify(event);
   }
 
   notify(event: StampedEvent): void {

@@ -46,6 +46,8 @@ export const TRASH_KEEP_MS = 30 * 24 * 60 * 60 * 1000;
 export class Store {
   private readonly insertEvent: Statement;
   private readonly insertMessage: Statement;
+  /** a batch of writes is open (beginBatch): one transaction, committed by commitBatch */
+  private batchOpen = false;
 
   private constructor(
     readonly db: Database,
@@ -105,7 +107,31 @@ export class Store {
   }
 
   close(): void {
+    if (this.batchOpen) this.commitBatch();
     this.db.close();
+  }
+
+  /**
+   * The writes from now until `commitBatch` go in one transaction, which takes the write lock at
+   * once (other writers wait for it, as for any write): a session stores a turn's events and
+   * messages with one commit. Nothing happens inside a transaction already open.
+   */
+  beginBatch(): void {
+    if (this.db.inTransaction) return;
+    this.db.exec("BEGIN IMMEDIATE");
+    this.batchOpen = true;
+  }
+
+  /** Commits the open batch (none: nothing to do); one that fails is rolled back, and the error thrown. */
+  commitBatch(): void {
+    if (!this.batchOpen) return;
+    this.batchOpen = false;
+    try {
+      this.db.exec("COMMIT");
+    } catch (error) {
+      if (this.db.inTransaction) this.db.exec("ROLLBACK");
+      throw error;
+    }
   }
 
   createSession(row: Pick<SessionRow, "id" | "cwd" | "model" | "settings">, now = Date.now()): SessionRow {
