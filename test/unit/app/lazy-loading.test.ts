@@ -1,0 +1,80 @@
+// What is not configured is not loaded (docs/architecture.md): rein from source under a preload that
+// records every module of src/ as it loads, against the fake model. A one-shot with nothing
+// configured loads none of the hook engine, MCP's session, the language servers' session, the
+// checkpoints or memory.auto; configuring each (and a turn that writes a file) loads it, so the trace
+// sees what the seams load late.
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { startFakeAnthropic, type FakeServer } from "../../fake/server.ts";
+
+const ROOT = resolve(import.meta.dir, "../../..");
+const LATE = [
+  "src/session/hook-runtime.ts",
+  "src/hooks/engine.ts",
+  "src/hooks/points.ts",
+  "src/mcp/session.ts",
+  "src/mcp/resources.ts",
+  "src/lsp/session.ts",
+  "src/lsp/probe.ts",
+  "src/checkpoint/turn.ts",
+  "src/checkpoint/shadow.ts",
+  "src/memory/auto.ts",
+  "src/plugins/install.ts",
+  "src/plugins/marketplaces.ts",
+];
+
+let fake: FakeServer;
+beforeAll(async () => {
+  fake = await startFakeAnthropic();
+});
+afterAll(async () => {
+  await fake.close();
+});
+
+/** The modules of src/ (relative paths) that `rein -p PROMPT` loaded with `config` as the user config. */
+async function loaded(config: Record<string, unknown>, prompt = "say ok"): Promise<Set<string>> {
+  const home = mkdtempSync(join(tmpdir(), "rein-lazy-"));
+  try {
+    const work = join(home, "work");
+    mkdirSync(join(work, ".git"), { recursive: true });
+    mkdirSync(join(home, "config"), { recursive: true });
+    writeFileSync(join(home, "config", "config.json"), JSON.stringify(config));
+    const trace = join(home, "trace.txt");
+    writeFileSync(trace, "");
+    const proc = Bun.spawn([process.execPath, "--preload", join(ROOT, "test/support/trace-modules.ts"), join(ROOT, "src/main.ts"), "-p", prompt], {
+      cwd: work,
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, REIN_CONFIG_DIR: join(home, "config"), REIN_DATA_DIR: join(home, "data"), ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fake.url, REIN_TRACE_MODULES: trace, REIN_MCP_WAIT_MS: "200" },
+      stdin: "ignore",
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+    expect({ code, out, err: code === 0 ? "" : err }).toMatchObject({ code: 0 });
+    return new Set(readFileSync(trace, "utf8").split("\n").filter(Boolean).map((path) => path.slice(ROOT.length + 1)));
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
+}
+
+test("a one-shot with nothing configured loads none of the parts that wait for their configuration", async () => {
+  fake.script({ reply: [{ type: "text", text: "ok" }] });
+  const modules = await loaded({});
+  expect(modules.has("src/session/session-core.ts")).toBe(true); // the trace sees the run's own modules
+  expect(LATE.filter((m) => modules.has(m))).toEqual([]);
+}, 60_000);
+
+test("a hook, an MCP server and a language server configured, and a turn that writes a file, load theirs", async () => {
+  fake.script({ reply: [{ type: "tool_use", name: "write", input: { path: "a.txt", content: "hi\n" } }] }, { reply: [{ type: "text", text: "done" }] });
+  const modules = await loaded(
+    {
+      permissions: { allow: ["edit"] },
+      hooks: { PostToolUse: [{ matcher: "Write", hooks: [{ type: "command", command: "true" }] }] },
+      mcpServers: { none: { command: "no-such-mcp-server" } },
+      lsp: { ts: { command: "no-such-language-server", extensionToLanguage: { ".ts": "typescript" } } },
+    },
+    "write a.txt",
+  );
+  for (const m of ["src/session/hook-runtime.ts", "src/hooks/engine.ts", "src/mcp/session.ts", "src/lsp/session.ts", "src/checkpoint/turn.ts"]) expect(modules.has(m)).toBe(true);
+}, 60_000);
