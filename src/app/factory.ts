@@ -29,6 +29,7 @@ import { folderInstructions } from "../memory/folder-instructions.ts";
 import { sessionMemory } from "../memory/session-memory.ts";
 import type { FileAccess, Tool } from "../sdk.ts";
 import { systemPrompt } from "../session/system-prompt.ts";
+import { mainAgentMemory } from "../session/agent-fields.ts";
 import type { LspServerConfig } from "../lsp/session.ts";
 /** the shared task list's tools, deferred (one line behind load_tools) unless the agent lists them */
 const TEAM_TOOLS = ["team_create", "team_delete", "task_create", "task_update", "task_list"];
@@ -257,8 +258,11 @@ export function budgetWarning(settings: RunSettings): string | undefined {
 }
 
 export function sessionOptions(settings: RunSettings, store: Store, registry = toolRegistry(settings.toolDirs)): SessionOptions {
-  const agent = settings.agents?.name ? settings.agents.list.find((a) => a.name === settings.agents!.name) : undefined;
-  const options = baseSessionOptions(settings, store, registry, agent);
+  const chosen = settings.agents?.name ? settings.agents.list.find((a) => a.name === settings.agents!.name) : undefined;
+  const memory = chosen ? mainAgentMemory(chosen, { home: settings.home, projectRoot: settings.projectRoot }) : undefined;
+  const agent = memory?.agent ?? chosen;
+  const base = baseSessionOptions(settings, store, registry, agent);
+  const options = memory ? memory.apply(base) : base;
   // --tools without Task/Agent: no task tool either.
   const tasks = !settings.offeredOnly || settings.offeredOnly.includes("task");
   return settings.agents && tasks ? withAgent(options, settings, agent) : options;

@@ -45,6 +45,27 @@ export function agentFields(agent: AgentDefinition, parent: SessionOptions, cwd:
   };
 }
 
+/**
+ * The main agent's `memory` (`--agent NAME`, as Claude Code applies it on the main thread): its
+ * MEMORY.md after the session's prompt (not passed to the subagents it starts), read, write and
+ * edit offered, its folder writable without asking. `options` were made for `agent` as `withTools` gives it.
+ */
+export function mainAgentMemory(agent: AgentDefinition, places: { home: string; projectRoot: string }): { agent: AgentDefinition; apply: (options: SessionOptions) => SessionOptions } | undefined {
+  if (!agent.memory) return undefined;
+  const memory = agentMemory(agent.name, agent.memory, places);
+  const offered = agent.tools ? { ...agent, tools: [...new Set([...agent.tools, ...MEMORY_TOOLS])] } : agent;
+  const rules = memoryRules(memory.dir, places.home);
+  return {
+    agent: offered,
+    apply: (options) => ({
+      ...options,
+      system: [options.system, memory.prompt].join("\n\n"),
+      childSystem: options.childSystem ?? options.system,
+      inherited: () => [...(options.inherited?.() ?? []), ...rules],
+    }),
+  };
+}
+
 /** Writing and reading in the memory folder ask nothing (the agent's own denies still hold). */
 function memoryRules(dir: string, home: string): Rule[] {
   const source = "the agent's memory folder";

@@ -56,6 +56,14 @@ test.concurrent("memory: the agent's MEMORY.md is in its prompt, it gets read, w
   expect(await Bun.file(note).text()).toContain("a.ts is fine");
   // The lead keeps no memory of its own: its prompt does not carry the reviewer's.
   expect(JSON.stringify(w.fake.requests[0]!.body.system)).not.toContain("this repo uses tabs");
+
+  // Run as the main agent (--agent), it has its memory and its tools too.
+  w.fake.script({ reply: [text("ok")] });
+  const main = await w.run(["-p", "go", "--agent", "reviewer", "--trust"]);
+  expect(main.code).toBe(0);
+  const lead = w.fake.requests[4]!.body;
+  expect(JSON.stringify(lead.system)).toContain("this repo uses tabs");
+  expect(lead.tools.map((t: { name: string }) => t.name).sort()).toEqual(["bash", "edit", "read", "write"]);
 }, 30_000);
 
 test.concurrent("hooks: an agent's own hooks run only in its task, its Stop as SubagentStop", async () => {
