@@ -15,6 +15,7 @@ import {
   type Message,
   type ProviderEvent,
   type ResultStatus,
+  type StopCheck,
   textOf,
   type ToolUseBlock,
   type Usage,
@@ -155,7 +156,7 @@ export async function runLoop(messages: Message[], config: LoopConfig, io: LoopR
     if (calls.length === 0) {
       if (turn.stop_reason === "pause_turn") continue;
       if (!textOf(turn.content).trim()) return emptyReply(turn.stop_reason);
-      const more = continued < STOP_CONTINUE_LIMIT && io.chain?.beforeStop ? await io.chain.beforeStop({ text, continued }, signal).catch(() => undefined) : undefined;
+      const more = continued < STOP_CONTINUE_LIMIT ? await askStopChecks(io.chain?.stopChecks ?? [], { text, continued }, signal) : undefined;
       if (signal.aborted) return end("interrupted");
       const stop = halted();
       if (stop) return haltEnd(stop);
@@ -176,6 +177,15 @@ export async function runLoop(messages: Message[], config: LoopConfig, io: LoopR
     if (outcomes.some((o) => o.stop)) return end("permission", "stopped: a tool call needed a permission (--on-ask fail)");
     if (signal.aborted) return end("interrupted");
   }
+}
+
+/** The first stop check that continues the run, asked in turn (one that throws is passed over). */
+async function askStopChecks(checks: readonly StopCheck[], stop: { text: string; continued: number }, signal: AbortSignal): Promise<string | undefined> {
+  for (const check of checks) {
+    const more = await check(stop, signal).catch(() => undefined);
+    if (more !== undefined) return more;
+  }
+  return undefined;
 }
 
 /** The promise's value, or undefined as soon as the signal aborts. */

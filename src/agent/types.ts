@@ -1,6 +1,7 @@
 // The loop's vocabulary: messages as the provider sees them, the event union every front end reads,
 // and the injected I/O the loop runs on. Nothing here touches the file system, the terminal or Bun.
 import type { FileAccess, FileMemory, PermissionRequest, SandboxPolicy, SessionHistory, Tool } from "../sdk.ts";
+import type { CallHandler } from "./call-engine.ts";
 import type { Estimated } from "./context-size.ts";
 
 export type TextBlock = { type: "text"; text: string };
@@ -288,8 +289,13 @@ export type LoopIO = {
    * the provider said it did): returns the view to send from now on, or undefined when it could not.
    */
   compact?: (input: CompactInput, signal: AbortSignal) => Promise<Compacted | undefined>;
-  /** functions around each tool call and at the stop: hooks and in-process callers plug in here */
-  chain?: CallChain;
+  /**
+   * The list a tool call runs through (call-engine.ts: validate, hooks, permission, checkpoint, run,
+   * ...), outermost first; absent: the engine's own steps (call-steps.ts)
+   */
+  handlers?: readonly CallHandler[];
+  /** what the loop asks about the run: its stop checks, and whether a hook halted it */
+  chain?: RunChain;
   /**
    * What came for the session meanwhile (a worker's `<task-notification>`, a team message), taken
    * once at each turn boundary and added after the turn's tool results; absent: nothing comes
@@ -298,22 +304,17 @@ export type LoopIO = {
 };
 
 /**
- * Optional functions the loop calls around each tool call and when it would stop. The loop does not
- * know who answers (hooks, plugins, an SDK caller); each may take its time and should heed `signal`.
+ * What the loop asks of its owner about the run as a whole (the calls have their own list of
+ * handlers, `LoopIO.handlers`). The loop does not know who answers (hooks, a schema check, an SDK
+ * caller); each may take its time and should heed `signal`.
  */
-export type CallChain = {
-  /** after the input is valid, before permissions: may block the call, ask a person, or replace the input */
-  beforeToolCall?: (call: ToolCallInfo, signal: AbortSignal) => Promise<BeforeToolCall | undefined>;
-  /** after a call that succeeded: may replace the output or add context beside it */
-  afterToolCall?: (call: ToolCallDone, signal: AbortSignal) => Promise<AfterToolCall | undefined>;
-  /** after a call that failed (an error result, including a refused permission): may add context */
-  onToolError?: (call: ToolCallDone, signal: AbortSignal) => Promise<AfterToolCall | undefined>;
+export type RunChain = {
   /**
-   * The model finished with `text` and the run would end: a string continues the run with it as the
-   * next user message. `continued` counts the continuations so far in this run; after
-   * STOP_CONTINUE_LIMIT in a row the loop stops without asking.
+   * The model finished with `text` and the run would end: asked in turn, the first string continues
+   * the run with it as the next user message (one that throws is passed over). `continued` counts
+   * the continuations so far in this run; after STOP_CONTINUE_LIMIT in a row the loop stops without asking.
    */
-  beforeStop?: (stop: { text: string; continued: number }, signal: AbortSignal) => Promise<string | undefined>;
+  stopChecks?: readonly StopCheck[];
   /**
    * Why the whole run must stop now (a hook answered `continue: false` at any point of it), or
    * undefined. The loop asks after each step and ends the run with status `stopped`.
@@ -322,6 +323,8 @@ export type CallChain = {
   /** whether the stop `halted` gives ends the run as a success (a hook from Claude Code's files, as Claude Code ends it) */
   haltSucceeds?: () => boolean;
 };
+
+export type StopCheck = (stop: { text: string; continued: number }, signal: AbortSignal) => Promise<string | undefined>;
 
 /** `raw` is the input as the model sent it (before the schema dropped what it does not know) */
 export type ToolCallInfo = { id: string; name: string; input: unknown; raw?: unknown };

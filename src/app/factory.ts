@@ -1,6 +1,7 @@
 // Assembles what a Session runs on from settings the front end resolved: the provider, the tools,
 // the rule set (defaults, mode, user, project, flags: last match wins) and the system prompt.
 import { dirname, join, relative } from "node:path";
+import { afterCall } from "../agent/call-engine.ts";
 import type { StreamFn } from "../agent/types.ts";
 import { agentLayer, agentTail, offeredTools } from "../agents/rules.ts";
 import type { AgentDefinition } from "../agents/types.ts";
@@ -37,7 +38,6 @@ const TEAM_TOOLS = ["team_create", "team_delete", "task_create", "task_update", 
 export { lspConfigs } from "../lsp/config.ts";
 import { serverSearchTool, websearchTool, type WebSearchSettings } from "../registry/builtin.ts";
 import { searchStandIn, withServerSearch } from "../session/server-search.ts";
-import { afterCalls } from "../session/after-calls.ts";
 export { instructionWarnings, loadInstructions, INSTRUCTION_CAP_BYTES } from "../memory/instructions.ts";
 import { sessionSkills, type SessionSkills, type SkillPlaces } from "../session/skills.ts";
 import type { ActivePlugins } from "../plugins/active.ts";
@@ -329,7 +329,8 @@ function baseSessionOptions(settings: RunSettings, store: Store, registry: ToolR
     ...(settings.leaseWaitMs !== undefined ? { lease: { waitMs: settings.leaseWaitMs } } : {}),
     toolEnv,
     ...(settings.hooks ? { hooks: settings.hooks } : {}),
-    afterToolCall: afterCalls(folderInstructions(sources, instructions), lsp?.afterToolCall),
+    // Outermost first: the instructions of a folder are added beside the result, then the language servers see it.
+    callHandlers: [...(lsp ? [afterCall(lsp.afterToolCall)] : []), afterCall(folderInstructions(sources, instructions))],
     sandbox: { ...settings.sandbox, masked },
     ...(skills ? { skills } : {}),
     places: { home: settings.home, projectRoot: settings.projectRoot },

@@ -1,14 +1,20 @@
 // The hooks as the session's seams: the call chain around tool calls and the stop, and the points
 // before a prompt, at session start and end, and around compaction. Text written here is what the
 // model reads, so it says that a hook (the user's configuration), not the user, decided.
-import type { CallChain, ToolCallDone } from "../agent/types.ts";
+import { afterCall, beforeCall, type CallHandler } from "../agent/call-engine.ts";
+import type { AfterToolCall, BeforeToolCall, RunChain, ToolCallDone, ToolCallInfo } from "../agent/types.ts";
 import { fire as fireEntries, isAsync, type Fired, type HookContext } from "./engine.ts";
-import { withLateContext } from "./late-context.ts";
 import type { HookEntry } from "./sources.ts";
 
 export type HookPoints = {
-  /** its `halted` says why a hook stopped the run under way (`continue: false` at any point of it) */
-  chain: CallChain;
+  /** its `halted` says why a hook stopped the run under way (`continue: false` at any point of it); its stop check is the Stop (SubagentStop) hooks' */
+  chain: RunChain;
+  /**
+   * The hooks' entries in a tool call's list, outermost first (between validating the call and
+   * working out what it touches): what `async: true` hooks said since (beside the result),
+   * PostToolUseFailure, PostToolUse, PreToolUse. Empty when no hook listens.
+   */
+  callHandlers: CallHandler[];
   /** a new run begins: a stop asked during the last one is forgotten */
   newRun: () => void;
   /** what `async: true` hooks said since it was last taken, for the model (beside the next prompt) */
@@ -58,9 +64,12 @@ export function hookPoints(entries: readonly HookEntry[], ctx: HookContext): Hoo
     if (merged?.stop && !NO_RUN.has(fired.event)) halt ??= { text: `stopped by a ${fired.event} hook: ${merged.stop}`, event: fired.event, reason: merged.stop, claude: !merged.reinStop };
     return merged;
   };
-  const chain: CallChain = { halted: () => halt?.text, haltSucceeds: () => halt?.claude === true };
+  const chain: RunChain = { halted: () => halt?.text, haltSucceeds: () => halt?.claude === true };
+  let pre: ((call: ToolCallInfo, signal: AbortSignal) => Promise<BeforeToolCall | undefined>) | undefined;
+  let post: ((call: ToolCallDone, signal: AbortSignal) => Promise<AfterToolCall | undefined>) | undefined;
+  let failure: typeof post;
   if (has("PreToolUse")) {
-    chain.beforeToolCall = async (call, signal) => {
+    pre = async (call, signal) => {
       const merged = await fire({ event: "PreToolUse", tool: call.name, input: call.input, raw: call.raw, toolUseId: call.id }, signal);
       if (!merged) return undefined;
       const context = merged.context ? contextNote("PreToolUse", merged.context) : undefined;
@@ -78,7 +87,7 @@ export function hookPoints(entries: readonly HookEntry[], ctx: HookContext): Hoo
     };
   }
   if (has("PostToolUse")) {
-    chain.afterToolCall = async (call, signal) => {
+    post = async (call, signal) => {
       const merged = await fire({ event: "PostToolUse", tool: call.name, input: call.input, raw: call.raw, toolUseId: call.id, end: ended(call) }, signal);
       if (!merged) return undefined;
       const notes = [merged.decision === "block" && merged.reason ? `A PostToolUse hook configured by the user objects: ${merged.reason}` : "", merged.context ? contextNote("PostToolUse", merged.context) : ""].filter(Boolean);
@@ -86,7 +95,7 @@ export function hookPoints(entries: readonly HookEntry[], ctx: HookContext): Hoo
     };
   }
   if (has("PostToolUseFailure")) {
-    chain.onToolError = async (call, signal) => {
+    failure = async (call, signal) => {
       const merged = await fire({ event: "PostToolUseFailure", tool: call.name, input: call.input, raw: call.raw, toolUseId: call.id, end: ended(call) }, signal);
       const note = merged?.context ?? (merged?.decision === "block" ? merged.reason : undefined);
       return note ? { context: contextNote("PostToolUseFailure", note) } : undefined;
@@ -96,16 +105,24 @@ export function hookPoints(entries: readonly HookEntry[], ctx: HookContext): Hoo
   const sub = ctx.subagent;
   const stopEvent = sub ? "SubagentStop" : "Stop";
   if (has(stopEvent)) {
-    chain.beforeStop = async (stop, signal) => {
+    chain.stopChecks = [async (stop, signal) => {
       const fields = { stop_hook_active: stop.continued > 0, last_assistant_message: stop.text, ...(sub ? { agent_transcript_path: sub.transcriptPath } : {}) };
       const merged = await fire({ event: stopEvent, ...(sub ? { match: sub.agentType } : {}), fields }, signal);
       if (!merged || merged.stop || merged.decision !== "block") return undefined;
       return `A ${stopEvent} hook configured by the user kept the run going: ${merged.reason ?? "carry on"}`;
-    };
+    }];
   }
+  // What `async: true` hooks said once they ended in the background reaches the model beside the next
+  // tool result (or beside the next prompt: the session takes it there).
   const background = entries.some((e) => e.active && isAsync(e));
+  const lateContext: CallHandler = async (c, next) => {
+    await next();
+    if (c.result && !c.result.untried) c.notes.push(...takeLate().filter(Boolean));
+  };
+  const callHandlers = [...(background ? [lateContext] : []), ...(failure ? [afterCall(failure, "failure")] : []), ...(post ? [afterCall(post)] : []), ...(pre ? [beforeCall(pre)] : [])];
   return {
-    chain: background ? withLateContext(chain, takeLate) : chain,
+    chain,
+    callHandlers,
     newRun: () => void ((halt = undefined), (promptId = crypto.randomUUID())),
     claudeStop: () => (halt?.claude ? { event: halt.event, reason: halt.reason } : undefined),
     takeLate,

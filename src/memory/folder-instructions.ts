@@ -2,13 +2,13 @@
 // edits a file below them; their text goes beside that call's result (an after-call handler), so
 // the system prompt, and the cached prefix, never change mid-session.
 import { isAbsolute, resolve } from "node:path";
-import type { CallChain } from "../agent/types.ts";
+import type { AfterToolCall, ToolCallDone } from "../agent/types.ts";
 import { INSTRUCTION_CAP_BYTES, instructionBlock, loadFolderInstructions, type InstructionSources, type LoadedInstructions } from "./instructions.ts";
 
 const FILE_TOOLS = new Set(["read", "edit", "write"]);
 
 /** `loaded`: the files the system prompt carries; a copy of what it saw grows as folders are met. */
-export function folderInstructions(sources: InstructionSources, loaded: LoadedInstructions): NonNullable<CallChain["afterToolCall"]> {
+export function folderInstructions(sources: InstructionSources, loaded: LoadedInstructions): (call: ToolCallDone, signal?: AbortSignal) => Promise<AfterToolCall | undefined> {
   const seen = { real: new Set(loaded.seen.real), texts: new Set(loaded.seen.texts) };
   return async (call) => {
     const path = FILE_TOOLS.has(call.name) ? (call.input as { path?: unknown } | null)?.path : undefined;

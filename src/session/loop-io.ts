@@ -1,19 +1,18 @@
 // The loop's IO for one run of a session: its config (model, limits, window), and what the loop
-// calls back into: the stream, the broker (with the turn's checkpoint before a call that may change
-// the workspace), the tools of each turn, the sandbox, compaction, the call chain, and the commit of
-// each message to the store.
+// calls back into: the stream, the broker, the list a tool call runs through (call-handlers.ts), the
+// tools of each turn, the sandbox, compaction, the run's stop checks, and the commit of each message
+// to the store.
 import { join } from "node:path";
 import type { LoopRun } from "../agent/loop.ts";
-import type { Authorization, AuthorizeInput, CallChain, LoopConfig, Message } from "../agent/types.ts";
+import type { LoopConfig, Message } from "../agent/types.ts";
 import { costFunction } from "../llm/providers.ts";
 import { diskFiles, type Tool } from "../sdk.ts";
 import { compactWith } from "./compact-with.ts";
-import { expandedRequests } from "./session-broker.ts";
+import { callHandlers, runChain } from "./call-handlers.ts";
 import type { SessionCore } from "./session-core.ts";
 import { NO_SANDBOX } from "./session-options.ts";
 import { sendable } from "./sendable.ts";
 import { storedHistory } from "./stored-history.ts";
-import { withAfterCall, withStopCheck } from "./with-after-call.ts";
 
 export function loopConfig(core: SessionCore, model: string): LoopConfig {
   const { options } = core;
@@ -35,7 +34,9 @@ export function loopIO(core: SessionCore, model: string, signal: AbortSignal): L
   const { options, id } = core;
   return {
     stream: options.stream,
-    authorize: (call) => authorize(core, call),
+    authorize: (call) => core.broker.authorize(call),
+    handlers: callHandlers(core),
+    chain: runChain(core),
     emit: (event) => void core.emit(event),
     bound: options.bound(id),
     prepare: () => {
@@ -55,7 +56,6 @@ export function loopIO(core: SessionCore, model: string, signal: AbortSignal): L
     },
     costOf: costFunction(model, options.models),
     compact: (input, signal) => compactWith(core, input, signal),
-    ...runChain(core),
     ...(options.inbox ? { inbox: () => core.options.inbox!(id) } : {}),
     commit: (message: Message) => {
       const kept = sendable(message);
@@ -64,15 +64,6 @@ export function loopIO(core: SessionCore, model: string, signal: AbortSignal): L
       return kept;
     },
   };
-}
-
-/** The loop's call chain: the hooks', the after-call and stop handlers, and a stop a child's hook asked for. */
-function runChain(core: SessionCore): { chain?: CallChain } {
-  const { options } = core;
-  const own = core.hooks || options.afterToolCall || options.beforeStop ? withStopCheck(withAfterCall(core.hooks?.points.chain ?? {}, options.afterToolCall), options.beforeStop) : undefined;
-  if (!core.taskTools.length && !core.hookAgent) return own ? { chain: own } : {};
-  const haltSucceeds = () => (core.childStop ? core.childStop.claude !== undefined : own?.haltSucceeds?.() === true);
-  return { chain: { ...own, halted: () => core.childStop?.reason ?? own?.halted?.(), haltSucceeds } };
 }
 
 /** The tools offered now: the session's, then the task tool when it has subagents, deferred ones as their loader. */
@@ -90,15 +81,4 @@ export async function turnTools(core: SessionCore): Promise<Tool[]> {
   // and the parent's turn covers what they change (its checkpoint, and so its undo).
   if (core.checkpoints) core.readOnlyTools = new Map(tools.map((tool) => [tool.name, tool.readOnly === true && tool.name !== "task"]));
   return tools;
-}
-
-/** The broker decides; an allowed call that may change the workspace first gets the turn's checkpoint. */
-async function authorize(core: SessionCore, call: AuthorizeInput): Promise<Authorization> {
-  const auth = await core.broker.authorize(call);
-  if (!auth.allow || !core.checkpoints) return auth;
-  const readOnly = auth.readOnly === true || core.readOnlyTools.get(call.tool) === true;
-  if (readOnly) return auth;
-  const requests = (await expandedRequests(core, call.requests)?.catch(() => call.requests)) ?? call.requests;
-  await core.checkpoints.before({ readOnly, requests, tool: call.tool });
-  return auth;
 }

@@ -1,5 +1,6 @@
 // What a Session is made with (the front ends' factory fills it in), and the few types its parts share.
-import type { CallChain, RunSpend, StampedEvent, StreamFn, TextBlock } from "../agent/types.ts";
+import type { CallHandler } from "../agent/call-engine.ts";
+import type { RunSpend, StampedEvent, StopCheck, StreamFn, TextBlock } from "../agent/types.ts";
 import type { HookAgentSource, SubagentSource } from "../agents/host.ts";
 import type { CheckpointSettings } from "../checkpoint/turn.ts";
 import type { ModelCatalog } from "../llm/models.ts";
@@ -62,10 +63,13 @@ export type SessionOptions = {
   sandbox?: SessionSandbox;
   /** the hooks this session runs (none when absent) */
   hooks?: SessionHookSettings;
-  /** rein's own after-call handler (instruction files of the folder a call touched), after the hooks' */
-  afterToolCall?: CallChain["afterToolCall"];
-  /** a check of the final answer (Claude Code's --json-schema): a string sends the model back with it */
-  beforeStop?: CallChain["beforeStop"];
+  /**
+   * rein's own entries in a tool call's list (the language servers' diagnostics, the instruction
+   * files of the folder a call touched), outermost first; they hear a call after the hooks do
+   */
+  callHandlers?: readonly CallHandler[];
+  /** a check of the final answer (Claude Code's --json-schema), after the Stop hooks': a string sends the model back with it */
+  beforeStop?: StopCheck;
   /** an asyncRewake hook's exit 2 while no run is under way starts a turn (front ends that stay open: the terminal, the server) */
   wakeWhenIdle?: boolean;
   /** the task tool and the child sessions it runs (agents/host.ts) */

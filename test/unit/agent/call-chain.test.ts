@@ -1,9 +1,11 @@
-// The loop's seams, against a model double: what the functions around a tool call and at the stop
-// may do, and that the loop does it.
+// The loop's seams, against a model double: what the entries of a tool call's list (call-engine.ts)
+// and the run's stop checks may do, and that the loop does it.
 import { expect, test } from "bun:test";
 import * as v from "valibot";
 import { runLoop, STOP_CONTINUE_LIMIT } from "../../../src/agent/loop.ts";
-import type { AuthorizeInput, CallChain, Message, ToolCallDone, ToolResultBlock } from "../../../src/agent/types.ts";
+import { afterCall, beforeCall, type CallHandler } from "../../../src/agent/call-engine.ts";
+import { check, permission, requests, run as runStep, validate } from "../../../src/agent/call-steps.ts";
+import type { AfterToolCall, AuthorizeInput, BeforeToolCall, Message, StopCheck, ToolCallDone, ToolCallInfo, ToolResultBlock } from "../../../src/agent/types.ts";
 import { defineTool } from "../../../src/sdk.ts";
 import { call, loopConfig, loopRun, modelDouble, replies, says } from "../../support/model-double.ts";
 
@@ -19,9 +21,28 @@ function recorder() {
 }
 const prompt = (text: string): Message[] => [{ role: "user", content: [{ type: "text", text }] }];
 const resultsSent = (messages: Message[]) => messages.flatMap((m) => m.content.filter((b): b is ToolResultBlock => b.type === "tool_result"));
-const run = (double: ReturnType<typeof modelDouble>, chain: CallChain, extra: { authorize?: (c: AuthorizeInput) => Promise<{ allow: true }> } = {}) => {
+/** The old slots, as entries of the list: the before function, then after and failure functions around the rest. */
+type Seams = {
+  beforeToolCall?: (call: ToolCallInfo, signal: AbortSignal) => Promise<BeforeToolCall | undefined>;
+  afterToolCall?: (call: ToolCallDone, signal: AbortSignal) => Promise<AfterToolCall | undefined>;
+  onToolError?: (call: ToolCallDone, signal: AbortSignal) => Promise<AfterToolCall | undefined>;
+  beforeStop?: StopCheck;
+  handlers?: CallHandler[];
+};
+const listOf = (seams: Seams): CallHandler[] =>
+  seams.handlers ?? [
+    validate,
+    ...(seams.onToolError ? [afterCall(seams.onToolError, "failure")] : []),
+    ...(seams.afterToolCall ? [afterCall(seams.afterToolCall)] : []),
+    ...(seams.beforeToolCall ? [beforeCall(seams.beforeToolCall)] : []),
+    requests,
+    check,
+    permission,
+    runStep,
+  ];
+const run = (double: ReturnType<typeof modelDouble>, seams: Seams, extra: { authorize?: (c: AuthorizeInput) => Promise<{ allow: true }> } = {}) => {
   const look = recorder();
-  const io = { ...loopRun(double, [look.tool]), chain, ...extra };
+  const io = { ...loopRun(double, [look.tool]), handlers: listOf(seams), chain: { stopChecks: seams.beforeStop ? [seams.beforeStop] : [] }, ...extra };
   return { look, io, done: runLoop(prompt("look"), loopConfig(), io, new AbortController().signal) };
 };
 
@@ -100,4 +121,69 @@ test("a stop check that answers nothing lets the run end", async () => {
   const { done } = run(double, { beforeStop: async () => undefined });
   expect(await done).toMatchObject({ status: "success", text: "done" });
   expect(double.requests).toHaveLength(1);
+});
+
+test("a new interception is one more entry: it sees the call before and the result after, in list order", async () => {
+  const double = modelDouble(replies([call("c1", "look", { path: "a" })]), says("ok"));
+  const order: string[] = [];
+  const entry = (name: string): CallHandler => async (c, next) => {
+    order.push(`${name} before ${c.tool?.name ?? "?"}`);
+    await next();
+    order.push(`${name} after ${c.result?.output}`);
+    c.notes.push(`${name} saw it`);
+  };
+  const { look, done } = run(double, { handlers: [validate, entry("outer"), entry("inner"), requests, check, permission, runStep] });
+  await done;
+  expect(look.runs).toEqual([{ path: "a" }]);
+  expect(order).toEqual(["outer before look", "inner before look", "inner after saw a", "outer after saw a"]);
+  expect(resultsSent(double.requests[1]!.messages)[0]!.content).toBe("saw a\n\ninner saw it\n\nouter saw it");
+});
+
+test("after-call entries outermost first: the inner one's output is what the outer one hears", async () => {
+  const double = modelDouble(replies([call("c1", "look", { path: "a" })]), says("ok"));
+  const heard: string[] = [];
+  const outer = afterCall(async (c) => (heard.push(c.output), { output: `${c.output} +outer` }));
+  const inner = afterCall(async (c) => (heard.push(c.output), { output: `${c.output} +inner` }));
+  const { done } = run(double, { handlers: [validate, outer, inner, requests, check, permission, runStep] });
+  await done;
+  expect(heard).toEqual(["saw a", "saw a +inner"]);
+  expect(resultsSent(double.requests[1]!.messages)[0]!.content).toBe("saw a +inner +outer");
+});
+
+test("a call that was never tried (unknown tool, a before-call block) is not told to after-call entries; a refused permission is", async () => {
+  const double = modelDouble(replies([call("c1", "nosuch", {}), call("c2", "look", { path: "blocked" }), call("c3", "look", { path: "denied" })]), says("ok"));
+  const told: string[] = [];
+  const { look, done } = run(
+    double,
+    {
+      onToolError: async (c) => (told.push(c.id), undefined),
+      beforeToolCall: async (c) => ((c.input as { path: string }).path === "blocked" ? { block: "no" } : undefined),
+    },
+    { authorize: async () => ({ allow: false, message: "denied by a rule" }) as never },
+  );
+  await done;
+  expect(look.runs).toEqual([]);
+  expect(told).toEqual(["c3"]);
+});
+
+test("without a list the engine's own steps run the call", async () => {
+  const double = modelDouble(replies([call("c1", "look", { path: "a" })]), says("ok"));
+  const look = recorder();
+  await runLoop(prompt("look"), loopConfig(), loopRun(double, [look.tool]), new AbortController().signal);
+  expect(look.runs).toEqual([{ path: "a" }]);
+  expect(resultsSent(double.requests[1]!.messages)[0]!.content).toBe("saw a");
+});
+
+test("stop checks are asked in turn: the first that continues wins, one that throws is passed over", async () => {
+  const double = modelDouble(says("first"), says("second"));
+  const asked: string[] = [];
+  const checks: StopCheck[] = [
+    async () => (asked.push("throws"), Promise.reject(new Error("boom"))),
+    async (stop) => (asked.push("second"), stop.continued === 0 ? "once more" : undefined),
+    async () => (asked.push("third"), undefined),
+  ];
+  const io = { ...loopRun(double, []), chain: { stopChecks: checks } };
+  const result = await runLoop(prompt("go"), loopConfig(), io, new AbortController().signal);
+  expect(result).toMatchObject({ status: "success", text: "second" });
+  expect(asked).toEqual(["throws", "second", "throws", "second", "third"]);
 });
