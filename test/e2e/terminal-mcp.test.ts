@@ -18,6 +18,9 @@ describe.skipIf(!hasTmux)("MCP in the terminal", () => {
     expect(screen).toMatch(/model: \S+ \(change it with \/model NAME\)/);
     expect(screen).toMatch(/\* claude-\S+/);
     expect(screen).toContain("claude-opus-5");
+    // Other providers' models are named PROVIDER/MODEL once, as /model takes them.
+    expect(screen).toMatch(/openai\/gpt-/);
+    expect(screen).not.toMatch(/\b(\w+)\/\1\//);
     pane.keys("C-d");
   });
 

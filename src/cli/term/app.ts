@@ -397,7 +397,7 @@ export class App {
       memory: () => memoryReport(loaded.ctx),
       models: () => {
         const listing = providerListing(loaded.ctx.config, loaded.ctx.env);
-        return typeof listing === "string" ? [] : listing.map((p) => ({ provider: p.name, ready: p.keyOk, models: p.models.map((m) => (p.name === "anthropic" ? m.name : `${p.name}/${m.name}`)) }));
+        return typeof listing === "string" ? [] : listing.map((p) => ({ provider: p.name, ready: p.keyOk, models: p.models.map((m) => m.name) }));
       },
       editMemory: (name) => memoryEditLine(loaded.ctx, name, (run) => (this.lend ? this.lend(run) : run())),
     };
