@@ -14,15 +14,15 @@ import { Session, type SessionOptions, type TeamHolder } from "./session.ts";
 import type { Store } from "./store.ts";
 import { dirname } from "node:path";
 import { resolveForCheck } from "../permission/paths.ts";
-import { createWorktree, finishWorktree, type Worktree } from "./worktree.ts";
+import type { Worktree } from "./worktree.ts";
 import { agentFields } from "./agent-fields.ts";
-import { DEFAULT_WORKER_CAP, Team, type Worker } from "./team.ts";
+import type { Worker } from "./team.ts";
 import { taskListTools } from "../agents/task-list-tools.ts";
 import { joinTeam, leadOf, taskListHost } from "./team-host.ts";
 import { membership } from "./task-list.ts";
 import { newId } from "./ids.ts";
 import { take } from "./mailbox.ts";
-import { tmuxWorker, type TmuxSettings } from "./tmux-worker.ts";
+import type { TmuxSettings } from "./tmux-worker.ts";
 
 /** how deep subagents nest: a session at this depth starts no more */
 export const MAX_TASK_DEPTH = 3;
@@ -167,7 +167,7 @@ async function runChild(
     if (result.status === "stopped") parent.halt(result.error ?? "a hook in a subagent stopped the run");
     else if (result.hook_stop) parent.halt(`a ${result.hook_stop.event} hook in a subagent stopped the run: ${result.hook_stop.reason}`, result.hook_stop);
     parent.tainted?.(child.taintSources());
-    const kept = worktree ? await finishWorktree(worktree, parent.hook) : undefined;
+    const kept = worktree ? await worktrees().finishWorktree(worktree, parent.hook) : undefined;
     return {
       taskId: child.id,
       status: result.status,
@@ -214,7 +214,7 @@ async function startWorker(
     unsync();
     unwire();
   };
-  const finish = worktree ? { finish: () => finishWorktree(worktree, parent.hook) } : {};
+  const finish = worktree ? { finish: () => worktrees().finishWorktree(worktree, parent.hook) } : {};
   const { store } = parentOptions;
   // A member going idle: its TeammateIdle hooks may keep it working (exit 2: their reason is its next prompt).
   const idle = async (signal: AbortSignal) => {
@@ -237,8 +237,8 @@ function startInTmux(parentOptions: SessionOptions, settings: SubagentSettings &
   const row = store.createSession({ id: newId("s"), cwd: worktree?.cwd ?? parent.cwd, model });
   store.linkChild(row.id, { parentId: parent.id, toolUseId: request.toolUseId, agent: agent.name });
   const lead = leadOf(store, parent.id);
-  const session = tmuxWorker(settings.tmux, store, { id: row.id, cwd: row.cwd, agent: agent.name, model, name: request.name ?? row.id, leadId: lead });
-  const finish = worktree ? { finish: () => finishWorktree(worktree, parent.hook) } : {};
+  const session = (require("./tmux-worker.ts") as typeof import("./tmux-worker.ts")).tmuxWorker(settings.tmux, store, { id: row.id, cwd: row.cwd, agent: agent.name, model, name: request.name ?? row.id, leadId: lead });
+  const finish = worktree ? { finish: () => worktrees().finishWorktree(worktree, parent.hook) } : {};
   const worker = settings.team.get().start({ run: { session, parent, release: () => undefined, ...finish }, agent: agent.name, description: request.description, toolUseId: request.toolUseId, prompt: request.prompt, ...(request.name ? { name: request.name } : {}) });
   joinTeam(store, lead, worker);
   return worker;
@@ -250,7 +250,7 @@ const TEAM_APPROVALS = "\u0000team";
 async function worktreeFor(options: SessionOptions, parent: SubagentParent, request: ChildRequest): Promise<Worktree | undefined> {
   if (request.isolation !== "worktree" || request.taskId) return undefined;
   const name = request.name ?? `task-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
-  return createWorktree(parent.cwd, dirname(options.outputDir), name, parent.hook);
+  return worktrees().createWorktree(parent.cwd, dirname(options.outputDir), name, parent.hook);
 }
 
 /** The worktree is the worker's workspace: reaching into it asks nothing more than the project would (denies still hold). */
@@ -269,7 +269,7 @@ export function nameProblem(name: string): string | undefined {
 export function teamHolder(store: Store, cap?: number): TeamHolder {
   const holder: TeamHolder = {
     current: undefined,
-    get: () => (holder.current ??= new Team(store, cap ?? DEFAULT_WORKER_CAP)),
+    get: () => (holder.current ??= newTeam(store, cap)),
   };
   return holder;
 }
@@ -343,3 +343,12 @@ function childOptions(parentOptions: SessionOptions, agent: AgentDefinition, par
 }
 
 
+
+// The team of background workers, their worktrees and tmux panes load with the first worker that
+// needs them: a session that starts none loads none of it.
+const worktrees = () => require("./worktree.ts") as typeof import("./worktree.ts");
+
+function newTeam(store: Store, cap: number | undefined): import("./team.ts").Team {
+  const { Team, DEFAULT_WORKER_CAP } = require("./team.ts") as typeof import("./team.ts");
+  return new Team(store, cap ?? DEFAULT_WORKER_CAP);
+}

@@ -8,7 +8,8 @@ import type { SubagentParent } from "../agents/host.ts";
 import { backgroundCommand, stopOneBackground } from "../registry/builtin.ts";
 import { leaseHeld } from "./lease.ts";
 import type { SessionRow, Store } from "./store.ts";
-import { notificationText, type Team } from "./team.ts";
+import type { Team } from "./team.ts";
+import { notificationText } from "./team-worker.ts";
 
 export const DEAD = "failed (its process ended)";
 

@@ -1,7 +1,7 @@
 // What is not configured is not loaded (docs/architecture.md): rein from source under a preload that
 // records every module of src/ as it loads, against the fake model. A one-shot with nothing
 // configured loads none of the hook engine, MCP's session, the language servers' session, the
-// checkpoints or memory.auto; configuring each (and a turn that writes a file) loads it, so the trace
+// checkpoints, memory.auto or the team of background workers; configuring each (and a turn that writes a file) loads it, so the trace
 // sees what the seams load late.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -23,6 +23,9 @@ const LATE = [
   "src/memory/auto.ts",
   "src/plugins/install.ts",
   "src/plugins/marketplaces.ts",
+  "src/session/team.ts",
+  "src/session/worktree.ts",
+  "src/session/tmux-worker.ts",
 ];
 
 let fake: FakeServer;
