@@ -41,6 +41,12 @@ describe("enabledPlugins in the user config", () => {
     expect(readFileSync(file, "utf8")).toBe("[1, 2]");
   });
 
+  test("an enabledPlugins that is not an object is replaced by one holding the id", () => {
+    const file = put(join(d.configDir, "config.json"), JSON.stringify({ enabledPlugins: ["kit"], theme: "dark" }));
+    expect(setEnabled(file, "kit", true)).toBeUndefined();
+    expect(JSON.parse(readFileSync(file, "utf8"))).toEqual({ enabledPlugins: { kit: true }, theme: "dark" });
+  });
+
   test("the user's word wins; a project's true counts only in a trusted workspace, its false never turns the user's on off", () => {
     const enabled = { user: { mine: true, off: false }, project: { mine: false, off: true, theirs: true } };
     expect(isOn("mine", enabled, false)).toBe(true);
@@ -86,6 +92,15 @@ describe("what a plugin runs, for the person to read before installing", () => {
     expect(runsSummary(plugin)).toEqual(["hook PreToolUse(Bash): POST https://hooks.example/x", "hook PreToolUse(Bash): a model prompt", "hook PreToolUse(Bash): agent handler", "MCP server remote: https://mcp.example/mcp"]);
     expect(bringsSummary(plugin)).toBe("nothing else");
   });
+});
+
+test("a plugin that is one skill (a SKILL.md at its root) brings that skill, counted as such", () => {
+  const root = put(join(d.plugins, "solo", "SKILL.md"), "---\nname: solo\ndescription: one skill\n---\nDo the thing.");
+  const plugin = readPlugin(join(root, ".."), { dataRoot: pluginStore(d.dataDir).data });
+  if (typeof plugin === "string") throw new Error(plugin);
+  expect(plugin.skill).toBe(root);
+  expect(runsSummary(plugin)).toEqual([]);
+  expect(bringsSummary(plugin)).toBe("1 skill (its SKILL.md)");
 });
 
 describe("plugin variables", () => {
