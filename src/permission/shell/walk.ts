@@ -8,6 +8,7 @@ import { backquoted } from "./backquoted.ts";
 import { emit, pendingOf } from "./emit.ts";
 import { parseLine } from "./parse-line.ts";
 import { fileRedirect } from "./redirects.ts";
+import { redirect, redirected } from "./redirected.ts";
 import { resolveCommand } from "./resolve.ts";
 import { childScope, conditional, samePlace, type Scope } from "./scope.ts";
 import type { Redirect, ShellCommand } from "./types.ts";
@@ -16,7 +17,7 @@ import { literal } from "./words.ts";
 import { forLoop, repeatUntilSettled } from "./loop.ts";
 import { commonVars, forgetAll } from "./vars.ts";
 
-const STATEMENTS = new Set([
+export const STATEMENTS = new Set([
   "c_style_for_statement",
   "case_statement",
   "command",
@@ -210,7 +211,7 @@ export class Walker {
         for (const part of node.namedChildren) this.statement(part, scope);
         return;
       case "redirected_statement":
-        return this.redirected(node, scope);
+        return redirected(this, node, scope);
       case "function_definition":
         return this.define(node, scope);
       case "if_statement":
@@ -237,7 +238,7 @@ export class Walker {
   // `a && b || c` nests to the left. Elements after `&&` run after the previous ones succeeded, so they
   // see their `cd`s; an element after `||` may run from any point. After the chain, a `cd` that was
   // not in the first element may or may not have happened.
-  private list(node: Node, scope: Scope, beforeLast?: () => void): void {
+  list(node: Node, scope: Scope, beforeLast?: () => void): void {
     const parts: Node[] = [];
     const operators: string[] = [];
     let current: Node = node;
@@ -279,67 +280,6 @@ export class Walker {
     scope.place = samePlace(entry, scope.place) ? kept : { cwd: scope.place.cwd, known: false };
   }
 
-  // Redirections are set up before the body runs, so they use the directory from before it. A here-doc
-  // can carry the rest of its line (`cat <<EOF | sh`, `cat <<EOF && rm x`): walked after the body.
-  // tree-sitter-bash hangs `a && b > f` off the whole list; bash redirects only b, so the redirect is
-  // resolved where the last element starts.
-  private redirected(node: Node, scope: Scope): void {
-    const later: { node: Node; piped: boolean }[] = [];
-    let body: Node | null = null;
-    const redirects: Node[] = [];
-    for (let i = 0; i < node.childCount; i++) {
-      const child = node.child(i)!;
-      if (node.fieldNameForChild(i) === "body") body = child;
-      else redirects.push(child);
-    }
-    const setUp = () => {
-      for (const redirect of redirects) this.redirect(redirect, scope, later);
-    };
-    if (body?.type === "list") this.list(body, scope, setUp);
-    else {
-      setUp();
-      if (body) this.statement(body, scope);
-    }
-    for (const rest of later) {
-      if (rest.piped) this.statement(rest.node, childScope(scope));
-      else conditional(scope, () => this.statement(rest.node, scope));
-    }
-  }
-
-  private redirect(node: Node, scope: Scope, later: { node: Node; piped: boolean }[]): void {
-    switch (node.type) {
-      case "file_redirect":
-        return fileRedirect(this, node, scope);
-      case "heredoc_redirect":
-        return this.heredoc(node, scope, later);
-      default:
-        if (node.isNamed) this.scan(node, scope);
-    }
-  }
-
-  // A here-doc can carry the rest of its line (`right`, a pipeline) and further redirects.
-  private heredoc(node: Node, scope: Scope, later: { node: Node; piped: boolean }[]): void {
-    let expands = true;
-    for (let i = 0; i < node.childCount; i++) {
-      const child = node.child(i)!;
-      if (node.fieldNameForChild(i) === "right") later.push({ node: child, piped: false });
-      else if (STATEMENTS.has(child.type)) later.push({ node: child, piped: true });
-      else if (child.type.endsWith("_redirect")) this.redirect(child, scope, later);
-      else if (child.type === "heredoc_start") expands = !/['"\\]/.test(child.text);
-      else if (child.type === "heredoc_body") {
-        if (expands) this.heredocBody(child, scope); // a quoted delimiter makes the body plain data
-      }
-      else if (child.isNamed) this.scan(child, scope);
-    }
-  }
-
-  // An unquoted here-doc body runs its $(...) (parsed by tree-sitter) and its `...` (left as text by
-  // tree-sitter-bash 0.25: found here).
-  private heredocBody(node: Node, scope: Scope): void {
-    this.scan(node, scope);
-    this.backquotes(node.text, scope);
-  }
-
   /** Walks the `...` substitutions in text tree-sitter left unparsed; returns how many there were. */
   backquotes(text: string, scope: Scope): number {
     const found = backquoted(text);
@@ -355,7 +295,7 @@ export class Walker {
     const name = node.childForFieldName("name")?.text;
     const body = node.childForFieldName("body");
     for (let i = 0; i < node.childCount; i++) {
-      if (node.fieldNameForChild(i) === "redirect") this.redirect(node.child(i)!, scope, []);
+      if (node.fieldNameForChild(i) === "redirect") redirect(this, node.child(i)!, scope, []);
     }
     if (!name || !body) return;
     if (name === "command_not_found_handle") this.taint("the line defines command_not_found_handle, which bash runs for any unknown command");
