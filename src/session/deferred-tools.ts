@@ -11,9 +11,9 @@ export const LOAD_TOOLS = "load_tools";
 /** What the model reads of a deferred tool before it loads it (nothing beyond a name that says it all); others get the first clause of their description. */
 const SUMMARY: Record<string, string> = {
   list: "a folder as a tree",
-  history: "this session's whole stored conversation",
+  history: "this session's stored conversation",
   webfetch: "GET a URL as text",
-  send_message: "to a background worker or the lead",
+  send_message: "to a worker or the lead",
   task_stop: "",
   task_output: "",
   memory: "notes kept across sessions",
@@ -61,7 +61,7 @@ function loadTool(waiting: readonly Tool[], load: (names: string[]) => void): To
   const lines = [...groups].map(([summary, names]) => (summary.startsWith("\u0000") ? names[0] : `${names.join(", ")} (${summary})`)).join(", ");
   return defineTool({
     name: LOAD_TOOLS,
-    description: `Tools sent once loaded: ${lines}. Name those you need (sent from your next turn).`,
+    description: `Tools sent once loaded: ${lines}. Name those you need (sent next turn).`,
     input: v.object({ names: v.array(v.string()) }),
     readOnly: true,
     permissions: () => [],

@@ -24,7 +24,7 @@ test("only their names are sent until loaded; a direct call runs; a loaded tool 
 
   expect(result.status).toBe("success");
   expect(offered(0).map((t) => t.name)).toEqual(["read", "load_tools"]);
-  expect(offered(0)[1]!.description).toContain("history (this session's whole stored conversation), webfetch (GET a URL as text)");
+  expect(offered(0)[1]!.description).toContain("history (this session's stored conversation), webfetch (GET a URL as text)");
   expect(String(sentResults(kit.fake.requests[1])[0]!.content)).toBe("webfetch ran");
   expect(offered(1).map((t) => t.name)).toEqual(["read", "load_tools"]);
   expect(String(sentResults(kit.fake.requests[2])[0]!.content)).toBe("Loaded history: described from your next turn. Not tools to load: nothing.");
