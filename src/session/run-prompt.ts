@@ -93,7 +93,6 @@ function teamSpend(core: SessionCore): RunSpend | undefined {
 /** After every run: the lease let go, the run's state reset, its grants dropped; mail that came after its last turn wakes the session again. */
 function endRun(core: SessionCore, grantsBefore: number): void {
   core.lease.release();
-  core.controller = undefined;
   core.inRun = false;
   core.saveError = undefined;
   core.runUsage = emptyUsage();
@@ -107,4 +106,5 @@ function endRun(core: SessionCore, grantsBefore: number): void {
   core.hooks?.rest();
   core.options.skills?.grants.splice(grantsBefore);
   if (core.options.team?.current?.pendingMail(core.id)) queueMicrotask(() => core.wakeUp());
+  core.letGo();
 }

@@ -64,6 +64,8 @@ export class SessionCore {
   teamSpend: RunSpend | undefined;
   /** told when mail (a worker's notification, a message) comes while no run is under way (front ends start one) */
   readonly wakeListeners = new Set<() => void>();
+  /** waiting for the run under way to have let go of the session (its state reset, after its result) */
+  private idleWaiters: (() => void)[] = [];
   /** print mode: a run that ends with workers still going waits for their notifications and answers them */
   waitsForWorkers = false;
   checkedWorkers = false;
@@ -167,6 +169,18 @@ export class SessionCore {
   }
 
   /** The result of a run that did not get the session: refused (exit 1), or interrupted while it waited. */
+  /** Settles once no run holds the session: at once when none does, else after the running one has reset its state. */
+  whenIdle(): Promise<void> {
+    if (!this.controller) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  /** A run has let go of the session (controller cleared): whoever waits for it may start the next. */
+  letGo(): void {
+    this.controller = undefined;
+    for (const resolve of this.idleWaiters.splice(0)) resolve();
+  }
+
   refused(busy: string, signal: AbortSignal, startedAt: number): ResultEvent {
     if (signal.aborted) return this.result(startedAt, "interrupted", { error: "interrupted while waiting for another process's run on this session" });
     return this.result(startedAt, "error", { error: busy });

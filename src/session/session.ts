@@ -125,6 +125,11 @@ export class Session {
     return this.core.titling?.done ?? Promise.resolve();
   }
 
+  /** Settles once no run holds this session (a run's `result` is emitted just before it lets go). */
+  whenIdle(): Promise<void> {
+    return this.core.whenIdle();
+  }
+
   /** Calls `listener` when mail (a worker's notification, a message to the lead) waits while no run is under way. */
   onWake(listener: () => void): () => void {
     this.core.wakeListeners.add(listener);
@@ -164,7 +169,7 @@ export class Session {
       return await compactHeld(core, controller.signal, focus);
     } finally {
       core.lease.release();
-      core.controller = undefined;
+      core.letGo();
     }
   }
 
@@ -193,9 +198,9 @@ export class Session {
       return core.result(startedAt, "error", { error: core.saveError ?? internalError(error) });
     } finally {
       core.lease.release();
-      core.controller = undefined;
       core.inRun = false;
       core.saveError = undefined;
+      core.letGo();
     }
   }
 

@@ -189,11 +189,16 @@ describe.skipIf(!hasTmux)("interactive mode in tmux", () => {
     await until("First answer.");
     // model, context used (input 3334 + output 56 of a 1M window: under 1%, shown as 1%), the session's tokens and money, counted as /cost counts
     await until("claude-sonnet-5-5 · context 1% of 1M · session: in 1234 (cache read 2000, write 100) · out 56 · $0.0037");
+    // The hidden call that names the session after its first turn (the fake: 60 in, 6 out) is spent too:
+    // once it is stored, the status line and /cost both count it.
+    const listed = { ...process.env, REIN_DATA_DIR: join(dir, "cost-data"), REIN_CONFIG_DIR: join(dir, "config"), NO_COLOR: "1" };
+    const deadline = Date.now() + 10_000;
+    while (!Bun.spawnSync([BIN, "sessions", "list"], { cwd: work, env: listed }).stdout.toString().includes("Named: one") && Date.now() < deadline) await Bun.sleep(100);
     tmux("send-keys", "-t", "cost", "two", "Enter");
     await until("Second answer.");
-    await until("session: in 2468 (cache read 4000, write 200) · out 112 · $0.0074");
+    await until("session: in 2528 (cache read 4000, write 200) · out 118 · $0.0075");
     tmux("send-keys", "-t", "cost", "/cost", "Enter");
-    await until("2 runs: tokens: in 2468 (cache read 4000, write 200) · out 112 · $0.0074");
+    await until("2 runs: tokens: in 2528 (cache read 4000, write 200) · out 118 · $0.0075");
     tmux("send-keys", "-t", "cost", "C-d");
     await until("EXIT=0");
   }, 20_000);

@@ -74,7 +74,8 @@ export class App {
     if (event.type === "permission_reply") this.closeAsk(event.id);
     this.transcript.handle(event);
     this.transcript.hold(this.asks.length > 0);
-    if (event.type === "result") queueMicrotask(() => this.drain());
+    // The result comes just before its run lets go of the session: drain once it has.
+    if (event.type === "result") void this.loaded?.host.session().whenIdle().then(() => this.drain());
     // The dialog is drawn now: with the spinner held, no timer would draw it.
     if (event.type === "permission_ask" || event.type === "permission_reply") this.changed();
   };

@@ -74,7 +74,7 @@ export class TerminalRun {
     // A subagent's events are its own; its spending arrives rolled up in the parent's result.
     if (event.parent_tool_use_id) return;
     if (event.type === "result") this.ranTurn = true;
-    if (event.type === "result" || event.type === "compaction" || event.type === "assistant" || event.type === "user") this.spent.push(event);
+    if (event.type === "result" || event.type === "title" || event.type === "compaction" || event.type === "assistant" || event.type === "user") this.spent.push(event);
     if (event.type === "assistant") {
       const u = event.usage;
       this.lastContext = promptTokens(u) + u.output_tokens;
