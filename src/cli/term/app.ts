@@ -6,8 +6,8 @@ import chalk from "chalk";
 import type { StampedEvent } from "../../app/events.ts";
 import type { Session } from "../../session/session.ts";
 import { providerListing } from "../../app/factory.ts";
-import { answer, dialogOptions, dialogRows, targetFile, type AskEvent, type TargetFile } from "./dialog.ts";
-import { DialogKeys } from "./dialog-keys.ts";
+import { AskDialog } from "./ask-dialog.ts";
+import { dialogRows } from "./dialog.ts";
 import { cycleMode, modeLine } from "./mode-cycle.ts";
 import { editKey, visible, type LineEditor } from "./editor.ts";
 import { IdleNotice } from "./idle-notice.ts";
@@ -34,9 +34,6 @@ export type Loaded = {
 export class App {
   private loaded: Loaded | undefined;
   private readonly queue: string[] = [];
-  private readonly asks: AskEvent[] = [];
-  /** the ask whose rejection message is being typed */
-  private messageFor: AskEvent | undefined;
   private busy = false;
   /** the queued prompt or command running now */
   private current: Promise<void> | undefined;
@@ -45,10 +42,11 @@ export class App {
   private refreshQueued = false;
   private finished: ((code: number) => void) | undefined;
   private idle = new IdleNotice(undefined, () => {});
-  private readonly dialogKeys = new DialogKeys();
   private readonly menu = new SlashMenu();
   private armTimer: ReturnType<typeof setTimeout> | undefined;
   readonly done: Promise<number>;
+  /** the permission dialog: the open asks, and a message being written for a rejection */
+  private readonly dialog: AskDialog;
 
   constructor(
     private readonly screen: Screen,
@@ -57,6 +55,7 @@ export class App {
     private readonly remember: (prompt: string) => void,
   ) {
     this.done = new Promise((resolve) => (this.finished = resolve));
+    this.dialog = new AskDialog({ screen, transcript, editor, loaded: () => this.loaded, cycleMode: (to) => this.cycleMode(to), changed: () => this.changed() });
   }
 
   /** The heavy parts arrived: the session can run prompts typed before they did. */
@@ -69,11 +68,11 @@ export class App {
 
   /** Session events: the transcript draws them; asks open the dialog. */
   onEvent = (event: StampedEvent): void => {
-    if (event.type === "permission_ask") this.asks.push(event);
+    if (event.type === "permission_ask") this.dialog.asks.push(event);
     // Answered here or elsewhere (a client of the server): the first answer wins, the dialog closes.
-    if (event.type === "permission_reply") this.closeAsk(event.id);
+    if (event.type === "permission_reply") this.dialog.close(event.id);
     this.transcript.handle(event);
-    this.transcript.hold(this.asks.length > 0);
+    this.transcript.hold(this.dialog.asks.length > 0);
     // The result comes just before its run lets go of the session: drain once it has.
     if (event.type === "result") void this.loaded?.host.session().whenIdle().then(() => this.drain());
     // The dialog is drawn now: with the spinner held, no timer would draw it.
@@ -96,15 +95,15 @@ export class App {
     const rows = this.transcript.liveRows(width);
     rows.push(...workerRows(this.loaded?.host.session(), width));
     for (const queued of this.queue) rows.push(chalk.dim(`queued: ${queued.split("\n")[0]}`));
-    const ask = this.asks[0];
-    if (ask && !this.messageFor) {
+    const ask = this.dialog.asks[0];
+    if (ask && !this.dialog.messageFor) {
       // An edit's diff or a write's content shows before the answer, in at most about half the screen.
       const preview = Math.max(3, Math.min(16, Math.floor(this.screen.height / 2) - 4));
       const input = this.transcript.inputOf(ask.tool_use_id);
-      const view = this.dialogKeys.view(ask.id);
+      const view = this.dialog.keys.view(ask.id);
       // Redrawn once its keys answer: the hint under it changes.
-      if (!view.armed && !this.armTimer) this.armTimer = setTimeout(() => ((this.armTimer = undefined), this.refresh()), this.dialogKeys.untilArmed() + 5);
-      const dialog = dialogRows(ask, input, this.loaded?.ctx.trusted ?? false, width, preview, this.targetOf(ask, input), this.transcript.askerOf(ask), view);
+      if (!view.armed && !this.armTimer) this.armTimer = setTimeout(() => ((this.armTimer = undefined), this.refresh()), this.dialog.keys.untilArmed() + 5);
+      const dialog = dialogRows(ask, input, this.loaded?.ctx.trusted ?? false, width, preview, this.dialog.targetOf(ask, input), this.transcript.askerOf(ask), view);
       rows.push(...dialog);
       if (this.editor.empty) return this.screen.setLive({ rows, cursorRow: rows.length - 1, cursorCol: Bun.stringWidth(dialog.at(-1) ?? "") });
       // What was typed meanwhile is kept, and shown under the dialog.
@@ -113,12 +112,12 @@ export class App {
       rows.push(...held.rows);
       return this.screen.setLive({ rows, cursorRow: top + held.cursorRow, cursorCol: held.cursorCol });
     }
-    const label = this.messageFor ? "why? › " : `${agentLabel(this.loaded?.host)}› `;
-    const prompt = this.working && !this.messageFor ? chalk.dim(label) : chalk.bold(label);
+    const label = this.dialog.messageFor ? "why? › " : `${agentLabel(this.loaded?.host)}› `;
+    const prompt = this.working && !this.dialog.messageFor ? chalk.dim(label) : chalk.bold(label);
     const layout = this.editor.layout(prompt, Bun.stringWidth(label), width, Math.max(3, Math.floor(this.screen.height / 2)));
     const top = rows.length;
     rows.push(...layout.rows);
-    if (!this.messageFor) rows.push(...this.menu.rows(this.editor.text, this.loaded?.host, width, Math.max(3, Math.floor(this.screen.height / 2) - 3)));
+    if (!this.dialog.messageFor) rows.push(...this.menu.rows(this.editor.text, this.loaded?.host, width, Math.max(3, Math.floor(this.screen.height / 2) - 3)));
     if (this.hint) rows.push(chalk.dim(this.hint));
     const mode = modeLine(this.loaded?.host);
     if (mode) rows.push(mode);
@@ -133,7 +132,7 @@ export class App {
    */
   onKeys = (keys: Key[]): void => {
     this.idle.poke();
-    const editing = !this.asks[0] || this.messageFor !== undefined;
+    const editing = !this.dialog.asks[0] || this.dialog.messageFor !== undefined;
     if (this.heldEnter) {
       clearTimeout(this.heldEnter);
       this.heldEnter = undefined;
@@ -180,9 +179,9 @@ export class App {
     if (this.loaded?.crashOn && key.name === "enter" && this.editor.text === this.loaded.crashOn) throw new Error("crash test");
     if (key.name !== "ctrl-c") this.interrupts = 0;
     if (key.name !== "tab" && key.name !== "shift-tab") this.hint = "";
-    const ask = this.asks[0];
-    if (ask && !this.messageFor && this.dialogKey(key, ask)) return;
-    const menu = this.messageFor ? false : menuKey(this.menu, this.editor, key, this.loaded?.host);
+    const ask = this.dialog.asks[0];
+    if (ask && !this.dialog.messageFor && this.dialog.key(key, ask)) return;
+    const menu = this.dialog.messageFor ? false : menuKey(this.menu, this.editor, key, this.loaded?.host);
     if (menu === "send") return this.submit();
     if (menu) return;
     switch (key.name) {
@@ -207,7 +206,7 @@ export class App {
         if (this.screen.fancy) this.screen.print("\x1b[2J\x1b[H");
         return;
       case "escape":
-        if (this.messageFor) return this.cancelMessage();
+        if (this.dialog.messageFor) return this.dialog.cancelMessage();
         // As in the peers' terminals, Escape stops a running turn; at an idle prompt it does nothing.
         return void this.stopTurn();
       default:
@@ -221,72 +220,13 @@ export class App {
     this.editor.insert("\n");
   }
 
-  /** A key while the dialog is open; false when it is the prompt's (typed text stays there). */
-  private dialogKey(key: Key, ask: AskEvent): boolean {
-    if (key.name === "ctrl-c" || key.name === "shift-tab") return false;
-    // Ctrl-D edits a prompt typed under the dialog, and never leaves rein with an ask open.
-    if (key.name === "ctrl-d") return this.editor.empty;
-    if (!this.loaded) return true;
-    const options = dialogOptions(ask, this.loaded.ctx.trusted);
-    const action = this.dialogKeys.key(ask.id, key, options.length);
-    if ("prompt" in action) return false;
-    const picked = "confirm" in action ? options[action.confirm]!.choice : "reject" in action ? "reject" : undefined;
-    if (!picked) return true;
-    if (picked === "message") {
-      this.messageFor = ask;
-      this.stashed = this.editor.text; // a prompt typed meanwhile comes back after the message
-      this.editor.clear();
-      return true;
-    }
-    if (picked === "edits") this.cycleMode("accept-edits");
-    const choice = picked === "edits" ? "once" : picked;
-    // A rejection or an "always" settles other open asks too: none of them was answered elsewhere.
-    for (const open of choice === "once" || choice === "folder" ? [ask] : this.asks) this.answeredHere.add(open.id);
-    this.printAnswer(answer(this.loaded.ctx, this.loaded.host.session(), ask, choice));
-    return true;
-  }
-
   private cycleMode(to?: Parameters<typeof cycleMode>[1]): void {
     const line = cycleMode(this.loaded?.host, to);
     if (line) this.screen.print(line);
   }
 
-  /** The answer's note comes between a subagent's lines: the next of them says again whose they are. */
-  private printAnswer(note: string): void {
-    this.screen.print(note);
-    this.transcript.separate();
-  }
-
-  private cancelMessage(): void {
-    this.messageFor = undefined;
-    this.editor.set(this.stashed);
-    this.stashed = "";
-  }
-
-  private stashed = "";
-
-  private closeAsk(id: string): void {
-    const at = this.asks.findIndex((a) => a.id === id);
-    if (at < 0) return;
-    const [closed] = this.asks.splice(at, 1);
-    this.targets.delete(id);
-    if (this.messageFor?.id === id) this.cancelMessage();
-    // The first ask was on screen: if nobody answered it here, say so.
-    if (at === 0 && closed && !this.answeredHere.delete(id)) this.screen.print(chalk.dim("(answered elsewhere)"));
-    this.changed();
-  }
-
-  private readonly answeredHere = new Set<string>();
-  /** the file an open edit or write ask would change, read once per ask for its preview */
-  private readonly targets = new Map<string, TargetFile | undefined>();
-
-  private targetOf(ask: AskEvent, input: unknown): TargetFile | undefined {
-    if (!this.targets.has(ask.id)) this.targets.set(ask.id, this.loaded ? targetFile(ask.tool, input, this.loaded.ctx.cwd) : undefined);
-    return this.targets.get(ask.id);
-  }
-
   private interrupt(): void {
-    if (this.messageFor) this.cancelMessage();
+    if (this.dialog.messageFor) this.dialog.cancelMessage();
     if (this.stopTurn()) return;
     if (!this.editor.empty) return this.editor.clear();
     this.interrupts++;
@@ -298,7 +238,7 @@ export class App {
   private stopTurn(): boolean {
     const session = this.loaded?.host.session();
     if (!session?.running) return false;
-    for (const ask of this.asks) this.answeredHere.add(ask.id);
+    this.dialog.settleAll();
     session.abort();
     // Prompts queued behind the stopped turn come back to the editor rather than running.
     if (this.queue.length > 0) {
@@ -322,18 +262,7 @@ export class App {
   }
 
   private submit(): void {
-    if (this.messageFor) {
-      const ask = this.messageFor;
-      const message = this.editor.submit().trim();
-      this.messageFor = undefined;
-      this.editor.set(this.stashed);
-      this.stashed = "";
-      if (this.loaded) {
-        for (const open of this.asks) this.answeredHere.add(open.id);
-        this.printAnswer(answer(this.loaded.ctx, this.loaded.host.session(), ask, "reject", message || undefined));
-      }
-      return;
-    }
+    if (this.dialog.submitMessage()) return;
     this.send(this.editor.submit());
   }
 
