@@ -2,19 +2,20 @@
 // `/command` is planned and expanded (its UserPromptExpansion hooks, its inline `` !`cmd` ``), MCP
 // resources named with `@SERVER:URI` attached, taint noted, SessionStart and UserPromptSubmit heard;
 // any of them may end the run before a model call (then the result is returned instead).
-import type { ContentBlock, Message, TextBlock } from "../agent/types.ts";
+import type { ContentBlock, Message, ResultStatus, TextBlock } from "../agent/types.ts";
 import { inlineBash } from "./inline-bash.ts";
 import { expandInlineCommands, hasInlineCommands } from "./inline-commands.ts";
-import type { SessionCore } from "./session-core.ts";
-import type { ResultEvent } from "./session-options.ts";
+import type { ResultFields, SessionCore } from "./session-core.ts";
 import { deadWorkerNotes } from "./worker-rows.ts";
 
-/** The prompt is in the conversation and the loop may run with `model`; or the run already ended with `done`. */
-export type Prepared = { model: string } | { done: ResultEvent };
+/** How a run ends: its status and result's fields (run-prompt.ts emits the result as it lets go, in the same tick). */
+export type Ending = { status: ResultStatus; fields: ResultFields };
+/** The prompt is in the conversation and the loop may run with `model`; or the run ends with `done`. */
+export type Prepared = { model: string } | { done: Ending };
 
-export async function preparePrompt(core: SessionCore, text: string, attachments: readonly ContentBlock[], signal: AbortSignal, startedAt: number): Promise<Prepared> {
+export async function preparePrompt(core: SessionCore, text: string, attachments: readonly ContentBlock[], signal: AbortSignal): Promise<Prepared> {
   const { options } = core;
-  const end = (status: "error" | "success" | "stopped", fields: Parameters<SessionCore["result"]>[2]): Prepared => ({ done: core.result(startedAt, status, fields) });
+  const end = (status: "error" | "success" | "stopped", fields: ResultFields): Prepared => ({ done: { status, fields } });
   const plan = (await options.skills?.plan(text, signal)) ?? { type: "text" as const };
   if (plan.type === "error") return end("error", { error: plan.error });
   if (plan.type === "command") options.skills!.grants.push(...plan.grants);

@@ -5,7 +5,7 @@
 import { runLoop, type LoopResult } from "../agent/loop.ts";
 import { addUsage, emptyUsage, type ContentBlock, type Message, type RunSpend } from "../agent/types.ts";
 import { loopConfig, loopIO } from "./loop-io.ts";
-import { preparePrompt } from "./prepare-prompt.ts";
+import { preparePrompt, type Ending } from "./prepare-prompt.ts";
 import { internalError, type SessionCore } from "./session-core.ts";
 import type { ResultEvent } from "./session-options.ts";
 import { noChildSpend, withChildSpend } from "./subagent-parent.ts";
@@ -24,10 +24,10 @@ export async function runPrompt(core: SessionCore, text: string, attachments: re
     const busy = text.trim() ? await core.claim(signal) : "the prompt is empty (or only whitespace): nothing was sent";
     core.announce();
     if (busy !== undefined) return core.refused(busy, signal, startedAt);
-    const prepared = await preparePrompt(core, text, attachments, signal, startedAt);
-    if ("done" in prepared) return prepared.done;
-    const result = await runTheLoop(core, prepared.model, signal);
-    return await closeRun(core, result, startedAt);
+    const prepared = await preparePrompt(core, text, attachments, signal);
+    // The result is emitted here, so the run lets go of the session (finally) in the same tick.
+    const ending = "done" in prepared ? prepared.done : await closeRun(core, await runTheLoop(core, prepared.model, signal));
+    return core.result(startedAt, ending.status, ending.fields);
   } catch (error) {
     await checkpointEnd(core).catch(() => undefined);
     const status = signal.aborted && !core.saveError ? "interrupted" : "error";
@@ -62,14 +62,14 @@ async function runTheLoop(core: SessionCore, model: string, signal: AbortSignal)
 }
 
 /** The turn's checkpoint, the session's row touched, and the result: the children's spending added, a lost save or lease as the error. */
-async function closeRun(core: SessionCore, result: LoopResult, startedAt: number): Promise<ResultEvent> {
+async function closeRun(core: SessionCore, result: LoopResult): Promise<Ending> {
   await checkpointEnd(core);
   core.storedSize = undefined; // the messages may have been compacted; later runs estimate
   core.saving(() => core.options.store.updateSession(core.id, {}));
   const failure = core.saveError ?? core.lease.lost();
   const { usage, cost } = withChildSpend(core, result.usage, result.cost);
   const hookStop = failure ? undefined : (core.hooks?.points.claudeStop() ?? core.childStop?.claude);
-  return core.result(startedAt, failure ? "error" : result.status, { text: result.text, usage, cost, turns: result.turns, apiMs: result.apiMs, error: failure ?? result.error, ...(hookStop ? { hookStop } : {}) });
+  return { status: failure ? "error" : result.status, fields: { text: result.text, usage, cost, turns: result.turns, apiMs: result.apiMs, error: failure ?? result.error, ...(hookStop ? { hookStop } : {}) } };
 }
 
 /** The turn's checkpoint event, when the turn changed something through a tool. */

@@ -65,3 +65,15 @@ test("a second prompt while one runs is refused", async () => {
   session.abort();
   expect((await first).status).toBe("interrupted");
 });
+
+test("a run lets go of the session in the tick of its result: work queued on the result finds it idle (an answer, or a refusal)", async () => {
+  const { session } = kit.create();
+  const runningAfter: boolean[] = [];
+  session.subscribe((event) => {
+    if (event.type === "result") queueMicrotask(() => runningAfter.push(session.running));
+  });
+  kit.fake.script({ reply: [{ type: "text", text: "Answer." }] });
+  await session.prompt("hi");
+  await session.prompt("   "); // refused before any model call
+  expect(runningAfter).toEqual([false, false]);
+});
