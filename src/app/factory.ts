@@ -329,8 +329,7 @@ function baseSessionOptions(settings: RunSettings, store: Store, registry: ToolR
     ...(settings.leaseWaitMs !== undefined ? { lease: { waitMs: settings.leaseWaitMs } } : {}),
     toolEnv,
     ...(settings.hooks ? { hooks: settings.hooks } : {}),
-    // Outermost first: the instructions of a folder are added beside the result, then the language servers see it.
-    callHandlers: [...(lsp ? [afterCall(lsp.afterToolCall)] : []), afterCall(folderInstructions(sources, instructions))],
+    callHandlers: [...(lsp ? [afterCall(lsp.afterToolCall)] : []), afterCall(folderInstructions(sources, instructions))], // outermost first: the language servers hear a call after its folder instructions
     sandbox: { ...settings.sandbox, masked },
     ...(skills ? { skills } : {}),
     places: { home: settings.home, projectRoot: settings.projectRoot },
