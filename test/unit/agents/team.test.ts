@@ -178,7 +178,9 @@ test("task_stop ends a running worker (killed); task_output says what it has sai
   );
   let rows: string[] = [];
   session.subscribe((e) => {
-    if (e.type === "tool_start" && e.name === "task_stop") rows = workerRows(session, 80);
+    // Events reach listeners once committed (a tick later): read the rows while the worker surely runs,
+    // when task_output's call is shown (the stop comes a model request after it).
+    if (e.type === "tool_start" && e.name === "task_output") rows = workerRows(session, 80);
   });
   const result = await session.prompt("go");
   // the terminal's line for the running worker
