@@ -6,9 +6,8 @@ import type { StreamFn } from "../agent/types.ts";
 import { agentLayer, agentTail, offeredTools } from "../agents/rules.ts";
 import type { AgentDefinition } from "../agents/types.ts";
 import type { ProviderEntry } from "../llm/configured.ts";
+import { runProviders } from "./run-providers.ts";
 import type { RetryPolicy } from "../llm/retry.ts";
-import { listProviders, type ProviderListing } from "../llm/model-list.ts";
-import { modelProblem, providerSetup, type ProviderSetup } from "../llm/setup.ts";
 import { tmpdir } from "node:os";
 import type { EngineContext } from "../permission/engine.ts";
 import type { PermissionRequest, Rule } from "../permission/evaluate.ts";
@@ -216,47 +215,6 @@ export function instructionSources(
   };
 }
 
-/** The providers a run can reach, or a sentence naming what in the config is wrong. */
-export function runProviders(settings: RunSettings): ProviderSetup | string {
-  return providerSetup({
-    entries: settings.providers ?? [],
-    env: settings.env,
-    anthropic: { ...(settings.apiKey ? { apiKey: settings.apiKey } : {}), ...(settings.baseURL ? { baseURL: settings.baseURL } : {}) },
-    ...(settings.retry ? { retry: settings.retry } : {}),
-    ...(settings.idleTimeoutMs ? { idleTimeoutMs: settings.idleTimeoutMs } : {}),
-  });
-}
-
-/** What `rein models` lists for this configuration, or a sentence naming what in the config is wrong. */
-export function providerListing(
-  config: { providers: readonly ProviderEntry[]; apiKey?: string; baseURL?: string },
-  env: Readonly<Record<string, string | undefined>>,
-): ProviderListing[] | string {
-  const anthropic = { ...(config.apiKey ? { apiKey: config.apiKey } : {}), ...(config.baseURL ? { baseURL: config.baseURL } : {}) };
-  const setup = providerSetup({ entries: config.providers, env, anthropic });
-  return typeof setup === "string" ? setup : listProviders(setup.table, { env, anthropic });
-}
-
-/** The model a name stands for in this run: an alias (`opus`) for the provider of `current`, `inherit` as `current`. */
-export function modelFor(settings: RunSettings, name: string, current?: string): string {
-  const setup = runProviders(settings);
-  return typeof setup === "string" ? name : (setup.models.resolve?.(name, current) ?? name);
-}
-
-/** Why the run's model cannot run (a bad `providers` entry, an unknown provider, a missing key), or undefined. */
-export function runProblem(settings: RunSettings, model = settings.model): string | undefined {
-  const setup = runProviders(settings);
-  if (typeof setup === "string") return setup;
-  return modelProblem(model, setup, { env: settings.env, anthropic: { ...(settings.apiKey ? { apiKey: settings.apiKey } : {}) } });
-}
-
-/** A budget cannot be kept for a model without prices: say so rather than pretend. */
-export function budgetWarning(settings: RunSettings): string | undefined {
-  const setup = runProviders(settings);
-  if (settings.maxCost === undefined || typeof setup === "string" || setup.models.info(settings.model).price) return undefined;
-  return `the prices of model ${settings.model} are unknown: the cost budget of $${settings.maxCost} (--max-cost) cannot be enforced`;
-}
-
 export function sessionOptions(settings: RunSettings, store: Store, registry = toolRegistry(settings.toolDirs)): SessionOptions {
   const chosen = settings.agents?.name ? settings.agents.list.find((a) => a.name === settings.agents!.name) : undefined;
   const memory = chosen ? mainAgentMemory(chosen, { home: settings.home, projectRoot: settings.projectRoot }) : undefined;
@@ -369,6 +327,7 @@ function tmuxWorkers(settings: RunSettings): TmuxSettings {
 export { loadAgents } from "../agents/sources.ts";
 export { DEFAULT_AGENT } from "../agents/builtin.ts";
 export type { ProviderListing } from "../llm/model-list.ts";
+export { budgetWarning, modelFor, providerListing, runProblem, runProviders } from "./run-providers.ts";
 
 /** The run's skills and commands, when the settings say where to look. */
 function runSkills(settings: RunSettings, contextWindow: number, modelProblem: (model: string) => string | undefined, prompts?: PromptCommands): SessionSkills | undefined {
