@@ -251,7 +251,8 @@ export class SessionCore {
    * Stores the event, then shows it to the listeners: never shown before it is committed, so a
    * SIGKILL loses nothing shown. A turn's streamed events (BATCHED) and the messages stored
    * meanwhile share one commit, made when the event loop next turns (an I/O wait: the next request,
-   * a command's output) or before any other event; they are shown then, in order.
+   * a command's output), at a call's start (shown before the call runs) or before any other event;
+   * they are shown then, in order.
    */
   persist(event: AgentEvent): StampedEvent {
     if (this.inRun && (event.type === "assistant" || (event.type === "compaction" && event.usage))) this.runUsage = addUsage(this.runUsage, event.usage!);
@@ -274,7 +275,10 @@ export class SessionCore {
     }
     if (batched) {
       this.shownAtCommit.push(stamped);
-      this.commitSoon ??= setImmediate(() => this.flush());
+      // A call is shown before it runs (an editor reads the file it will change, a front end draws
+      // it): its start commits what is open at once; the rest waits for the event loop to turn.
+      if (event.type === "tool_start") this.flush();
+      else this.commitSoon ??= setImmediate(() => this.flush());
       return stamped;
     }
     this.flush();
