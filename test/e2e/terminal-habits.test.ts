@@ -82,7 +82,7 @@ describe.skipIf(!hasTmux)("the terminal's habits", () => {
     suite.fake.script({ reply: [{ type: "text", text: "Kept." }] });
     const again = await start({ name: "no-empty-clear" });
     again.pane.keys("/clear", "Enter");
-    await again.pane.until("new session");
+    await again.pane.until(/new session s_\w+/);
     again.pane.keys("keep this one", "Enter");
     await again.pane.until("Kept.");
     again.pane.keys("C-d");

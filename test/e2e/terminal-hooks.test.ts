@@ -56,7 +56,8 @@ describe.skipIf(!hasTmux)("hooks in the terminal", () => {
     pane.keys("one", "Enter");
     await pane.until("First answer.");
     pane.keys("/clear", "Enter");
-    await pane.until("new session");
+    // The new session's own line (the / menu's "start a new session" is no sign /clear ran).
+    await pane.until(/new session s_\w+/);
     expect(readFileSync(log, "utf8")).toBe("start:startup end:clear ");
     pane.keys("two", "Enter");
     await pane.until("Second answer.");
