@@ -35,18 +35,21 @@ export function undoRoutes(app: Hono, hub: SessionHub, body: BodyLimits): void {
     const { session, store, checkpointsDir } = checkpointed(hub, c.req.param("id"));
     const { n } = checkpoint(session, c.req.param("n"));
     const outcome = await restoreCheckpoint(store, session.row, checkpointsDir, n, force);
+    session.showStored(); // its undo event reaches the open streams now, not at their next heartbeat
     return c.json(outcome, outcome.type === "done" ? 200 : 409);
   });
   app.post("/sessions/:id/undo", async (c) => {
     const { turns = 1, part = "both", force = false } = await jsonBody(c, Undo, body);
     const { session, store, checkpointsDir } = checkpointed(hub, c.req.param("id"));
     const report = await undoTurns(store, session.row, { checkpointsDir, turns, code: part !== "conversation", conversation: part !== "code", force });
+    session.showStored();
     return c.json(report, report.type === "done" ? 200 : 409);
   });
   app.post("/sessions/:id/redo", async (c) => {
     const { force = false } = await jsonBody(c, Redo, body);
     const { session, store, checkpointsDir } = checkpointed(hub, c.req.param("id"));
     const report = await redoTurns(store, session.row, { checkpointsDir, force });
+    session.showStored();
     return c.json(report, report.type === "done" ? 200 : 409);
   });
 }

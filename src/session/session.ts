@@ -28,6 +28,8 @@ export type { CompactOutcome } from "./manual-compaction.ts";
 
 export class Session {
   private readonly core: SessionCore;
+  /** the last event another writer stored that showStored has shown */
+  private storedShown = 0;
 
   private constructor(row: SessionRow, options: SessionOptions, messages: Message[], view?: ReturnType<typeof openView>) {
     this.core = new SessionCore(row, options, messages, (text) => this.prompt(text), view?.compaction);
@@ -123,6 +125,16 @@ export class Session {
   /** Settles once the hidden call naming the session after its first turn is done (at once when there is none). */
   named(): Promise<void> {
     return this.core.titling?.done ?? Promise.resolve();
+  }
+
+  /** Shows the listeners what another writer stored for this session since its own last event (undo, redo or a restore over HTTP). */
+  showStored(): void {
+    const core = this.core;
+    // lastSeq stays: the session still sees that another writer changed its conversation, and reloads before its next run.
+    for (const event of core.options.store.events(core.id, Math.max(core.lastSeq, this.storedShown))) {
+      this.storedShown = event.seq;
+      core.notify(event);
+    }
   }
 
   /** Settles once no run holds this session (a run's `result` is emitted just before it lets go). */

@@ -13,8 +13,8 @@ const TOKEN = "e2e-routes-token-of-32-chars-ok!";
 
 type Server = { url: string; port: number; call: (method: string, path: string, body?: unknown) => Promise<Response> };
 
-async function serve(w: World): Promise<Server> {
-  const rein = w.start(["--serve", "--port", "0"], { env: { REIN_SERVER_TOKEN: TOKEN } });
+async function serve(w: World, env: Record<string, string> = {}): Promise<Server> {
+  const rein = w.start(["--serve", "--port", "0"], { env: { REIN_SERVER_TOKEN: TOKEN, ...env } });
   await rein.waitForStdout((out) => out.includes("\n"), "the server's URL on stdout");
   const url = rein.stdout.split("\n")[0]!;
   const call = async (method: string, path: string, body?: unknown) => {
@@ -71,6 +71,22 @@ test.concurrent("checkpoints list, diff and restore, redo and undo over HTTP, as
     "undo redo=true",
     "undo redo=false",
   ]);
+});
+
+test.concurrent("an undo and a redo reach a stream already open at once, not at its next heartbeat (here an hour away)", async () => {
+  await using w = await world();
+  w.fake.script({ reply: [bash("echo new > new.txt")] }, { reply: [text("changed")] });
+  const server = await serve(w, { REIN_SSE_HEARTBEAT_MS: "3600000" });
+  const { id } = await json<{ id: string }>(await server.call("POST", "/sessions", { permission_mode: "auto" }), 201);
+  expect(await json(await server.call("POST", `/sessions/${id}/prompt?wait=1`, { text: "make a file" }), 200)).toMatchObject({ status: "success" });
+  const sse = checkedSse(await server.call("GET", `/sessions/${id}/events`));
+  await sse.until((e) => e.event === "result");
+  expect(await json(await server.call("POST", `/sessions/${id}/undo`, {}), 200)).toMatchObject({ type: "done" });
+  await sse.until((e) => e.event === "undo" && (e.data as { redo: boolean }).redo === false);
+  expect(await json(await server.call("POST", `/sessions/${id}/redo`, {}), 200)).toMatchObject({ type: "done" });
+  await sse.until((e) => e.event === "undo" && (e.data as { redo: boolean }).redo === true);
+  await sse.close();
+  expect(await readFile(w.path("new.txt"), "utf8")).toBe("new\n");
 });
 
 test.concurrent("fork, agents and models over HTTP, as rein sessions fork, /agents and rein models list them", async () => {
