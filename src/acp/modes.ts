@@ -1,6 +1,8 @@
 // The modes an ACP client can switch a session between: rein's permission modes and the
 // workspace's primary agents (`agent:NAME`). A mode is applied by reopening the session with it.
 
+import { sessionSettings } from "../session/chosen-model.ts";
+
 export type ModeChoice = { permissionMode: string } | { agent: string };
 
 /** What a mode id asks for; undefined when it is none of the offered ones. */
@@ -21,23 +23,14 @@ export const MODE_TEXT: Record<string, string> = {
  * was created with (`permission_mode`, `agent`), so `session/load` and the server open it in that mode.
  */
 export function storedMode(settings: string | null | undefined): string | undefined {
-  const kept = parsed(settings);
+  const kept = sessionSettings(settings);
   if (typeof kept.agent === "string" && kept.agent) return `agent:${kept.agent}`;
   return typeof kept.permission_mode === "string" && kept.permission_mode ? kept.permission_mode : undefined;
 }
 
 /** The row's settings JSON with `choice` as the session's mode (its other keys kept). */
 export function withMode(settings: string | null | undefined, choice: ModeChoice): string {
-  const { agent: _agent, permission_mode: _mode, ...rest } = parsed(settings);
+  const { agent: _agent, permission_mode: _mode, ...rest } = sessionSettings(settings);
   return JSON.stringify({ ...rest, ...("agent" in choice ? { agent: choice.agent } : { permission_mode: choice.permissionMode }) });
 }
 
-function parsed(settings: string | null | undefined): Record<string, unknown> {
-  if (!settings) return {};
-  try {
-    const value: unknown = JSON.parse(settings);
-    return value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
-}

@@ -6,16 +6,17 @@ const KEY = "chosen_model";
 
 /** The row's settings JSON with `model` recorded as chosen. */
 export function withChosenModel(settings: string | null | undefined, model: string): string {
-  return JSON.stringify({ ...parsed(settings), [KEY]: model });
+  return JSON.stringify({ ...sessionSettings(settings), [KEY]: model });
 }
 
 /** The model chosen inside the session, if one was. */
 export function chosenModel(row: Pick<SessionRow, "settings">): string | undefined {
-  const value = parsed(row.settings)[KEY];
+  const value = sessionSettings(row.settings)[KEY];
   return typeof value === "string" && value ? value : undefined;
 }
 
-function parsed(settings: string | null | undefined): Record<string, unknown> {
+/** A session row's settings column as an object; nothing, or anything but a JSON object, is {}. */
+export function sessionSettings(settings: string | null | undefined): Record<string, unknown> {
   if (!settings) return {};
   try {
     const value: unknown = JSON.parse(settings);
