@@ -17,23 +17,30 @@ export const LEAN_RATIO = 1.1;
 
 const ROOT = resolve(import.meta.dir, "..");
 
-/** The baseline's binary (built now, or from the cache), or why it could not be built (one line). */
-export function baselineBinary(): string | { skipped: string } {
+const git = (...args: string[]) => Bun.spawnSync(["git", "-C", ROOT, ...args], { stdout: "pipe", stderr: "pipe" });
+
+/**
+ * rein's binary at `commit` (the baseline unless told; built now, or from the cache, keyed by the
+ * commit's full id), or why it could not be built (one line).
+ */
+export function baselineBinary(commit = BASELINE): string | { skipped: string } {
   const cacheDir = process.env.REIN_BENCH_CACHE ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache"), "rein-bench");
-  const bin = join(cacheDir, `rein-${BASELINE}`);
+  const full = git("rev-parse", "--verify", `${commit}^{commit}`);
+  if (full.exitCode !== 0) return { skipped: `${commit} is not a commit of this repository` };
+  const id = full.stdout.toString().trim();
+  const bin = join(cacheDir, commit === BASELINE ? `rein-${BASELINE}` : `rein-${id.slice(0, 12)}`);
   if (existsSync(bin) && Bun.spawnSync([bin, "--version"]).exitCode === 0) return bin;
   const scratch = mkdtempSync(join(tmpdir(), "rein-bench-baseline-"));
-  const tree = join(scratch, BASELINE);
-  const git = (...args: string[]) => Bun.spawnSync(["git", "-C", ROOT, ...args], { stdout: "pipe", stderr: "pipe" });
+  const tree = join(scratch, id.slice(0, 12));
   try {
-    const added = git("worktree", "add", "--detach", tree, BASELINE);
-    if (added.exitCode !== 0) return { skipped: `could not check out ${BASELINE}: ${added.stderr.toString().trim().split("\n").pop()}` };
+    const added = git("worktree", "add", "--detach", tree, id);
+    if (added.exitCode !== 0) return { skipped: `could not check out ${commit}: ${added.stderr.toString().trim().split("\n").pop()}` };
     const missing = missingDependency(tree);
-    if (missing) return { skipped: `${BASELINE} needs ${missing}, which this checkout's node_modules lacks` };
+    if (missing) return { skipped: `${commit} needs ${missing}, which this checkout's node_modules lacks` };
     symlinkSync(join(ROOT, "node_modules"), join(tree, "node_modules"));
-    console.error(`baseline: building ${BASELINE} in ${tree}`);
+    console.error(`baseline: building ${commit} in ${tree}`);
     const build = Bun.spawnSync(["bun", "build.ts"], { cwd: tree, stdout: "inherit", stderr: "inherit" });
-    if (build.exitCode !== 0) return { skipped: `the build of ${BASELINE} failed (exit ${build.exitCode})` };
+    if (build.exitCode !== 0) return { skipped: `the build of ${commit} failed (exit ${build.exitCode})` };
     mkdirSync(cacheDir, { recursive: true });
     copyFileSync(join(tree, "dist/rein"), bin);
     return bin;
@@ -120,21 +127,21 @@ export async function leanFigures(
 }
 
 /** Item 1's rows: each against the baseline's figure of the same run, within LEAN_RATIO. */
-export function leanRows(l: LeanFigures | { skipped: string }): Row[] {
-  if ("skipped" in l) return [{ figure: `nothing configured, against rein at ${BASELINE}`, shown: `not measured: ${l.skipped}` }];
+export function leanRows(l: LeanFigures | { skipped: string }, base = BASELINE, ratio = LEAN_RATIO): Row[] {
+  if ("skipped" in l) return [{ figure: `nothing configured, against rein at ${base}`, shown: `not measured: ${l.skipped}` }];
   const row = (figure: string, pair: Pair, unit: "ms" | "MiB"): Row => {
-    const floor = { name: BASELINE, value: pair.base, unit };
+    const floor = { name: base, value: pair.base, unit };
     return {
       figure,
       shown: `${pair.now.toFixed(1)} ${unit}`,
       value: pair.now,
       baseline: { shown: `${pair.base.toFixed(1)} ${unit}`, value: pair.base },
       floor,
-      target: { ratio: LEAN_RATIO },
+      target: { ratio },
     };
   };
   return [
-    row(`nothing configured: one-shot \`-p "say ok"\` wall (median of ${RUNS}, alternating with ${BASELINE})`, l.oneShotMs, "ms"),
+    row(`nothing configured: one-shot \`-p "say ok"\` wall (median of ${RUNS}, alternating with ${base})`, l.oneShotMs, "ms"),
     row("nothing configured: one-shot CPU (user + system)", l.oneShotCpuMs, "ms"),
     row("nothing configured: one-shot peak memory (max RSS, GNU time, median of 5)", l.peakMiB, "MiB"),
     row(`nothing configured: session of ${TURNS} \`echo N\` turns, CPU (user + system)`, l.sessionCpuMs, "ms"),
@@ -152,19 +159,22 @@ export function withBaseline(rows: Row[], baseRows: Row[]): Row[] {
   });
 }
 
-// `bun scripts/bench-baseline.ts`: only these rows, against dist/rein as built (no build here).
+// `bun scripts/bench-baseline.ts`: only these rows, dist/rein as built (no build here) against the
+// baseline. `bun scripts/bench-baseline.ts OLD NEW`: the same rows for commit NEW against commit OLD
+// (both built, or taken from the cache), each within 1.05x: a step that must not make rein slower.
 if (import.meta.main) {
   const { startFakeAnthropic } = await import("../test/fake/server.ts");
   const { benchEnv } = await import("./bench-proc.ts");
   const { reportTable } = await import("./bench-report.ts");
-  const bin = baselineBinary();
+  const [old, young] = process.argv.slice(2);
+  const pair = old && young ? { base: old, now: baselineBinary(young), bin: baselineBinary(old), ratio: 1.05 } : { base: BASELINE, now: join(ROOT, "dist/rein"), bin: baselineBinary(), ratio: LEAN_RATIO };
   const fake = await startFakeAnthropic();
   const homes = [mkdtempSync(join(tmpdir(), "rein-bench-now-")), mkdtempSync(join(tmpdir(), "rein-bench-base-"))] as const;
   try {
-    const lean = typeof bin === "string"
-      ? await leanFigures({ bin: join(ROOT, "dist/rein"), env: benchEnv(homes[0], fake.url) }, { bin, env: benchEnv(homes[1], fake.url) }, fake, Math.max(5, Math.floor(RUNS / 2)))
-      : bin;
-    console.log(reportTable(leanRows(lean), BASELINE).join("\n"));
+    const lean = typeof pair.bin !== "string" ? pair.bin
+      : typeof pair.now !== "string" ? pair.now
+      : await leanFigures({ bin: pair.now, env: benchEnv(homes[0], fake.url) }, { bin: pair.bin, env: benchEnv(homes[1], fake.url) }, fake, Math.max(5, Math.floor(RUNS / 2)));
+    console.log(reportTable(leanRows(lean, pair.base, pair.ratio), pair.base).join("\n"));
   } finally {
     await fake.close();
     for (const home of homes) rmSync(home, { recursive: true, force: true });
