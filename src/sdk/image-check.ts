@@ -80,9 +80,20 @@ function png(b: Uint8Array): string | undefined {
   const row = (width: number) => 1 + Math.ceil((width * h.depth * h.channels) / 8);
   const expected = h.interlaced ? undefined : h.height * row(h.width);
   if (expected !== undefined && expected > MAX_INFLATE_BYTES) return undefined;
-  const pixels = lazyZlib().inflateSync(Buffer.concat(idat), expected === undefined ? {} : { maxOutputLength: expected + 1 });
+  const pixels = inflated(Buffer.concat(idat), expected);
+  if (pixels === undefined) return `its pixel data holds more than the ${expected} bytes expected`;
   if (expected !== undefined && pixels.length !== expected) return `its pixel data holds ${pixels.length} bytes where ${expected} were expected`;
   return undefined;
+}
+
+/** The inflated stream; undefined when it holds more than `expected` bytes (inflating stops there). */
+function inflated(stream: Buffer, expected: number | undefined): Buffer | undefined {
+  try {
+    return lazyZlib().inflateSync(stream, expected === undefined ? {} : { maxOutputLength: expected + 1 });
+  } catch (error) {
+    if ((error as { code?: string }).code === "ERR_BUFFER_TOO_LARGE") return undefined;
+    throw error;
+  }
 }
 
 const SOF = new Set([0xc0, 0xc1, 0xc2, 0xc3, 0xc5, 0xc6, 0xc7, 0xc9, 0xca, 0xcb, 0xcd, 0xce, 0xcf]);
