@@ -26,14 +26,15 @@ export function knownFault(error: unknown, paths: FaultPaths): string | undefine
   if (typeof code !== "string") return undefined;
   if (SQLITE_FAULT.test(code)) return databaseFault(code, message, paths.db);
   if (code === "EADDRINUSE") return `the address is already in use (${message}): stop what listens there, or choose another port with --port N`;
-  if (FILE_CODES.has(code)) return fileFault(code, path, syscall, paths);
+  // A file where a folder of the path should be: mkdir says EEXIST for the last part, ENOTDIR for one above it.
+  if (FILE_CODES.has(code) || (code === "EEXIST" && syscall === "mkdir")) return fileFault(code, path, syscall, paths);
   return undefined;
 }
 
 /** SQLite result codes that come from the machine (a constraint or a misuse is a bug of rein's). */
 const SQLITE_FAULT = /^SQLITE_(BUSY|LOCKED|READONLY|IOERR|FULL|CANTOPEN|CORRUPT|NOTADB|PERM)/;
 const SQLITE_PHRASE = /unable to open database file|disk I\/O error|attempt to write a readonly database|database or disk is full|database is locked/;
-const FILE_CODES = new Set(["EROFS", "EACCES", "EPERM", "ENOSPC", "EDQUOT", "EIO"]);
+const FILE_CODES = new Set(["EROFS", "EACCES", "EPERM", "ENOSPC", "EDQUOT", "EIO", "ENOTDIR"]);
 
 const CAUSES: Record<string, string> = {
   EROFS: "the file system is read-only",
@@ -42,6 +43,8 @@ const CAUSES: Record<string, string> = {
   ENOSPC: "no space left on the device",
   EDQUOT: "the disk quota is used up",
   EIO: "an I/O error (a failing or disconnected disk?)",
+  ENOTDIR: "a part of the path is a file, not a folder",
+  EEXIST: "a file is where the folder should be",
 };
 
 function outputFault(error: OutputError): string {
@@ -99,5 +102,6 @@ function remedy(code: string, path: string | undefined, paths: FaultPaths): stri
     : under(paths.configDir)
       ? "or set REIN_CONFIG_DIR to a writable folder"
       : "or work somewhere writable";
+  if (code === "ENOTDIR" || code === "EEXIST") return `move that file out of the way, ${move}`;
   return code === "EROFS" ? `remount it read-write, ${move}` : `fix its owner or mode, ${move}`;
 }
