@@ -42,7 +42,8 @@ export function mcpConfigServers(args: Pick<Args, "mcpConfig">, cwd: string): Re
   for (const value of args.mcpConfig) {
     const inline = value.trim().startsWith("{");
     const json = parseJson("--mcp-config", inline ? value : readFlagFile("--mcp-config", value, cwd), inline ? undefined : value);
-    const entries = json.mcpServers ?? json;
+    // `{"mcpServers": null}` is a wrong wrapper, not a server named "mcpServers"
+    const entries = "mcpServers" in json ? json.mcpServers : json;
     if (typeof entries !== "object" || entries === null || Array.isArray(entries)) throw new UsageError(`--mcp-config ${inline ? "JSON" : value}: expected {"mcpServers": {"NAME": {...}}}`);
     Object.assign(servers, entries);
   }
