@@ -292,14 +292,14 @@ describe("language servers", () => {
   test("none configured is nothing; a configured one gets its log folder and REIN_LSP_WAIT_MS", () => {
     expect(lspFor(ctxOf())).toEqual({});
     userConfig({ lsp: { fake: { command: "fake-lsp", extensionToLanguage: { ".x": "x" } } } });
-    const { lsp } = lspFor(ctxOf()) as { lsp: { configs: { name: string }[]; logDir: string; waitMs?: number } };
+    const lsp = lspFor(ctxOf()).lsp!;
     expect(lsp.configs.map((c) => c.name)).toEqual(["fake"]);
     expect(lsp.logDir).toBe(join(dir.path, "data", "lsp", "logs"));
     expect(lsp.waitMs).toBeUndefined();
     env.REIN_LSP_WAIT_MS = "750";
-    expect((lspFor(ctxOf()) as { lsp: { waitMs?: number } }).lsp.waitMs).toBe(750);
+    expect(lspFor(ctxOf()).lsp?.waitMs).toBe(750);
     env.REIN_LSP_WAIT_MS = "soon";
-    expect((lspFor(ctxOf()) as { lsp: { waitMs?: number } }).lsp.waitMs).toBeUndefined();
+    expect(lspFor(ctxOf()).lsp?.waitMs).toBeUndefined();
   });
 });
 
