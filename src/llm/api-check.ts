@@ -31,11 +31,12 @@ export async function checkAnthropicApi(options: { apiKey: string; baseURL?: str
 
 function failureText(error: unknown, timedOut: boolean, timeoutMs: number): string {
   if (timedOut || error instanceof APIUserAbortError) return `no answer within ${timeoutMs / 1000} s: check ANTHROPIC_BASE_URL and the network`;
+  // APIConnectionError is an APIError (with no status): asked first, or a refused connection reads "API error".
+  if (error instanceof APIConnectionError) return `could not reach the API: ${fetchErrorText(error.cause ?? error)}`;
   if (error instanceof APIError) {
     const detail = error.apiMessage ?? bodySummary(error.message.replace(/^\d{3}\s+/, ""));
     return httpFailure(error.status, detail, { type: error.type, keyHint: ANTHROPIC_KEY_HINT }).message;
   }
-  if (error instanceof APIConnectionError) return `could not reach the API: ${fetchErrorText(error.cause ?? error)}`;
   return `could not reach the API: ${fetchErrorText(error)}`;
 }
 
