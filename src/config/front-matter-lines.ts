@@ -90,12 +90,27 @@ function blockScalar(style: string, lines: string[]): string {
   return text === "" ? "" : `${text}\n`;
 }
 
+/**
+ * YAML's folding: the break between two lines of text is a space; k blank lines between them are k
+ * breaks (the break before them goes); beside a more indented line every break is kept.
+ */
 function fold(lines: string[]): string {
-  return lines.reduce((out, line, i) => {
-    if (i === 0) return line;
-    if (line === "" || lines[i - 1] === "" || /^\s/.test(line)) return `${out}\n${line}`;
-    return `${out} ${line}`;
-  }, "");
+  let out = "";
+  let last: string | undefined;
+  let blanks = 0;
+  for (const line of lines) {
+    if (line === "") {
+      blanks++;
+      continue;
+    }
+    if (last === undefined) out += "\n".repeat(blanks);
+    else if (/^\s/.test(last) || /^\s/.test(line)) out += "\n".repeat(blanks + 1);
+    else out += blanks ? "\n".repeat(blanks) : " ";
+    out += line;
+    last = line;
+    blanks = 0;
+  }
+  return out;
 }
 
 function dedent(lines: string[]): string[] {
