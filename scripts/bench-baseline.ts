@@ -58,7 +58,7 @@ function missingDependency(tree: string): string | undefined {
   for (const [name, version] of Object.entries(wanted)) {
     const file = join(ROOT, "node_modules", name, "package.json");
     const have = existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as { version?: string }).version : undefined;
-    if (!version.startsWith("npm:") && have !== version) return `${name}@${version}`;
+    if (!version.startsWith("npm:") && (have === undefined || !Bun.semver.satisfies(have, version))) return `${name}@${version}`;
   }
   return undefined;
 }
