@@ -2,10 +2,10 @@
 // first write of a turn and after the turn (within the size limit), so undo and redo can put them
 // back, refusing (unless forced) when one changed since the turn left it.
 import { chmodSync, copyFileSync, lstatSync, mkdirSync, rmSync } from "node:fs";
-import { createHash } from "node:crypto";
 import { dirname, join } from "node:path";
 import type { Checkpoint, OutsideFile, SavedFile } from "./journal.ts";
 import { readOwnBytes } from "../sdk/own-file.ts";
+import { digestHex } from "../sdk/digest.ts";
 
 /** Copies `path` into the store as `name`; null when there is no file, "big" when it is over the limit. */
 export function saveOutside(storeDir: string, name: string, path: string, maxFileBytes: number): SavedFile | null | "big" {
@@ -53,7 +53,7 @@ function same(path: string, saved: SavedFile | null): boolean {
 }
 
 function hashOf(path: string): string {
-  return createHash("sha256").update(readOwnBytes(path).bytes).digest("hex");
+  return digestHex("sha256", readOwnBytes(path).bytes);
 }
 
 function statOrUndefined(path: string) {

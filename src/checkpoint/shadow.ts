@@ -1,12 +1,12 @@
 // The shadow store of one workspace: a git object store in rein's data folder whose work tree is the
 // workspace. A snapshot reads only the files git's stat cache says changed since the last one, and
 // a narrower one only the paths it is given.
-import { createHash } from "node:crypto";
 import { copyFileSync, existsSync, lstatSync, mkdirSync, readdirSync, realpathSync, renameSync, rmdirSync, rmSync, writeFileSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative } from "node:path";
 import { git, nulList, type GitPlace } from "./git.ts";
 import { putBack, type Entry } from "./put-back.ts";
 import { dropTemporaryObjects, emptyDirsUnder, isEmptyDir, lstatOrUndefined, nulInput, sortChanged, type Sorted } from "./scan.ts";
+import { digestHex } from "../sdk/digest.ts";
 
 /** Files bigger than this are not copied into a checkpoint (listed as not covered). */
 export const DEFAULT_MAX_FILE_BYTES = 10 * 1024 * 1024;
@@ -30,7 +30,7 @@ export type ShadowOptions = { dataDir: string; workspace: string; sessionId: str
 /** The folder of a workspace's shadow store under the checkpoints folder. */
 export function workspaceDir(checkpointsDir: string, workspace: string): string {
   const real = safeRealpath(workspace);
-  return join(checkpointsDir, createHash("sha256").update(real).digest("hex").slice(0, 16));
+  return join(checkpointsDir, digestHex("sha256", real).slice(0, 16));
 }
 
 export class ShadowStore {

@@ -2,7 +2,6 @@
 // lists (and refreshes them on notifications/*/list_changed), sends requests (tool calls, prompts,
 // resources) with a timeout, and remembers its state and last error for `rein mcp list` and for the
 // model's error results. A server that exited is connected again on the next request.
-import { createHash } from "node:crypto";
 import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -15,6 +14,7 @@ import { cleanName } from "./names.ts";
 import type { RemoteAuth } from "./oauth-fetch.ts";
 import { messageOf } from "./message.ts";
 import { readOwnText } from "../sdk/own-file.ts";
+import { digestHex } from "../sdk/digest.ts";
 
 export type ServerState = "disabled" | "failed" | "needs login" | "connecting" | "connected" | "closed";
 
@@ -76,7 +76,7 @@ export class McpServer {
   /** The listing cache of this exact configuration (a changed entry starts a new one). */
   private get cacheFile(): string | undefined {
     if (!this.env.cacheDir || !this.config.entry) return undefined;
-    const hash = createHash("sha256").update(JSON.stringify(this.config.entry)).digest("hex").slice(0, 16);
+    const hash = digestHex("sha256", JSON.stringify(this.config.entry)).slice(0, 16);
     return join(this.env.cacheDir, `${cleanName(this.name)}-${hash}.json`);
   }
 

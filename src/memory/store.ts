@@ -2,13 +2,13 @@
 // nothing is committed by accident) and one for the user, each holding MEMORY.md (one line per
 // memory) and one Markdown file per memory. Writes take the folder's lock, go to a temporary file
 // and are renamed into place, so two processes writing at once lose nothing.
-import { createHash } from "node:crypto";
 import { mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { formatMemory, parseMemory, type MemoryMeta, type MemoryType } from "./front-matter.ts";
 import { withLock } from "./lock.ts";
 import { secretIn } from "./secrets.ts";
 import { missingFile, readOwnText, readProblem } from "../sdk/own-file.ts";
+import { digestHex } from "../sdk/digest.ts";
 
 export type MemoryScope = "project" | "user";
 export type MemoryDirs = Record<MemoryScope, string>;
@@ -20,7 +20,7 @@ export const INDEX = "MEMORY.md";
 
 /** The project's folder is named after it and a hash of its path: two checkouts of one name stay apart. */
 export function memoryDirs(dataDir: string, projectRoot: string): MemoryDirs {
-  const hash = createHash("sha1").update(projectRoot).digest("hex").slice(0, 12);
+  const hash = digestHex("sha1", projectRoot).slice(0, 12);
   return { project: join(dataDir, "memory", "projects", `${basename(projectRoot) || "root"}-${hash}`), user: join(dataDir, "memory", "user") };
 }
 

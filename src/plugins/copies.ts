@@ -5,9 +5,9 @@
 // held stays until a later install, update or removal finds it free. Without /proc, which tells
 // who holds what, superseded copies are kept (an old copy costs disk, a deleted one a session's hooks).
 import { existsSync, mkdirSync, openSync, readdirSync, readlinkSync, renameSync, rmSync } from "node:fs";
-import { randomBytes } from "node:crypto";
 import { dirname, join } from "node:path";
 import type { PluginStore } from "./store.ts";
+import { randomHex } from "../sdk/digest.ts";
 
 /** the copies this process holds, by path */
 const held = new Map<string, number>();
@@ -24,7 +24,7 @@ export function holdCopy(root: string): void {
 
 /** A folder beside `root` to copy a new version into before it is put in place. */
 export function stagingFor(root: string): string {
-  const staging = join(dirname(root), `.staging-${process.pid}-${randomBytes(4).toString("hex")}`);
+  const staging = join(dirname(root), `.staging-${process.pid}-${randomHex(4)}`);
   mkdirSync(dirname(root), { recursive: true });
   return staging;
 }
@@ -35,7 +35,7 @@ export function stagingFor(root: string): string {
  */
 export function putInPlace(staging: string, root: string): void {
   if (existsSync(root)) {
-    const aside = join(dirname(root), `.superseded-${Date.now()}-${randomBytes(4).toString("hex")}`);
+    const aside = join(dirname(root), `.superseded-${Date.now()}-${randomHex(4)}`);
     renameSync(root, aside);
     renameSync(staging, root);
     return;

@@ -7,8 +7,8 @@
 // every fork, and on Linux /proc tells which processes carry it (prctl, which would make rein a
 // subreaper, is not reachable from Bun). A process that clears its environment escapes the marker.
 import { readdirSync, readFileSync } from "node:fs";
-import { randomBytes } from "node:crypto";
 import type { SpawnOptions, Subprocess } from "bun";
+import { randomHex } from "./digest.ts";
 
 export const CALL_MARKER = "REIN_CALL";
 
@@ -28,11 +28,11 @@ const MAX_FORK_RATE = 200_000;
 const MAX_PROBED = 512;
 
 /** What every marker of this rein process starts with (the watchdog finds them by it, watchdog.ts). */
-export const PROCESS_MARKER = `${process.pid}-${randomBytes(6).toString("hex")}`;
+export const PROCESS_MARKER = `${process.pid}-${randomHex(6)}`;
 
 /** A fresh marker value for one call; put it in the command's environment as CALL_MARKER. */
 export function newCallMarker(): string {
-  return `${PROCESS_MARKER}-${randomBytes(8).toString("hex")}`;
+  return `${PROCESS_MARKER}-${randomHex(8)}`;
 }
 
 /** Where the pid counter stands now (undefined where /proc/loadavg is missing or unreadable). */

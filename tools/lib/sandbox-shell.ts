@@ -15,9 +15,9 @@
 // call and refuses every call where it does not hold; the calls then get a bubblewrap each.
 // A call stopped on timeout or abort gets SIGTERM by its marker and its shell by its pid, and the
 // whole sandbox is killed a grace later if the line is still running; the next call starts a new one.
-import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { CALL_MARKER, killAtExit, PROCESS_MARKER, signalGroup, spawnGroup } from "../../src/sdk/process-group.ts";
+import { randomHex } from "../../src/sdk/digest.ts";
 import { readOnlyArgv } from "./sandbox.ts";
 
 /** How a shared call ended; `refused`: the sandbox could not be hardened here and ran nothing. */
@@ -105,7 +105,7 @@ export function runInShell(masked: readonly string[], call: ShellCall, output: (
     for (const other of shells.filter((s) => s.key !== key && !s.busy)) stop(other);
     shell = start(key, masked, call.env);
   }
-  const nonce = randomBytes(12).toString("hex");
+  const nonce = randomHex(12);
   const target = shell;
   target.busy = true;
   // Referenced while a call runs: an unreferenced process whose pipe is awaited makes Bun's event loop poll without sleeping.

@@ -1,8 +1,8 @@
 // What read, write and edit share about files: the stamp that tells whether a file changed since
 // the model read it, file-system errors as instructions, and small text measures.
-import { createHash } from "node:crypto";
 import type { Stats } from "node:fs";
 import { readAllText, type FileAccess, type FileMemory, type FileStamp } from "rein/tool";
+import { digestHex, hasher } from "../../src/sdk/digest.ts";
 
 /** Files up to this size are remembered by their content too: a change that keeps size and mtime is seen. */
 const HASHED_BYTES = 4 * 1024 * 1024;
@@ -18,7 +18,7 @@ export async function fileStamp(path: string, stat: Stats, access: FileAccess): 
  * stamp without reading it again (`stamp` is undefined when the reader stopped early).
  */
 export function stampingPieces(pieces: AsyncIterable<string>): { pieces: AsyncIterable<string>; stamp: (stat: Stats) => FileStamp | undefined } {
-  const hash = createHash("sha256");
+  const hash = hasher("sha256");
   let done = false;
   async function* through() {
     for await (const piece of pieces) {
@@ -50,7 +50,7 @@ export async function staleness(path: string, stat: Stats, files: FileMemory, ac
 }
 
 function hashOf(content: string): string {
-  return createHash("sha256").update(content).digest("hex");
+  return digestHex("sha256", content);
 }
 
 /** A failed file-system call, said as what went wrong and what to do about it. */
