@@ -3,7 +3,6 @@
 // sends its next turn there. Providers are made on first use and kept.
 import type { ModelRequest, ProviderEvent, StreamFn } from "../agent/types.ts";
 import { anthropicStream } from "./anthropic.ts";
-import { openaiChatStream } from "./openai-chat.ts";
 import { resolveModel, type ProviderSpec, type ProviderTable, type Resolved } from "./providers.ts";
 import type { RetryPolicy } from "./retry.ts";
 
@@ -90,7 +89,7 @@ function makeProvider(spec: ProviderSpec, options: RouterOptions): StreamFn | st
     const baseURL = builtin ? (options.anthropic?.baseURL ?? spec.baseURL) : spec.baseURL;
     return anthropicStream({ apiKey: key.key ?? "", baseURL, ...(spec.headers ? { headers: spec.headers } : {}), ...common });
   }
-  return openaiChatStream({
+  return openaiChat().openaiChatStream({
     baseURL: spec.baseURL,
     ...(key.key ? { apiKey: key.key } : {}),
     ...(spec.headers ? { headers: spec.headers } : {}),
@@ -99,6 +98,9 @@ function makeProvider(spec: ProviderSpec, options: RouterOptions): StreamFn | st
     ...common,
   });
 }
+
+// OpenAI-style servers' module loads with the first such provider (require: makeProvider is synchronous).
+const openaiChat = () => require("./openai-chat.ts") as typeof import("./openai-chat.ts");
 
 async function* failed(message: string, code: "bad_request" | "auth" = "bad_request"): AsyncGenerator<ProviderEvent> {
   yield { type: "error", code, message };
