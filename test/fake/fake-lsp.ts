@@ -57,7 +57,7 @@ function occurrences(word: string, uris: Iterable<string>) {
   }
   return found;
 }
-c.onRequest("textDocument/definition", (p: { textDocument: { uri: string }; position: Position }) => {
+c.onRequest("textDocument/definition", (p: { textDocument: { uri: string }; position: Position }): unknown => {
   const word = wordAt(p.textDocument.uri, p.position);
   const first = word ? occurrences(word, [p.textDocument.uri])[0] : undefined;
   if (!first) return null;
