@@ -10,8 +10,8 @@ import { defineTool, type ToolResult } from "rein/tool";
 import description from "../prompts/tools/bash.txt" with { type: "text" };
 import { startInBackground, type BackgroundCommand } from "./lib/background.ts";
 import { CALL_MARKER, killCall, newCallMarker, pidCursor, signalCall, signalMarked, spawnGroup } from "../src/sdk/process-group.ts";
-import { blockedWriteNote, readOnlyArgv, sandboxArgv, sandboxDecision } from "./lib/sandbox.ts";
-import { fitsShell, runInShell, type ShellCall } from "./lib/sandbox-shell.ts";
+import { blockedWriteNote, readOnlyArgv, sandboxArgv, sandboxDecision, type SandboxDecision } from "./lib/sandbox.ts";
+import { fitsShell, runInShell, sharedCallEnv, shellReady, type ShellCall } from "./lib/sandbox-shell.ts";
 import { ensureWatchdog } from "../src/sdk/watchdog.ts";
 
 const DEFAULT_TIMEOUT_MS = 120_000;
@@ -38,7 +38,13 @@ export default defineTool({
   permissions: ({ command }) => [{ permission: "bash", pattern: command.trim(), always: [] }],
   async run({ command, timeout = DEFAULT_TIMEOUT_MS, background }, ctx) {
     if (ctx.signal.aborted) return { output: "[killed: interrupted before it started]", isError: true };
-    const sandbox = sandboxDecision(ctx.sandbox, ctx.sessionId);
+    const marker = newCallMarker(); // finds what left the process group (setsid) when the call ends
+    const call: ShellCall = { command, cwd: ctx.cwd, env: sharedCallEnv(ctx.env), marker };
+    // A read-only call goes to the shared read-only sandbox (started while the model wrote the call,
+    // see prepareShell). That it starts shows bubblewrap works here: the probe runs only if it does not.
+    const shared = ctx.sandbox.readOnly && !background && fitsShell(call) && (await shellReady(ctx.sandbox.masked, call.env, ctx.signal));
+    if (ctx.signal.aborted) return { output: "[killed: interrupted before it started]", isError: true };
+    const sandbox: SandboxDecision = shared ? { use: true, readOnly: true, network: false } : sandboxDecision(ctx.sandbox, ctx.sessionId);
     if ("error" in sandbox) return { output: sandbox.error, isError: true };
     // `exec 2>&1` on the command's own first line puts stderr on the stdout pipe, so the two arrive
     // in the order written and bash's line numbers stay the command's. Only a syntax error on that
@@ -51,13 +57,10 @@ export default defineTool({
         ? readOnlyArgv(shell, { workspace: ctx.cwd, masked: ctx.sandbox.masked })
         : sandboxArgv(shell, { workspace: ctx.cwd, tmp: tmpdir(), network: sandbox.network, writable: [ctx.outputDir], masked: ctx.sandbox.masked });
     if (background) return backgroundStarted(startInBackground(argv, { cwd: ctx.cwd, env: ctx.env, log: spillPath(ctx.outputDir, `${ctx.toolUseId}.background`), command }));
-    const marker = newCallMarker(); // finds what left the process group (setsid) when the call ends
     const capture = new OutputCapture(spillPath(ctx.outputDir, ctx.toolUseId), ctx.output);
     const env = { ...ctx.env, [CALL_MARKER]: marker };
-    const { [CALL_MARKER]: _outer, ...base } = ctx.env; // a marker from outside (rein run by rein) gives way to the call's
-    const call = { command, cwd: ctx.cwd, env: { ...base, TMPDIR: "/dev/shm" }, marker };
     const run = () => spawned(argv, ctx.cwd, env, marker, capture);
-    const started = (sandbox.use && sandbox.readOnly && fitsShell(call) && inSharedSandbox(ctx.sandbox.masked, call, capture, run)) || run();
+    const started = (shared && inSharedSandbox(ctx.sandbox.masked, call, capture, run)) || run();
 
     let killed: "timeout" | "interrupt" | undefined;
     let escalation: Timer | undefined;

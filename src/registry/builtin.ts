@@ -30,3 +30,12 @@ export function builtinTools(): Tool[] {
 export function warmBuiltinTools(): void {
   if (SPECS) void loadModules().catch(() => {});
 }
+
+/**
+ * The model began writing a bash call: the shared read-only sandbox starts now, with the masks and
+ * environment a read-only call of this session gets, unless one has started already
+ * (tools/lib/sandbox-shell.ts prepareShell). Loaded with the bash tool, not before.
+ */
+export function prepareBash(policy: () => { masked: readonly string[]; env: Readonly<Record<string, string>> }): void {
+  void import("../../tools/lib/sandbox-shell.ts").then((shell) => shell.prepareShell(policy)).catch(() => {});
+}

@@ -7,6 +7,7 @@ import type { LoopRun } from "../agent/loop.ts";
 import type { LoopConfig, Message } from "../agent/types.ts";
 import { costFunction } from "../llm/providers.ts";
 import { diskFiles, type Tool } from "../sdk.ts";
+import { prepareBash } from "../registry/builtin.ts";
 import { compactWith } from "./compact-with.ts";
 import { callHandlers, runChain } from "./call-handlers.ts";
 import type { SessionCore } from "./session-core.ts";
@@ -39,7 +40,9 @@ export function loopIO(core: SessionCore, model: string, signal: AbortSignal): L
     chain: runChain(core),
     emit: (event) => void core.emit(event),
     bound: options.bound(id),
-    prepare: () => {
+    prepare: (tool) => {
+      // A bash call that turns out read-only runs in the shared sandbox: it starts while the call is written.
+      if (tool === "bash") prepareBash(() => ({ masked: sandboxPolicy(core, true).masked, env: core.toolEnv }));
       if (core.warmedUp) return;
       core.warmedUp = true;
       core.options.warmUp?.();
@@ -50,10 +53,7 @@ export function loopIO(core: SessionCore, model: string, signal: AbortSignal): L
     outputDir: join(options.outputDir, id),
     history: storedHistory(options.store, id),
     toolEnv: core.toolEnv,
-    sandbox: (readOnly) => {
-      const { masked, ...sandbox } = core.options.sandbox ?? NO_SANDBOX;
-      return { ...sandbox, readOnly, masked: masked(readOnly) };
-    },
+    sandbox: (readOnly) => sandboxPolicy(core, readOnly),
     costOf: costFunction(model, options.models),
     compact: (input, signal) => compactWith(core, input, signal),
     ...(options.inbox ? { inbox: () => core.options.inbox!(id) } : {}),
@@ -64,6 +64,12 @@ export function loopIO(core: SessionCore, model: string, signal: AbortSignal): L
       return kept;
     },
   };
+}
+
+/** The sandbox a call's commands run under, given whether only the read-only analysis allowed it. */
+function sandboxPolicy(core: SessionCore, readOnly: boolean) {
+  const { masked, ...sandbox } = core.options.sandbox ?? NO_SANDBOX;
+  return { ...sandbox, readOnly, masked: masked(readOnly) };
 }
 
 /** The tools offered now: the session's, then the task tool when it has subagents, deferred ones as their loader. */

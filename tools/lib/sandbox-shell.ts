@@ -18,7 +18,7 @@
 import { readFileSync } from "node:fs";
 import { CALL_MARKER, killAtExit, PROCESS_MARKER, signalGroup, spawnGroup } from "../../src/sdk/process-group.ts";
 import { randomHex } from "../../src/sdk/digest.ts";
-import { readOnlyArgv } from "./sandbox.ts";
+import { bwrapPath, readOnlyArgv, sandboxWorked } from "./sandbox.ts";
 
 /** How a shared call ended; `refused`: the sandbox could not be hardened here and ran nothing. */
 export type ShellEnd = { status: number; leftovers: boolean } | { lost: true } | { refused: true };
@@ -76,6 +76,9 @@ type Shell = {
   forget: () => void;
   /** the first line, whether the loop holds pid 1 out of the calls' reach, is read */
   ready: boolean;
+  /** true once the loop said it is ready; false if it is unsafe here or bwrap could not start it */
+  greeted: Promise<boolean>;
+  greet: (ready: boolean) => void;
   /** where the output of the call in progress goes, and how its end mark is recognised */
   current?: { mark: Buffer; output: (bytes: Uint8Array) => void; end: (end: ShellEnd) => void };
 };
@@ -83,6 +86,77 @@ type Shell = {
 const shells: Shell[] = [];
 /** Set once a sandbox said it could not keep its pid 1 out of the calls' reach: none is started again. */
 let refused = false;
+/** The PATH under which bwrap could not start a sandbox at all: none is started again while it holds. */
+let failedFor: string | undefined;
+/** How long a call waits for a sandbox to say it is ready before it goes the way of a sandbox that cannot start. */
+const READY_WAIT_MS = 10_000;
+
+/** The environment of a shared call, from the session's tool environment: the call's own marker comes with the request. */
+export function sharedCallEnv(env: Readonly<Record<string, string>>): Record<string, string> {
+  const { [CALL_MARKER]: _outer, ...base } = env; // a marker from outside (rein run by rein) gives way to the call's
+  return { ...base, TMPDIR: "/dev/shm" };
+}
+
+/** bwrap, where a shared sandbox may be started now: not refused here, and bwrap found on PATH and not failing under it. */
+function startable(): string | undefined {
+  if (refused || (failedFor !== undefined && failedFor === process.env.PATH)) return undefined;
+  return bwrapPath();
+}
+
+/** The idle (or starting) sandbox for this key; one is started when there is none and fewer than MAX_SHELLS are busy. */
+function idleShell(key: string, masked: readonly string[], env: Record<string, string>): Shell | undefined {
+  const idle = shells.find((s) => s.key === key && !s.busy && !s.dead);
+  if (idle) return idle;
+  if (shells.filter((s) => s.key === key && !s.dead).length >= MAX_SHELLS) return undefined;
+  const bwrap = startable();
+  if (!bwrap) return undefined;
+  // Sandboxes of other masks are stale (the masks changed when a call could have written a secret).
+  for (const other of shells.filter((s) => s.key !== key && !s.busy)) stop(other);
+  return start(bwrap, key, masked, env);
+}
+
+const keyOf = (masked: readonly string[], env: Record<string, string>) => `${masked.join("\0")}\0\0${JSON.stringify(env)}`;
+
+/**
+ * Starts the sandbox the first read-only call will use, given its masks and the session's tool
+ * environment (asked only then): called while the model still writes a bash call, so that the
+ * sandbox's start (namespaces, mounts, its shell) overlaps the rest of the turn instead of
+ * preceding the call. Once one has started, each call leaves the next one's shell forked ahead.
+ */
+export function prepareShell(policy: () => { masked: readonly string[]; env: Readonly<Record<string, string>> }): void {
+  if (shells.length > 0 || !startable()) return;
+  const given = policy();
+  const { masked } = given;
+  const env = sharedCallEnv(given.env);
+  if (fitsShell({ command: "", cwd: "/", env, marker: "" })) idleShell(keyOf(masked, env), masked, env);
+}
+
+/**
+ * Whether a sandbox for these masks and this environment is ready for a call (started now if none
+ * is idle): false where bubblewrap cannot start one, the loop cannot be hardened here, all are
+ * busy, or `signal` aborts first. A sandbox that said it is ready is also what the probe would have
+ * found (sandbox.ts), so none is run.
+ */
+export async function shellReady(masked: readonly string[], env: Record<string, string>, signal: AbortSignal): Promise<boolean> {
+  const shell = idleShell(keyOf(masked, env), masked, env);
+  if (!shell) return false;
+  if (shell.ready) return true;
+  shell.proc.ref(); // awaited: see runInShell
+  let timer: Timer | undefined;
+  let onAbort: (() => void) | undefined;
+  const given = new Promise<boolean>((resolve) => {
+    timer = setTimeout(resolve, READY_WAIT_MS, false);
+    onAbort = () => resolve(false);
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+  try {
+    return await Promise.race([shell.greeted, given]);
+  } finally {
+    clearTimeout(timer);
+    signal.removeEventListener("abort", onAbort!);
+    if (!shell.busy) shell.proc.unref();
+  }
+}
 
 /** Whether a call can run in a shared sandbox: nothing in it that the NUL-separated request or bash's export cannot carry. */
 export function fitsShell(call: ShellCall): boolean {
@@ -96,15 +170,8 @@ export function fitsShell(call: ShellCall): boolean {
  * is); undefined when MAX_SHELLS are busy with them already. Output arrives through `output` in order.
  */
 export function runInShell(masked: readonly string[], call: ShellCall, output: (bytes: Uint8Array) => void): ShellRun | undefined {
-  if (refused) return undefined;
-  const key = `${masked.join("\0")}\0\0${JSON.stringify(call.env)}`;
-  let shell = shells.find((s) => s.key === key && !s.busy && !s.dead);
-  if (!shell) {
-    if (shells.filter((s) => s.key === key && !s.dead).length >= MAX_SHELLS) return undefined;
-    // Sandboxes of other masks are stale (the masks changed when a call could have written a secret).
-    for (const other of shells.filter((s) => s.key !== key && !s.busy)) stop(other);
-    shell = start(key, masked, call.env);
-  }
+  const shell = idleShell(keyOf(masked, call.env), masked, call.env);
+  if (!shell) return undefined;
   const nonce = randomHex(12);
   const target = shell;
   target.busy = true;
@@ -148,17 +215,26 @@ function children(pid: number): number[] {
   }
 }
 
-function start(key: string, masked: readonly string[], env: Record<string, string>): Shell {
-  const argv = readOnlyArgv(["bash", "--noprofile", "--norc", "-c", LOOP], { workspace: "/", masked, ownInit: true });
-  // The sandbox carries a marker of this process too: the watchdog ends it should rein die with a call running.
-  const proc = spawnGroup(argv, {
-    env: { ...env, PATH: env.PATH ?? process.env.PATH ?? "/usr/bin:/bin", [CALL_MARKER]: `${PROCESS_MARKER}-sandbox` },
-    stdin: "pipe",
-    stdout: "pipe",
-    stderr: "ignore",
-  });
+function start(bwrap: string, key: string, masked: readonly string[], env: Record<string, string>): Shell | undefined {
+  const [, ...rest] = readOnlyArgv(["bash", "--noprofile", "--norc", "-c", LOOP], { workspace: "/", masked, ownInit: true });
+  let proc: Shell["proc"];
+  try {
+    // The sandbox carries a marker of this process too: the watchdog ends it should rein die with a call running.
+    proc = spawnGroup([bwrap, ...rest], {
+      env: { ...env, PATH: env.PATH ?? process.env.PATH ?? "/usr/bin:/bin", [CALL_MARKER]: `${PROCESS_MARKER}-sandbox` },
+      stdin: "pipe",
+      stdout: "pipe",
+      stderr: "ignore",
+    });
+  } catch {
+    failedFor = process.env.PATH; // bwrap went away since it was found: as if it could not start
+    return undefined;
+  }
   proc.unref();
-  const shell: Shell = { key, proc, busy: false, dead: false, ready: false, forget: killAtExit(proc.pid) };
+  let greet!: (ready: boolean) => void;
+  const greeted = new Promise<boolean>((resolve) => (greet = resolve));
+  const shell: Shell = { key, proc, busy: false, dead: false, ready: false, greeted, greet, forget: killAtExit(proc.pid) };
+  void greeted.then((ready) => ready && sandboxWorked(bwrap));
   shells.push(shell);
   void read(shell);
   return shell;
@@ -190,8 +266,14 @@ async function read(shell: Shell): Promise<void> {
   } catch {
     // the pipe broke: as at EOF
   }
+  const stopped = shell.dead; // by rein (stale masks, a stopped call), not by bwrap failing
   stop(shell);
-  shell.current?.end({ lost: true });
+  if (shell.ready) return shell.current?.end({ lost: true });
+  // It ended before it said it was ready: bwrap cannot start it here (unless rein stopped it). The
+  // call goes the way of a sandbox that cannot be hardened: a bubblewrap of its own, if any works.
+  if (!stopped) failedFor = process.env.PATH;
+  shell.greet(false);
+  shell.current?.end({ refused: true });
 }
 
 /** The loop's first line: ready, or that it cannot keep pid 1 out of the calls' reach (then no shared sandbox again). */
@@ -199,11 +281,13 @@ function greeting(shell: Shell, bytes: Buffer): Buffer {
   if (bytes.length < READY.length) return bytes;
   if (bytes.subarray(0, READY.length).equals(READY)) {
     shell.ready = true;
+    shell.greet(true);
     return bytes.subarray(READY.length);
   }
   // "unsafe", or anything else: either way the loop is not one to trust with a call.
   refused = true;
   stop(shell);
+  shell.greet(false);
   shell.current?.end({ refused: true });
   return Buffer.alloc(0);
 }

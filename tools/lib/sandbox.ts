@@ -88,6 +88,32 @@ export function sandboxAvailable(): SandboxStatus {
   return cached.status;
 }
 
+/** bwrap as found on PATH now (what the probe tries), or undefined where there is none or no Linux. */
+export function bwrapPath(): string | undefined {
+  return process.platform === "linux" ? (Bun.which("bwrap", { PATH: process.env.PATH ?? "" }) ?? undefined) : undefined;
+}
+
+/**
+ * A sandbox with the probe's namespaces and mounts just started (the shared read-only one said it
+ * is ready): bubblewrap works here, and the probe need not start one of its own to find out.
+ */
+export function sandboxWorked(bwrap: string): void {
+  const path = process.env.PATH;
+  if (!cached || cached.path !== path) cached = { path, status: working(bwrap) };
+}
+
+/** Works, with the version read only when something shows it (rein doctor): one process less at the first call. */
+function working(bwrap: string): SandboxStatus {
+  let version: string | undefined;
+  return {
+    ok: true,
+    get version() {
+      version ??= Bun.spawnSync([bwrap, "--version"], { stdin: "ignore", stdout: "pipe", stderr: "ignore" }).stdout.toString().trim().replace(/^bubblewrap\s+/, "") || "unknown";
+      return version;
+    },
+  };
+}
+
 /**
  * The bwrap command line that runs `command` sandboxed. Mounts apply in order, a later one over an
  * earlier: the read-only root, then the writable folders (parents first), then the git protections.
@@ -187,8 +213,7 @@ function probe(path: string | undefined): SandboxStatus {
         "kernel.apparmor_restrict_unprivileged_userns=0); inside a container, run it with a seccomp profile that permits them",
     };
   }
-  const version = Bun.spawnSync([bwrap, "--version"], { stdin: "ignore", stdout: "pipe", stderr: "ignore" });
-  return { ok: true, version: version.stdout.toString().trim().replace(/^bubblewrap\s+/, "") || "unknown" };
+  return working(bwrap);
 }
 
 /** How to install bubblewrap on this distribution, from /etc/os-release. */
