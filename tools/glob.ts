@@ -26,8 +26,8 @@ export default defineTool({
     if (where.isFile) return notAFolder(path);
     const glob = new Bun.Glob(relativePattern(pattern, where.root));
     const matches: { path: string; rel: string }[] = [];
-    for await (const entry of walk(where.root, ctx.signal)) {
-      if (entry.kind !== "dir" && glob.match(entry.rel)) matches.push(entry);
+    for await (const entries of walk(where.root, ctx.signal)) {
+      for (const entry of entries) if (entry.kind !== "dir" && glob.match(entry.rel)) matches.push(entry);
     }
     if (ctx.signal.aborted) return INTERRUPTED;
     if (matches.length === 0) return noMatch(pattern, path);

@@ -130,8 +130,8 @@ class Collector {
 
 async function filesUnder(q: GrepQuery): Promise<string[]> {
   const files: string[] = [];
-  for await (const entry of walk(q.root, q.signal)) {
-    if (entry.kind === "file" && (!q.filter || q.filter(entry.rel))) files.push(entry.rel);
+  for await (const entries of walk(q.root, q.signal)) {
+    for (const entry of entries) if (entry.kind === "file" && (!q.filter || q.filter(entry.rel))) files.push(entry.rel);
   }
   return files;
 }

@@ -180,12 +180,28 @@ describe("glob: abort", () => {
     bigTree();
     const controller = new AbortController();
     const seen: string[] = [];
-    for await (const entry of walk(dir.path, controller.signal)) {
-      seen.push(entry.rel);
+    for await (const entries of walk(dir.path, controller.signal)) {
+      seen.push(...entries.map((entry) => entry.rel));
       controller.abort();
     }
     // The root's 200 folders are read before the abort is seen; none of their 600 entries below.
     expect(seen.length).toBe(200);
     expect(seen.every((rel) => !rel.includes("/"))).toBe(true);
+  });
+
+  test("a long walk gives the event loop turns, so an abort from a timer is seen before it ends", async () => {
+    bigTree();
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 0);
+    let folders = 0;
+    for await (const _ of walk(dir.path, controller.signal)) {
+      folders++;
+      // Slow work per folder, on the event loop's thread as a real consumer's would be.
+      const until = performance.now() + 2;
+      while (performance.now() < until);
+    }
+    // 401 folders hold entries (the root and 200 x d, e); the timer's abort ended the walk well before.
+    expect(controller.signal.aborted).toBe(true);
+    expect(folders).toBeLessThan(100);
   });
 });
