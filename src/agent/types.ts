@@ -240,6 +240,8 @@ export type ModelRequest = {
   max_tokens: number;
   /** tools the provider runs itself (Anthropic's web search), sent after `tools`; a provider without them ignores them */
   serverTools?: Record<string, unknown>[];
+  /** the reasoning effort asked (an agent file's `effort`); the router sends it only to a model that takes it (llm/models.ts effortFor) */
+  effort?: "low" | "medium" | "high" | "xhigh" | "max";
 };
 
 export type StreamFn = (request: ModelRequest, signal: AbortSignal) => AsyncIterable<ProviderEvent>;

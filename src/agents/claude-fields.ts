@@ -1,7 +1,7 @@
 // The agent fields Claude Code gives a meaning beyond rein's core ones, read into the definition:
-// `skills` (loaded into the agent's prompt), `memory`, `hooks` and `mcpServers` (applied to its
-// task's session, session/agent-fields.ts), `initialPrompt` (the first turn when it runs as the main
-// agent), `background` and `isolation` (the task tool), `effort` (carried: no model takes it yet).
+// `skills` (loaded into the agent's prompt), `memory`, `hooks`, `mcpServers` and `effort` (applied
+// to its session, session/agent-fields.ts), `initialPrompt` (the first turn when it runs as the main
+// agent), `background` and `isolation` (the task tool).
 // A value of the wrong shape is a note and the field is left out; the agent still loads.
 import type { AgentDefinition } from "./types.ts";
 

@@ -33,13 +33,13 @@ export type AgentDefinition = {
   skills?: string[];
   /** its memory folder, whose MEMORY.md is read into its prompt as a subagent (session/agent-fields.ts): ~/.claude/agent-memory/NAME/ (user), .claude/agent-memory/NAME/ (project), .claude/agent-memory-local/NAME/ (local) */
   memory?: "user" | "project" | "local";
-  /** Claude Code's reasoning effort: a level or a number (carried; rein's models take no effort setting yet) */
+  /** Claude Code's reasoning effort: a level (sent to a model that takes one: session/agent-fields.ts withEffort, llm/models.ts effortFor) or a number (sends none) */
   effort?: "low" | "medium" | "high" | "xhigh" | "max" | number;
   /** sent as the first user turn when the agent runs as the main agent, before any prompt given */
   initialPrompt?: string;
-  /** MCP servers for the agent: names of configured servers (their tools offered past `tools`), or `{NAME: config}` entries (not started yet) */
+  /** MCP servers for the agent: names of configured servers (their tools offered past `tools`), or `{NAME: config}` entries started for its runs only (session/agent-fields.ts) */
   mcpServers?: (string | Record<string, unknown>)[];
-  /** hooks active only while the agent runs (its Stop hooks fire as SubagentStop), in the hooks.json shape */
+  /** hooks active only while the agent runs (as a subagent its Stop hooks fire as SubagentStop), in the hooks.json shape */
   hooks?: Record<string, unknown>;
   /** every task of it runs in the background, whatever the call says (as in Claude Code) */
   background?: boolean;

@@ -29,7 +29,7 @@ import { folderInstructions } from "../memory/folder-instructions.ts";
 import { sessionMemory } from "../memory/session-memory.ts";
 import type { FileAccess, Tool } from "../sdk.ts";
 import { systemPrompt } from "../session/system-prompt.ts";
-import { mainAgentMemory } from "../session/agent-fields.ts";
+import { inlineServerNames, mainAgentMemory, mainAgentRun, withEffort } from "../session/agent-fields.ts";
 import type { LspServerConfig } from "../lsp/session.ts";
 /** the shared task list's tools, deferred (one line behind load_tools) unless the agent lists them */
 const TEAM_TOOLS = ["team_create", "team_delete", "task_create", "task_update", "task_list"];
@@ -147,8 +147,9 @@ export function permissionEngine(settings: Pick<RunSettings, "projectRoot" | "ho
 }
 
 /** The registry's tools; the first time they load, the rules naming a permission that neither rein nor they have are reported. */
-function toolsCheckingRules(registry: ToolRegistry, settings: Pick<RunSettings, "foreignPermissions" | "warn" | "mcp">) {
-  const servers = settings.mcp?.servers ?? [];
+function toolsCheckingRules(registry: ToolRegistry, settings: Pick<RunSettings, "foreignPermissions" | "warn" | "mcp" | "agents">) {
+  // An agent's own servers (inline `mcpServers`) count: their tools load when that agent runs.
+  const servers = [...(settings.mcp?.servers ?? []), ...inlineServerNames(settings.agents?.list ?? []).map((name) => ({ name }))];
   const foreign = settings.foreignPermissions?.filter((f) => !namesConfiguredServer(f.permission, servers));
   let pending = settings.warn && foreign?.length ? foreign : undefined;
   return async () => {
@@ -219,8 +220,11 @@ export function sessionOptions(settings: RunSettings, store: Store, registry = t
   const chosen = settings.agents?.name ? settings.agents.list.find((a) => a.name === settings.agents!.name) : undefined;
   const memory = chosen ? mainAgentMemory(chosen, { home: settings.home, projectRoot: settings.projectRoot }) : undefined;
   const agent = memory?.agent ?? chosen;
-  const base = baseSessionOptions(settings, store, registry, agent);
-  const options = memory ? memory.apply(base) : base;
+  // The main agent's hooks and inline MCP servers join the run's; its effort goes on its requests.
+  const run = agent?.hooks || agent?.mcpServers ? { ...settings, ...mainAgentRun(agent, settings) } : settings;
+  const base = baseSessionOptions(run, store, registry, agent);
+  const effortful = agent?.effort !== undefined ? { ...base, stream: withEffort(base.stream, agent.effort) } : base;
+  const options = memory ? memory.apply(effortful) : effortful;
   // --tools without Task/Agent: no task tool either.
   const tasks = !settings.offeredOnly || settings.offeredOnly.includes("task");
   return settings.agents && tasks ? withAgent(options, settings, agent) : options;
@@ -293,12 +297,19 @@ function baseSessionOptions(settings: RunSettings, store: Store, registry: ToolR
     places: { home: settings.home, projectRoot: settings.projectRoot },
     ...(settings.fileAccess ? { fileAccess: settings.fileAccess } : {}),
     ...(mcp ? { mcp } : {}),
+    // A subagent's own servers (its agent file's inline `mcpServers`), started for its run only.
+    ...(settings.mcp ? { agentServers: agentServerStarter(settings.mcp, { toolEnv, version: settings.version, sandbox: mcpSandbox, env: settings.env, ...(settings.warn ? { warn: settings.warn } : {}) }) } : {}),
     ...(lsp ? { lsp } : {}),
     taint: taintSettings(settings, instructions),
   };
 }
 
 const mcpModule = () => require("../mcp/session.ts") as typeof import("../mcp/session.ts");
+
+/** Starts an agent's own servers; MCP's modules load with the first agent that has some. */
+function agentServerStarter(mcp: McpSettings, run: Omit<import("../mcp/session.ts").RunPart, "cwd"> & { env: RunSettings["env"] }): NonNullable<SessionOptions["agentServers"]> {
+  return (servers, where) => mcpModule().startAgentServers(servers, where, mcp, { ...run, cwd: where.cwd });
+}
 const lspModule = () => require("../lsp/session.ts") as typeof import("../lsp/session.ts");
 
 /** Where results come from, for the taint rules: the workspace, home, rein's folders, the MCP servers marked trusted. */

@@ -71,10 +71,11 @@ export function hookEntries(input: HookSourcesInput): { entries: HookEntry[]; wa
 
 /**
  * An agent file's `hooks` (Claude Code's), active only while that agent runs: read as a settings
- * file's are, its `Stop` hooks made `SubagentStop` (the event that ends a subagent's run).
+ * file's are; as a subagent its `Stop` hooks are made `SubagentStop` (the event that ends a
+ * subagent's run), as the main agent (`--agent NAME`) they stay `Stop`.
  */
-export function agentHookEntries(agent: { name: string; source: string; hooks: Record<string, unknown> }, warnings: string[], notes: string[]): HookEntry[] {
-  const renamed = Object.fromEntries(Object.entries(agent.hooks).map(([event, groups]) => [event === "Stop" ? "SubagentStop" : event, groups]));
+export function agentHookEntries(agent: { name: string; source: string; hooks: Record<string, unknown> }, warnings: string[], notes: string[], runs: "subagent" | "main" = "subagent"): HookEntry[] {
+  const renamed = runs === "main" ? agent.hooks : Object.fromEntries(Object.entries(agent.hooks).map(([event, groups]) => [event === "Stop" ? "SubagentStop" : event, groups]));
   const entries: HookEntry[] = [];
   for (const [event, groups] of Object.entries(claudeHooks(renamed, agent.source, warnings, notes)) as [HookEvent, HooksConfig[HookEvent]][]) {
     for (const group of groups ?? []) {

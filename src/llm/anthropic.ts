@@ -52,10 +52,15 @@ export function anthropicStream(options: AnthropicOptions): StreamFn {
     ...(options.sleep ? { sleep: options.sleep } : {}),
   };
   const keyHint = options.keyHint ?? ANTHROPIC_KEY_HINT;
-  return (request, signal) => withRetries((io) => streamOnce(client, request, io, keyHint), signal, retry);
+  // Models whose API refused an effort: sent none from then on (as Claude Code retries without it).
+  const noEffort = new Set<string>();
+  return (request, signal) => withRetries((io) => streamOnce(client, request, io, keyHint, noEffort), signal, retry);
 }
 
-async function* streamOnce(client: BaseAnthropic, request: ModelRequest, io: AttemptIO, keyHint: string): AsyncGenerator<ProviderEvent, Failure | undefined> {
+/** The beta Claude Code sends `output_config.effort` under. */
+export const EFFORT_BETA = "effort-2025-11-24";
+
+async function* streamOnce(client: BaseAnthropic, request: ModelRequest, io: AttemptIO, keyHint: string, noEffort: Set<string>): AsyncGenerator<ProviderEvent, Failure | undefined> {
   const acc: Accumulator = accumulate();
   try {
     const cached = withCacheBreakpoints(request);
@@ -68,7 +73,20 @@ async function* streamOnce(client: BaseAnthropic, request: ModelRequest, io: Att
       stream: true,
     } as MessageCreateParamsStreaming;
     // Not through `create`, so not its console.warn for a model it lists as deprecated either (a raw line on stderr every turn).
-    const events = await client.post<Stream<RawMessageStreamEvent>>("/v1/messages", { body, stream: true, signal: io.signal, timeout: io.idleMs });
+    const post = (effort: string | undefined) =>
+      client.post<Stream<RawMessageStreamEvent>>("/v1/messages", {
+        body: effort ? { ...body, output_config: { effort } } : body,
+        ...(effort ? { headers: { "anthropic-beta": EFFORT_BETA } } : {}),
+        stream: true,
+        signal: io.signal,
+        timeout: io.idleMs,
+      });
+    const effort = request.effort && !noEffort.has(request.model) ? request.effort : undefined;
+    const events = await post(effort).catch((error: unknown) => {
+      if (!effort || !effortRefused(error)) throw error;
+      noEffort.add(request.model);
+      return post(undefined);
+    });
     for await (const event of events) {
       if (event.type === "content_block_delta") io.progress();
       else io.alive();
@@ -83,6 +101,15 @@ async function* streamOnce(client: BaseAnthropic, request: ModelRequest, io: Att
   } catch (error) {
     return classify(error, keyHint);
   }
+}
+
+/** A 400 saying the model or the API takes no effort (the messages Claude Code retries without it on). */
+function effortRefused(error: unknown): boolean {
+  if (!(error instanceof APIError) || error.status !== 400) return false;
+  const message = (error.apiMessage ?? error.message).toLowerCase();
+  if (message.includes("effort parameter") && message.includes("not support")) return true;
+  if (message.includes("invalid effort level")) return true;
+  return message.includes("output_config") && (message.includes("extra inputs are not permitted") || message.includes("requires a model that supports") || message.includes("effort"));
 }
 
 function classify(error: unknown, keyHint: string): Failure {

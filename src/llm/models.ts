@@ -16,6 +16,10 @@ export type ChatCompat = {
   supportsImages: boolean;
 };
 
+/** Claude Code's effort levels, lowest first (an agent file's `effort`). */
+export const EFFORT_LEVELS = ["low", "medium", "high", "xhigh", "max"] as const;
+export type EffortLevel = (typeof EFFORT_LEVELS)[number];
+
 export type ModelInfo = {
   /** the model's id at its provider (`gpt-5.2`, `claude-sonnet-5-5`) */
   id: string;
@@ -27,6 +31,8 @@ export type ModelInfo = {
   /** false for a model no table lists (it gets its provider's defaults) */
   known: boolean;
   compat?: Partial<ChatCompat>;
+  /** the effort levels the model takes (Anthropic's `output_config.effort`, OpenAI's `reasoning_effort`); none: no effort is sent */
+  effort?: readonly EffortLevel[];
 };
 
 export type ModelRow = Omit<ModelInfo, "provider" | "known"> & { /** the config file that listed it; none for the built-in tables */ source?: string };
@@ -46,12 +52,13 @@ const M = 1_000_000;
 const K = 1_000;
 const ALL: Capabilities = { tools: true, images: true, caching: true, reasoning: true };
 
-const claude = (id: string, contextWindow: number, maxOutput: number, input: number, output: number): ModelRow => ({
+const claude = (id: string, contextWindow: number, maxOutput: number, input: number, output: number, effort: readonly EffortLevel[] = EFFORT_LEVELS): ModelRow => ({
   id,
   contextWindow,
   maxOutput,
   price: { input, output, cacheWrite: input * 1.25, cacheRead: input * 0.1 },
   capabilities: ALL,
+  ...(effort.length ? { effort } : {}),
 });
 
 export const ANTHROPIC_MODELS: readonly ModelRow[] = [
@@ -60,24 +67,29 @@ export const ANTHROPIC_MODELS: readonly ModelRow[] = [
   claude("claude-fable-5-2", M, 128 * K, 8, 40),
   claude("claude-sonnet-5", M, 128 * K, 2, 10),
   claude("claude-opus-5", M, 128 * K, 5, 25),
-  claude("claude-haiku-4-5", 200 * K, 64 * K, 1, 5),
-  claude("claude-sonnet-4-5", 200 * K, 64 * K, 3, 15),
-  claude("claude-opus-4-5", 200 * K, 64 * K, 5, 25),
+  // Which take an effort, and which levels, as Claude Code 2.1.332's model table says.
+  claude("claude-haiku-4-5", 200 * K, 64 * K, 1, 5, []),
+  claude("claude-sonnet-4-5", 200 * K, 64 * K, 3, 15, []),
+  claude("claude-opus-4-5", 200 * K, 64 * K, 5, 25, ["low", "medium", "high"]),
 ];
 
-const gpt = (id: string, contextWindow: number, maxOutput: number, price: [number, number, number] | null, reasoning: boolean): ModelRow => ({
+const gpt = (id: string, contextWindow: number, maxOutput: number, price: [number, number, number] | null, reasoning: boolean, effort: readonly EffortLevel[] = []): ModelRow => ({
   id,
   contextWindow,
   maxOutput,
   // OpenAI caches on its own: no write surcharge, cached input at its own price.
   price: price && { input: price[0], output: price[1], cacheWrite: price[0], cacheRead: price[2] },
   capabilities: { tools: true, images: true, caching: true, reasoning },
+  ...(effort.length ? { effort } : {}),
 });
 
+/** The reasoning models' `reasoning_effort` values that share a name with an effort level. */
+const GPT5_EFFORT: readonly EffortLevel[] = ["low", "medium", "high"];
+
 export const OPENAI_MODELS: readonly ModelRow[] = [
-  gpt("gpt-5.2", 400 * K, 128 * K, null, true),
-  gpt("gpt-5", 400 * K, 128 * K, [1.25, 10, 0.125], true),
-  gpt("gpt-5-mini", 400 * K, 128 * K, [0.25, 2, 0.025], true),
+  gpt("gpt-5.2", 400 * K, 128 * K, null, true, [...GPT5_EFFORT, "xhigh"]),
+  gpt("gpt-5", 400 * K, 128 * K, [1.25, 10, 0.125], true, GPT5_EFFORT),
+  gpt("gpt-5-mini", 400 * K, 128 * K, [0.25, 2, 0.025], true, GPT5_EFFORT),
   gpt("gpt-4.1", 1_047_576, 32_768, [2, 8, 0.5], false),
   gpt("gpt-4o", 128 * K, 16_384, [2.5, 10, 1.25], false),
   gpt("gpt-4o-mini", 128 * K, 16_384, [0.15, 0.6, 0.075], false),
@@ -102,4 +114,15 @@ export function pricing(info: Pick<ModelInfo, "price">): (usage: Usage) => numbe
   const { price } = info;
   if (!price) return () => null;
   return (usage) => usdFor(price, usage);
+}
+
+/**
+ * The effort a model is sent for the level asked: that level, or the highest it takes below it
+ * (`max` on a model that tops out at `high` is `high`, as Claude Code's picker caps it); none when it
+ * takes no effort, or no level was asked.
+ */
+export function effortFor(info: Pick<ModelInfo, "effort">, asked: EffortLevel | undefined): EffortLevel | undefined {
+  if (!asked || !info.effort?.length) return undefined;
+  const rank = EFFORT_LEVELS.indexOf(asked);
+  return [...info.effort].reverse().find((level) => EFFORT_LEVELS.indexOf(level) <= rank) ?? info.effort[0];
 }

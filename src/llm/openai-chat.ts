@@ -65,6 +65,8 @@ export function chatBody(request: ModelRequest, compat: ChatCompat): Record<stri
       ? { tools: request.tools.map((t) => ({ type: "function", function: { name: t.name, description: t.description, parameters: t.input_schema } })) }
       : {}),
     [compat.maxTokensField]: request.max_tokens,
+    // The router sends an effort only to a reasoning model that takes that level (llm/models.ts).
+    ...(request.effort ? { reasoning_effort: request.effort } : {}),
     stream: true,
     ...(compat.supportsUsageInStreaming ? { stream_options: { include_usage: true } } : {}),
   };

@@ -3,6 +3,7 @@
 // sends its next turn there. Providers are made on first use and kept.
 import type { ModelRequest, ProviderEvent, StreamFn } from "../agent/types.ts";
 import { anthropicStream } from "./anthropic.ts";
+import { effortFor } from "./models.ts";
 import { resolveModel, type ProviderSpec, type ProviderTable, type Resolved } from "./providers.ts";
 import type { RetryPolicy } from "./retry.ts";
 
@@ -42,7 +43,10 @@ export function routedStream(options: RouterOptions): { stream: StreamFn; prepar
     const stream = providerFor(resolved);
     if (typeof stream === "string") return failed(stream, "auth");
     // The loop sizes its replies for the model it started with; a model switched to may allow less.
-    const sent: ModelRequest = { ...request, model: id, max_tokens: Math.min(request.max_tokens, info.maxOutput) };
+    // An effort goes only to a model that takes one, capped at the highest level it takes.
+    const { effort: asked, ...rest } = request;
+    const effort = effortFor(info, asked);
+    const sent: ModelRequest = { ...rest, model: id, max_tokens: Math.min(request.max_tokens, info.maxOutput), ...(effort ? { effort } : {}) };
     return stream(sent, signal);
   };
   return { stream, prepare };

@@ -10,6 +10,9 @@ import type { McpSettings } from "./settings.ts";
 export { mcpSettings, namesConfiguredServer, type McpSettings } from "./settings.ts";
 import { serverStatus, type ServerStatus } from "./status.ts";
 import type { McpServer } from "./server.ts";
+import { parseEntry } from "./config.ts";
+import type { ServerConfig } from "./sources.ts";
+import type { Tool } from "../sdk.ts";
 
 /** `warn`: told once for each server tool a tool file's name hides */
 export type RunPart = { toolEnv: Readonly<Record<string, string>>; cwd: string; version: string; sandbox?: McpSandbox; warn?: (line: string) => void };
@@ -79,13 +82,54 @@ export function attachMcp(registry: ToolRegistry, settings: McpSettings, run: Ru
   };
 }
 
+/** An agent's own MCP servers, started for one run of it: their tools, and closing them when the run is over. */
+export type AgentServers = { tools(): Promise<Tool[]>; close(): Promise<void> };
+
+/**
+ * An agent file's inline `mcpServers` (`{NAME: config}`, as in .mcp.json), started for the run of
+ * that agent only (Claude Code connects them when the subagent starts and disconnects them when it
+ * finishes). `${VAR}` in them is expanded from `env`; a bad entry is a warning and starts nothing.
+ */
+export function startAgentServers(raw: Record<string, unknown>, where: { source: string; project: boolean; cwd?: string }, settings: McpSettings, run: RunPart & { env: Readonly<Record<string, string | undefined>> }): AgentServers {
+  const configs: ServerConfig[] = Object.entries(raw).map(([name, value]) => {
+    const parsed = parseEntry(value, run.env);
+    const config: ServerConfig = { name, source: where.source, scope: where.project ? "project" : "user" };
+    if ("problem" in parsed) run.warn?.(`agent file ${where.source}: MCP server "${name}" is not started: ${parsed.problem}`);
+    else config.entry = parsed;
+    return config;
+  });
+  const hub = import("./hub.ts").then(({ McpHub }) => {
+    // Not lazy: an agent's own servers start now, whatever a cache holds, and end with its run.
+    const made = new McpHub(configs, { ...settings, ...run, ...(where.cwd ? { cwd: where.cwd } : {}) });
+    void made.start();
+    if (!killOnExit) process.once("exit", () => live.forEach((h) => h.kill()));
+    killOnExit = true;
+    live.add(made);
+    return made;
+  });
+  const failing = failureWatch(settings.waitMs, run.warn, (failure) => `agent file ${where.source}: ${failureLine(failure).replace(/ \(rein mcp get .*\)$/, "")}`);
+  return {
+    tools: async () => {
+      const h = await hub;
+      const tools = await h.tools();
+      failing.look(h.servers);
+      return tools;
+    },
+    close: async () => {
+      const h = await hub;
+      live.delete(h);
+      await h.close();
+    },
+  };
+}
+
 /**
  * Notices each server that failed to start (a command that does not run, a handshake that hangs or
  * answers garbage, an HTTP 500 or 401), once per failure: one warning line, and a failure for the
  * session's `mcp_server` event. A server still connecting when the first turn begins is told too.
  * Servers rein does not start on purpose (disabled, untrusted) or whose entry it could not read are not.
  */
-function failureWatch(waitMs: number, warn?: (line: string) => void) {
+function failureWatch(waitMs: number, warn?: (line: string) => void, line = failureLine) {
   const seen = new Map<string, string>();
   let pending: McpFailure[] = [];
   return {
@@ -100,7 +144,7 @@ function failureWatch(waitMs: number, warn?: (line: string) => void) {
         if (seen.get(server.name) === key) continue;
         seen.set(server.name, key!);
         pending.push(failure);
-        warn?.(failureLine(failure));
+        warn?.(line(failure));
       }
     },
     take(): McpFailure[] {

@@ -50,7 +50,7 @@ export function mcpSettings(opts: SourceOptions & { dataDir: string }): McpSetti
 }
 
 /** Whether a rule's permission names a configured server or one of its tools (loaded yet or not). */
-export function namesConfiguredServer(permission: string, servers: readonly ServerConfig[]): boolean {
+export function namesConfiguredServer(permission: string, servers: readonly Pick<ServerConfig, "name">[]): boolean {
   return servers.some((s) => {
     const prefix = serverPermission(s.name);
     return permission === prefix || permission.startsWith(`${prefix}__`);

@@ -1,8 +1,11 @@
 // What an agent file's Claude Code fields change in the session of a task that runs it, as Claude
 // Code applies them: `memory` (its memory folder's MEMORY.md in its prompt, read, write and edit
 // offered, and writing there asks nothing), `hooks` (active only in its own session, `Stop` as
-// `SubagentStop`) and `mcpServers` naming configured servers (their tools offered past its tool
-// list). The parent's agent-file hooks do not pass to the child.
+// `SubagentStop`), `mcpServers` (configured servers it names, and servers it defines inline, started
+// for its run only: their tools offered past its tool list) and `effort`. The parent's agent-file
+// hooks do not pass to the child. As the main agent (`--agent NAME`): its memory, hooks (`Stop`
+// stays `Stop`), inline servers (started with the session's) and effort.
+import type { StreamFn } from "../agent/types.ts";
 import type { AgentDefinition } from "../agents/types.ts";
 import { agentHookEntries } from "../hooks/sources.ts";
 import { agentMemory } from "../memory/agent-memory.ts";
@@ -11,6 +14,11 @@ import { resolveForCheck } from "../permission/paths.ts";
 import { serverPermission } from "../mcp/names.ts";
 import type { Tool } from "../sdk.ts";
 import type { HookEntry } from "../hooks/sources.ts";
+import { parseEntry } from "../mcp/config.ts";
+import type { AgentServers } from "../mcp/session.ts";
+import type { McpSettings } from "../mcp/settings.ts";
+import type { ServerConfig as McpServerConfig } from "../mcp/sources.ts";
+import type { SessionHookSettings } from "./session-hooks.ts";
 import type { SessionOptions } from "./session-options.ts";
 
 export type AgentFields = {
@@ -24,6 +32,8 @@ export type AgentFields = {
   hookEntries: HookEntry[];
   /** the configured servers' tools it names, offered whatever its tool list says */
   serverTools: (tools: readonly Tool[]) => Tool[];
+  /** the servers it defines inline, started at its run's first turn; `close` ends them (the run is over) */
+  ownServers?: AgentServers;
 };
 
 const MEMORY_TOOLS = ["read", "write", "edit"];
@@ -42,7 +52,73 @@ export function agentFields(agent: AgentDefinition, parent: SessionOptions, cwd:
     rules,
     hookEntries: [...(parent.hooks?.entries ?? []).filter((entry) => entry.agent === undefined), ...(agent.hooks ? agentHookEntries({ name: agent.name, source: agent.source, hooks: agent.hooks }, warnings, []) : [])],
     serverTools: (tools) => (servers.length ? tools.filter((tool) => servers.some((prefix) => tool.name.startsWith(prefix))) : []),
+    ...ownServers(agent, parent, cwd),
   };
+}
+
+/** The agent's inline servers (`{NAME: config}` entries), each `{}` merged into one map. */
+function inlineServers(agent: AgentDefinition): Record<string, unknown> {
+  return Object.assign({}, ...(agent.mcpServers ?? []).filter((s) => typeof s !== "string"));
+}
+
+/** The names of the servers agents define inline (a rule naming one names a server). */
+export function inlineServerNames(agents: readonly AgentDefinition[]): string[] {
+  return agents.some((a) => a.mcpServers) ? agents.flatMap((a) => Object.keys(inlineServers(a))) : [];
+}
+
+/** Started on the first ask for tools (the run's first turn), again after `close` (a worker resumed). */
+function ownServers(agent: AgentDefinition, parent: SessionOptions, cwd: string): Pick<AgentFields, "ownServers"> {
+  const inline = inlineServers(agent);
+  const start = parent.agentServers;
+  if (!start || Object.keys(inline).length === 0) return {};
+  let running: AgentServers | undefined;
+  return {
+    ownServers: {
+      tools: () => (running ??= start(inline, { source: agent.source, project: agent.project, cwd })).tools(),
+      close: async () => {
+        const stopping = running;
+        running = undefined;
+        await stopping?.close();
+      },
+    },
+  };
+}
+
+type MainRun = { hooks?: SessionHookSettings; mcp?: McpSettings; env: Readonly<Record<string, string | undefined>>; projectRoot: string; warn?: (line: string) => void };
+
+/**
+ * What the main agent (`--agent NAME`) adds to the run's settings, as Claude Code applies it on the
+ * main thread: its `hooks` join the session's while it runs (its `Stop` stays `Stop`; not passed to
+ * the subagents it starts), and the servers it defines inline start with the session's (a
+ * configured server of the same name wins, with a warning).
+ */
+export function mainAgentRun(agent: AgentDefinition, run: MainRun): Pick<MainRun, "hooks" | "mcp"> {
+  const out: Pick<MainRun, "hooks" | "mcp"> = {};
+  if (agent.hooks) {
+    const warnings: string[] = [];
+    const entries = agentHookEntries({ name: agent.name, source: agent.source, hooks: agent.hooks }, warnings, [], "main");
+    for (const line of warnings) run.warn?.(line);
+    const hooks = run.hooks ?? { entries: [], projectDir: run.projectRoot, permissionMode: "default" };
+    out.hooks = { ...hooks, entries: [...hooks.entries, ...entries] };
+  }
+  const inline = Object.entries(inlineServers(agent));
+  if (inline.length && run.mcp) {
+    const taken = new Set(run.mcp.servers.map((s) => s.name));
+    const added = inline.flatMap(([name, raw]): McpServerConfig[] => {
+      if (taken.has(name)) {
+        run.warn?.(`agent file ${agent.source}: MCP server "${name}" is not started: a configured server has that name and is used instead (rename one to have both)`);
+        return [];
+      }
+      const parsed = parseEntry(raw, run.env);
+      if ("problem" in parsed) {
+        run.warn?.(`agent file ${agent.source}: MCP server "${name}" is not started: ${parsed.problem}`);
+        return [];
+      }
+      return [{ name, source: agent.source, scope: agent.project ? "project" : "user", entry: parsed }];
+    });
+    if (added.length) out.mcp = { ...run.mcp, servers: [...run.mcp.servers, ...added] };
+  }
+  return out;
 }
 
 /**
@@ -74,4 +150,19 @@ function memoryRules(dir: string, home: string): Rule[] {
     { permission: "edit", pattern: `${folder}/*`, action: "allow" as const, source },
     { permission: "read", pattern: `${folder}/*`, action: "allow" as const, source },
   ]);
+}
+
+/** Each effort stream's own stream: a subagent's requests carry its agent's effort, not its parent's. */
+const withoutEffort = new WeakMap<StreamFn, StreamFn>();
+
+/**
+ * The agent's `effort` on every request of its session (the router sends it only to a model that
+ * takes it). A number asks none: Claude Code sends no wire form for one either.
+ */
+export function withEffort(stream: StreamFn, effort: AgentDefinition["effort"]): StreamFn {
+  const plain = withoutEffort.get(stream) ?? stream;
+  if (typeof effort !== "string") return plain;
+  const wrapped: StreamFn = (request, signal) => plain({ ...request, effort }, signal);
+  withoutEffort.set(wrapped, plain);
+  return wrapped;
 }

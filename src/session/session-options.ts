@@ -5,7 +5,7 @@ import type { HookAgentSource, SubagentSource } from "../agents/host.ts";
 import type { CheckpointSettings } from "../checkpoint/turn.ts";
 import type { ModelCatalog } from "../llm/models.ts";
 import type { LspSession } from "../lsp/session.ts";
-import type { SessionMcp } from "../mcp/session.ts";
+import type { AgentServers, SessionMcp } from "../mcp/session.ts";
 import type { PermissionRequest, Rule } from "../permission/evaluate.ts";
 import type { FileAccess, SandboxPolicy, Tool } from "../sdk.ts";
 import type { AskPolicy } from "./broker.ts";
@@ -90,6 +90,8 @@ export type SessionOptions = {
   checkpoints?: CheckpointSettings;
   /** the MCP servers: `@SERVER:URI` in a prompt attaches that resource */
   mcp?: SessionMcp;
+  /** starts an agent's own MCP servers (its file's inline `mcpServers`) for a run of it (agent-fields.ts); absent: they do not start */
+  agentServers?: (servers: Record<string, unknown>, where: { source: string; project: boolean; cwd: string }) => AgentServers;
   /** the language servers (started with the first file of their languages) */
   lsp?: LspSession;
   /** the process's team of background workers (team.ts), made on first use; absent: the session starts none */

@@ -9,13 +9,14 @@ import type { AgentDefinition } from "../agents/types.ts";
 import { skillText } from "../skills/skill-tool.ts";
 import { emptyUsage } from "../agent/types.ts";
 import type { Rule } from "../permission/evaluate.ts";
+import type { Tool } from "../sdk.ts";
 import { teamTools } from "../agents/team-tools.ts";
 import { Session, type SessionOptions, type TeamHolder } from "./session.ts";
 import type { Store } from "./store.ts";
 import { dirname } from "node:path";
 import { resolveForCheck } from "../permission/paths.ts";
 import type { Worktree } from "./worktree.ts";
-import { agentFields } from "./agent-fields.ts";
+import { agentFields, withEffort } from "./agent-fields.ts";
 import type { Worker } from "./team.ts";
 import { taskListTools } from "../agents/task-list-tools.ts";
 import { joinTeam, leadOf, taskListHost } from "./team-host.ts";
@@ -110,7 +111,7 @@ function childSession(
   approved: Map<string, Rule[]>,
   worktree?: Worktree,
   background = false,
-): { child: Session; model: string; agentApprovals: Rule[]; agent: AgentDefinition } {
+): { child: Session; model: string; agentApprovals: Rule[]; agent: AgentDefinition; closeServers: () => Promise<void> } {
   const agent = settings.agents.find((a) => a.name === request.agent)!;
   const written = request.model ?? agent.model ?? parentOptions.model;
   // `opus` is the newest opus of the parent's provider; `inherit` the parent's model.
@@ -122,7 +123,7 @@ function childSession(
   // A background worker's "always" holds for the lead's other workers too, whatever their agent.
   if (!approved.has(TEAM_APPROVALS)) approved.set(TEAM_APPROVALS, []);
   const teamApprovals = approved.get(TEAM_APPROVALS)!;
-  const base = childOptions(parentOptions, agent, parent, model, [agentApprovals, teamApprovals, worktree ? worktreeRules(worktree) : []]);
+  const { options: base, closeServers } = childOptions(parentOptions, agent, parent, model, [agentApprovals, teamApprovals, worktree ? worktreeRules(worktree) : []]);
   // A worker of any agent reads its messages; the team is the lead's.
   if (settings.team) Object.assign(base, { team: settings.team, inbox: (id: string) => settings.team!.current?.inbox(id) ?? [] });
   const team = settings.team;
@@ -133,11 +134,11 @@ function childSession(
   if (request.taskId) {
     const row = store.getSession(request.taskId);
     if (!row || row.parent_id !== parent.id) throw new Error(`task_id ${request.taskId} is not a task of this session; leave task_id out to start a new one`);
-    return { child: Session.open(row, options), model, agentApprovals, agent };
+    return { child: Session.open(row, options), model, agentApprovals, agent, closeServers };
   }
   const child = Session.create(worktree?.cwd ?? parent.cwd, options);
   store.linkChild(child.id, { parentId: parent.id, toolUseId: request.toolUseId, agent: agent.name });
-  return { child, model, agentApprovals, agent };
+  return { child, model, agentApprovals, agent, closeServers };
 }
 
 /** Shows the child's events on the parent's stream and answers its asks through the parent; returns the undoing. */
@@ -155,7 +156,7 @@ async function runChild(
   approved: Map<string, Rule[]>,
 ): Promise<ChildOutcome> {
   const worktree = await worktreeFor(parentOptions, parent, request);
-  const { child, model, agentApprovals } = childSession(parentOptions, settings, parent, request, approved, worktree);
+  const { child, model, agentApprovals, closeServers } = childSession(parentOptions, settings, parent, request, approved, worktree);
   const unwire = wire(child, parent, request.toolUseId);
   const abort = () => child.abort();
   request.signal.addEventListener("abort", abort, { once: true });
@@ -183,6 +184,8 @@ async function runChild(
     agentApprovals.push(...child.approvals().filter((rule) => !agentApprovals.includes(rule)));
     request.signal.removeEventListener("abort", abort);
     unwire();
+    // Its own MCP servers end with its run (Claude Code disconnects them when the subagent finishes).
+    await closeServers();
   }
 }
 
@@ -201,7 +204,7 @@ async function startWorker(
   }
   const worktree = await worktreeFor(parentOptions, parent, request);
   if (settings.tmux) return startInTmux(parentOptions, settings as SubagentSettings & { team: TeamHolder; tmux: TmuxSettings }, parent, request, worktree);
-  const { child, agentApprovals, agent } = childSession(parentOptions, settings, parent, request, approved, worktree, true);
+  const { child, agentApprovals, agent, closeServers } = childSession(parentOptions, settings, parent, request, approved, worktree, true);
   const unwire = wire(child, parent, request.toolUseId);
   const teamApprovals = approved.get(TEAM_APPROVALS)!;
   // Kept as they are given: workers running meanwhile ask no more for what one was allowed "always".
@@ -214,6 +217,8 @@ async function startWorker(
     unsync();
     unwire();
   };
+  // Its own MCP servers end with each of its runs; a message that resumes it starts them again.
+  child.subscribe((event) => void (event.type === "result" && closeServers()));
   const finish = worktree ? { finish: () => worktrees().finishWorktree(worktree, parent.hook) } : {};
   const { store } = parentOptions;
   // A member going idle: its TeammateIdle hooks may keep it working (exit 2: their reason is its next prompt).
@@ -307,7 +312,8 @@ function preloaded(agent: AgentDefinition, options: SessionOptions): string[] {
   });
 }
 
-function childOptions(parentOptions: SessionOptions, agent: AgentDefinition, parent: SubagentParent, model: string, approvals: readonly (readonly Rule[])[]): SessionOptions {
+/** The child's options, and the closing of its own MCP servers (when its run is over). */
+function childOptions(parentOptions: SessionOptions, agent: AgentDefinition, parent: SubagentParent, model: string, approvals: readonly (readonly Rule[])[]): { options: SessionOptions; closeServers: () => Promise<void> } {
   // A child is named by its task call, not by a title call of its own.
   const { subagents: _, titleCall: _title, ...base } = parentOptions;
   const shared = parentOptions.childSystem ?? parentOptions.system;
@@ -317,16 +323,23 @@ function childOptions(parentOptions: SessionOptions, agent: AgentDefinition, par
   // memory, hooks and named MCP servers of the agent file (Claude Code's fields)
   const fields = agentFields(agent, parentOptions, parent.cwd);
   const { tools: _list, ...unlisted } = agent;
-  return {
+  const closeServers = async () => void (await fields.ownServers?.close().catch(() => undefined));
+  const options: SessionOptions = {
     ...base,
     model,
+    // its own effort (Claude Code's `effort`), not the parent agent's
+    stream: withEffort(parentOptions.stream, agent.effort),
     system: [shared, agent.prompt, ...fields.system, ...preloaded(agent, parentOptions)].filter(Boolean).join("\n\n"),
     childSystem: shared,
     tools: async () => {
       const tools = await (typeof parentTools === "function" ? parentTools() : parentTools);
-      const listed = offeredTools(offeredTools(tools, fields.agent, parentOptions.rules), undefined, own);
-      const named = offeredTools(offeredTools(fields.serverTools(tools), unlisted, parentOptions.rules), undefined, own).filter((tool) => !listed.includes(tool));
-      return [...listed, ...named];
+      const pastList = (more: readonly Tool[]) => offeredTools(offeredTools(more, unlisted, parentOptions.rules), undefined, own);
+      // Its own servers' tools are its: a parent's tool of the same name gives way.
+      const mine = fields.ownServers ? pastList(await fields.ownServers.tools()) : [];
+      const taken = new Set(mine.map((tool) => tool.name));
+      const listed = offeredTools(offeredTools(tools, fields.agent, parentOptions.rules), undefined, own).filter((tool) => !taken.has(tool.name));
+      const named = pastList(fields.serverTools(tools)).filter((tool) => !listed.includes(tool) && !taken.has(tool.name));
+      return [...listed, ...named, ...mine];
     },
     expand: async (requests, cwd) => tighten(parentOptions.expand ? await parentOptions.expand(requests, cwd) : requests),
     maxTurns: agent.maxTurns ?? parentOptions.maxTurns,
@@ -340,6 +353,7 @@ function childOptions(parentOptions: SessionOptions, agent: AgentDefinition, par
       : {}),
     inherited: () => [...(parentOptions.inherited?.() ?? []), ...parent.approvals(), ...approvals.flat(), ...fields.rules],
   };
+  return { options, closeServers };
 }
 
 

@@ -4,6 +4,7 @@
 import { expect, test } from "bun:test";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { startFakeOpenAI } from "../fake/openai-server.ts";
 import { text, world } from "./harness.ts";
 
 test.concurrent("skills are preloaded into a subagent's prompt; initialPrompt opens the main agent's first turn", async () => {
@@ -84,3 +85,117 @@ test.concurrent("hooks: an agent's own hooks run only in its task, its Stop as S
   // One PreToolUse (the child's bash call, not the lead's) and one stop: the child's, as SubagentStop.
   expect((await Bun.file(log).text()).trim().split("\n")).toEqual(["pre", "stop"]);
 }, 30_000);
+
+const REFUSED = { type: "error", error: { type: "invalid_request_error", message: "output_config.effort: Extra inputs are not permitted" } };
+const effortOf = (request: { body: { output_config?: { effort?: string } } } | undefined) => request?.body.output_config?.effort;
+const betaOf = (request: { headers: Record<string, string> } | undefined) => request?.headers["anthropic-beta"];
+
+test.concurrent("effort: sent as output_config.effort under the effort beta, capped at the levels the model takes, none to a model that takes none", async () => {
+  await using w = await world();
+  await mkdir(w.path(".claude", "agents"), { recursive: true });
+  await writeFile(w.path(".claude", "agents", "deep.md"), "---\nname: deep\ndescription: Thinks hard\nmodel: claude-opus-4-5\neffort: max\n---\nYou think.\n");
+  await writeFile(w.path(".claude", "agents", "quick.md"), "---\nname: quick\ndescription: Answers fast\nmodel: claude-haiku-4-5\neffort: high\n---\nYou answer.\n");
+  w.fake.script(
+    { reply: [{ type: "tool_use", name: "task", id: "toolu_gen", input: { description: "look", prompt: "look around", subagent_type: "general" } }] },
+    { reply: [text("looked")] },
+    { reply: [text("thought")] },
+  );
+  const deep = await w.run(["-p", "think", "--agent", "deep", "--trust"]);
+  expect(deep.code).toBe(0);
+  // claude-opus-4-5 tops out at high; the general subagent it started asks no effort of its own.
+  expect(w.fake.requests.map(effortOf)).toEqual(["high", undefined, "high"]);
+  expect(betaOf(w.fake.requests[0])).toContain("effort-2025-11-24");
+  expect(betaOf(w.fake.requests[1]) ?? "").not.toContain("effort-2025-11-24");
+
+  w.fake.script({ reply: [text("fast")] });
+  const quick = await w.run(["-p", "answer", "--agent", "quick", "--trust"]);
+  expect(quick.code).toBe(0);
+  // claude-haiku-4-5 takes no effort (as Claude Code's model table says): nothing is sent.
+  expect(w.fake.requests[3]!.body).not.toHaveProperty("output_config");
+  expect(betaOf(w.fake.requests[3]) ?? "").not.toContain("effort-2025-11-24");
+}, 30_000);
+
+test.concurrent("effort: a subagent's own effort; an API that refuses it gets the request again without it, and no later turn sends it", async () => {
+  await using w = await world();
+  await mkdir(w.path(".claude", "agents"), { recursive: true });
+  await writeFile(w.path(".claude", "agents", "light.md"), "---\nname: light\ndescription: Light work\neffort: low\n---\nYou work lightly.\n");
+  w.fake.script(
+    { reply: [{ type: "tool_use", name: "task", id: "toolu_light", input: { description: "light", prompt: "do it", subagent_type: "light" } }] },
+    { error: 400, body: REFUSED },
+    { reply: [{ type: "tool_use", name: "bash", id: "toolu_true", input: { command: "true" } }] },
+    { reply: [text("did it")] },
+    { reply: [text("done")] },
+  );
+  const run = await w.run(["-p", "go", "--trust", "--allow", "bash"]);
+  expect(run.code).toBe(0);
+  expect(run.stdout).toBe("done\n");
+  // lead (none), the child's refused request (low), its retry and its next turn (none), the lead (none)
+  expect(w.fake.requests.map(effortOf)).toEqual([undefined, "low", undefined, undefined, undefined]);
+  expect(run.stderr).not.toContain("Extra inputs");
+}, 30_000);
+
+test.concurrent("effort on the OpenAI path: reasoning_effort for a reasoning model (max capped at its highest), none for one without", async () => {
+  await using w = await world();
+  const openai = await startFakeOpenAI();
+  try {
+    await mkdir(w.path(".claude", "agents"), { recursive: true });
+    await writeFile(w.path(".claude", "agents", "deep.md"), "---\nname: deep\ndescription: Thinks hard\neffort: max\n---\nYou think.\n");
+    const env = { env: { OPENAI_API_KEY: "sk-openai-test", OPENAI_BASE_URL: openai.url } };
+    openai.script({ reply: [{ type: "text", text: "deep" }] }, { reply: [{ type: "text", text: "plain" }] });
+    expect((await w.run(["-p", "think", "--agent", "deep", "--trust", "-m", "openai/gpt-5"], env)).code).toBe(0);
+    expect((await w.run(["-p", "think", "--agent", "deep", "--trust", "-m", "openai/gpt-4.1"], env)).code).toBe(0);
+    expect(openai.requests.map((r) => r.body.reasoning_effort)).toEqual(["high", undefined]);
+  } finally {
+    await openai.close();
+  }
+}, 30_000);
+
+const PROBE = join(import.meta.dir, "..", "fixtures", "agents", "probe-server.ts");
+const probeServer = (log: string) => `mcpServers:\n  - probe:\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(PROBE)}]\n      env:\n        PROBE_LOG: ${JSON.stringify(log)}\n`;
+const toolNames = (request: { body: { tools: { name: string }[] } } | undefined) => request!.body.tools.map((t) => t.name);
+const MCP_WAIT = { env: { REIN_MCP_WAIT_MS: "25000" } };
+
+test.concurrent("inline mcpServers: started for the subagent's run only (its tools past its tool list), closed when its task ends", async () => {
+  await using w = await world();
+  await mkdir(w.path(".claude", "agents"), { recursive: true });
+  const log = w.path("probe.log");
+  await writeFile(w.path(".claude", "agents", "prober.md"), `---\nname: prober\ndescription: Probes\ntools: Read\n${probeServer(log)}---\nYou probe.\n`);
+  w.fake.script(
+    { reply: [{ type: "tool_use", name: "task", id: "toolu_probe", input: { description: "probe", prompt: "probe it", subagent_type: "prober" } }] },
+    { reply: [{ type: "tool_use", name: "mcp__probe__probe", id: "toolu_p", input: {} }] },
+    { reply: [text("probed")] },
+    // the lead, after the task: the server's log as it stands then
+    { reply: [{ type: "tool_use", name: "bash", id: "toolu_log", input: { command: `cat ${log}` } }] },
+    { reply: [text("done")] },
+  );
+  const run = await w.run(["-p", "go", "--trust", "--allow", "bash", "--allow", "mcp__probe"], MCP_WAIT);
+  expect(run.code).toBe(0);
+  expect(toolNames(w.fake.requests[0])).not.toContain("mcp__probe__probe");
+  expect(toolNames(w.fake.requests[1]).sort()).toEqual(["mcp__probe__probe", "read"]);
+  const answer = JSON.stringify(w.fake.requests[2]!.body.messages.at(-1));
+  const pid = /probe pid (\d+)/.exec(answer)?.[1];
+  expect(pid).toBeDefined();
+  // By the time the task's result reached the lead, the server had been closed.
+  expect(JSON.stringify(w.fake.requests[4]!.body.messages.at(-1))).toContain(`started ${pid}\\nclosed ${pid}`);
+  expect(run.stderr).not.toContain("none of rein's permissions");
+}, 60_000);
+
+test.concurrent("as the main agent (--agent): its inline MCP servers start with the session; its hooks run, Stop as Stop, not in the subagents it starts", async () => {
+  await using w = await world();
+  await mkdir(w.path(".claude", "agents"), { recursive: true });
+  const log = w.path("hooks.log");
+  const hooks = `hooks:\n  PreToolUse:\n    - matcher: Bash\n      hooks:\n        - type: command\n          command: "echo pre >> ${log}"\n  Stop:\n    - hooks:\n        - type: command\n          command: "echo stop >> ${log}"\n`;
+  await writeFile(w.path(".claude", "agents", "lead.md"), `---\nname: lead\ndescription: Leads\n${hooks}${probeServer(w.path("probe.log"))}---\nYou lead.\n`);
+  w.fake.script(
+    { reply: [{ type: "tool_use", name: "bash", id: "toolu_lead", input: { command: "true" } }] },
+    { reply: [{ type: "tool_use", name: "task", id: "toolu_gen", input: { description: "sub", prompt: "run true", subagent_type: "general" } }] },
+    { reply: [{ type: "tool_use", name: "bash", id: "toolu_child", input: { command: "true" } }] },
+    { reply: [text("ran")] },
+    { reply: [text("done")] },
+  );
+  const run = await w.run(["-p", "go", "--agent", "lead", "--trust", "--allow", "bash"], MCP_WAIT);
+  expect(run.code).toBe(0);
+  expect(toolNames(w.fake.requests[0])).toContain("mcp__probe__probe");
+  // The lead's bash call and its Stop; the general subagent's bash call runs no hook of the lead agent's.
+  expect((await Bun.file(log).text()).trim().split("\n")).toEqual(["pre", "stop"]);
+}, 60_000);

@@ -11,6 +11,9 @@ import type { AgentDefinition } from "../../../src/agents/types.ts";
 import type { Tool } from "../../../src/sdk.ts";
 import { Session } from "../../../src/session/session.ts";
 import { withSubagents } from "../../../src/session/subagents.ts";
+import { withEffort } from "../../../src/session/agent-fields.ts";
+import { effortFor } from "../../../src/llm/models.ts";
+import { BUILTIN_CATALOG } from "../../../src/llm/providers.ts";
 import { type Kit, useKit } from "../../support/session-kit.ts";
 
 const useShared = useKit();
@@ -83,4 +86,28 @@ test("an untrusted repository's agent runs no hooks, starts no MCP servers and k
   expect(trusted.mcpServers).toEqual(["docs"]);
   expect(trusted.memory).toBe("user");
   expect(Object.keys(trusted.hooks ?? {})).toEqual(["Stop"]);
+});
+
+test("effortFor: the level asked, capped at the highest the model takes below it; none for a model that takes none", () => {
+  const info = (model: string) => BUILTIN_CATALOG.info(model);
+  expect(effortFor(info("claude-sonnet-5-5"), "max")).toBe("max");
+  expect(effortFor(info("claude-opus-4-5"), "xhigh")).toBe("high");
+  expect(effortFor(info("claude-opus-4-5"), "low")).toBe("low");
+  expect(effortFor(info("claude-haiku-4-5"), "low")).toBeUndefined();
+  expect(effortFor(info("openai/gpt-5.2"), "max")).toBe("xhigh");
+  expect(effortFor(info("openai/gpt-5"), "xhigh")).toBe("high");
+  expect(effortFor(info("openai/gpt-4o"), "high")).toBeUndefined();
+  expect(effortFor(info("claude-sonnet-5-5"), undefined)).toBeUndefined();
+});
+
+test("withEffort: a subagent's stream carries its own agent's effort, never its parent's; a number asks none", async () => {
+  const seen: unknown[] = [];
+  const base = (request: { effort?: string }) => (seen.push(request.effort), (async function* () {})());
+  const parent = withEffort(base as never, "max");
+  const child = withEffort(parent, undefined);
+  const numbered = withEffort(parent, 3);
+  const own = withEffort(parent, "low");
+  for (const stream of [parent, child, numbered, own]) for await (const _ of stream({ model: "m", system: "", messages: [], tools: [], max_tokens: 1 }, new AbortController().signal));
+  expect(seen).toEqual(["max", undefined, undefined, "low"]);
+  expect(child).toBe(base as never);
 });
