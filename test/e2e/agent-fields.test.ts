@@ -7,6 +7,9 @@ import { join } from "node:path";
 import { startFakeOpenAI } from "../fake/openai-server.ts";
 import { text, world } from "./harness.ts";
 
+// Several model turns, subagents and MCP servers per run: on a loaded machine that takes more than the harness's 20 s.
+const SLOW = { timeoutMs: 80_000 };
+
 test.concurrent("skills are preloaded into a subagent's prompt; initialPrompt opens the main agent's first turn", async () => {
   await using w = await world();
   await mkdir(w.path(".claude", "agents"), { recursive: true });
@@ -18,7 +21,7 @@ test.concurrent("skills are preloaded into a subagent's prompt; initialPrompt op
     { reply: [text("tabs everywhere")] },
     { reply: [text("done")] },
   );
-  const run = await w.run(["-p", "check the style", "--trust"]);
+  const run = await w.run(["-p", "check the style", "--trust"], SLOW);
   expect(run.code).toBe(0);
   const child = JSON.stringify(w.fake.requests[1]!.body.system);
   expect(child).toContain("You check style.");
@@ -27,11 +30,11 @@ test.concurrent("skills are preloaded into a subagent's prompt; initialPrompt op
   expect(JSON.stringify(w.fake.requests[0]!.body.system)).not.toContain("ALWAYS USE TABS.");
 
   w.fake.script({ reply: [text("ok")] });
-  const main = await w.run(["-p", "go", "--agent", "styler", "--trust"]);
+  const main = await w.run(["-p", "go", "--agent", "styler", "--trust"], SLOW);
   expect(main.code).toBe(0);
   const first = JSON.stringify(w.fake.requests[3]!.body.messages[0]);
   expect(first).toContain("Read the style guide first.\\n\\ngo");
-}, 30_000);
+}, 120_000);
 
 test.concurrent("memory: the agent's MEMORY.md is in its prompt, it gets read, write and edit, and writing in its memory folder asks nothing", async () => {
   await using w = await world();
@@ -48,7 +51,7 @@ test.concurrent("memory: the agent's MEMORY.md is in its prompt, it gets read, w
     { reply: [text("reviewed")] },
     { reply: [text("done")] },
   );
-  const run = await w.run(["-p", "review", "--trust"]);
+  const run = await w.run(["-p", "review", "--trust"], SLOW);
   expect(run.code).toBe(0);
   const child = w.fake.requests[1]!.body;
   expect(JSON.stringify(child.system)).toContain("this repo uses tabs");
@@ -60,12 +63,12 @@ test.concurrent("memory: the agent's MEMORY.md is in its prompt, it gets read, w
 
   // Run as the main agent (--agent), it has its memory and its tools too.
   w.fake.script({ reply: [text("ok")] });
-  const main = await w.run(["-p", "go", "--agent", "reviewer", "--trust"]);
+  const main = await w.run(["-p", "go", "--agent", "reviewer", "--trust"], SLOW);
   expect(main.code).toBe(0);
   const lead = w.fake.requests[4]!.body;
   expect(JSON.stringify(lead.system)).toContain("this repo uses tabs");
   expect(lead.tools.map((t: { name: string }) => t.name).sort()).toEqual(["bash", "edit", "read", "write"]);
-}, 30_000);
+}, 120_000);
 
 test.concurrent("hooks: an agent's own hooks run only in its task, its Stop as SubagentStop", async () => {
   await using w = await world();
@@ -80,11 +83,11 @@ test.concurrent("hooks: an agent's own hooks run only in its task, its Stop as S
     { reply: [{ type: "tool_use", name: "bash", id: "toolu_lead_ls", input: { command: "true" } }] },
     { reply: [text("done")] },
   );
-  const run = await w.run(["-p", "check", "--trust", "--allow", "bash"]);
+  const run = await w.run(["-p", "check", "--trust", "--allow", "bash"], SLOW);
   expect(run.code).toBe(0);
   // One PreToolUse (the child's bash call, not the lead's) and one stop: the child's, as SubagentStop.
   expect((await Bun.file(log).text()).trim().split("\n")).toEqual(["pre", "stop"]);
-}, 30_000);
+}, 120_000);
 
 const REFUSED = { type: "error", error: { type: "invalid_request_error", message: "output_config.effort: Extra inputs are not permitted" } };
 const effortOf = (request: { body: { output_config?: { effort?: string } } } | undefined) => request?.body.output_config?.effort;
@@ -100,7 +103,7 @@ test.concurrent("effort: sent as output_config.effort under the effort beta, cap
     { reply: [text("looked")] },
     { reply: [text("thought")] },
   );
-  const deep = await w.run(["-p", "think", "--agent", "deep", "--trust"]);
+  const deep = await w.run(["-p", "think", "--agent", "deep", "--trust"], SLOW);
   expect(deep.code).toBe(0);
   // claude-opus-4-5 tops out at high; the general subagent it started asks no effort of its own.
   expect(w.fake.requests.map(effortOf)).toEqual(["high", undefined, "high"]);
@@ -108,12 +111,12 @@ test.concurrent("effort: sent as output_config.effort under the effort beta, cap
   expect(betaOf(w.fake.requests[1]) ?? "").not.toContain("effort-2025-11-24");
 
   w.fake.script({ reply: [text("fast")] });
-  const quick = await w.run(["-p", "answer", "--agent", "quick", "--trust"]);
+  const quick = await w.run(["-p", "answer", "--agent", "quick", "--trust"], SLOW);
   expect(quick.code).toBe(0);
   // claude-haiku-4-5 takes no effort (as Claude Code's model table says): nothing is sent.
   expect(w.fake.requests[3]!.body).not.toHaveProperty("output_config");
   expect(betaOf(w.fake.requests[3]) ?? "").not.toContain("effort-2025-11-24");
-}, 30_000);
+}, 120_000);
 
 test.concurrent("effort: a subagent's own effort; an API that refuses it gets the request again without it, and no later turn sends it", async () => {
   await using w = await world();
@@ -126,13 +129,13 @@ test.concurrent("effort: a subagent's own effort; an API that refuses it gets th
     { reply: [text("did it")] },
     { reply: [text("done")] },
   );
-  const run = await w.run(["-p", "go", "--trust", "--allow", "bash"]);
+  const run = await w.run(["-p", "go", "--trust", "--allow", "bash"], SLOW);
   expect(run.code).toBe(0);
   expect(run.stdout).toBe("done\n");
   // lead (none), the child's refused request (low), its retry and its next turn (none), the lead (none)
   expect(w.fake.requests.map(effortOf)).toEqual([undefined, "low", undefined, undefined, undefined]);
   expect(run.stderr).not.toContain("Extra inputs");
-}, 30_000);
+}, 120_000);
 
 test.concurrent("effort on the OpenAI path: reasoning_effort for a reasoning model (max capped at its highest), none for one without", async () => {
   await using w = await world();
@@ -140,7 +143,7 @@ test.concurrent("effort on the OpenAI path: reasoning_effort for a reasoning mod
   try {
     await mkdir(w.path(".claude", "agents"), { recursive: true });
     await writeFile(w.path(".claude", "agents", "deep.md"), "---\nname: deep\ndescription: Thinks hard\neffort: max\n---\nYou think.\n");
-    const env = { env: { OPENAI_API_KEY: "sk-openai-test", OPENAI_BASE_URL: openai.url } };
+    const env = { ...SLOW, env: { OPENAI_API_KEY: "sk-openai-test", OPENAI_BASE_URL: openai.url } };
     openai.script({ reply: [{ type: "text", text: "deep" }] }, { reply: [{ type: "text", text: "plain" }] });
     expect((await w.run(["-p", "think", "--agent", "deep", "--trust", "-m", "openai/gpt-5"], env)).code).toBe(0);
     expect((await w.run(["-p", "think", "--agent", "deep", "--trust", "-m", "openai/gpt-4.1"], env)).code).toBe(0);
@@ -148,12 +151,12 @@ test.concurrent("effort on the OpenAI path: reasoning_effort for a reasoning mod
   } finally {
     await openai.close();
   }
-}, 30_000);
+}, 120_000);
 
 const PROBE = join(import.meta.dir, "..", "fixtures", "agents", "probe-server.ts");
 const probeServer = (log: string) => `mcpServers:\n  - probe:\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(PROBE)}]\n      env:\n        PROBE_LOG: ${JSON.stringify(log)}\n`;
 const toolNames = (request: { body: { tools: { name: string }[] } } | undefined) => request!.body.tools.map((t) => t.name);
-const MCP_WAIT = { env: { REIN_MCP_WAIT_MS: "25000" } };
+const MCP_WAIT = { ...SLOW, env: { REIN_MCP_WAIT_MS: "25000" } };
 
 test.concurrent("inline mcpServers: started for the subagent's run only (its tools past its tool list), closed when its task ends", async () => {
   await using w = await world();
@@ -178,7 +181,7 @@ test.concurrent("inline mcpServers: started for the subagent's run only (its too
   // By the time the task's result reached the lead, the server had been closed.
   expect(JSON.stringify(w.fake.requests[4]!.body.messages.at(-1))).toContain(`started ${pid}\\nclosed ${pid}`);
   expect(run.stderr).not.toContain("none of rein's permissions");
-}, 60_000);
+}, 120_000);
 
 test.concurrent("as the main agent (--agent): its inline MCP servers start with the session; its hooks run, Stop as Stop, not in the subagents it starts", async () => {
   await using w = await world();
@@ -198,4 +201,4 @@ test.concurrent("as the main agent (--agent): its inline MCP servers start with 
   expect(toolNames(w.fake.requests[0])).toContain("mcp__probe__probe");
   // The lead's bash call and its Stop; the general subagent's bash call runs no hook of the lead agent's.
   expect((await Bun.file(log).text()).trim().split("\n")).toEqual(["pre", "stop"]);
-}, 60_000);
+}, 120_000);
