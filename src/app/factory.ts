@@ -358,10 +358,15 @@ function withTool(tools: () => Promise<Tool[]>, tool: Tool | undefined): () => P
   };
 }
 
+/** rein's own tools beside Claude Code's (not in the name table): built in too, so --tools hides them as well. */
+const OWN_TOOLS = ["memory", "skill"];
+
 /** --tools: the built-in tools not named are not offered; tools of other sources (MCP, files) are. */
 function onlyOffered(tools: Tool[], only: readonly string[] | undefined): Tool[] {
   if (!only) return tools;
-  return tools.filter((tool) => only.includes(tool.name) || !BUILTIN_TOOLS.includes(tool.name));
+  // Claude Code's `Skill` is rein's `skill`: the name table does not hold rein's own tools
+  const named = new Set(only.map((name) => name.toLowerCase()));
+  return tools.filter((tool) => named.has(tool.name.toLowerCase()) || !(BUILTIN_TOOLS.includes(tool.name) || OWN_TOOLS.includes(tool.name)));
 }
 
 /** `extra` as built-in defaults: after rein's own, before the mode's and the user's (which may still deny). */
