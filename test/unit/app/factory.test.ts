@@ -44,7 +44,9 @@ const skill = () => {
 };
 const settingsOf = (argv: string[] = [], warn?: (line: string) => void) => runSettings(resolveContext(parseArgs(["-p", "x", "--cwd", project, ...argv]), env), warn ? { warn } : {});
 const optionsOf = (argv: string[] = [], warn?: (line: string) => void) => sessionOptions(settingsOf(argv, warn), store);
-const toolNames = async (argv: string[] = []) => (await optionsOf(argv).tools()).map((t) => t.name);
+/** The options' tools (a function in a run's options: loaded on first use). */
+const toolsOf = async (options: ReturnType<typeof sessionOptions>) => (typeof options.tools === "function" ? await options.tools() : options.tools);
+const toolNames = async (argv: string[] = []) => (await toolsOf(optionsOf(argv))).map((t) => t.name);
 
 describe("the tools offered", () => {
   test("without --tools: the built-ins, memory and the skill tool when a skill exists", async () => {
@@ -70,8 +72,8 @@ describe("the tools offered", () => {
     const warnings: string[] = [];
     const options = optionsOf([], (line) => warnings.push(line));
     expect(warnings).toEqual([]);
-    await options.tools();
-    await options.tools();
+    await toolsOf(options);
+    await toolsOf(options);
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toStartWith(`${join(dir.path, "config", "config.json")}: "nosuchtool" is none of rein's permissions`);
   });
@@ -79,7 +81,7 @@ describe("the tools offered", () => {
   test("a rule for a configured MCP server's tools is not foreign", async () => {
     config({ permissions: { allow: ["mcp__db__query"] }, mcpServers: { db: { command: "/nonexistent/db-server" } } });
     const warnings: string[] = [];
-    await optionsOf([], (line) => warnings.push(line)).tools();
+    await toolsOf(optionsOf([], (line) => warnings.push(line)));
     expect(warnings.filter((w) => w.includes("mcp__db__query"))).toEqual([]);
   });
 });
@@ -184,7 +186,7 @@ describe("the rule set", () => {
 
   test("switching the mode: auto turns the sandbox on wherever it works, other modes keep the run's", () => {
     const settings = settingsOf();
-    const off = { ...settings, sandbox: { mode: "off", network: false } };
+    const off = { ...settings, sandbox: { mode: "off" as const, network: false } };
     expect(permissionsInMode(off, "auto").sandbox).toMatchObject({ mode: "auto", network: false });
     expect(permissionsInMode(off, "plan").sandbox).toMatchObject({ mode: "off" });
     expect(permissionsInMode(off, "plan").rules.some((r) => r.source === "permission mode plan")).toBe(true);
