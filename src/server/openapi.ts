@@ -28,6 +28,8 @@ const errors = {
   },
   internal: error("internal: a bug; the message says what failed"),
 };
+/** /agents and /models on a server made without a catalog (createApp embedded without one; rein --serve always has it). */
+const noCatalog = error("not_found: this server lists no agents or models");
 const always = { "403": errors.forbidden, "500": errors.internal };
 // A wrong token slows its sender: its later checks wait their turn, and past 16 waiting are refused (429).
 const locked = { ...always, "401": errors.unauthorized, "429": errors.too_many_requests };
@@ -269,6 +271,7 @@ const paths = {
         "400": errors.bad_request,
         ...locked,
         "409": error("session_unavailable: the folder's configuration is invalid"),
+        "404": noCatalog,
       },
     },
   },
@@ -282,6 +285,7 @@ const paths = {
         "400": errors.bad_request,
         ...locked,
         "409": error("session_unavailable: the providers configuration is invalid"),
+        "404": noCatalog,
       },
     },
   },
