@@ -115,7 +115,7 @@ describe("statusLine", () => {
 
   test("a server not connected has no tool count unless its cached tools are known; an error ends the line", () => {
     expect(statusLine(row({ state: "failed", transport: null, error: "spawn docs-mcp ENOENT" }))).toBe("docs  -  failed  /p/.mcp.json  spawn docs-mcp ENOENT");
-    expect(statusLine(row({ state: "pending", tools: [tool("a", true)] }))).toBe("docs  stdio  pending  1 tools  /p/.mcp.json");
+    expect(statusLine(row({ state: "connecting", tools: [tool("a", true)] }))).toBe("docs  stdio  connecting  1 tools  /p/.mcp.json");
   });
 });
 
