@@ -25,6 +25,8 @@ export type SessionMcp = {
   attach(text: string, signal?: AbortSignal): Promise<ContentBlock[] | { error: string }>;
   /** the servers as they stand, once those still connecting are done (at most the first turn's wait) */
   servers(): Promise<ServerStatus[]>;
+  /** every tool of the servers named (an agent's `mcpServers`), whether or not the search tool stands in for them in this session */
+  serverTools(names: readonly string[]): Promise<Tool[]>;
   /** servers that failed (or were not ready when the first turn began) since the last call, each told once */
   failures(): McpFailure[];
   /** closes the connections and ends the stdio servers' processes (the session is let go) */
@@ -73,6 +75,12 @@ export function attachMcp(registry: ToolRegistry, settings: McpSettings, run: Ru
       const h = await hub;
       await h.firstTurn();
       return h.servers.map((s) => serverStatus(s, h));
+    },
+    serverTools: async (names) => {
+      const h = await hub;
+      await h.firstTurn();
+      const offered = h.offered();
+      return h.servers.filter((s) => names.includes(s.name) && (s.state === "connected" || s.state === "closed")).flatMap((s) => offered.get(s) ?? []);
     },
     close: async () => {
       const h = await hub;

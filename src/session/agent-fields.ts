@@ -30,8 +30,8 @@ export type AgentFields = {
   rules: Rule[];
   /** the hooks of its session: the parent's without the parent's agent-file hooks, and its own */
   hookEntries: HookEntry[];
-  /** the configured servers' tools it names, offered whatever its tool list says */
-  serverTools: (tools: readonly Tool[]) => Tool[];
+  /** the configured servers' tools it names (all of them, also where the search tool stands in for them in the parent), offered whatever its tool list says */
+  serverTools: (tools: readonly Tool[]) => Promise<Tool[]>;
   /** the servers it defines inline, started at its run's first turn; `close` ends them (the run is over) */
   ownServers?: AgentServers;
 };
@@ -45,13 +45,19 @@ export function agentFields(agent: AgentDefinition, parent: SessionOptions, cwd:
   const memory = agent.memory ? agentMemory(agent.name, agent.memory, places, warnings) : undefined;
   const offered = memory && agent.tools ? { ...agent, tools: [...new Set([...agent.tools, ...MEMORY_TOOLS])] } : agent;
   const rules = memory ? memoryRules(memory.dir, places.home) : [];
-  const servers = (agent.mcpServers ?? []).filter((s): s is string => typeof s === "string").map((name) => `${serverPermission(name)}__`);
+  const named = (agent.mcpServers ?? []).filter((s): s is string => typeof s === "string");
+  const servers = named.map((name) => `${serverPermission(name)}__`);
   return {
     agent: offered,
     system: memory ? [memory.prompt] : [],
     rules,
     hookEntries: [...(parent.hooks?.entries ?? []).filter((entry) => entry.agent === undefined), ...(agent.hooks ? agentHookEntries({ name: agent.name, source: agent.source, hooks: agent.hooks }, warnings, []) : [])],
-    serverTools: (tools) => (servers.length ? tools.filter((tool) => servers.some((prefix) => tool.name.startsWith(prefix))) : []),
+    serverTools: async (tools) => {
+      if (!servers.length) return [];
+      const whole = (await parent.mcp?.serverTools(named)) ?? [];
+      const names = new Set(whole.map((tool) => tool.name));
+      return [...whole, ...tools.filter((tool) => !names.has(tool.name) && servers.some((prefix) => tool.name.startsWith(prefix)))];
+    },
     ...ownServers(agent, parent, cwd),
   };
 }

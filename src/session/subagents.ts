@@ -338,7 +338,7 @@ function childOptions(parentOptions: SessionOptions, agent: AgentDefinition, par
       const mine = fields.ownServers ? pastList(await fields.ownServers.tools()) : [];
       const taken = new Set(mine.map((tool) => tool.name));
       const listed = offeredTools(offeredTools(tools, fields.agent, parentOptions.rules), undefined, own).filter((tool) => !taken.has(tool.name));
-      const named = pastList(fields.serverTools(tools)).filter((tool) => !listed.includes(tool) && !taken.has(tool.name));
+      const named = pastList(await fields.serverTools(tools)).filter((tool) => !listed.includes(tool) && !taken.has(tool.name));
       return [...listed, ...named, ...mine];
     },
     expand: async (requests, cwd) => tighten(parentOptions.expand ? await parentOptions.expand(requests, cwd) : requests),

@@ -202,3 +202,21 @@ test.concurrent("as the main agent (--agent): its inline MCP servers start with 
   // The lead's bash call and its Stop; the general subagent's bash call runs no hook of the lead agent's.
   expect((await Bun.file(log).text()).trim().split("\n")).toEqual(["pre", "stop"]);
 }, 120_000);
+
+test.concurrent("mcpServers naming a configured server: the subagent gets its tools even where the search tool stands in for them in the lead", async () => {
+  await using w = await world();
+  await mkdir(w.path(".claude", "agents"), { recursive: true });
+  await Bun.write(join(w.configDir, "config.json"), JSON.stringify({ mcpServers: { probe: { command: process.execPath, args: [PROBE] } } }));
+  await writeFile(w.path(".claude", "agents", "prober.md"), "---\nname: prober\ndescription: Probes\ntools: Read\nmcpServers: [probe]\n---\nYou probe.\n");
+  w.fake.script(
+    { reply: [{ type: "tool_use", name: "task", id: "toolu_probe", input: { description: "probe", prompt: "probe it", subagent_type: "prober" } }] },
+    { reply: [text("probed")] },
+    { reply: [text("done")] },
+  );
+  // A budget of 1 character: the lead is offered mcp_tool_search in the server's place.
+  const run = await w.run(["-p", "go", "--trust"], { ...MCP_WAIT, env: { ...MCP_WAIT.env, REIN_MCP_TOOL_BUDGET: "1" } });
+  expect(run.code).toBe(0);
+  expect(toolNames(w.fake.requests[0])).toContain("mcp_tool_search");
+  expect(toolNames(w.fake.requests[0])).not.toContain("mcp__probe__probe");
+  expect(toolNames(w.fake.requests[1]).sort()).toEqual(["mcp__probe__probe", "read"]);
+}, 120_000);
