@@ -86,7 +86,7 @@ test("task_create numbers tasks from 1, fires TaskCreated with Claude Code's fie
 
 test("a TaskCreated hook that blocks takes the task back; its number is used again", async () => {
   let refuse = true;
-  const b = board({ answer: (event) => (event === "TaskCreated" && refuse ? { block: "tasks need a ticket number" } : undefined) });
+  const b = board({ answer: (event) => (event === "TaskCreated" && refuse ? { block: "tasks need a ticket number", errors: [] } : undefined) });
   expect(await taskCreate(b.ctx, { subject: "no ticket" }, signal)).toEqual({ ok: false, text: "A TaskCreated hook configured by the user refused the task, so it was not created: tasks need a ticket number" });
   expect(taskList(b.ctx).text).toBe("No tasks found");
   refuse = false;
@@ -151,7 +151,7 @@ test("blockers: linked both ways once, shown while open, gone when completed or 
 });
 
 test("a TaskCompleted hook that blocks refuses the completion and the task keeps its status", async () => {
-  const b = board({ answer: (event) => (event === "TaskCompleted" ? { block: "the tests fail" } : undefined) });
+  const b = board({ answer: (event) => (event === "TaskCompleted" ? { block: "the tests fail", errors: [] } : undefined) });
   await taskCreate(b.ctx, { subject: "fix" }, signal);
   await taskUpdate(b.ctx, { task_id: "1", status: "in_progress" }, signal);
   expect(await taskUpdate(b.ctx, { task_id: "1", status: "completed" }, signal)).toEqual({ ok: false, text: "A TaskCompleted hook configured by the user refused to mark task #1 completed: the tests fail" });
