@@ -1,22 +1,19 @@
-// The Anthropic Messages API behind the provider interface: streams one turn through the SDK (its
-// own retries off), under the shared retry policy (attempts.ts); every failure ends the stream as
-// an `error` event.
-// The client alone: the SDK's index pulls in every resource, which costs a one-shot run about 6 ms
-// of start-up in the compiled binary. The request goes through the client's `post`, not the
-// Messages resource's `create`, which walks every block of every message on each request for the
-// SDK's helper telemetry header (none of rein's messages come from its helpers) and checks the
-// model against its deprecation tables: work that grows with the conversation, for nothing.
-import { BaseAnthropic } from "@anthropic-ai/sdk/client";
-import type { Stream } from "@anthropic-ai/sdk/core/streaming";
-import { APIConnectionError, APIError, APIUserAbortError } from "@anthropic-ai/sdk/core/error";
-import type { MessageCreateParamsStreaming, RawMessageStreamEvent } from "@anthropic-ai/sdk/resources/messages/messages";
+// The Anthropic Messages API behind the provider interface: one streamed turn over plain fetch,
+// under the shared retry policy (attempts.ts); every failure ends the stream as an `error` event.
+// Not through the SDK: rein used its client only to POST and to split the event stream, and
+// loading it cost every start about 4 MiB and 15 ms. What goes on the wire is what the SDK sent
+// (its headers, the key as a bearer token, ANTHROPIC_CUSTOM_HEADERS), less its x-stainless-*
+// telemetry; its errors are read as it read them (the status, the body's error type and message).
+import type { RawMessageStreamEvent } from "@anthropic-ai/sdk/resources/messages/messages";
 import type { ModelRequest, ProviderEvent, StreamFn } from "../agent/types.ts";
+import { VERSION } from "../version.ts";
 import { accumulate, type Accumulator } from "./accumulate.ts";
 import { DEFAULT_IDLE_TIMEOUT_MS, withRetries, type AttemptIO, type Failure } from "./attempts.ts";
 import { withCacheBreakpoints } from "./cache-breakpoints.ts";
-import { bodySummary, fetchErrorText, httpFailure } from "./error-text.ts";
+import { bodySummary, fetchErrorText, httpFailure, isRecord } from "./error-text.ts";
 import { preconnect } from "./preconnect.ts";
 import { DEFAULT_RETRY, type RetryPolicy } from "./retry.ts";
+import { sseMessages } from "./sse.ts";
 import { streamFetch } from "./stream-fetch.ts";
 import { withWireIds } from "./tool-ids.ts";
 
@@ -33,19 +30,16 @@ export type AnthropicOptions = {
 };
 
 export const ANTHROPIC_KEY_HINT = 'Check ANTHROPIC_API_KEY or "apiKey" in ~/.config/rein/config.json.';
+const DEFAULT_BASE_URL = "https://api.anthropic.com";
+/** The API version the SDK (1.14) sent, kept so the wire stays as it was. */
+const API_VERSION = "2026-10-21";
 
 export function anthropicStream(options: AnthropicOptions): StreamFn {
-  const client = new BaseAnthropic({
-    apiKey: options.apiKey,
-    ...(options.baseURL ? { baseURL: options.baseURL } : {}),
-    ...(options.headers ? { defaultHeaders: options.headers } : {}),
-    maxRetries: 0,
-    logLevel: "off",
-    fetch: streamFetch(),
-    // No spans and no trace headers: rein sends nothing it was not asked to, and tracing costs time on every request.
-    openTelemetry: false,
-  });
-  preconnect(client.baseURL);
+  const baseURL = options.baseURL || DEFAULT_BASE_URL;
+  const url = `${baseURL.replace(/\/+$/, "")}/v1/messages`;
+  const headers = requestHeaders(options);
+  const send = streamFetch();
+  preconnect(baseURL);
   const retry = {
     policy: { ...DEFAULT_RETRY, ...options.retry },
     idleTimeoutMs: options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
@@ -54,76 +48,118 @@ export function anthropicStream(options: AnthropicOptions): StreamFn {
   const keyHint = options.keyHint ?? ANTHROPIC_KEY_HINT;
   // Models whose API refused an effort: sent none from then on (as Claude Code retries without it).
   const noEffort = new Set<string>();
-  return (request, signal) => withRetries((io) => streamOnce(client, request, io, keyHint, noEffort), signal, retry);
+  const post = { send, url, headers, noEffort };
+  return (request, signal) => withRetries((io) => streamOnce(post, request, io, keyHint), signal, retry);
 }
 
 /** The beta Claude Code sends `output_config.effort` under. */
 export const EFFORT_BETA = "effort-2025-11-24";
 
-async function* streamOnce(client: BaseAnthropic, request: ModelRequest, io: AttemptIO, keyHint: string, noEffort: Set<string>): AsyncGenerator<ProviderEvent, Failure | undefined> {
+type Post = { send: typeof fetch; url: string; headers: Headers; noEffort: Set<string> };
+
+/** The SDK's headers in its order of precedence: its own, the key, ANTHROPIC_CUSTOM_HEADERS, the provider's `headers`. */
+function requestHeaders(options: AnthropicOptions): Headers {
+  const headers = new Headers({ accept: "application/json", "content-type": "application/json", "user-agent": `rein/${VERSION}`, "anthropic-version": API_VERSION });
+  if (options.apiKey) headers.set("authorization", `Bearer ${options.apiKey}`);
+  for (const line of (process.env.ANTHROPIC_CUSTOM_HEADERS ?? "").split("\n")) {
+    const colon = line.indexOf(":");
+    if (colon > 0) headers.set(line.slice(0, colon).trim(), line.slice(colon + 1).trim());
+  }
+  for (const [name, value] of Object.entries(options.headers ?? {})) headers.set(name, value);
+  return headers;
+}
+
+async function* streamOnce(post: Post, request: ModelRequest, io: AttemptIO, keyHint: string): AsyncGenerator<ProviderEvent, Failure | undefined> {
+  const cached = withCacheBreakpoints(request);
+  const body = {
+    model: request.model,
+    system: cached.system,
+    messages: withWireIds(cached.messages),
+    tools: request.serverTools?.length ? [...cached.tools, ...request.serverTools] : cached.tools,
+    max_tokens: request.max_tokens,
+    stream: true,
+  };
+  const send = (effort: string | undefined) => {
+    const headers = new Headers(post.headers);
+    if (effort) headers.set("anthropic-beta", EFFORT_BETA);
+    return post.send(post.url, { method: "POST", headers, body: JSON.stringify(effort ? { ...body, output_config: { effort } } : body), signal: io.signal });
+  };
+  const effort = request.effort && !post.noEffort.has(request.model) ? request.effort : undefined;
+  let response: Response;
+  let errorText: string | undefined;
+  try {
+    response = await send(effort);
+    if (!response.ok) errorText = await response.text().catch(() => "");
+    if (effort && errorText !== undefined && effortRefused(response.status, errorText)) {
+      post.noEffort.add(request.model);
+      response = await send(undefined);
+      errorText = response.ok ? undefined : await response.text().catch(() => "");
+    }
+  } catch (error) {
+    if (io.signal.aborted) return { code: "aborted", message: "aborted" };
+    return { code: "connection", message: `could not reach the API: ${fetchErrorText(error)}` };
+  }
+  if (errorText !== undefined) return failureOf(response.status, errorText, response.headers, keyHint);
+  if (!response.body) return { code: "connection", message: "the API answered with no body" };
   const acc: Accumulator = accumulate();
   try {
-    const cached = withCacheBreakpoints(request);
-    const body = {
-      model: request.model,
-      system: cached.system,
-      messages: withWireIds(cached.messages),
-      tools: request.serverTools?.length ? [...cached.tools, ...request.serverTools] : cached.tools,
-      max_tokens: request.max_tokens,
-      stream: true,
-    } as MessageCreateParamsStreaming;
-    // Not through `create`, so not its console.warn for a model it lists as deprecated either (a raw line on stderr every turn).
-    const post = (effort: string | undefined) =>
-      client.post<Stream<RawMessageStreamEvent>>("/v1/messages", {
-        body: effort ? { ...body, output_config: { effort } } : body,
-        ...(effort ? { headers: { "anthropic-beta": EFFORT_BETA } } : {}),
-        stream: true,
-        signal: io.signal,
-        timeout: io.idleMs,
-      });
-    const effort = request.effort && !noEffort.has(request.model) ? request.effort : undefined;
-    const events = await post(effort).catch((error: unknown) => {
-      if (!effort || !effortRefused(error)) throw error;
-      noEffort.add(request.model);
-      return post(undefined);
-    });
-    for await (const event of events) {
+    for await (const message of sseMessages(response.body, io.alive)) {
+      if (message.event === "ping" || message.event === "message") continue; // the SDK skipped pings and unnamed events
+      if (message.event === "error") return streamError(message.data, response.headers, keyHint);
+      if (!message.data) continue;
+      let event: RawMessageStreamEvent;
+      try {
+        event = JSON.parse(message.data) as RawMessageStreamEvent;
+      } catch (error) {
+        return { code: "server", message: `malformed response from the API: ${fetchErrorText(error)}` };
+      }
       if (event.type === "content_block_delta") io.progress();
       else io.alive();
       const passed = acc.add(event);
       if (passed) yield passed;
     }
-    if (io.signal.aborted) return { code: "aborted", message: "aborted" };
-    const done = acc.finish();
-    if (!done) return { code: "connection", message: "the response stream ended before the reply was complete" };
-    yield done;
-    return undefined;
   } catch (error) {
-    return classify(error, keyHint);
+    if (io.signal.aborted) return { code: "aborted", message: "aborted" };
+    return { code: "connection", message: `the response stream failed: ${fetchErrorText(error)}` };
   }
+  if (io.signal.aborted) return { code: "aborted", message: "aborted" };
+  const done = acc.finish();
+  if (!done) return { code: "connection", message: "the response stream ended before the reply was complete" };
+  yield done;
+  return undefined;
 }
 
 /** A 400 saying the model or the API takes no effort (the messages Claude Code retries without it on). */
-function effortRefused(error: unknown): boolean {
-  if (!(error instanceof APIError) || error.status !== 400) return false;
-  const message = (error.apiMessage ?? error.message).toLowerCase();
+function effortRefused(status: number, text: string): boolean {
+  if (status !== 400) return false;
+  const json = parseJson(text);
+  const said = isRecord(json) && isRecord(json.error) && typeof json.error.message === "string" ? json.error.message : text;
+  const message = said.toLowerCase();
   if (message.includes("effort parameter") && message.includes("not support")) return true;
   if (message.includes("invalid effort level")) return true;
   return message.includes("output_config") && (message.includes("extra inputs are not permitted") || message.includes("requires a model that supports") || message.includes("effort"));
 }
 
-function classify(error: unknown, keyHint: string): Failure {
-  if (error instanceof APIUserAbortError) return { code: "aborted", message: "aborted" };
-  if (error instanceof APIConnectionError) {
-    return { code: "connection", message: `could not reach the API: ${error.message}` };
+/** An HTTP error: the body's `error.message` when it has one, else a summary of the body. */
+function failureOf(status: number, text: string, headers: Headers, keyHint: string): Failure {
+  const json = parseJson(text);
+  const error = isRecord(json) && isRecord(json.error) ? json.error : undefined;
+  const detail = typeof error?.message === "string" ? error.message : text.trim() ? bodySummary(text) : "status code (no body)";
+  return httpFailure(status, detail, { type: typeof error?.type === "string" ? error.type : null, headers, keyHint });
+}
+
+/** An `error` event inside the stream (overloaded mid-reply): no status, its type decides. */
+function streamError(data: string, headers: Headers, keyHint: string): Failure {
+  const json = parseJson(data);
+  const error = isRecord(json) && isRecord(json.error) ? json.error : undefined;
+  const detail = typeof error?.message === "string" ? error.message : bodySummary(data);
+  return httpFailure(undefined, detail, { type: typeof error?.type === "string" ? error.type : null, headers, keyHint });
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
   }
-  if (error instanceof APIError) {
-    const status = error.status;
-    // Without a JSON error the SDK's message is "<status> <the whole body>" (an HTML page, say).
-    const detail = error.apiMessage ?? bodySummary(error.message.replace(/^\d{3}\s+/, ""));
-    return httpFailure(status, detail, { type: error.type, headers: error.headers, keyHint });
-  }
-  const message = fetchErrorText(error);
-  if (error instanceof SyntaxError) return { code: "server", message: `malformed response from the API: ${message}` };
-  return { code: "connection", message: `the response stream failed: ${message}` };
 }

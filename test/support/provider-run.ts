@@ -29,7 +29,7 @@ export type ProviderRun = {
 };
 
 /**
- * Streams one turn through the real SDK against `baseURL`, with a no-wait sleep that records its
+ * Streams one turn through rein's Anthropic provider against `baseURL`, with a no-wait sleep that records its
  * delays. `onEvent` sees each event as it arrives (e.g. to abort on the first text).
  */
 export async function runProvider(
