@@ -61,3 +61,13 @@ function names(value: unknown): string[] | undefined {
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
+
+/**
+ * The first prompt of a run whose main agent has an `initialPrompt`, as Claude Code makes it:
+ * `{{intent}}` in it stands for the prompt given, else the prompt follows it on the next line; with
+ * no prompt given, it is the prompt.
+ */
+export function initialTurn(initial: string, prompt: string | undefined): string {
+  if (!prompt) return initial;
+  return initial.includes("{{intent}}") ? initial.split("{{intent}}").join(prompt) : `${initial}\n${prompt}`;
+}

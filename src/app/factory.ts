@@ -336,6 +336,7 @@ function tmuxWorkers(settings: RunSettings): TmuxSettings {
 }
 
 export { loadAgents } from "../agents/sources.ts";
+export { initialTurn } from "../agents/claude-fields.ts";
 export { DEFAULT_AGENT } from "../agents/builtin.ts";
 export type { ProviderListing } from "../llm/model-list.ts";
 export { budgetWarning, modelFor, providerListing, runProblem, runProviders } from "./run-providers.ts";

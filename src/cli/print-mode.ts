@@ -9,7 +9,7 @@ import type { OnAsk } from "../app/args.ts";
 import { UsageError } from "../app/args.ts";
 import { openSession } from "./open-session.ts";
 import { startupWarnings, openStore, runSettings, untrustedSummary, untrustedToolsWarning, type Context } from "../app/context.ts";
-import { budgetWarning, instructionSources, loadInstructions, sessionOptions, toolRegistry } from "../app/factory.ts";
+import { budgetWarning, initialTurn, instructionSources, loadInstructions, sessionOptions, toolRegistry } from "../app/factory.ts";
 import { commandProblem, skillProblems } from "../session/skills.ts";
 import { formatLoadError } from "../app/load-errors.ts";
 import { readStdin } from "./stdin.ts";
@@ -81,7 +81,7 @@ export async function printMode(ctx: Context): Promise<number> {
       };
       streaming = session.subscribe(claudeRenderer(init, schema ? withStructuredOutput(writeLine, schema) : writeLine, format === "claude-stream-json", args.includePartialMessages));
     } else if (!args.compact) session.subscribe(stderrRenderer(warn, ctx.cwd));
-    const result = args.compact ? await session.compactRun(args.focus) : turns ? await turns(session) : await session.prompt(withInitialPrompt(prompt, settings, !args.resume && !args.continue));
+    const result = args.compact ? await session.compactRun(args.focus) : turns ? await turns(session) : await session.prompt(withInitialPrompt(prompt, settings));
     const structured = schema && result.status === "success" ? schema.check(result.text ?? "") : undefined;
     if (structured && "error" in structured) warn(`the final answer does not match --json-schema: ${structured.error}`);
     const value = structured && "value" in structured ? { structured_output: structured.value } : {};
@@ -226,8 +226,8 @@ function writeLine(line: string): void {
   out(`${line}\n`);
 }
 
-/** The main agent's `initialPrompt` (Claude Code's) goes before the first prompt of a new session. */
-function withInitialPrompt(prompt: string, settings: { agents?: { list: readonly { name: string; initialPrompt?: string }[]; name?: string } }, fresh: boolean): string {
+/** The main agent's `initialPrompt` (Claude Code's) makes the run's prompt with the one given (agents/claude-fields.ts). */
+function withInitialPrompt(prompt: string, settings: { agents?: { list: readonly { name: string; initialPrompt?: string }[]; name?: string } }): string {
   const agent = settings.agents?.name ? settings.agents.list.find((a) => a.name === settings.agents!.name) : undefined;
-  return fresh && agent?.initialPrompt ? `${agent.initialPrompt}\n\n${prompt}` : prompt;
+  return agent?.initialPrompt ? initialTurn(agent.initialPrompt, prompt) : prompt;
 }

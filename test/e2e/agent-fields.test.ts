@@ -33,7 +33,15 @@ test.concurrent("skills are preloaded into a subagent's prompt; initialPrompt op
   const main = await w.run(["-p", "go", "--agent", "styler", "--trust"], SLOW);
   expect(main.code).toBe(0);
   const first = JSON.stringify(w.fake.requests[3]!.body.messages[0]);
-  expect(first).toContain("Read the style guide first.\\n\\ngo");
+  // Claude Code's form: the initialPrompt, then the prompt on the next line
+  expect(first).toContain("Read the style guide first.\\ngo");
+
+  // {{intent}} in it stands for the prompt given; a run that continues the session gets it again, as in Claude Code.
+  await writeFile(w.path(".claude", "agents", "styler.md"), "---\nname: styler\ndescription: Checks style\ninitialPrompt: 'Check {{intent}} against the guide.'\n---\nYou check style.\n");
+  w.fake.script({ reply: [text("ok")] });
+  expect((await w.run(["-p", "a.ts", "--agent", "styler", "--trust", "-c"], SLOW)).code).toBe(0);
+  const again = w.fake.requests[4]!.body.messages;
+  expect(JSON.stringify(again.at(-1))).toContain("Check a.ts against the guide.");
 }, 120_000);
 
 test.concurrent("memory: the agent's MEMORY.md is in its prompt, it gets read, write and edit, and writing in its memory folder asks nothing", async () => {

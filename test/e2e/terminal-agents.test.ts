@@ -13,6 +13,26 @@ const { start } = suite;
 const systemOf = (i: number) => JSON.stringify(suite.fake.requests[i]!.body.system);
 
 describe.skipIf(!hasTmux)("agents in the terminal", () => {
+  test("--agent with an initialPrompt: it is the first turn without a prompt, and goes with the prompt given at start", async () => {
+    const agents = join(suite.dir.path, "initial-config", "agents");
+    mkdirSync(agents, { recursive: true });
+    writeFileSync(join(agents, "starter.md"), "---\ndescription: Starts on its own\ninitialPrompt: Look at the README first.\n---\nYou start.\n");
+    suite.fake.script({ reply: [{ type: "text", text: "Looked." }] });
+    const { pane } = await start({ name: "initial", args: "--agent starter" });
+    expect(await pane.until("Looked.")).toContain("Look at the README first.");
+    const sent = suite.fake.requests.at(-1)!.body.messages;
+    expect(JSON.stringify(sent.at(-1))).toContain("Look at the README first.");
+    pane.keys("C-d");
+    await pane.until("EXIT=0");
+
+    suite.fake.script({ reply: [{ type: "text", text: "Read it." }] });
+    const given = await start({ name: "initial", args: "--agent starter 'then fix the typo'" });
+    await given.pane.until("Read it.");
+    expect(JSON.stringify(suite.fake.requests.at(-1)!.body.messages.at(-1))).toContain("Look at the README first.\\nthen fix the typo");
+    given.pane.keys("C-d");
+    await given.pane.until("EXIT=0");
+  }, 60_000);
+
   test("Tab at an empty prompt cycles build -> plan -> coordinator -> build; the prompt, the status line and the request follow", async () => {
     const { pane, data } = await start({ name: "tab" });
     expect(pane.screen()).toMatch(/^session s_\w+ · claude-sonnet-5-5 · agent build$/m);

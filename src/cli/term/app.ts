@@ -29,6 +29,8 @@ export type Loaded = {
   crashOn?: string;
   /** how long the prompt waits for input after a turn before Notification hooks hear idle_prompt (none: no such hook) */
   idleNotifyMs?: number;
+  /** the main agent's `initialPrompt`: with the first prompt it makes the first turn (agents/claude-fields.ts initialTurn), or is the first turn */
+  initialTurn?: (prompt: string | undefined) => string;
 };
 
 export class App {
@@ -61,6 +63,12 @@ export class App {
   /** The heavy parts arrived: the session can run prompts typed before they did. */
   ready(loaded: Loaded): void {
     this.loaded = loaded;
+    // As Claude Code does: the agent's initialPrompt goes with the prompt given at start (a command runs after it), or alone.
+    if (loaded.initialTurn) {
+      const first = this.queue[0];
+      if (first !== undefined && !first.startsWith("/")) this.queue[0] = loaded.initialTurn(first);
+      else this.queue.unshift(loaded.initialTurn(undefined));
+    }
     this.idle = new IdleNotice(loaded.idleNotifyMs, () => void loaded.host.session().notifyHooks("idle_prompt", "rein is waiting for your input"));
     this.refresh(); // the prompt may now name the agent
     this.drain();

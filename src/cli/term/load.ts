@@ -1,7 +1,7 @@
 // What the terminal loads behind its first prompt: the configuration, the store, the tools, the
 // session, custom commands, and the server when asked for. Warnings print above the prompt.
 import chalk from "chalk";
-import { budgetWarning, DEFAULT_AGENT, instructionSources, type RunSettings, instructionWarnings, sessionOptions, toolRegistry } from "../../app/factory.ts";
+import { budgetWarning, DEFAULT_AGENT, initialTurn, instructionSources, type RunSettings, instructionWarnings, sessionOptions, toolRegistry } from "../../app/factory.ts";
 import type { SessionOptions } from "../../session/session.ts";
 import type { Args } from "../../app/args.ts";
 import { startupWarnings, openStore, resolveContext, runSettings, untrustedToolsWarning, type Env } from "../../app/context.ts";
@@ -28,6 +28,7 @@ export async function loadSession(args: Args, env: Env, hooks: InteractiveHooks,
     ctx,
     crashOn: env.REIN_CRASH_TEST_PROMPT || undefined,
     ...(options.hooks?.entries.some((e) => e.active && e.event === "Notification") ? { idleNotifyMs: idleDelay(env.REIN_IDLE_NOTIFY_MS, warn) } : {}),
+    ...initialPromptOf(settings),
     host: slashHost(run),
     status: (current) => run.status(current),
     cleanup: (code) => run.cleanup(code),
@@ -52,6 +53,12 @@ function startRun(args: Args, env: Env, hooks: InteractiveHooks, screen: Screen,
   // A run that waits for another process's run on this session says so; Esc or Ctrl-C stops the wait as it stops a turn.
   const onLeaseWait = (line: string) => screen.notice(`${line} (Esc or Ctrl-C stops waiting)`, chalk.dim);
   return { args, env, hooks, screen, app, ctx, settings, store, registry, warn, onLeaseWait };
+}
+
+/** The main agent's initialPrompt, when it has one (Claude Code's field). */
+function initialPromptOf(settings: RunSettings): Pick<Loaded, "initialTurn"> {
+  const initial = settings.agents?.name ? settings.agents.list.find((a) => a.name === settings.agents!.name)?.initialPrompt : undefined;
+  return initial ? { initialTurn: (prompt) => initialTurn(initial, prompt) } : {};
 }
 
 /** What the slash commands (and Tab, Shift-Tab) reach of the run. */
