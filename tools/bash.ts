@@ -50,16 +50,17 @@ export default defineTool({
     // in the order written and bash's line numbers stay the command's. Only a syntax error on that
     // first line comes before the redirection: it arrives on the stderr pipe, read for that alone.
     ensureWatchdog(); // stops what the command starts should rein be killed outright (watchdog.ts)
-    const shell = ["bash", "-c", `exec 2>&1; ${command}`];
-    const argv = !sandbox.use
-      ? shell
-      : sandbox.readOnly
-        ? readOnlyArgv(shell, { workspace: ctx.cwd, masked: ctx.sandbox.masked })
-        : sandboxArgv(shell, { workspace: ctx.cwd, tmp: tmpdir(), network: sandbox.network, writable: [ctx.outputDir], masked: ctx.sandbox.masked });
-    if (background) return backgroundStarted(startInBackground(argv, { cwd: ctx.cwd, env: ctx.env, log: spillPath(ctx.outputDir, `${ctx.toolUseId}.background`), command }));
+    // Made only for a process of its own: a call in the shared sandbox needs no command line (nor the masks' stats).
+    const argv = () => {
+      const shell = ["bash", "-c", `exec 2>&1; ${command}`];
+      if (!sandbox.use) return shell;
+      if (sandbox.readOnly) return readOnlyArgv(shell, { workspace: ctx.cwd, masked: ctx.sandbox.masked });
+      return sandboxArgv(shell, { workspace: ctx.cwd, tmp: tmpdir(), network: sandbox.network, writable: [ctx.outputDir], masked: ctx.sandbox.masked });
+    };
+    if (background) return backgroundStarted(startInBackground(argv(), { cwd: ctx.cwd, env: ctx.env, log: spillPath(ctx.outputDir, `${ctx.toolUseId}.background`), command }));
     const capture = new OutputCapture(spillPath(ctx.outputDir, ctx.toolUseId), ctx.output);
     const env = { ...ctx.env, [CALL_MARKER]: marker };
-    const run = () => spawned(argv, ctx.cwd, env, marker, capture);
+    const run = () => spawned(argv(), ctx.cwd, env, marker, capture);
     const started = (shared && inSharedSandbox(ctx.sandbox.masked, call, capture, run)) || run();
 
     let killed: "timeout" | "interrupt" | undefined;

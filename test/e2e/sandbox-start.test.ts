@@ -2,7 +2,8 @@
 // still writes the first bash call (the reply below holds its tool call open until a bwrap has
 // started), and it is the only bubblewrap of the run: no probe sandbox of its own, no
 // `bwrap --version`, since the shared one saying it is ready shows that bubblewrap works here.
-// A bwrap on PATH that logs each command line and runs the real one sees every start.
+// A bwrap on PATH that logs each command line and runs the real one sees every start; one that does
+// not know --perms (before bubblewrap 0.5) shows the loop making pid 1's copy itself instead.
 import { expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { chmod, mkdir, writeFile } from "node:fs/promises";
@@ -71,4 +72,26 @@ test.skipIf(!available || !realBwrap)("where bwrap cannot start a sandbox, a rea
   // the default mode (sandbox off) runs it unsandboxed: its shell has a pid of the host
   expect(output).toMatch(/^ran \d+\n$/);
   expect(Number(output.split(" ")[1])).toBeGreaterThan(2);
+});
+
+test.skipIf(!available || !realBwrap)("a bwrap too old to write pid 1's copy (no --perms, before 0.5) still gets the shared sandbox: the loop makes the copy", async () => {
+  await using w = await world();
+  const bin = join(w.root, "old-bin");
+  const log = join(w.root, "bwrap.log");
+  await mkdir(bin);
+  const script = `#!/bin/sh\nprintf '%s\\n' "$*" >> '${log}'\ncase " $* " in *" --perms "*) echo 'bwrap: Unknown option --perms' >&2; exit 1;; esac\nexec '${realBwrap}' "$@"\n`;
+  await writeFile(join(bin, "bwrap"), script);
+  await chmod(join(bin, "bwrap"), 0o755);
+  w.fake.script({ reply: [bash("echo shared $$; type nosuch-command")] }, { reply: [text("done")] });
+
+  const r = await w.run(["-p", "go"], { env: { PATH: `${bin}:${process.env.PATH}` } });
+
+  expect(r.code).toBe(0);
+  // pid 1's subshell, with bash's own name in its messages
+  expect(resultText(toolResultsOf(w.fake.requests[1])[0])).toBe("Exit code 1\nshared 1\nbash: line 1: type: nosuch-command: not found\n");
+  const starts = readFileSync(log, "utf8").trim().split("\n");
+  expect(starts).toHaveLength(2);
+  expect(starts[0]).toContain("--perms 0111 --file 3 /dev/.rein-bash");
+  expect(starts[1]).not.toContain("--perms");
+  expect(starts[1]).toContain("install -m 0111");
 });

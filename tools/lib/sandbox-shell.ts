@@ -9,13 +9,14 @@
 // (sent after the call) and writes an end mark (RS, the nonce, the status, whether anything was
 // left) after the output. Nothing of a call can write after its mark, as it has been killed, nor
 // forge the mark, as its nonce was read only after it ended.
-// A call cannot reach pid 1 either: pid 1 runs from an execute-only copy of bash, which makes it
+// A call cannot reach pid 1 either: pid 1 runs from an execute-only copy of bash (bwrap writes it
+// into its own /dev; an older bwrap has the loop make it), which makes it
 // non-dumpable, and holds no capabilities (bwrap --cap-drop ALL), so no call can ptrace it, write
 // its memory (/proc/1/mem) or open its pipes through /proc/1/fd. It checks this before its first
 // call and refuses every call where it does not hold; the calls then get a bubblewrap each.
 // A call stopped on timeout or abort gets SIGTERM by its marker and its shell by its pid, and the
 // whole sandbox is killed a grace later if the line is still running; the next call starts a new one.
-import { readFileSync } from "node:fs";
+import { closeSync, openSync, readFileSync } from "node:fs";
 import { CALL_MARKER, killAtExit, PROCESS_MARKER, signalGroup, spawnGroup } from "../../src/sdk/process-group.ts";
 import { randomHex } from "../../src/sdk/digest.ts";
 import { bwrapPath, readOnlyArgv, sandboxWorked } from "./sandbox.ts";
@@ -28,14 +29,22 @@ export type ShellCall = { command: string; cwd: string; env: Record<string, stri
 export type ShellRun = { ended: Promise<ShellEnd>; terminate: () => void; kill: () => void };
 
 const INIT = "/dev/shm/.rein-init";
-// One line, so that the command's own lines count from 1 in bash's messages (eval numbers them from its own line).
-const LOOP = [
+/** Where bwrap itself writes pid 1's execute-only copy of bash (outside /dev/shm, which each call empties). */
+const GIVEN = "/dev/.rein-bash";
+// Run from a copy nobody can read, the shell is not dumpable: no ptrace, no /proc/1/mem. bwrap
+// writes that copy (--perms 0111 --file) and starts the loop from it; BASH_ARGV0 (bash 5) makes its
+// name `bash` again for the calls' messages, and an older bash is executed once more under that name.
+const FROM_GIVEN = ["exec 2>/dev/null; BASH_ARGV0=bash;", '[[ $0 == bash ]] || exec -a bash "$BASH" --noprofile --norc -c "$BASH_EXECUTION_STRING";'];
+// Where bwrap cannot (--perms came with bubblewrap 0.5), the loop makes the copy itself and re-executes from it.
+const BY_COPY = [
   "exec 2>/dev/null;",
   'if [[ -z $__rein_init ]]; then',
-  // Re-executed from a copy nobody can read, the shell is not dumpable: no ptrace, no /proc/1/mem.
   `shopt -s execfail; command install -m 0111 -- "$BASH" ${INIT} && __rein_init=1 exec -a bash ${INIT} --noprofile --norc -c "$BASH_EXECUTION_STRING";`,
   "fi;",
   `command rm -f -- ${INIT}; export -n __rein_init; unset __rein_init;`,
+];
+// One line, so that the command's own lines count from 1 in bash's messages (eval numbers them from its own line).
+const BODY = [
   "if ( : </proc/1/environ ); then printf '\\036unsafe\\n'; exit 0; fi;",
   "printf '\\036ready\\n'; shopt -s nullglob dotglob; exec 3<&0 0</dev/null;",
   "while :; do",
@@ -53,7 +62,8 @@ const LOOP = [
   "IFS= read -r -d '' -u 3 __rein_nonce || exit 0;",
   `printf '\\036%s %d %d\\n' "$__rein_nonce" "$__rein_status" "$__rein_left";`,
   "done",
-].join(" ");
+];
+const LOOP = { given: [...FROM_GIVEN, ...BODY].join(" "), copied: [...BY_COPY, ...BODY].join(" ") };
 
 /** Idle sandboxes kept per environment and mask list; more calls at once than this run in a bubblewrap of their own. */
 const MAX_SHELLS = 4;
@@ -78,6 +88,8 @@ type Shell = {
   ready: boolean;
   /** true once the loop said it is ready; false if it is unsafe here or bwrap could not start it */
   greeted: Promise<boolean>;
+  /** bwrap wrote pid 1's copy of bash (GIVEN), rather than the loop */
+  given: boolean;
   greet: (ready: boolean) => void;
   /** where the output of the call in progress goes, and how its end mark is recognised */
   current?: { mark: Buffer; output: (bytes: Uint8Array) => void; end: (end: ShellEnd) => void };
@@ -88,6 +100,8 @@ const shells: Shell[] = [];
 let refused = false;
 /** The PATH under which bwrap could not start a sandbox at all: none is started again while it holds. */
 let failedFor: string | undefined;
+/** Whether bwrap writes pid 1's copy (GIVEN); off once a sandbox started that way ended before it was ready. */
+let givenCopy = true;
 /** How long a call waits for a sandbox to say it is ready before it goes the way of a sandbox that cannot start. */
 const READY_WAIT_MS = 10_000;
 
@@ -150,7 +164,10 @@ export async function shellReady(masked: readonly string[], env: Record<string, 
     signal.addEventListener("abort", onAbort, { once: true });
   });
   try {
-    return await Promise.race([shell.greeted, given]);
+    const ready = await Promise.race([shell.greeted, given]);
+    // A bwrap too old to write pid 1's copy: once more with the loop making it.
+    if (!ready && shell.given && !givenCopy && !signal.aborted) return await shellReady(masked, env, signal);
+    return ready;
   } finally {
     clearTimeout(timer);
     signal.removeEventListener("abort", onAbort!);
@@ -194,6 +211,12 @@ export function runInShell(masked: readonly string[], call: ShellCall, output: (
   return { ended, terminate: () => terminate(target), kill: () => stop(target) };
 }
 
+/** The read-only command line with bwrap writing pid 1's execute-only copy of bash from fd 3 (where bubblewrap's own /dev is). */
+function withCopy(argv: string[]): string[] {
+  const at = argv.indexOf("--chdir");
+  return [...argv.slice(0, at), "--perms", "0111", "--file", "3", GIVEN, ...argv.slice(at)];
+}
+
 /** SIGTERM to pid 1's children: the call's shell and what it left to pid 1 (between calls there is only the next call's shell). */
 function terminate(shell: Shell): void {
   for (const init of children(shell.proc.pid)) {
@@ -216,24 +239,30 @@ function children(pid: number): number[] {
 }
 
 function start(bwrap: string, key: string, masked: readonly string[], env: Record<string, string>): Shell | undefined {
-  const [, ...rest] = readOnlyArgv(["bash", "--noprofile", "--norc", "-c", LOOP], { workspace: "/", masked, ownInit: true });
+  const path = env.PATH ?? process.env.PATH ?? "/usr/bin:/bin";
+  const bash = givenCopy ? Bun.which("bash", { PATH: path }) : null;
+  let copy: number | undefined;
   let proc: Shell["proc"];
   try {
+    if (bash) copy = openSync(bash, "r");
+    const [, ...rest] = copy === undefined
+      ? readOnlyArgv(["bash", "--noprofile", "--norc", "-c", LOOP.copied], { workspace: "/", masked, ownInit: true })
+      : withCopy(readOnlyArgv([GIVEN, "--noprofile", "--norc", "-c", LOOP.given], { workspace: "/", masked, ownInit: true }));
     // The sandbox carries a marker of this process too: the watchdog ends it should rein die with a call running.
     proc = spawnGroup([bwrap, ...rest], {
-      env: { ...env, PATH: env.PATH ?? process.env.PATH ?? "/usr/bin:/bin", [CALL_MARKER]: `${PROCESS_MARKER}-sandbox` },
-      stdin: "pipe",
-      stdout: "pipe",
-      stderr: "ignore",
+      env: { ...env, PATH: path, [CALL_MARKER]: `${PROCESS_MARKER}-sandbox` },
+      stdio: ["pipe", "pipe", "ignore", ...(copy === undefined ? [] : [copy])],
     });
   } catch {
-    failedFor = process.env.PATH; // bwrap went away since it was found: as if it could not start
+    failedFor = process.env.PATH; // bwrap (or bash) went away since it was found: as if it could not start
     return undefined;
+  } finally {
+    if (copy !== undefined) closeSync(copy);
   }
   proc.unref();
   let greet!: (ready: boolean) => void;
   const greeted = new Promise<boolean>((resolve) => (greet = resolve));
-  const shell: Shell = { key, proc, busy: false, dead: false, ready: false, greeted, greet, forget: killAtExit(proc.pid) };
+  const shell: Shell = { key, proc, busy: false, dead: false, ready: false, greeted, greet, given: copy !== undefined, forget: killAtExit(proc.pid) };
   void greeted.then((ready) => ready && sandboxWorked(bwrap));
   shells.push(shell);
   void read(shell);
@@ -271,7 +300,10 @@ async function read(shell: Shell): Promise<void> {
   if (shell.ready) return shell.current?.end({ lost: true });
   // It ended before it said it was ready: bwrap cannot start it here (unless rein stopped it). The
   // call goes the way of a sandbox that cannot be hardened: a bubblewrap of its own, if any works.
-  if (!stopped) failedFor = process.env.PATH;
+  if (stopped) {
+    // rein stopped it: nothing learnt about bwrap
+  } else if (shell.given) givenCopy = false; // perhaps only --perms it did not know: the loop makes the copy next time
+  else failedFor = process.env.PATH;
   shell.greet(false);
   shell.current?.end({ refused: true });
 }
