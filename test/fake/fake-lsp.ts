@@ -3,18 +3,21 @@
 // "ok"; "crash" exits (code 3) on the first didChange; "silent" never publishes; "pull" offers
 // textDocument/diagnostic and publishes nothing; "deps" also publishes, for every other open file,
 // an error while the changed file holds "BAD"; "config" publishes the answer to
-// workspace/configuration as its one diagnostic; "noinit" never answers initialize.
+// workspace/configuration as its one diagnostic; "noinit" never answers initialize; "save" asks for
+// didSave and publishes only then; "pullfail" offers textDocument/diagnostic but fails it.
 // The language features read the open documents' words: definition is a word's first occurrence
 // ("links" mode answers with LocationLinks), references every occurrence in the open files, hover
-// the word (THROW fails the request, EMPTY has none), symbols the lines `fn NAME` with their
-// `let NAME` children.
+// the word (THROW fails the request, EMPTY has none, HANG is never answered, DIE ends the server
+// with code 5), symbols the lines `fn NAME` with their `let NAME` children.
 import { createMessageConnection, ResponseError, StreamMessageReader, StreamMessageWriter } from "vscode-jsonrpc/node";
 
 type Position = { line: number; character: number };
 const mode = process.argv[2] ?? "ok";
 const c = createMessageConnection(new StreamMessageReader(process.stdin), new StreamMessageWriter(process.stdout));
 const docs = new Map<string, { version: number; text: string }>();
-c.onRequest("initialize", () => (mode === "noinit" ? new Promise(() => {}) : { capabilities: { textDocumentSync: 1, ...(mode === "pull" ? { diagnosticProvider: { interFileDependencies: false, workspaceDiagnostics: false } } : {}) } }));
+const pulls = mode === "pull" || mode === "pullfail";
+const sync = mode === "save" ? { openClose: true, change: 1, save: { includeText: true } } : 1;
+c.onRequest("initialize", () => (mode === "noinit" ? new Promise(() => {}) : { capabilities: { textDocumentSync: sync, ...(pulls ? { diagnosticProvider: { interFileDependencies: false, workspaceDiagnostics: false } } : {}) } }));
 c.onRequest("shutdown", () => null);
 c.onNotification("exit", () => process.exit(0));
 
@@ -22,7 +25,7 @@ const bad = (text: string) =>
   text.split("\n").flatMap((line, i) => (line.includes("BAD") ? [{ range: { start: { line: i, character: line.indexOf("BAD") }, end: { line: i, character: line.indexOf("BAD") + 3 } }, severity: 1, code: "F1", source: "fake", message: "BAD is not allowed" }] : []));
 const publish = async (uri: string, version: number, text: string) => {
   docs.set(uri, { version, text });
-  if (mode === "silent" || mode === "pull") return;
+  if (mode === "silent" || mode === "pull" || mode === "save") return;
   if (mode === "config") {
     const [settings] = await c.sendRequest<unknown[]>("workspace/configuration", { items: [{ section: "fake" }] });
     void c.sendNotification("textDocument/publishDiagnostics", { uri, version, diagnostics: [{ range: { start: { line: 0, character: 0 } }, severity: 1, message: `settings ${JSON.stringify(settings)}` }] });
@@ -41,7 +44,15 @@ c.onNotification("textDocument/didChange", (p: { textDocument: { uri: string; ve
   if (mode === "crash") process.exit(3);
   return publish(p.textDocument.uri, p.textDocument.version, p.contentChanges.at(-1)?.text ?? "");
 });
-c.onRequest("textDocument/diagnostic", (p: { textDocument: { uri: string } }) => ({ kind: "full", items: bad(docs.get(p.textDocument.uri)?.text ?? "") }));
+c.onRequest("textDocument/diagnostic", (p: { textDocument: { uri: string } }) => {
+  if (mode === "pullfail") throw new ResponseError(-32603, "pulling is broken");
+  return { kind: "full", items: bad(docs.get(p.textDocument.uri)?.text ?? "") };
+});
+c.onNotification("textDocument/didSave", (p: { textDocument: { uri: string }; text?: string }) => {
+  const doc = docs.get(p.textDocument.uri);
+  const diagnostics = [...bad(p.text ?? ""), { range: { start: { line: 0, character: 0 } }, severity: 1, message: `saved with its text: ${p.text !== undefined}` }];
+  void c.sendNotification("textDocument/publishDiagnostics", { uri: p.textDocument.uri, version: doc?.version, diagnostics });
+});
 
 function wordAt(uri: string, at: Position): string {
   const line = docs.get(uri)?.text.split("\n")[at.line] ?? "";
@@ -70,6 +81,8 @@ c.onRequest("textDocument/references", (p: { textDocument: { uri: string }; posi
 c.onRequest("textDocument/hover", (p: { textDocument: { uri: string }; position: Position }) => {
   const word = wordAt(p.textDocument.uri, p.position);
   if (word === "THROW") throw new ResponseError(-32603, "hover failed on purpose");
+  if (word === "HANG") return new Promise(() => {});
+  if (word === "DIE") process.exit(5);
   if (!word || word === "EMPTY") return null;
   return { contents: [`the word ${word}`, { language: "x", value: `${word}: thing` }] };
 });

@@ -1,7 +1,7 @@
 // The lsp tool against our fake language server (test/fake/fake-lsp.ts), started by a real hub: each
 // operation's answer as the model reads it (1-based positions, paths below the root), Claude Code's
 // operation names, LocationLinks, the limits and every failure as an error result that says what to do.
-import { afterEach, expect, test } from "bun:test";
+import { afterEach, describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -20,13 +20,13 @@ afterEach(() => {
   dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true }));
 });
 
-function setup(mode = "ok", entry: Record<string, unknown> = {}) {
+function setup(mode = "ok", entry: Record<string, unknown> = {}, waitMs = 10_000) {
   const root = realpathSync(mkdtempSync(join(tmpdir(), "rein-lsp-tool-")));
   dirs.push(root);
   const configs = lspConfigs([{ file: "test", scope: "user", servers: { fake: { command: process.execPath, args: [FAKE, mode], extensionToLanguage: { ".x": "x" }, ...entry } } }], true);
   const hub = new LspHub({ configs, root, env: { PATH: process.env.PATH ?? "" }, logDir: join(root, ".logs"), waitMs: 10_000 });
   hubs.push(hub);
-  const tool = lspTool(() => Promise.resolve(hub), root, 10_000);
+  const tool = lspTool(() => Promise.resolve(hub), root, waitMs);
   const call = async (input: Record<string, unknown>) => toolOutcome(await tool.run(v.parse(tool.input, input) as never, toolContext(root)));
   const file = (name: string, text: string) => {
     mkdirSync(join(root, name, ".."), { recursive: true });
@@ -174,4 +174,37 @@ test("the call asks to read the file it names, absolute from the working folder"
   const asks = (tool as Tool & { permissions: (input: unknown, ctx: { cwd: string }) => unknown }).permissions({ operation: "hover", path: "src/a.x" }, { cwd: root });
   expect(asks).toEqual([{ permission: "read", pattern: join(root, "src/a.x"), always: [join(root, "src/a.x")] }]);
   expect(tool.readOnly).toBe(true);
+});
+
+describe("the client's answers when the server misbehaves", () => {
+  test("a request the server never answers ends at the wait, naming the server and the method", async () => {
+    const { call, file } = setup("ok", {}, 1000);
+    file("h.x", "HANG\n");
+    expect(await call({ operation: "hover", path: "h.x", line: 1, character: 1 })).toMatchObject({ isError: true, output: "The language server could not answer hover: fake did not answer textDocument/hover within 1 s" });
+  });
+
+  test("a server that exits during a request: the answer says how it ended, and the hub knows it is gone", async () => {
+    const { call, file, hub } = setup();
+    file("d.x", "DIE\n");
+    const answer = await call({ operation: "hover", path: "d.x", line: 1, character: 1 });
+    expect(answer.isError).toBe(true);
+    expect(answer.output).toStartWith("The language server could not answer hover: ");
+    expect(answer.output).toMatch(/it exited with code 5|its connection closed/);
+    // the next call starts it again (once), and it answers
+    file("ok.x", "fn again\n");
+    expect((await call({ operation: "document_symbols", path: "ok.x" })).output).toBe("function again ok.x:1");
+    expect(hub.status()[0]).toMatchObject({ state: "running" });
+  });
+
+  test("a server that asks for didSave gets the text with it, and its diagnostics come from that", async () => {
+    const { call, file } = setup("save");
+    file("s.x", "BAD\n");
+    expect((await call({ operation: "diagnostics", path: "s.x" })).output).toBe("s.x:1:1: error F1: BAD is not allowed\ns.x:1:1: error: saved with its text: true");
+  });
+
+  test("a server whose pulled diagnostics fail: what it publishes is read instead", async () => {
+    const { call, file } = setup("pullfail");
+    file("p.x", "ok\nBAD\n");
+    expect((await call({ operation: "diagnostics", path: "p.x" })).output).toBe("p.x:2:1: error F1: BAD is not allowed");
+  });
 });
