@@ -4,7 +4,8 @@
 // textDocument/diagnostic and publishes nothing; "deps" also publishes, for every other open file,
 // an error while the changed file holds "BAD"; "config" publishes the answer to
 // workspace/configuration as its one diagnostic; "noinit" never answers initialize; "save" asks for
-// didSave and publishes only then; "pullfail" offers textDocument/diagnostic but fails it.
+// didSave and publishes only then; "pullfail" offers textDocument/diagnostic but fails it; "probe"
+// publishes what it could do to the files named by PROBE_WRITE and PROBE_READ (for the sandbox).
 // The language features read the open documents' words: definition is a word's first occurrence
 // ("links" mode answers with LocationLinks), references every occurrence in the open files, hover
 // the word (THROW fails the request, EMPTY has none, HANG is never answered, DIE ends the server
@@ -26,6 +27,20 @@ const bad = (text: string) =>
 const publish = async (uri: string, version: number, text: string) => {
   docs.set(uri, { version, text });
   if (mode === "silent" || mode === "pull" || mode === "save") return;
+  if (mode === "probe") {
+    const { readFileSync, writeFileSync } = await import("node:fs");
+    const attempt = (run: () => string) => {
+      try {
+        return run();
+      } catch (error) {
+        return `failed: ${(error as { code?: string }).code ?? String(error)}`;
+      }
+    };
+    const wrote = attempt(() => (writeFileSync(process.env.PROBE_WRITE!, "x"), "wrote"));
+    const read = attempt(() => JSON.stringify(readFileSync(process.env.PROBE_READ!, "utf8")));
+    void c.sendNotification("textDocument/publishDiagnostics", { uri, version, diagnostics: [{ range: { start: { line: 0, character: 0 } }, severity: 1, message: `write ${wrote}; read ${read}; pid ${process.pid}` }] });
+    return;
+  }
   if (mode === "config") {
     const [settings] = await c.sendRequest<unknown[]>("workspace/configuration", { items: [{ section: "fake" }] });
     void c.sendNotification("textDocument/publishDiagnostics", { uri, version, diagnostics: [{ range: { start: { line: 0, character: 0 } }, severity: 1, message: `settings ${JSON.stringify(settings)}` }] });
