@@ -14,7 +14,7 @@ export type AgentFile = { path: string; /** the path below the agents folder, wi
 export type Parsed = { agent?: AgentDefinition; warning?: string; notes: string[] };
 
 // The fields an agent file may set (Claude Code's, then OpenCode's); others are accepted and unused.
-const CLAUDE_FIELDS = ["name", "description", "tools", "disallowedTools", "model", "permissionMode", "maxTurns", "skills", "memory", "effort", "initialPrompt", "mcpServers", "hooks", "background", "isolation", "color"];
+const CLAUDE_FIELDS = ["name", "description", "tools", "disallowedTools", "model", "permissionMode", "maxTurns", "skills", "memory", "effort", "initialPrompt", "mcpServers", "hooks", "background", "isolation", "omitClaudeMd", "autoCompactWindow", "color"];
 const OPENCODE_FIELDS = ["description", "mode", "model", "permission", "tools", "hidden", "maxSteps", "disable", "temperature", "top_p", "color"];
 const FIELDS = [...new Set([...CLAUDE_FIELDS, ...OPENCODE_FIELDS])];
 const CLAUDE_MODES: Record<string, PermissionMode> = {

@@ -45,6 +45,10 @@ export type AgentDefinition = {
   background?: boolean;
   /** "worktree": runs in its own git worktree (applied by the worktree support) */
   isolation?: "worktree";
+  /** as a subagent, its prompt has none of the instruction files (CLAUDE.md, AGENTS.md...): Claude Code's `omitClaudeMd` */
+  omitClaudeMd?: boolean;
+  /** as a subagent, the window (tokens) its conversation is compacted by, when smaller than its model's (Claude Code's `autoCompactWindow`) */
+  autoCompactWindow?: number;
 };
 
 /** What reading agent files found beside the agents: files skipped (warnings) and fields ignored (notes). */

@@ -266,6 +266,8 @@ function baseSessionOptions(settings: RunSettings, store: Store, registry: ToolR
     system: [settings.systemPrompt?.replace ?? systemPrompt(sources, memory?.prompt, instructions), agent?.prompt, skills?.catalog, settings.systemPrompt?.append].filter(Boolean).join("\n\n"),
     // A subagent gets rein's prompt and the instructions, not the lead's agent prompt (a worker of the coordinator is no coordinator).
     ...(agent?.prompt ? { childSystem: [settings.systemPrompt?.replace ?? systemPrompt(sources, memory?.prompt, instructions), skills?.catalog, settings.systemPrompt?.append].filter(Boolean).join("\n\n") } : {}),
+    // An agent file's `omitClaudeMd`: its subagents' prompt without the instruction files.
+    childSystemBare: () => [settings.systemPrompt?.replace ?? systemPrompt(sources, memory?.prompt, { ...instructions, files: [] }), skills?.catalog, settings.systemPrompt?.append].filter(Boolean).join("\n\n"),
     tools: async () => onlyOffered(offeredTools([...(await tools()), ...(skills?.tool ? [skills.tool] : [])], agent, rules), settings.offeredOnly),
     // Rarely needed: sent once the model loads them; memory too while there is no memory index to read.
     // task is offered up front (a model should not need a turn to delegate); the team's other tools wait.

@@ -24,6 +24,8 @@ export type SessionOptions = {
   system: string;
   /** the system prompt a subagent's agent prompt is added to (absent: `system`): without this session's own agent prompt */
   childSystem?: string;
+  /** `childSystem` without the instruction files, for a subagent whose agent says `omitClaudeMd` (absent: it gets `childSystem`) */
+  childSystemBare?: () => string;
   /** the tools, or a function asked before every turn (tool files reload between turns) */
   tools: Tool[] | (() => Tool[] | Promise<Tool[]>);
   /** tools whose definitions wait until the model loads them (deferred-tools.ts); callable all along */

@@ -10,6 +10,7 @@ import { skillText } from "../skills/skill-tool.ts";
 import { emptyUsage } from "../agent/types.ts";
 import type { Rule } from "../permission/evaluate.ts";
 import type { Tool } from "../sdk.ts";
+import { BUILTIN_CATALOG } from "../llm/providers.ts";
 import { teamTools } from "../agents/team-tools.ts";
 import { Session, type SessionOptions, type TeamHolder } from "./session.ts";
 import type { Store } from "./store.ts";
@@ -317,6 +318,8 @@ function childOptions(parentOptions: SessionOptions, agent: AgentDefinition, par
   // A child is named by its task call, not by a title call of its own.
   const { subagents: _, titleCall: _title, ...base } = parentOptions;
   const shared = parentOptions.childSystem ?? parentOptions.system;
+  // omitClaudeMd (Claude Code's): this subagent's prompt leaves the instruction files out (its own subagents' need not).
+  const prompt = agent.omitClaudeMd && parentOptions.childSystemBare ? parentOptions.childSystemBare() : shared;
   const tighten = tightening(agent);
   const own = agentLayer(agent);
   const parentTools = parentOptions.tools;
@@ -329,7 +332,7 @@ function childOptions(parentOptions: SessionOptions, agent: AgentDefinition, par
     model,
     // its own effort (Claude Code's `effort`), not the parent agent's
     stream: withEffort(parentOptions.stream, agent.effort),
-    system: [shared, agent.prompt, ...fields.system, ...preloaded(agent, parentOptions)].filter(Boolean).join("\n\n"),
+    system: [prompt, agent.prompt, ...fields.system, ...preloaded(agent, parentOptions)].filter(Boolean).join("\n\n"),
     childSystem: shared,
     tools: async () => {
       const tools = await (typeof parentTools === "function" ? parentTools() : parentTools);
@@ -343,6 +346,8 @@ function childOptions(parentOptions: SessionOptions, agent: AgentDefinition, par
     },
     expand: async (requests, cwd) => tighten(parentOptions.expand ? await parentOptions.expand(requests, cwd) : requests),
     maxTurns: agent.maxTurns ?? parentOptions.maxTurns,
+    // autoCompactWindow (Claude Code's): it only ever lowers the window the child would have.
+    ...(agent.autoCompactWindow ? { contextWindow: Math.min(agent.autoCompactWindow, parentOptions.contextWindow ?? (parentOptions.models ?? BUILTIN_CATALOG).info(model).contextWindow) } : {}),
     // The parent's cap over the parent's run's spending: children running at once see each other's.
     spend: parent.spend(),
     agent: agent.name,

@@ -228,3 +228,24 @@ test.concurrent("mcpServers naming a configured server: the subagent gets its to
   expect(toolNames(w.fake.requests[0])).not.toContain("mcp__probe__probe");
   expect(toolNames(w.fake.requests[1]).sort()).toEqual(["mcp__probe__probe", "read"]);
 }, 120_000);
+
+test.concurrent("omitClaudeMd: the subagent's prompt leaves out the project's CLAUDE.md and AGENTS.md; the lead's keeps them", async () => {
+  await using w = await world();
+  await mkdir(w.path(".claude", "agents"), { recursive: true });
+  await writeFile(w.path("AGENTS.md"), "HOUSE RULES: tabs.\n");
+  await writeFile(w.path("CLAUDE.md"), "CLAUDE RULES: tests first.\n");
+  await writeFile(w.path(".claude", "agents", "fresh.md"), "---\nname: fresh\ndescription: Starts fresh\nomitClaudeMd: true\n---\nYou start fresh.\n");
+  w.fake.script(
+    { reply: [{ type: "tool_use", name: "task", id: "toolu_fresh", input: { description: "fresh", prompt: "look", subagent_type: "fresh" } }] },
+    { reply: [text("looked")] },
+    { reply: [text("done")] },
+  );
+  const run = await w.run(["-p", "go", "--trust"], SLOW);
+  expect(run.code).toBe(0);
+  const [lead, child] = w.fake.requests.map((r) => JSON.stringify(r.body.system));
+  expect(lead).toContain("HOUSE RULES");
+  expect(lead).toContain("CLAUDE RULES");
+  expect(child).toContain("You start fresh.");
+  expect(child).not.toContain("HOUSE RULES");
+  expect(child).not.toContain("CLAUDE RULES");
+}, 120_000);

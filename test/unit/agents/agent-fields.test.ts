@@ -111,3 +111,43 @@ test("withEffort: a subagent's stream carries its own agent's effort, never its 
   expect(seen).toEqual(["max", undefined, undefined, "low"]);
   expect(child).toBe(base as never);
 });
+
+test("Claude Code's readings: \"true\" for true, effort in any case or as a number in text, one bad mcpServers item costs only itself, autoCompactWindow of at least 100000", () => {
+  const dir = join(kit.dir.path, "readings", ".claude", "agents");
+  agentFile(dir, "loose", 'background: "true"\nomitClaudeMd: "true"\neffort: Med\nautoCompactWindow: 150000\nmcpServers:\n  - docs\n  - 42\n  - own: {command: srv}\n');
+  agentFile(dir, "tight", "effort: \"7\"\nautoCompactWindow: 5000\n");
+  const home = join(kit.dir.path, "home");
+  const { agents, report } = loadAgents({ cwd: join(kit.dir.path, "readings"), projectRoot: join(kit.dir.path, "readings"), home, configDir: join(home, "config"), trusted: true });
+  const loose = agents.find((a) => a.name === "loose")!;
+  expect(loose).toMatchObject({ background: true, omitClaudeMd: true, effort: "medium", autoCompactWindow: 150_000, mcpServers: ["docs", { own: { command: "srv" } }] });
+  const tight = agents.find((a) => a.name === "tight")!;
+  expect(tight.effort).toBe(7);
+  expect(tight.autoCompactWindow).toBeUndefined();
+  expect(report.notes.some((n) => n.includes("an mcpServers item must be a server name or one NAME: {configuration}, got 42: ignored"))).toBe(true);
+  expect(report.notes.some((n) => n.includes("autoCompactWindow must be a whole number of tokens, at least 100000, got 5000: ignored"))).toBe(true);
+});
+
+test("omitClaudeMd: the subagent's prompt has no instruction files; autoCompactWindow: a prompt that fits its model's window is compacted in the smaller one", async () => {
+  const lean = agent({ name: "lean", omitClaudeMd: true, autoCompactWindow: 100_000 });
+  const plain = agent({ name: "plain" });
+  const options = { ...kit.options(), system: "REIN PROMPT\n\nHOUSE RULES", childSystemBare: () => "REIN PROMPT" };
+  const session = Session.create(kit.dir.path, withSubagents(options, { agents: [lean, plain] }));
+  // ~80,000 tokens by the estimate: over 80% of what a 100,000-token window leaves, far under the model's 1M
+  const big = `Summarise this.\n${"x".repeat(320_000)}`;
+  kit.fake.script(
+    { reply: [{ type: "tool_use", name: "task", input: { description: "d", prompt: big, subagent_type: "plain" } }] },
+    { reply: [{ type: "text", text: "plain done" }] },
+    { reply: [{ type: "tool_use", name: "task", input: { description: "d", prompt: big, subagent_type: "lean" } }] },
+    { reply: [{ type: "text", text: "The user wants x summarised." }] },
+    { reply: [{ type: "text", text: "lean done" }] },
+    { reply: [{ type: "text", text: "done" }] },
+  );
+  await session.prompt("go");
+  const systems = kit.fake.requests.map((r) => JSON.stringify(r.body.system));
+  expect(systems[1]).toContain("HOUSE RULES");
+  // The lean child's first call is the summary of its too-big conversation, then its turn, whose prompt has no instructions.
+  expect(kit.fake.requests[3]!.body.tools).toEqual([]);
+  expect(systems[3]).toContain("working memory");
+  expect(systems[4]).toContain("WORKER AGENT");
+  expect(systems[4]).not.toContain("HOUSE RULES");
+});
