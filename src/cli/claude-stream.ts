@@ -5,7 +5,7 @@
 // with each tool result (`tool_use_result` structured), and last a `result` line (claude-result.ts).
 // `claude-json` prints that result alone. Built from rein's session events; pure but for `write`.
 import type { StampedEvent } from "../app/events.ts";
-import { claudeContent, claudeInputOf, claudeName, claudeResponse } from "../session/session-hooks.ts";
+import { claudeContent, claudeInputOf, claudeName, claudeResponse } from "../app/claude-dialect.ts";
 import { claudeResult, claudeUsage, zero, type Denial, type RunSeen } from "./claude-result.ts";
 import { streamEvents } from "./claude-stream-events.ts";
 
@@ -23,8 +23,7 @@ export type ClaudeInit = {
   plugins?: readonly { name: string; path: string }[];
 };
 
-export const CLAUDE_FORMATS = ["claude-stream-json", "claude-json"] as const;
-export const isClaudeFormat = (format: string): format is (typeof CLAUDE_FORMATS)[number] => (CLAUDE_FORMATS as readonly string[]).includes(format);
+export { CLAUDE_FORMATS, isClaudeFormat } from "./claude-format.ts";
 
 const MODES: Readonly<Record<string, string>> = { "accept-edits": "acceptEdits" };
 

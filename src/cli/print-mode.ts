@@ -19,7 +19,7 @@ import { sessionlessResult } from "./sessionless-result.ts";
 import type { Session } from "../session/session.ts";
 import { stopBackgroundCommands } from "../app/stop-background.ts";
 import { sessionEndMemoryLine } from "./session-end-memory.ts";
-import { claudeRenderer, claudeSessionlessResult, isClaudeFormat } from "./claude-stream.ts";
+import { claudeStream, isClaudeFormat } from "./claude-format.ts";
 import { jsonSchemaCheck, schemaStopCheck, type SchemaCheck } from "./json-schema.ts";
 
 export const EXIT_CODES: Record<ResultStatus, number> = { success: 0, error: 1, permission: 3, max_turns: 4, interrupted: 130, stopped: 5 };
@@ -79,7 +79,7 @@ export async function printMode(ctx: Context): Promise<number> {
         slashCommands: (loaded?.commands ?? []).map((c) => c.name),
         plugins: (loaded?.plugins ?? []).map((p) => ({ name: p.name, path: p.root })),
       };
-      streaming = session.subscribe(claudeRenderer(init, schema ? withStructuredOutput(writeLine, schema) : writeLine, format === "claude-stream-json", args.includePartialMessages));
+      streaming = session.subscribe(claudeStream().claudeRenderer(init, schema ? withStructuredOutput(writeLine, schema) : writeLine, format === "claude-stream-json", args.includePartialMessages));
     } else if (!args.compact) session.subscribe(stderrRenderer(warn, ctx.cwd));
     const result = args.compact ? await session.compactRun(args.focus) : turns ? await turns(session) : await session.prompt(withInitialPrompt(prompt, settings));
     const structured = schema && result.status === "success" ? schema.check(result.text ?? "") : undefined;
@@ -144,7 +144,7 @@ function turnsInput(args: Context["args"]) {
 function stopBeforeSession(format: Context["args"]["outputFormat"], signal: StopSignal): never {
   const message = `interrupted by ${signal} before the run started; nothing was stored`;
   if (format === "text") warn(message);
-  else out(isClaudeFormat(format) ? claudeSessionlessResult("interrupted", message) : sessionlessResult("interrupted", message));
+  else out(isClaudeFormat(format) ? claudeStream().claudeSessionlessResult("interrupted", message) : sessionlessResult("interrupted", message));
   process.exit(SIGNAL_EXIT_CODES[signal]);
 }
 

@@ -3,11 +3,10 @@
 // interactive prompt must not wait for the configuration, the store and the provider to load.
 import { parseArgs, UsageError } from "../app/args.ts";
 import type { Context } from "../app/context.ts";
-import { HELP } from "./help.ts";
 import type { InteractiveHooks } from "./interactive.ts";
 import { bothTerminals, err, out } from "../app/output.ts";
 import { sessionlessResult } from "./sessionless-result.ts";
-import { claudeSessionlessResult } from "./claude-stream.ts";
+import { claudeStream } from "./claude-format.ts";
 
 const context = async (args: ReturnType<typeof parseArgs>, env: Record<string, string | undefined>): Promise<Context> =>
   (await import("../app/context.ts")).resolveContext(args, env);
@@ -18,7 +17,7 @@ export type RunHooks = InteractiveHooks & { acp?: (args: ReturnType<typeof parse
 export async function run(argv: string[], env: Record<string, string | undefined> = process.env, hooks: RunHooks = {}): Promise<number> {
   try {
     const args = parseArgs(argv);
-    if (args.help) return print(HELP);
+    if (args.help) return print((await import("./help.ts")).HELP);
     if (args.version) return print(`rein ${(await import("../version.ts")).VERSION}\n`);
     const [command, ...rest] = args.command;
     if (command === "acp" && !args.print && hooks.acp) return await hooks.acp(args, env);
@@ -75,7 +74,7 @@ function earlyResult(argv: readonly string[], error: unknown): void {
   const at = argv.indexOf("--output-format");
   const format = at >= 0 ? argv[at + 1] : argv.find((a) => a.startsWith("--output-format="))?.slice(16);
   const message = error instanceof Error ? error.message : String(error);
-  if (print && (format === "claude-json" || format === "claude-stream-json")) return out(claudeSessionlessResult("error", message));
+  if (print && (format === "claude-json" || format === "claude-stream-json")) return out(claudeStream().claudeSessionlessResult("error", message));
   if (!print || (format !== "json" && format !== "stream-json")) return;
   out(sessionlessResult("error", message));
 }

@@ -16,7 +16,6 @@ export function hookProcessEnv(env: Readonly<Record<string, string | undefined>>
 export type { HookEntry } from "../hooks/sources.ts";
 export type { HookPoints } from "../hooks/points.ts";
 export { hookDepthStop, MAX_HOOK_DEPTH } from "../hooks/depth.ts";
-export { claudeContent, claudeInputOf, claudeName, claudeResponse } from "../hooks/dialect.ts";
 
 /** Every hook from every source (rein's config files, Claude Code's settings files), and what was wrong in Claude Code's. */
 export function loadHooks(input: HookSourcesInput): { entries: HookEntry[]; warnings: string[]; notes: string[] } {
