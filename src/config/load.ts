@@ -238,7 +238,8 @@ function claudeFlagRules(overrides: Overrides, base: ClaudeRuleBase, warnings: s
 /** Claude Code's asks and denies hold over any allow (its order is deny, ask, allow); rein's own denies stay above its asks. */
 function claudeTail(claude: ReturnType<typeof readClaudeSettings>, own: { user: Rule[]; project: Rule[]; flags: Rule[] }): (Rule & { source: string })[] {
   if (claude.asks.length === 0 && claude.denies.length === 0) return [];
-  const denies = (source: string, list: readonly Rule[]) => list.filter((rule) => rule.action === "deny").map((rule) => ({ ...rule, source }));
+  // A rule that names its own source keeps it: the user's denies repeated among an untrusted project's rules are still the user's.
+  const denies = (source: string, list: readonly (Rule & { source?: string })[]) => list.filter((rule) => rule.action === "deny").map((rule) => ({ ...rule, source: rule.source ?? source }));
   return [...claude.asks, ...denies("user config", own.user), ...denies("project config", own.project), ...denies("command line", own.flags), ...claude.denies];
 }
 
