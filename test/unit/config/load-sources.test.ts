@@ -26,7 +26,7 @@ test("--allowedTools entries (space or comma lists) become flag rules naming the
 test("--disallowedTools go to the tail, after every allow, so no allow rule can lift them", () => {
   const config = ws.load({ overrides: { claudeDeny: ["WebFetch(domain:evil.com)"], allow: ["webfetch(*)"] } });
   const tail = config.rules.tail;
-  expect(tail.every((r) => r.action === "deny" && r.source === "--disallowedTools WebFetch(domain:evil.com)")).toBe(true);
+  expect(tail.every((r) => r.action === "deny" && (r as { source?: string }).source === "--disallowedTools WebFetch(domain:evil.com)")).toBe(true);
   expect(tail.map((r) => r.pattern)).toEqual(["https://evil.com", "https://evil.com/*", "http://evil.com", "http://evil.com/*"]);
   expect(config.rules.flags).toContainEqual(expect.objectContaining({ permission: "webfetch", pattern: "*", action: "allow" }));
 });
@@ -36,11 +36,11 @@ test("with a Claude Code deny in force, rein's own denies are repeated after it 
   ws.writeProject({ permissions: { ask: ["bash(*)"] } });
   const config = ws.load({ overrides: { claudeDeny: ["Bash(curl:*)"], deny: ["edit(/etc/*)"] } });
   // an untrusted project's ask comes after the user's deny: the user's deny is repeated after it
-  expect(config.rules.project).toEqual([
+  expect(config.rules.project as unknown[]).toEqual([
     { permission: "bash", pattern: "*", action: "ask" },
     { permission: "bash", pattern: "rm *", action: "deny", source: "user config (kept over the untrusted project's)" },
   ]);
-  expect(config.rules.tail.map((r) => `${r.permission}(${r.pattern}) ${r.source}`)).toEqual([
+  expect(config.rules.tail.map((r) => `${r.permission}(${r.pattern}) ${(r as { source?: string }).source}`)).toEqual([
     "bash(rm *) user config",
     // the user's deny repeated among the project's rules is still the user's, not the project's
     "bash(rm *) user config (kept over the untrusted project's)",
