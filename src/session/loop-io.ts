@@ -41,8 +41,12 @@ export function loopIO(core: SessionCore, model: string, signal: AbortSignal): L
     emit: (event) => void core.emit(event),
     bound: options.bound(id),
     prepare: (tool) => {
-      // A bash call that turns out read-only runs in the shared sandbox: it starts while the call is written.
-      if (tool === "bash") prepareBash(() => ({ masked: sandboxPolicy(core, true).masked, env: core.toolEnv }));
+      // A bash call that turns out read-only runs in the shared sandbox: it starts while the first call is
+      // written (later calls find the next shell forked ahead by the last one).
+      if (tool === "bash" && !core.bashPrepared) {
+        core.bashPrepared = true;
+        prepareBash(() => ({ masked: sandboxPolicy(core, true).masked, env: core.toolEnv }));
+      }
       if (core.warmedUp) return;
       core.warmedUp = true;
       core.options.warmUp?.();

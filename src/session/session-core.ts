@@ -37,6 +37,8 @@ export class SessionCore {
   inRun = false;
   started = false;
   warmedUp = false;
+  /** the shared read-only sandbox was started ahead of this session's first bash call (loop-io.ts prepare) */
+  bashPrepared = false;
   /** the seq of the last event this session persisted: a committed message records where it stands */
   lastSeq = 0;
   readonly files = fileMemory();
