@@ -221,7 +221,7 @@ export function sessionOptions(settings: RunSettings, store: Store, registry = t
   const memory = chosen ? mainAgentMemory(chosen, { home: settings.home, projectRoot: settings.projectRoot }) : undefined;
   const agent = memory?.agent ?? chosen;
   // The main agent's hooks and inline MCP servers join the run's; its effort goes on its requests.
-  const run = agent?.hooks || agent?.mcpServers ? { ...settings, ...mainAgentRun(agent, settings) } : settings;
+  const run = agent?.hooks || agent?.mcpServers || agent?.effort !== undefined ? { ...settings, ...mainAgentRun(agent, settings) } : settings;
   const base = baseSessionOptions(run, store, registry, agent);
   const effortful = agent?.effort !== undefined ? { ...base, stream: withEffort(base.stream, agent.effort) } : base;
   const options = memory ? memory.apply(effortful) : effortful;

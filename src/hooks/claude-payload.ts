@@ -14,7 +14,7 @@ const BARE: ReadonlySet<string> = new Set(["SessionStart", "SessionEnd", "Subage
 const NO_EFFORT: ReadonlySet<string> = new Set(["UserPromptSubmit", "TaskCreated", "TaskCompleted", "TeammateIdle"]);
 const EDIT_TOOLS: ReadonlySet<string> = new Set(["edit", "write"]);
 
-type Ctx = Pick<HookContext, "sessionId" | "transcriptPath" | "claudeTranscriptPath" | "cwd" | "permissionMode" | "subagent" | "promptId">;
+type Ctx = Pick<HookContext, "sessionId" | "transcriptPath" | "claudeTranscriptPath" | "cwd" | "permissionMode" | "subagent" | "promptId" | "effort">;
 
 export function claudePayload(fired: Fired, ctx: Ctx): Record<string, unknown> {
   const event = fired.event;
@@ -29,7 +29,7 @@ export function claudePayload(fired: Fired, ctx: Ctx): Record<string, unknown> {
     ...(event !== "SessionStart" && ctx.promptId ? { prompt_id: ctx.promptId() } : {}),
     ...(bare ? {} : { permission_mode: MODES[ctx.permissionMode] ?? ctx.permissionMode }),
     ...(ctx.subagent ? { agent_id: ctx.subagent.agentId, agent_type: ctx.subagent.agentType } : {}),
-    ...(bare || NO_EFFORT.has(event) ? {} : { effort: { level: "medium" } }),
+    ...(bare || NO_EFFORT.has(event) ? {} : { effort: { level: ctx.effort ?? "medium" } }),
     hook_event_name: event,
     ...(tool ? { tool_name: claudeName(tool) } : {}),
     ...(input ? { tool_input: input } : {}),

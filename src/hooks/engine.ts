@@ -23,6 +23,8 @@ export type HookContext = {
   projectDir: string;
   transcriptPath: string;
   permissionMode: string;
+  /** the reasoning effort the session's agent asks (its payloads' `effort.level`; "medium", the models' default, when none) */
+  effort?: string;
   /** the environment hook processes are made from: the tools' (no provider keys) */
   env: Readonly<Record<string, string>>;
   emit: (event: HookRunEvent) => void;

@@ -96,15 +96,17 @@ type MainRun = { hooks?: SessionHookSettings; mcp?: McpSettings; env: Readonly<R
  * What the main agent (`--agent NAME`) adds to the run's settings, as Claude Code applies it on the
  * main thread: its `hooks` join the session's while it runs (its `Stop` stays `Stop`; not passed to
  * the subagents it starts), and the servers it defines inline start with the session's (a
- * configured server of the same name wins, with a warning).
+ * configured server of the same name wins, with a warning); its effort is the hooks' payloads' `effort.level`.
  */
 export function mainAgentRun(agent: AgentDefinition, run: MainRun): Pick<MainRun, "hooks" | "mcp"> {
   const out: Pick<MainRun, "hooks" | "mcp"> = {};
+  // Claude Code payloads' `effort.level` is the agent's
+  if (typeof agent.effort === "string" && run.hooks) out.hooks = { ...run.hooks, effort: agent.effort };
   if (agent.hooks) {
     const warnings: string[] = [];
     const entries = agentHookEntries({ name: agent.name, source: agent.source, hooks: agent.hooks }, warnings, [], "main");
     for (const line of warnings) run.warn?.(line);
-    const hooks = run.hooks ?? { entries: [], projectDir: run.projectRoot, permissionMode: "default" };
+    const hooks = out.hooks ?? run.hooks ?? { entries: [], projectDir: run.projectRoot, permissionMode: "default" };
     out.hooks = { ...hooks, entries: [...hooks.entries, ...entries] };
   }
   const inline = Object.entries(inlineServers(agent));

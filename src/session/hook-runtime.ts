@@ -41,6 +41,7 @@ export function startSessionHooks(settings: SessionHookSettings, session: HookSe
     entrypoint,
     ...(sub ? { subagent: { agentId: session.id, agentType: sub.agentType, transcriptPath, claudeTranscriptPath: claudePath } } : {}),
     permissionMode: settings.permissionMode,
+    ...(settings.effort ? { effort: settings.effort } : {}),
     env: session.env,
     emit: session.emit,
     newId: () => newId("hook"),

@@ -27,6 +27,8 @@ export type SessionHookSettings = {
   entries: readonly HookEntry[];
   projectDir: string;
   permissionMode: string;
+  /** the level an agent file's `effort` asks, for Claude Code payloads' `effort` */
+  effort?: string;
   /** the front end, as Claude Code's CLAUDE_CODE_ENTRYPOINT says it: `sdk-cli` (headless, the default) or `cli` (the terminal) */
   entrypoint?: string;
   /** a subagent's session: its hooks speak of the parent session and name the agent (SubagentStart, SubagentStop) */

@@ -25,6 +25,7 @@ import { membership } from "./task-list.ts";
 import { newId } from "./ids.ts";
 import { take } from "./mailbox.ts";
 import type { TmuxSettings } from "./tmux-worker.ts";
+import type { SessionHookSettings } from "./session-hooks.ts";
 
 /** how deep subagents nest: a session at this depth starts no more */
 export const MAX_TASK_DEPTH = 3;
@@ -354,7 +355,7 @@ function childOptions(parentOptions: SessionOptions, agent: AgentDefinition, par
     // A child reads what its parent's conversation holds: it starts tainted as the parent is.
     ...(parentOptions.taint ? { taint: { ...parentOptions.taint, initial: [...parentOptions.taint.initial, ...(parent.taintSources?.() ?? [])] } } : {}),
     ...(parentOptions.hooks || fields.hookEntries.length
-      ? { hooks: { ...(parentOptions.hooks ?? { projectDir: parent.cwd, permissionMode: "default" }), entries: fields.hookEntries, subagent: { parentId: parent.id, agentType: agent.name } } }
+      ? { hooks: { ...withoutEffort(parentOptions.hooks ?? { entries: [], projectDir: parent.cwd, permissionMode: "default" }), entries: fields.hookEntries, subagent: { parentId: parent.id, agentType: agent.name }, ...(typeof agent.effort === "string" ? { effort: agent.effort } : {}) } }
       : {}),
     inherited: () => [...(parentOptions.inherited?.() ?? []), ...parent.approvals(), ...approvals.flat(), ...fields.rules],
   };
@@ -362,6 +363,12 @@ function childOptions(parentOptions: SessionOptions, agent: AgentDefinition, par
 }
 
 
+
+/** A child's hooks speak of its own agent's effort, not its parent's. */
+function withoutEffort(hooks: SessionHookSettings): SessionHookSettings {
+  const { effort: _, ...rest } = hooks;
+  return rest;
+}
 
 // The team of background workers, their worktrees and tmux panes load with the first worker that
 // needs them: a session that starts none loads none of it.

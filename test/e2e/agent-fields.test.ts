@@ -249,3 +249,20 @@ test.concurrent("omitClaudeMd: the subagent's prompt leaves out the project's CL
   expect(child).not.toContain("HOUSE RULES");
   expect(child).not.toContain("CLAUDE RULES");
 }, 120_000);
+
+test.concurrent("effort in Claude Code hook payloads: the agent's level (the main agent's, a subagent's own), medium without one", async () => {
+  await using w = await world();
+  await mkdir(w.path(".claude", "agents"), { recursive: true });
+  const log = w.path("payloads.log");
+  const hook = `hooks:\n  PreToolUse:\n    - matcher: Bash\n      hooks:\n        - type: command\n          command: "cat >> ${log}; echo >> ${log}"\n`;
+  await writeFile(w.path(".claude", "agents", "deep.md"), `---\nname: deep\ndescription: Thinks hard\neffort: high\n${hook}---\nYou think.\n`);
+  await writeFile(w.path(".claude", "agents", "light.md"), `---\nname: light\ndescription: Light work\neffort: low\n${hook}---\nYou work lightly.\n`);
+  await writeFile(w.path(".claude", "agents", "plain.md"), `---\nname: plain\ndescription: Plain work\n${hook}---\nYou work.\n`);
+  const task = (id: string, type: string) => ({ reply: [{ type: "tool_use" as const, name: "task", id, input: { description: type, prompt: "run true", subagent_type: type } }] });
+  const bashTrue = (id: string) => ({ reply: [{ type: "tool_use" as const, name: "bash", id, input: { command: "true" } }] });
+  w.fake.script(bashTrue("toolu_lead"), task("toolu_l", "light"), bashTrue("toolu_light"), { reply: [text("ok")] }, task("toolu_p", "plain"), bashTrue("toolu_plain"), { reply: [text("ok")] }, { reply: [text("done")] });
+  const run = await w.run(["-p", "go", "--agent", "deep", "--trust", "--allow", "bash"], SLOW);
+  expect(run.code).toBe(0);
+  const payloads = (await Bun.file(log).text()).trim().split("\n").map((line) => JSON.parse(line) as { effort?: { level: string }; agent_type?: string });
+  expect(payloads.map((p) => [p.agent_type ?? "main", p.effort?.level])).toEqual([["main", "high"], ["light", "low"], ["plain", "medium"]]);
+}, 120_000);
