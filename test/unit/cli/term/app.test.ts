@@ -3,7 +3,7 @@
 // loads run in order once it has, a prompt sent during a turn waits for it, Esc stops the turn and
 // gives the queued prompts back, Ctrl-C and Ctrl-D leave as documented, a pasted line break is no
 // Enter, `# note` is remembered and not sent, and a while-running command answers at once.
-import { afterAll, beforeAll, afterEach, expect, test } from "bun:test";
+import { afterAll, beforeAll, afterEach, describe, expect, test } from "bun:test";
 import chalk from "chalk";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
@@ -15,6 +15,8 @@ import type { Key } from "../../../../src/cli/term/keys.ts";
 import { Screen } from "../../../../src/cli/term/screen.ts";
 import { Transcript } from "../../../../src/cli/term/transcript.ts";
 import type { Session } from "../../../../src/session/session.ts";
+import * as v from "valibot";
+import { defineTool } from "../../../../src/sdk.ts";
 import { startKit, type Kit } from "../../../support/session-kit.ts";
 import type { EventLog } from "../../../support/event-log.ts";
 
@@ -45,9 +47,11 @@ type Rig = {
   live: () => string[];
   /** resolves once the screen has printed `text` */
   printedWhen: (text: string) => Promise<void>;
+  /** resolves once a live row holds `text` */
+  liveWhen: (text: string) => Promise<void>;
 };
 
-function rig(): Rig {
+function rig(setup: Parameters<Kit["create"]>[0] = {}): Rig {
   const writes: string[] = [];
   const waiting: { text: string; resolve: () => void }[] = [];
   const wrote = (text: string) => {
@@ -56,14 +60,19 @@ function rig(): Rig {
     for (const w of [...waiting]) if (all.includes(w.text)) (waiting.splice(waiting.indexOf(w), 1), w.resolve());
   };
   let live: string[] = [];
+  const liveWaiting: { text: string; resolve: () => void }[] = [];
   const screen = new Screen({ write: wrote, columns: () => 100, rows: () => 40 }, false);
   const original = screen.setLive.bind(screen);
-  screen.setLive = (region) => ((live = region.rows), original(region));
+  screen.setLive = (region) => {
+    live = region.rows;
+    for (const w of [...liveWaiting]) if (live.some((row) => row.includes(w.text))) (liveWaiting.splice(liveWaiting.indexOf(w), 1), w.resolve());
+    return original(region);
+  };
   let app!: App;
   const transcript = new Transcript(screen, { cwd: kit.dir.path, color: false, changed: () => app.changed() });
   const remembered: string[] = [];
   app = new App(screen, transcript, new LineEditor(), (prompt) => void remembered.push(prompt));
-  const { session, log } = kit.create();
+  const { session, log } = kit.create(setup);
   session.subscribe(app.onEvent);
   const project = join(kit.dir.path, `app-${Math.random().toString(36).slice(2)}`);
   mkdirSync(join(project, ".git"), { recursive: true });
@@ -93,6 +102,7 @@ function rig(): Rig {
     load: () => app.ready(loaded),
     live: () => live,
     printedWhen: (text) => (writes.join("").includes(text) ? Promise.resolve() : new Promise((resolve) => void waiting.push({ text, resolve }))),
+    liveWhen: (text) => (live.some((row) => row.includes(text)) ? Promise.resolve() : new Promise((resolve) => void liveWaiting.push({ text, resolve }))),
   };
 }
 const printed = (r: Rig) => r.writes.join("");
@@ -207,4 +217,68 @@ test("a command that runs while a turn runs answers at once; an empty Enter send
   release();
   await results(r, 1);
   await r.session.whenIdle();
+});
+
+describe("the permission dialog", () => {
+  const deploy = defineTool({
+    name: "deploy",
+    description: "Deploys a service",
+    input: v.object({ service: v.string() }),
+    permissions: ({ service }) => [{ permission: "deploy", pattern: service, always: [`${service}*`] }],
+    run: ({ service }) => `deployed ${service}`,
+  });
+  const asking = async () => {
+    const r = rig({ rules: [], tools: [deploy] });
+    r.load();
+    kit.fake.script({ reply: [{ type: "tool_use", name: "deploy", input: { service: "api" }, id: "toolu_d" }] }, say("over"));
+    r.type("deploy it");
+    r.press("enter");
+    await r.log.waitFor("permission_ask");
+    await r.liveWhen("what you type goes to your prompt");
+    return r;
+  };
+
+  test("keys typed as it appears go to the prompt, not the answers; once armed a number and Enter answer", async () => {
+    const r = await asking();
+    r.type("1");
+    r.press("enter");
+    // the 1 and the Enter were the prompt's: the prompt waits behind the turn, the ask is still open
+    expect(r.log.of("permission_reply")).toHaveLength(0);
+    expect(r.live()).toContain("queued: 1");
+    await r.liveWhen("↑↓ choose · Enter confirms · Esc: no");
+    r.type("1");
+    r.press("enter");
+    await r.log.waitFor("permission_reply");
+    expect(r.log.of("permission_reply")[0]!.reply).toBe("once");
+    await r.printedWhen("allowed once");
+    kit.fake.script(say("and the queued one"));
+    await results(r, 2);
+    await r.session.whenIdle();
+    expect(userTexts().at(-1)).toBe("1");
+  });
+
+  test("Esc once armed says no; the model hears the call was refused", async () => {
+    const r = await asking();
+    await r.liveWhen("↑↓ choose · Enter confirms · Esc: no");
+    r.press("escape");
+    await r.log.waitFor("result");
+    await r.session.whenIdle();
+    expect(r.log.of("permission_reply")[0]!.reply).toBe("reject");
+    expect(printed(r)).toContain("rejected");
+  });
+
+  test("the last answer asks for a message: it is typed at the prompt and sent with the refusal", async () => {
+    const r = await asking();
+    await r.liveWhen("↑↓ choose · Enter confirms · Esc: no");
+    r.press("up");
+    r.press("enter");
+    await r.liveWhen("why? › ");
+    r.type("deploy web first");
+    r.press("enter");
+    await r.log.waitFor("result");
+    await r.session.whenIdle();
+    expect(r.log.of("permission_reply")[0]).toMatchObject({ reply: "reject", message: "deploy web first" });
+    expect(printed(r)).toContain("rejected: deploy web first");
+    expect(JSON.stringify(kit.fake.requests.at(-1)!.body.messages.at(-1))).toContain("deploy web first");
+  });
 });
