@@ -28,24 +28,24 @@ export function sensitivePath(
   permission: "read" | "edit" = "read",
 ): SensitiveMatch | undefined {
   const path = normalize(absolutePath);
-  for (const [entry, what] of homeEntries(home)) {
-    if (within(path, entry)) return deny(what);
+  for (const [entry, inside, what] of homeEntries(home)) {
+    if (path === entry || path.startsWith(inside)) return deny(what);
   }
   // Another user's home holds the same kinds of secrets (`~root/.ssh`, /home/bob/.aws).
   const other = /^(?:\/root|\/home\/[^/]+|\/Users\/[^/]+|\/var\/root)\/(.+)$/.exec(path)?.[1];
   if (other !== undefined) {
-    for (const [rel, what] of HOME_DENIED) if (within(other, rel)) return deny(what);
+    for (const [rel, inside, what] of HOME_RELATIVE) if (other === rel || other.startsWith(inside)) return deny(what);
   }
-  for (const [entry, what] of SYSTEM_DENIED) {
-    if (within(path, entry)) return deny(what);
+  for (const [entry, inside, what] of SYSTEM_ENTRIES) {
+    if (path === entry || path.startsWith(inside)) return deny(what);
   }
   if (path.startsWith("/proc/")) {
     for (const [pattern, what] of PATTERN_DENIED) if (matchesPattern(path, pattern)) return deny(what);
   }
   if (CORE_DUMP.test(basename(path))) return deny("a core dump, which holds a process's memory");
   for (const dir of reinDirs) {
-    const parent = normalize(dir).replace(/(.)\/$/, "$1");
-    if (path.startsWith(`${parent}/`) && REIN_SECRET.test(path.slice(parent.length + 1).split("/")[0]!)) {
+    const inside = insideOf(dir);
+    if (path.startsWith(inside) && REIN_SECRET.test(path.slice(inside.length).split("/")[0]!)) {
       return deny("rein's own secrets and settings");
     }
   }
@@ -73,18 +73,40 @@ export function matchesPattern(path: string, pattern: string): boolean {
   return parts.length >= want.length && want.every((name, i) => name === "*" || name === parts[i]);
 }
 
-const entriesByHome = new Map<string, ReadonlyArray<readonly [string, string]>>();
+/** An entry, the prefix of what lies inside it (the entry and a slash), and what it holds. */
+type Entry = readonly [entry: string, inside: string, what: string];
+const entriesByHome = new Map<string, readonly Entry[]>();
+const withInside = ([entry, what]: readonly [string, string]): Entry => [entry, `${entry}/`, what];
+const HOME_RELATIVE: readonly Entry[] = HOME_DENIED.map(withInside);
+const SYSTEM_ENTRIES: readonly Entry[] = SYSTEM_DENIED.map(withInside);
 
-/** HOME_DENIED under `home`, made once per home (this runs for every path a walk meets). */
-function homeEntries(home: string): ReadonlyArray<readonly [string, string]> {
+/**
+ * HOME_DENIED under `home`, made once per home, each with its prefix made ahead: this runs for
+ * every path a walk meets (the read-only sandbox's search of the workspace for .env files), and
+ * making ~80 prefixes for each path was most of its time.
+ */
+function homeEntries(home: string): readonly Entry[] {
   let entries = entriesByHome.get(home);
   if (!entries) {
     const homeDir = normalize(home).replace(/(.)\/$/, "$1");
-    entries = HOME_DENIED.map(([rel, what]) => [`${homeDir === "/" ? "" : homeDir}/${rel}`, what] as const);
+    entries = HOME_DENIED.map(([rel, what]) => withInside([`${homeDir === "/" ? "" : homeDir}/${rel}`, what]));
     if (entriesByHome.size > 16) entriesByHome.clear();
     entriesByHome.set(home, entries);
   }
   return entries;
+}
+
+const insides = new Map<string, string>();
+
+/** The prefix of what lies inside a folder (normalized, with one slash at its end), remembered per spelling. */
+function insideOf(dir: string): string {
+  let inside = insides.get(dir);
+  if (inside === undefined) {
+    inside = `${normalize(dir).replace(/(.)\/$/, "$1")}/`;
+    if (insides.size > 64) insides.clear();
+    insides.set(dir, inside);
+  }
+  return inside;
 }
 
 function within(path: string, entry: string): boolean {
