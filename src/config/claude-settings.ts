@@ -5,11 +5,14 @@
 // `env` and `additionalDirectories` become settings. A deny or ask holds from any file; what a
 // project file loosens (allow, a mode, env, a model, folders) applies only in a trusted workspace.
 // These files belong to Claude Code: what rein cannot use is a warning, never an error.
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
 import type { PermissionMode } from "../permission/modes.ts";
 import type { RuleAction, WrittenRule } from "../permission/rule-syntax.ts";
 import { translateClaudeRule, type ClaudeRuleBase } from "./claude-rule.ts";
 import { optionalJsonObject, parseJsonObject } from "./optional-json.ts";
+import { claudeSettingsFiles, noClaudeSettings } from "./foreign-files.ts";
+
+export { claudeSettingsFiles, MANAGED_SETTINGS } from "./foreign-files.ts";
 
 type Env = Record<string, string | undefined>;
 /** `flag`: the file or JSON of `--settings` */
@@ -39,8 +42,6 @@ export type ClaudeSettings = {
 };
 export type ClaudeScalars = { model?: string; permissionMode?: PermissionMode };
 
-/** Where Claude Code keeps the managed file on Linux; REIN_CLAUDE_MANAGED_SETTINGS points elsewhere (tests). */
-export const MANAGED_SETTINGS = "/etc/claude-code/managed-settings.json";
 
 /** Claude Code's `defaultMode` names as rein's permission modes. */
 export const CLAUDE_MODES: Readonly<Record<string, PermissionMode>> = {
@@ -58,17 +59,6 @@ const PERMISSION_KEYS = new Set(["allow", "deny", "ask", "defaultMode", "additio
 /** Variables a settings file may not set for rein's tools: the providers' keys and endpoints, rein's own. */
 const RESERVED_ENV = /^(ANTHROPIC_|OPENAI_|OPENROUTER_|REIN_)/;
 
-/** `sources`: Claude Code's `--setting-sources` (the managed file is always read). */
-export function claudeSettingsFiles(opts: { projectRoot: string; home: string; env: Env; sources?: readonly string[] }): [string, ClaudeScope][] {
-  const userDir = opts.env.CLAUDE_CONFIG_DIR || join(opts.home, ".claude");
-  const all: [string, ClaudeScope][] = [
-    [join(userDir, "settings.json"), "user"],
-    [join(opts.projectRoot, ".claude", "settings.json"), "project"],
-    [join(opts.projectRoot, ".claude", "settings.local.json"), "local"],
-    [opts.env.REIN_CLAUDE_MANAGED_SETTINGS || MANAGED_SETTINGS, "managed"],
-  ];
-  return all.filter(([, scope]) => scope === "managed" || !opts.sources || opts.sources.includes(scope));
-}
 
 export type ClaudeSettingsOptions = {
   cwd: string;
@@ -83,7 +73,7 @@ export type ClaudeSettingsOptions = {
 };
 
 export function readClaudeSettings(opts: ClaudeSettingsOptions): ClaudeSettings {
-  const out: ClaudeSettings = { allow: { user: [], project: [], flag: [] }, asks: [], denies: [], user: {}, project: {}, flag: {}, managed: {}, env: {}, directories: [], files: [], warnings: [] };
+  const out = noClaudeSettings();
   const files = claudeSettingsFiles(opts);
   for (const [file, scope] of files.filter(([, scope]) => scope !== "managed")) {
     const json = readJsonObject(file, out.warnings);

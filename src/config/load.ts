@@ -2,8 +2,9 @@ import { homedir } from "node:os";
 import { resolve } from "node:path";
 import * as v from "valibot";
 import { type ClaudeRuleBase, translateClaudeRule } from "./claude-rule.ts";
-import { type ClaudeFileReport, readClaudeSettings } from "./claude-settings.ts";
-import { type OpencodeCommand, readOpencodeConfig } from "./opencode-config.ts";
+import type { ClaudeFileReport, ClaudeSettings, ClaudeSettingsOptions } from "./claude-settings.ts";
+import { anyExists, claudeSettingsFiles, noClaudeSettings, noOpencodeConfig, opencodeFiles } from "./foreign-files.ts";
+import type { OpencodeCommand } from "./opencode-config.ts";
 import { toolRuleList } from "../permission/tool-rule.ts";
 import { ConfigError } from "./config-error.ts";
 import type { HooksConfig } from "./hooks-schema.ts";
@@ -135,18 +136,22 @@ export function loadConfig(opts: LoadOptions): ResolvedConfig {
   const project = rawProject && !opts.overrides.trust ? untrusted(rawProject, projectFile, warnings) : rawProject;
   const home = opts.home ?? (opts.env.HOME || homedir());
   const base = { cwd: resolve(opts.cwd), projectRoot: resolve(opts.cwd, opts.projectRoot), home };
-  const claude = readClaudeSettings({
+  const claudeOptions: ClaudeSettingsOptions = {
     ...base,
     env: opts.env,
     trusted: opts.overrides.trust === true,
     ...(opts.overrides.settings !== undefined ? { flag: opts.overrides.settings } : {}),
     ...(opts.overrides.settingSources ? { sources: opts.overrides.settingSources } : {}),
-  });
+  };
+  // The readers load only when there is something to read (require: loadConfig is synchronous).
+  const claude = claudeOptions.flag !== undefined || anyExists(claudeSettingsFiles(claudeOptions)) ? claudeReader().readClaudeSettings(claudeOptions) : noClaudeSettings();
   warnings.push(...claude.warnings);
   const claudeFlags = claudeFlagRules(opts.overrides, { cwd: base.cwd, root: base.projectRoot, home }, warnings);
 
   // Claude Code's files sit below rein's own at each level; its managed file is above everything.
-  const opencode = readOpencodeConfig({ ...base, env: opts.env, trusted: opts.overrides.trust === true });
+  const opencodeOptions = { ...base, env: opts.env, trusted: opts.overrides.trust === true };
+  // OPENCODE_CONFIG naming a missing file is a warning, which only the reader gives.
+  const opencode = opts.env.OPENCODE_CONFIG || anyExists(opencodeFiles(opencodeOptions)) ? opencodeReader().readOpencodeConfig(opencodeOptions) : noOpencodeConfig();
   warnings.push(...opencode.warnings);
   // The files, the environment: what the flags (and the managed file) override.
   const configured: Settings[] = [
@@ -236,7 +241,10 @@ function claudeFlagRules(overrides: Overrides, base: ClaudeRuleBase, warnings: s
 }
 
 /** Claude Code's asks and denies hold over any allow (its order is deny, ask, allow); rein's own denies stay above its asks. */
-function claudeTail(claude: ReturnType<typeof readClaudeSettings>, own: { user: Rule[]; project: Rule[]; flags: Rule[] }): (Rule & { source: string })[] {
+const claudeReader = () => require("./claude-settings.ts") as typeof import("./claude-settings.ts");
+const opencodeReader = () => require("./opencode-config.ts") as typeof import("./opencode-config.ts");
+
+function claudeTail(claude: ClaudeSettings, own: { user: Rule[]; project: Rule[]; flags: Rule[] }): (Rule & { source: string })[] {
   if (claude.asks.length === 0 && claude.denies.length === 0) return [];
   // A rule that names its own source keeps it: the user's denies repeated among an untrusted project's rules are still the user's.
   const denies = (source: string, list: readonly (Rule & { source?: string })[]) => list.filter((rule) => rule.action === "deny").map((rule) => ({ ...rule, source: rule.source ?? source }));

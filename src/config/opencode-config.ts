@@ -6,9 +6,11 @@
 // agents' loosening only in a trusted workspace. What is wrong is a warning, never a failed start.
 import { globSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
-import { foldersUpTo } from "./find-project-root.ts";
 import { readOwnText } from "../sdk/own-file.ts";
 import { optionalJsonObject } from "./optional-json.ts";
+import { noOpencodeConfig, opencodeFiles } from "./foreign-files.ts";
+
+export { opencodeFiles } from "./foreign-files.ts";
 import type { ClaudeFileReport } from "./claude-settings.ts";
 import type { ProviderEntry } from "./schema.ts";
 import type { RuleAction, WrittenRule } from "../permission/rule-syntax.ts";
@@ -42,18 +44,8 @@ const PATHS = new Set(["edit", "read", "external_directory"]);
 
 export type OpencodeCommand = { name: string; description: string; source: "user" | "project"; file: string; template: string; model?: string; agent?: string };
 
-export function opencodeFiles(opts: { cwd: string; projectRoot: string; home: string; env: Env }): [string, "user" | "project"][] {
-  const configHome = opts.env.XDG_CONFIG_HOME || join(opts.home, ".config");
-  const names = (dir: string) => [join(dir, "opencode.json"), join(dir, "opencode.jsonc")];
-  return [
-    ...names(join(configHome, "opencode")).map((f): [string, "user"] => [f, "user"]),
-    ...foldersUpTo(opts.cwd, opts.projectRoot).reverse().flatMap((dir) => names(dir).map((f): [string, "project"] => [f, "project"])),
-    ...(opts.env.OPENCODE_CONFIG ? [[resolve(opts.cwd, opts.env.OPENCODE_CONFIG), "user"] as [string, "user"]] : []),
-  ];
-}
-
 export function readOpencodeConfig(opts: { cwd: string; projectRoot: string; home: string; env: Env; trusted: boolean }): OpencodeConfig {
-  const out: OpencodeConfig = { rules: { user: [], project: [] }, model: {}, agents: [], mcpServers: [], lsp: [], commands: [], instructions: [], providers: [], files: [], warnings: [] };
+  const out = noOpencodeConfig();
   for (const [file, scope] of opencodeFiles(opts)) {
     const json = readFile(file, out.warnings, file === resolve(opts.cwd, opts.env.OPENCODE_CONFIG ?? "\0"));
     if (json) applyFile(json, file, scope, opts, out);

@@ -26,6 +26,13 @@ const LATE = [
   "src/session/team.ts",
   "src/session/worktree.ts",
   "src/session/tmux-worker.ts",
+  // What other tools' files and other output formats or providers need (issue 37 item 1).
+  "src/config/claude-settings.ts",
+  "src/config/opencode-config.ts",
+  "src/cli/claude-stream.ts",
+  "src/hooks/dialect.ts",
+  "src/cli/help.ts",
+  "src/llm/openai-chat.ts",
 ];
 
 let fake: FakeServer;
@@ -37,16 +44,20 @@ afterAll(async () => {
 });
 
 /** The modules of src/ (relative paths) that `rein -p PROMPT` loaded with `config` as the user config. */
-async function loaded(config: Record<string, unknown>, prompt = "say ok"): Promise<Set<string>> {
+async function loaded(config: Record<string, unknown>, prompt = "say ok", files: Record<string, string> = {}, args: string[] = []): Promise<Set<string>> {
   const home = mkdtempSync(join(tmpdir(), "rein-lazy-"));
   try {
     const work = join(home, "work");
     mkdirSync(join(work, ".git"), { recursive: true });
     mkdirSync(join(home, "config"), { recursive: true });
     writeFileSync(join(home, "config", "config.json"), JSON.stringify(config));
+    for (const [path, text] of Object.entries(files)) {
+      mkdirSync(join(work, path, ".."), { recursive: true });
+      writeFileSync(join(work, path), text);
+    }
     const trace = join(home, "trace.txt");
     writeFileSync(trace, "");
-    const proc = Bun.spawn([process.execPath, "--preload", join(ROOT, "test/support/trace-modules.ts"), join(ROOT, "src/main.ts"), "-p", prompt], {
+    const proc = Bun.spawn([process.execPath, "--preload", join(ROOT, "test/support/trace-modules.ts"), join(ROOT, "src/main.ts"), "-p", prompt, ...args], {
       cwd: work,
       env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, REIN_CONFIG_DIR: join(home, "config"), REIN_DATA_DIR: join(home, "data"), ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fake.url, REIN_TRACE_MODULES: trace, REIN_MCP_WAIT_MS: "200" },
       stdin: "ignore",
@@ -80,4 +91,11 @@ test("a hook, an MCP server and a language server configured, and a turn that wr
     "write a.txt",
   );
   for (const m of ["src/session/hook-runtime.ts", "src/hooks/engine.ts", "src/mcp/session.ts", "src/lsp/session.ts", "src/checkpoint/turn.ts"]) expect(modules.has(m)).toBe(true);
+}, 60_000);
+
+test("Claude Code's and OpenCode's files, when there, and a Claude output format load their readers", async () => {
+  fake.script({ reply: [{ type: "text", text: "ok" }] });
+  const files = { ".claude/settings.json": JSON.stringify({ permissions: { deny: ["Bash(rm:*)"] } }), "opencode.json": JSON.stringify({ permission: { bash: "ask" } }) };
+  const modules = await loaded({}, "say ok", files, ["--output-format", "claude-json"]);
+  for (const m of ["src/config/claude-settings.ts", "src/config/opencode-config.ts", "src/cli/claude-stream.ts"]) expect(modules.has(m)).toBe(true);
 }, 60_000);
