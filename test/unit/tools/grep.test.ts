@@ -69,9 +69,10 @@ const FIXTURE = {
 for (const engine of ["builtin", "rg"] as const) {
   describe.skipIf(engine === "rg" && !hasRg)(`grep (${engine})`, () => {
     test("a file name with a line break is printed as one escaped line, in both modes", async () => {
-      plant({ "evil\nname.txt": "needle here\n", "plain.txt": "needle too\n" });
-      expect((await run(engine, { pattern: "needle" })).output).toBe('"evil\\nname.txt"\nplain.txt');
-      expect((await run(engine, { pattern: "needle", output_mode: "content" })).output).toBe('"evil\\nname.txt":1:needle here\nplain.txt:1:needle too');
+      // A name that reads as two lines, the second naming a real file that does not match.
+      plant({ "evil\nname.txt": "needle here\n", "plain.txt": "needle too\n", "x\n./other.txt": "needle 3\n", "other.txt": "no\n" });
+      expect((await run(engine, { pattern: "needle" })).output).toBe('"evil\\nname.txt"\nplain.txt\n"x\\n./other.txt"');
+      expect((await run(engine, { pattern: "needle", output_mode: "content" })).output).toBe('"evil\\nname.txt":1:needle here\nplain.txt:1:needle too\n"x\\n./other.txt":1:needle 3');
     });
 
     test("files mode lists matching files in path order, skipping ignored, binary, .git and node_modules", async () => {
