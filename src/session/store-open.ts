@@ -86,7 +86,9 @@ export function readOnlyDatabase(path: string): Database {
   };
   try {
     return check(new Database(path, { readonly: true, strict: true }));
-  } catch {
+  } catch (error) {
+    // A newer schema is the answer: the immutable view, which ignores the WAL, would only hide it.
+    if (error instanceof StoreError) throw error;
     const uri = `file:${path.split("/").map(encodeURIComponent).join("/")}?immutable=1`;
     return check(new Database(uri, constants.SQLITE_OPEN_READONLY | constants.SQLITE_OPEN_URI));
   }
