@@ -126,6 +126,10 @@ export function runSettings(ctx: Context, extra: Pick<RunSettings, "askPolicy" |
   const resolved = model === settings.model ? settings : { ...settings, model };
   const problem = runProblem(resolved);
   if (problem) throw new MissingKeyError(problem);
+  // A fallback that cannot run would fail only once an overload needs it: say so now, as for -m.
+  const fallback = resolved.fallbackModel ? modelFor(resolved, resolved.fallbackModel, resolved.model) : undefined;
+  const fallbackProblem = fallback ? runProblem(resolved, fallback) : undefined;
+  if (fallbackProblem) throw new MissingKeyError(`--fallback-model ${resolved.fallbackModel}: ${fallbackProblem}`);
   return resolved;
 }
 

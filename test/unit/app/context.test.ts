@@ -122,6 +122,22 @@ describe("runSettings", () => {
     expect((thrown as Error).message).toContain("ANTHROPIC_API_KEY");
   });
 
+  test("a --fallback-model that cannot run is refused at start, as -m is, not when an overload needs it", () => {
+    const refused = (fallback: string) => {
+      try {
+        runSettings(ctxOf("--fallback-model", fallback));
+      } catch (error) {
+        expect(error).toBeInstanceOf(MissingKeyError);
+        return (error as Error).message;
+      }
+      throw new Error("expected the fallback to be refused");
+    };
+    expect(refused("opsu")).toStartWith('--fallback-model opsu: unknown model "opsu": use one of ');
+    expect(refused("openai/gpt-5")).toBe("--fallback-model openai/gpt-5: no API key for provider openai: set OPENAI_API_KEY (export OPENAI_API_KEY=...)");
+    // an alias of the run's provider is fine, and kept as given for the stream to resolve
+    expect(runSettings(ctxOf("--fallback-model", "haiku")).fallbackModel).toBe("haiku");
+  });
+
   test("the run's places, version and trust reach the settings", () => {
     const settings = runSettings(ctxOf("--trust"));
     expect(settings).toMatchObject({ cwd: project, projectRoot: project, home: env.HOME, trusted: true, dataDir: join(dir.path, "data"), outputDir: join(dir.path, "data", "output") });

@@ -68,6 +68,12 @@ test("no key for the model's provider: exit 2 naming the variable, before anythi
   expect(JSON.parse(lines[0]!)).toMatchObject({ type: "result", session_id: null, status: "error" });
 });
 
+test("a fallback model that cannot run: exit 2 at start, naming the flag", async () => {
+  const r = await rein(["-p", "hi", "--fallback-model", "openai/gpt-5"]);
+  expect(r.code).toBe(2);
+  expect(oneLine(r.stderr)).toBe("--fallback-model openai/gpt-5: no API key for provider openai: set OPENAI_API_KEY (export OPENAI_API_KEY=...)");
+});
+
 test("a config file that is not JSON: exit 2 naming the file", async () => {
   mkdirSync(join(dir.path, "bad-config"), { recursive: true });
   writeFileSync(join(dir.path, "bad-config", "config.json"), "{ not json");
