@@ -24,6 +24,8 @@ const CLAUDE_MODES: Record<string, PermissionMode> = {
   plan: "plan",
   auto: "auto",
   bypassPermissions: "auto",
+  // dontAsk: the default rules, and what they would ask is refused (AgentDefinition.dontAsk)
+  dontAsk: "default",
 };
 
 export function parseAgentFile(file: AgentFile): Parsed {
@@ -57,6 +59,7 @@ export function parseAgentFile(file: AgentFile): Parsed {
   if (fields.hidden === true) agent.hidden = true;
   if (typeof fields.permissionMode === "string") {
     const mode = CLAUDE_MODES[fields.permissionMode] ?? ((PERMISSION_MODES as readonly string[]).includes(fields.permissionMode) ? (fields.permissionMode as PermissionMode) : undefined);
+    if (fields.permissionMode === "dontAsk") agent.dontAsk = true;
     if (mode) agent.permissionMode = mode;
     else note(`permissionMode "${fields.permissionMode}" is not one rein has (${PERMISSION_MODES.join(", ")}): ignored`);
   }

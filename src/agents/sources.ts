@@ -111,7 +111,7 @@ function readAgentFolder(folder: Folder): AgentFolderRead {
 
 /** A plugin's agent is namespaced, and may not choose its permission mode, hooks or MCP servers (as in Claude Code). */
 function pluginAgent(agent: AgentDefinition, prefix: string, notes: string[]): AgentDefinition {
-  const { permissionMode, hooks, mcpServers, ...rest } = agent;
+  const { permissionMode, dontAsk: _dontAsk, hooks, mcpServers, ...rest } = agent;
   const ignored = [...(permissionMode ? ["permissionMode"] : []), ...(hooks ? ["hooks"] : []), ...(mcpServers ? ["mcpServers"] : [])];
   if (ignored.length) notes.push(`agent file ${agent.source}: ${ignored.join(", ")} ${ignored.length === 1 ? "is" : "are"} ignored in a plugin's agent`);
   return { ...rest, name: `${prefix}${agent.name}` };

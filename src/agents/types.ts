@@ -22,6 +22,8 @@ export type AgentDefinition = {
   maxTurns?: number;
   /** the permission mode the agent runs in (its rules come before the agent's own) */
   permissionMode?: PermissionMode;
+  /** Claude Code's `permissionMode: dontAsk`: what its rules would ask is refused, no one is asked (session/agent-fields.ts) */
+  dontAsk?: boolean;
   mode: AgentMode;
   /** not listed to the model as a subagent_type (it can still be chosen by name) */
   hidden?: boolean;

@@ -160,6 +160,14 @@ function memoryRules(dir: string, home: string): Rule[] {
   ]);
 }
 
+/** `permissionMode: dontAsk`: what the rules would ask of the agent is refused at once, naming the agent. */
+export function dontAskPolicy(agent: string): NonNullable<SessionOptions["askPolicy"]> {
+  return () => ({
+    reply: "reject",
+    explain: `Not run: the ${agent} agent asks no one (permissionMode dontAsk) and no rule allows this call. Do not try to get the same effect another way; say which permission it needs.`,
+  });
+}
+
 /** Each effort stream's own stream: a subagent's requests carry its agent's effort, not its parent's. */
 const withoutEffort = new WeakMap<StreamFn, StreamFn>();
 

@@ -17,7 +17,7 @@ import type { Store } from "./store.ts";
 import { dirname } from "node:path";
 import { resolveForCheck } from "../permission/paths.ts";
 import type { Worktree } from "./worktree.ts";
-import { agentFields, withEffort } from "./agent-fields.ts";
+import { agentFields, dontAskPolicy, withEffort } from "./agent-fields.ts";
 import type { Worker } from "./team.ts";
 import { taskListTools } from "../agents/task-list-tools.ts";
 import { joinTeam, leadOf, taskListHost } from "./team-host.ts";
@@ -347,6 +347,8 @@ function childOptions(parentOptions: SessionOptions, agent: AgentDefinition, par
     },
     expand: async (requests, cwd) => tighten(parentOptions.expand ? await parentOptions.expand(requests, cwd) : requests),
     maxTurns: agent.maxTurns ?? parentOptions.maxTurns,
+    // permissionMode dontAsk (Claude Code's): its asks are refused, not sent up to a person
+    ...(agent.dontAsk ? { askPolicy: dontAskPolicy(agent.name) } : {}),
     // autoCompactWindow (Claude Code's): it only ever lowers the window the child would have.
     ...(agent.autoCompactWindow ? { contextWindow: Math.min(agent.autoCompactWindow, parentOptions.contextWindow ?? (parentOptions.models ?? BUILTIN_CATALOG).info(model).contextWindow) } : {}),
     // The parent's cap over the parent's run's spending: children running at once see each other's.

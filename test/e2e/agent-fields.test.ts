@@ -266,3 +266,19 @@ test.concurrent("effort in Claude Code hook payloads: the agent's level (the mai
   const payloads = (await Bun.file(log).text()).trim().split("\n").map((line) => JSON.parse(line) as { effort?: { level: string }; agent_type?: string });
   expect(payloads.map((p) => [p.agent_type ?? "main", p.effort?.level])).toEqual([["main", "high"], ["light", "low"], ["plain", "medium"]]);
 }, 120_000);
+
+test.concurrent("permissionMode dontAsk: what the agent's calls would ask is refused by the agent's own rule, not put to anyone", async () => {
+  await using w = await world();
+  await mkdir(w.path(".claude", "agents"), { recursive: true });
+  await writeFile(w.path(".claude", "agents", "careful.md"), "---\nname: careful\ndescription: Asks no one\npermissionMode: dontAsk\n---\nYou are careful.\n");
+  w.fake.script(
+    { reply: [{ type: "tool_use", name: "task", id: "toolu_c", input: { description: "c", prompt: "make a file", subagent_type: "careful" } }] },
+    { reply: [{ type: "tool_use", name: "bash", id: "toolu_child", input: { command: "touch by-child" } }] },
+    { reply: [text("could not")] },
+    { reply: [text("done")] },
+  );
+  const run = await w.run(["-p", "go", "--trust"], SLOW);
+  expect(run.code).toBe(0);
+  expect(JSON.stringify(w.fake.requests[2]!.body.messages.at(-1))).toContain("the careful agent asks no one (permissionMode dontAsk)");
+  expect(await Bun.file(w.path("by-child")).exists()).toBe(false);
+}, 120_000);

@@ -151,3 +151,18 @@ test("omitClaudeMd: the subagent's prompt has no instruction files; autoCompactW
   expect(systems[4]).toContain("WORKER AGENT");
   expect(systems[4]).not.toContain("HOUSE RULES");
 });
+
+test("permissionMode dontAsk: a subagent's ask is refused at once where its parent would put it to a person", async () => {
+  const careful = agent({ name: "careful", dontAsk: true, permissionMode: "default" });
+  const options = kit.options({ tools: [tool("write")], rules: [{ permission: "*", pattern: "*", action: "ask" }, { permission: "task", pattern: "*", action: "allow" }] });
+  const session = Session.create(kit.dir.path, withSubagents(options, { agents: [careful] }));
+  kit.fake.script(
+    { reply: [{ type: "tool_use", name: "task", input: { description: "d", prompt: "write it", subagent_type: "careful" } }] },
+    { reply: [{ type: "tool_use", name: "write", input: {} }] },
+    { reply: [{ type: "text", text: "refused" }] },
+    { reply: [{ type: "text", text: "done" }] },
+  );
+  const result = await session.prompt("go");
+  expect(result.status).toBe("success");
+  expect(JSON.stringify(kit.fake.requests[2]!.body.messages.at(-1))).toContain("the careful agent asks no one (permissionMode dontAsk)");
+});
