@@ -23,6 +23,8 @@ const UNITS: [string, number][] = [
 
 /** 2592000000 -> "30d": the largest unit that divides it (what --older-than accepts). */
 export function duration(ms: number): string {
+  // 0 divides by every unit: say it in days, as `--older-than 0d` is usually written, not "0w"
+  if (ms === 0) return "0d";
   const [unit, size] = UNITS.find(([, size]) => ms % size === 0) ?? ["s", 1000];
   return `${Math.round(ms / size)}${unit}`;
 }

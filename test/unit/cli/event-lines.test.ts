@@ -78,5 +78,6 @@ describe("the sessions listing", () => {
     expect(duration(90 * 60_000)).toBe("90m");
     expect(duration(36 * 3_600_000)).toBe("36h");
     expect(duration(45_000)).toBe("45s");
+    expect(duration(0)).toBe("0d");
   });
 });
