@@ -49,9 +49,11 @@ export function parseAgentFile(file: AgentFile): Parsed {
   const model = typeof fields.model === "string" ? fields.model.trim() : undefined;
   // An alias (`opus`) stays as written: the run resolves it for the provider in use (llm/aliases.ts).
   if (model && model !== "inherit") agent.model = model;
-  const turns = fields.maxTurns ?? fields.maxSteps;
+  const turnsWritten = fields.maxTurns ?? fields.maxSteps;
+  // Claude Code also takes the number as text (`maxTurns: "7"`).
+  const turns = typeof turnsWritten === "string" && /^\d+$/.test(turnsWritten.trim()) ? Number(turnsWritten.trim()) : turnsWritten;
   if (typeof turns === "number" && Number.isInteger(turns) && turns > 0) agent.maxTurns = turns;
-  else if (turns !== undefined) note(`maxTurns/maxSteps must be a positive whole number, got ${JSON.stringify(turns)}: ignored`);
+  else if (turnsWritten !== undefined) note(`maxTurns/maxSteps must be a positive whole number, got ${JSON.stringify(turnsWritten)}: ignored`);
   if (typeof fields.mode === "string") {
     if ((AGENT_MODES as readonly string[]).includes(fields.mode)) agent.mode = fields.mode as AgentMode;
     else note(`mode must be one of ${AGENT_MODES.join(", ")}, got "${fields.mode}": ignored`);

@@ -115,13 +115,14 @@ test("withEffort: a subagent's stream carries its own agent's effort, never its 
 test("Claude Code's readings: \"true\" for true, effort in any case or as a number in text, one bad mcpServers item costs only itself, autoCompactWindow of at least 100000", () => {
   const dir = join(kit.dir.path, "readings", ".claude", "agents");
   agentFile(dir, "loose", 'background: "true"\nomitClaudeMd: "true"\neffort: Med\nautoCompactWindow: 150000\nmcpServers:\n  - docs\n  - 42\n  - own: {command: srv}\n');
-  agentFile(dir, "tight", "effort: \"7\"\nautoCompactWindow: 5000\n");
+  agentFile(dir, "tight", "effort: \"7\"\nautoCompactWindow: 5000\nmaxTurns: \"12\"\n");
   const home = join(kit.dir.path, "home");
   const { agents, report } = loadAgents({ cwd: join(kit.dir.path, "readings"), projectRoot: join(kit.dir.path, "readings"), home, configDir: join(home, "config"), trusted: true });
   const loose = agents.find((a) => a.name === "loose")!;
   expect(loose).toMatchObject({ background: true, omitClaudeMd: true, effort: "medium", autoCompactWindow: 150_000, mcpServers: ["docs", { own: { command: "srv" } }] });
   const tight = agents.find((a) => a.name === "tight")!;
   expect(tight.effort).toBe(7);
+  expect(tight.maxTurns).toBe(12);
   expect(tight.autoCompactWindow).toBeUndefined();
   expect(report.notes.some((n) => n.includes("an mcpServers item must be a server name or one NAME: {configuration}, got 42: ignored"))).toBe(true);
   expect(report.notes.some((n) => n.includes("autoCompactWindow must be a whole number of tokens, at least 100000, got 5000: ignored"))).toBe(true);
