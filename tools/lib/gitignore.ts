@@ -1,4 +1,4 @@
-// .gitignore rules as data: parse a file's text into rules, then ask whether a path is ignored.
+// .gitignore rules as data: parse a file's text into rules, then ask whether a name in a folder is ignored.
 // Follows gitignore(5): comments, `!` negation, trailing `/` for directories only, a slash at the
 // start or in the middle anchors a pattern to the file's folder, `**` spans folders, and the last
 // matching rule wins (rules from deeper files come later, so they win over shallower ones).
@@ -32,17 +32,22 @@ export function parseGitignore(text: string, dir: string): IgnoreRule[] {
   return rules;
 }
 
-/** `path` is absolute; rules whose base does not contain it are skipped. */
-export function isIgnored(rules: readonly IgnoreRule[], path: string, isDir: boolean): boolean {
-  let ignored = false;
-  for (const rule of rules) {
-    if (rule.dirOnly && !isDir) continue;
-    if (!path.startsWith(rule.base)) continue;
-    const rel = path.slice(rule.base.length);
-    const subject = rule.basename ? rel.slice(rel.lastIndexOf("/") + 1) : rel;
-    if (rule.regex.test(subject)) ignored = !rule.negate;
-  }
-  return ignored;
+/**
+ * Whether a name in the folder `dir` (absolute, ending in `/`) is ignored, the rules that cannot
+ * apply there set aside once for the whole folder: a walk asks this of every entry.
+ */
+export function ignoredIn(rules: readonly IgnoreRule[], dir: string): (name: string, isDir: boolean) => boolean {
+  const here: { rule: IgnoreRule; prefix: string }[] = [];
+  for (const rule of rules) if (dir.startsWith(rule.base)) here.push({ rule, prefix: dir.slice(rule.base.length) });
+  if (here.length === 0) return () => false;
+  return (name, isDir) => {
+    let ignored = false;
+    for (const { rule, prefix } of here) {
+      if (rule.dirOnly && !isDir) continue;
+      if (rule.regex.test(rule.basename ? name : prefix + name)) ignored = !rule.negate;
+    }
+    return ignored;
+  };
 }
 
 /** A pattern git could not match either (a class like `[z-a]`) is left out. */
