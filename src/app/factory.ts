@@ -38,7 +38,8 @@ export { lspConfigs } from "../lsp/config.ts";
 import { serverSearchTool, websearchTool, type WebSearchSettings } from "../registry/builtin.ts";
 import { searchStandIn, withServerSearch } from "../session/server-search.ts";
 export { instructionWarnings, loadInstructions, INSTRUCTION_CAP_BYTES } from "../memory/instructions.ts";
-import { sessionSkills, type SessionSkills, type SkillPlaces } from "../session/skills.ts";
+import type { SessionSkills, SkillPlaces } from "../session/skills.ts";
+import { runSessionSkills } from "../session/run-skills.ts";
 import type { ActivePlugins } from "../plugins/active.ts";
 import { maskSource } from "../session/sandbox-masks.ts";
 import { memberInbox, mayStartTasks, withSubagents } from "../session/subagents.ts";
@@ -352,7 +353,7 @@ function runSkills(settings: RunSettings, contextWindow: number, modelProblem: (
   const subagents = (settings.agents?.list ?? []).filter((a) => a.mode !== "primary").map((a) => a.name);
   const commands = settings.skills.commands;
   const places = { cwd: settings.cwd, projectRoot: settings.projectRoot, home: settings.home, configDir, trusted, ...(commands?.length ? { commands } : {}) };
-  return sessionSkills(places, contextWindow, { modelProblem, ...(builtins ? { builtins } : {}), ...(plugins ? { plugins } : {}), ...(prompts ? { prompts } : {}), subagents, ...(settings.agents?.name ? { primary: settings.agents.name } : {}) });
+  return runSessionSkills(places, contextWindow, { modelProblem, ...(builtins ? { builtins } : {}), ...(plugins ? { plugins } : {}), ...(prompts ? { prompts } : {}), subagents, ...(settings.agents?.name ? { primary: settings.agents.name } : {}) });
 }
 
 function withTool(tools: () => Promise<Tool[]>, tool: Tool | undefined): () => Promise<Tool[]> {

@@ -10,7 +10,7 @@ import { UsageError } from "../app/args.ts";
 import { openSession } from "./open-session.ts";
 import { startupWarnings, openStore, runSettings, untrustedSummary, untrustedToolsWarning, type Context } from "../app/context.ts";
 import { budgetWarning, initialTurn, instructionSources, loadInstructions, sessionOptions, toolRegistry } from "../app/factory.ts";
-import { commandProblem, skillProblems } from "../session/skills.ts";
+import { commandProblem, skillProblems } from "../session/run-skills.ts";
 import { formatLoadError } from "../app/load-errors.ts";
 import { readStdin } from "./stdin.ts";
 import { stderrRenderer } from "./stderr-renderer.ts";

@@ -17,6 +17,7 @@ import type { PromptCommands } from "../mcp/prompts.ts";
 
 export type { SkillsAndCommands, SlashCommand, SlashPlan } from "../skills/slash-commands.ts";
 export { completeSlash } from "../skills/commands.ts";
+export { commandProblem, skillProblems } from "./run-skills.ts";
 
 export type Extensions = SkillsAndCommands & { plugins: Plugin[] };
 
@@ -123,16 +124,6 @@ function withPluginRoots(loaded: SkillsAndCommands, plugins: readonly Plugin[]):
   return { ...loaded, skills: { ...loaded.skills, skills }, commands };
 }
 
-/**
- * What a front end says at start about skills and commands: what did not load, one line each. What
- * loaded with a remark (a name unlike its folder, a long description) is for rein skills list and
- * rein doctor (skillNotes).
- */
-export function skillProblems(loaded: SkillsAndCommands): string[] {
-  const untrusted = loaded.skills.untrusted.map((dir) => `project skills in ${dir} were not loaded: this workspace is not trusted (run with --trust to load them)`);
-  return [...loaded.problems, ...untrusted];
-}
-
 /** Remarks on what loaded; `allowed-tools` entries that grant nothing are checked here, not at every start (a parse each). */
 export function skillNotes(loaded: SkillsAndCommands): string[] {
   const files = new Map<string, readonly string[]>();
@@ -142,15 +133,3 @@ export function skillNotes(loaded: SkillsAndCommands): string[] {
   return [...loaded.skills.warnings, ...grants];
 }
 
-/** Why a `/name` prompt cannot run (an unknown command, listing the known ones, or a model that cannot run), or undefined. */
-export async function commandProblem(prompt: string, skills: SessionSkills | undefined): Promise<string | undefined> {
-  // An MCP server's prompt is fetched once, by the run, which reports what goes wrong with it; its
-  // arguments are checked here, a usage error as an unknown command is.
-  const word = slashWord(prompt);
-  if (word && skills?.prompts?.owns(word.name)) return skills.prompts.check(word.name, word.args);
-  const plan = await skills?.plan(prompt);
-  if (plan?.type === "error") return plan.error;
-  if (plan?.type !== "unknown") return undefined;
-  const known = plan.known.length ? `the commands here are ${plan.known.map((n) => `/${n}`).join(", ")}` : "there are no commands or skills here";
-  return `unknown command /${plan.name}: ${known} (rein skills list shows where they come from; start the prompt with a space to send it as text)`;
-}

@@ -36,13 +36,7 @@ const MAX_DEPTH = 4;
 /** What Claude Code offers as a command name: letters of either case, digits, `_`, `-` and `.` (`generate-AGENTS-file`). */
 const SEGMENT = /^[A-Za-z0-9_][\w.-]*$/;
 
-/** The folders commands are read from, the weakest first: OpenCode's, Claude Code's, then rein's; the user's before the project's. */
-export function commandDirs(places: { projectRoot: string; home: string; configDir: string }): CommandDir[] {
-  const { projectRoot, home, configDir } = places;
-  const user = [join(home, ".config", "opencode", "command"), join(home, ".config", "opencode", "commands"), join(home, ".claude", "commands"), join(configDir, "commands")];
-  const project = [".opencode/command", ".opencode/commands", ".claude/commands", ".rein/commands"].map((dir) => join(projectRoot, dir));
-  return [...user.map((dir) => ({ dir, source: "user" as const })), ...project.map((dir) => ({ dir, source: "project" as const }))];
-}
+export { commandDirs } from "./places.ts";
 
 /** Reads the folders in order; a later folder's command replaces an earlier one of the same name, built-in names are never replaced. */
 export function loadCustomCommands(dirs: readonly CommandDir[], builtins: readonly string[]): CommandLoad {

@@ -3,9 +3,9 @@
 // found of a name wins, so the nearer one does; problems are data, one line each.
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import { foldersUpTo } from "../config/find-project-root.ts";
 import { sortByName } from "./by-name.ts";
 import { pathKind } from "./path-kind.ts";
+import { skillRoots } from "./places.ts";
 import { readSkill, type Skill, type SkillScope } from "./skill.ts";
 
 import type { CustomCommand } from "./commands.ts";
@@ -24,18 +24,7 @@ export type SkillPlaces = {
 export type SkillLoad = { skills: Skill[]; problems: string[]; warnings: string[]; untrusted: string[] };
 export type SkillRoot = { dir: string; scope: SkillScope; prefix?: string; single?: string; read?: SkillRootRead };
 
-const PROJECT_FOLDERS = [".rein/skills", ".agents/skills", ".claude/skills", ".opencode/skills", ".opencode/skill"];
-
-/** The folders skills are read from, nearest first. */
-export function skillRoots(places: Omit<SkillPlaces, "trusted">): SkillRoot[] {
-  const roots: SkillRoot[] = [];
-  const user = [join(places.configDir, "skills"), join(places.home, ".agents", "skills"), join(places.home, ".claude", "skills"), join(places.home, ".config", "opencode", "skills")];
-  // Started in the home folder, ~/.claude/skills is the user's folder, not a project's copy of it.
-  for (const dir of foldersUpTo(places.cwd, places.projectRoot)) for (const folder of PROJECT_FOLDERS) if (!user.includes(join(dir, folder))) roots.push({ dir: join(dir, folder), scope: "project" });
-  for (const dir of user) roots.push({ dir, scope: "user" });
-  for (const { dir, prefix, single, read } of places.extra ?? []) roots.push({ dir, scope: "user", prefix, ...(single ? { single } : {}), ...(read ? { read } : {}) });
-  return roots;
-}
+export { skillRoots } from "./places.ts";
 
 export function loadSkills(places: SkillPlaces): SkillLoad {
   const load: SkillLoad = { skills: [], problems: [], warnings: [], untrusted: [] };

@@ -33,6 +33,9 @@ const LATE = [
   "src/hooks/dialect.ts",
   "src/cli/help.ts",
   "src/llm/openai-chat.ts",
+  "src/session/skills.ts",
+  "src/skills/slash-commands.ts",
+  "src/skills/catalog.ts",
 ];
 
 let fake: FakeServer;
@@ -93,9 +96,9 @@ test("a hook, an MCP server and a language server configured, and a turn that wr
   for (const m of ["src/session/hook-runtime.ts", "src/hooks/engine.ts", "src/mcp/session.ts", "src/lsp/session.ts", "src/checkpoint/turn.ts"]) expect(modules.has(m)).toBe(true);
 }, 60_000);
 
-test("Claude Code's and OpenCode's files, when there, and a Claude output format load their readers", async () => {
+test("Claude Code's and OpenCode's files and a skills folder, when there, and a Claude output format load their readers", async () => {
   fake.script({ reply: [{ type: "text", text: "ok" }] });
-  const files = { ".claude/settings.json": JSON.stringify({ permissions: { deny: ["Bash(rm:*)"] } }), "opencode.json": JSON.stringify({ permission: { bash: "ask" } }) };
+  const files = { ".claude/settings.json": JSON.stringify({ permissions: { deny: ["Bash(rm:*)"] } }), "opencode.json": JSON.stringify({ permission: { bash: "ask" } }), ".claude/skills/lint/SKILL.md": "---\nname: lint\ndescription: Lints\n---\nRun the linter.\n" };
   const modules = await loaded({}, "say ok", files, ["--output-format", "claude-json"]);
-  for (const m of ["src/config/claude-settings.ts", "src/config/opencode-config.ts", "src/cli/claude-stream.ts"]) expect(modules.has(m)).toBe(true);
+  for (const m of ["src/config/claude-settings.ts", "src/config/opencode-config.ts", "src/cli/claude-stream.ts", "src/session/skills.ts", "src/skills/slash-commands.ts"]) expect(modules.has(m)).toBe(true);
 }, 60_000);
