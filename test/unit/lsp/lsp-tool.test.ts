@@ -124,6 +124,8 @@ test("a server that never publishes: the diagnostics operation says it waited", 
   hubs.push(hub);
   const tool = lspTool(() => Promise.resolve(hub), root, 1500);
   writeFileSync(join(root, "s.x"), "BAD\n");
+  // started beforehand with time to spare: the tool's short wait is the diagnostics', not the start's
+  expect(await hub.clientFor(join(root, "s.x"), Date.now() + 20_000)).toHaveProperty("client");
   const result = toolOutcome(await tool.run(v.parse(tool.input, { operation: "diagnostics", path: "s.x" }) as never, toolContext(root)));
   expect(result).toMatchObject({ isError: true, output: "The language server did not report diagnostics within 2 s." });
 });
@@ -178,8 +180,10 @@ test("the call asks to read the file it names, absolute from the working folder"
 
 describe("the client's answers when the server misbehaves", () => {
   test("a request the server never answers ends at the wait, naming the server and the method", async () => {
-    const { call, file } = setup("ok", {}, 1000);
+    const { call, file, hub, root } = setup("ok", {}, 1000);
     file("h.x", "HANG\n");
+    // started beforehand with time to spare: the 1 s is the request's alone
+    expect(await hub.clientFor(join(root, "h.x"), Date.now() + 20_000)).toHaveProperty("client");
     expect(await call({ operation: "hover", path: "h.x", line: 1, character: 1 })).toMatchObject({ isError: true, output: "The language server could not answer hover: fake did not answer textDocument/hover within 1 s" });
   });
 
