@@ -187,6 +187,43 @@ describe("runSettings", () => {
   });
 });
 
+describe("what a run hears before it starts", () => {
+  /** startupWarnings with PATH holding no bwrap: the sandbox this machine cannot give. */
+  const warningsWithoutBwrap = (ctx: ReturnType<typeof ctxOf>) => {
+    const path = process.env.PATH;
+    process.env.PATH = join(dir.path, "no-bin");
+    try {
+      const warnings: string[] = [];
+      startupWarnings(ctx, (line) => warnings.push(line));
+      return warnings;
+    } finally {
+      process.env.PATH = path;
+    }
+  };
+
+  test("a configured sandbox this machine cannot give: on refuses bash, auto runs without it; off says nothing", () => {
+    userConfig({ sandbox: "on" });
+    const on = warningsWithoutBwrap(ctxOf());
+    expect(on).toHaveLength(1);
+    expect(on[0]).toStartWith("the kernel sandbox is unavailable (");
+    expect(on[0]).toContain("): bash commands will not run. ");
+    userConfig({ sandbox: "auto" });
+    expect(warningsWithoutBwrap(ctxOf())[0]).toContain("): bash commands run without it. ");
+    userConfig({ sandbox: "off" });
+    expect(warningsWithoutBwrap(ctxOf())).toEqual([]);
+  });
+
+  test("the config's own warnings come first", () => {
+    mkdirSync(join(project, ".claude"), { recursive: true });
+    writeFileSync(join(project, ".claude", "settings.json"), "{ not json");
+    userConfig({ sandbox: "off" });
+    const warnings: string[] = [];
+    startupWarnings(ctxOf("--trust"), (line) => warnings.push(line));
+    expect(warnings.length).toBeGreaterThan(0);
+    expect(warnings[0]).toContain(join(project, ".claude", "settings.json"));
+  });
+});
+
 describe("agents", () => {
   const agents = JSON.stringify({ reviewer: { description: "Reviews code", prompt: "Review it.", model: "claude-haiku-4-5", maxTurns: 4 } });
 
