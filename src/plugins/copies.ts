@@ -12,13 +12,18 @@ import { randomHex } from "../sdk/digest.ts";
 /** the copies this process holds, by path */
 const held = new Map<string, number>();
 
-/** Holds the copy at `root` open for the rest of this process, so an update elsewhere leaves it be. */
-export function holdCopy(root: string): void {
-  if (held.has(root)) return;
+/**
+ * Holds the copy at `root` open for the rest of this process, so an update elsewhere leaves it be.
+ * False when the copy is gone (the open is also the run's check that it is there).
+ */
+export function holdCopy(root: string): boolean {
+  if (held.has(root)) return existsSync(root); // a process that loads its plugins again (the server)
   try {
     held.set(root, openSync(root, "r"));
-  } catch {
-    // unreadable or gone: activePlugins says so already
+    return true;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code !== "ENOENT" && code !== "ENOTDIR"; // unreadable: reading it says what is wrong
   }
 }
 

@@ -12,6 +12,7 @@ import { readCommandDir, type CommandDirRead } from "../skills/commands.ts";
 import { readSkillRoot, type SkillRootRead } from "../skills/discover.ts";
 import { BUILD } from "../version.ts";
 import { readPlugin, type Plugin, type PluginIdentity } from "./read-plugin.ts";
+import { skillKey } from "./sources.ts";
 
 /** The file at an installed copy's root; a plugin's own file of that name is never copied. */
 export const INDEX_FILE = ".rein-index.json";
@@ -25,8 +26,6 @@ export type ComponentReads = {
   agents: Record<string, AgentFolderRead>;
 };
 
-/** The key of a skill root in ComponentReads.skills. */
-export const skillKey = (dir: string, single?: string) => `${single ?? ""}\u0000${dir}`;
 
 /** The installed copy at `root` with its components read: from its index when that is current, else from its files (and the index written again). */
 export function readIndexedPlugin(root: string, identity: PluginIdentity): Plugin | string {

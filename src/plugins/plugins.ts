@@ -5,13 +5,15 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { pathKind } from "../skills/path-kind.ts";
 import type { EntryComponents } from "./entry-manifest.ts";
-import { readIndexedPlugin } from "./plugin-index.ts";
-import { readPlugin, type Plugin } from "./read-plugin.ts";
+import type { Plugin } from "./read-plugin.ts";
 
 export type { Plugin } from "./read-plugin.ts";
 export type PluginLoad = { plugins: Plugin[]; problems: string[] };
-/** A plugin to load: its folder and, for an installed one, its id and name (`installed`: a copy with an index, plugin-index.ts). */
-export type PluginRoot = { root: string; id?: string; name?: string; entry?: EntryComponents; installed?: boolean };
+/**
+ * A plugin to load: its folder and, for an installed one, its id and name (`installed`: a copy with
+ * an index, plugin-index.ts); `indexed`: what reading it gave, from the installed plugins' index.
+ */
+export type PluginRoot = { root: string; id?: string; name?: string; entry?: EntryComponents; installed?: boolean; indexed?: Plugin | string };
 
 /** The plugin folders in `dir` (rein's plugins folder), sorted by name. */
 export function folderPlugins(dir: string, problems: string[]): PluginRoot[] {
@@ -30,9 +32,9 @@ export function folderPlugins(dir: string, problems: string[]): PluginRoot[] {
 export function loadPlugins(roots: readonly PluginRoot[], dataRoot: string, problems: string[] = []): PluginLoad {
   const load: PluginLoad = { plugins: [], problems };
   const seen = new Map<string, string>();
-  for (const { root, id, name, entry, installed } of roots) {
+  for (const { root, id, name, entry, installed, indexed } of roots) {
     const identity = { ...(id ? { id } : {}), ...(name ? { name } : {}), ...(entry ? { entry } : {}), dataRoot };
-    const plugin = installed ? readIndexedPlugin(root, identity) : readPlugin(root, identity);
+    const plugin = indexed ?? (installed ? indexModule().readIndexedPlugin(root, identity) : readerModule().readPlugin(root, identity));
     if (typeof plugin === "string") {
       load.problems.push(plugin);
       continue;
@@ -48,3 +50,7 @@ export function loadPlugins(roots: readonly PluginRoot[], dataRoot: string, prob
   }
   return load;
 }
+
+// Reading a plugin's folder (and its schemas) loads only for a plugin the installed plugins' index lacks.
+const indexModule = () => require("./plugin-index.ts") as typeof import("./plugin-index.ts");
+const readerModule = () => require("./read-plugin.ts") as typeof import("./read-plugin.ts");

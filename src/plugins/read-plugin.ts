@@ -9,6 +9,7 @@ import { manifestFile, readManifest, type Manifest } from "./manifest.ts";
 import { safeName } from "./store.ts";
 import { optionalJsonObject } from "../config/optional-json.ts";
 import type { ComponentReads } from "./plugin-index.ts";
+import type { PluginRuns } from "./sources.ts";
 
 export type Plugin = {
   name: string;
@@ -41,6 +42,8 @@ export type Plugin = {
   problems: string[];
   /** an installed copy's skills, commands and agents as read (from its index): the loaders use these instead of the files */
   read?: ComponentReads;
+  /** what it runs with its variables filled, from the installed plugins' index (sources.ts computes it otherwise) */
+  runs?: PluginRuns;
 };
 
 /** An installed plugin's id and name (its copy's folder is named after its version), and where plugins keep data. */

@@ -7,7 +7,6 @@ import { fillDeep, fillPluginVars, pluginEnv } from "./plugin-env.ts";
 import type { AgentFolderRead } from "../agents/sources.ts";
 import type { CommandDirRead } from "../skills/commands.ts";
 import type { SkillRootRead } from "../skills/discover.ts";
-import { skillKey } from "./plugin-index.ts";
 import type { Plugin } from "./read-plugin.ts";
 
 export type PluginHookSource = { file: string; hooks: Record<string, unknown>; env: Record<string, string> };
@@ -28,6 +27,23 @@ export type PluginSources = {
   warnings: string[];
 };
 
+/** What a plugin runs, its variables filled: the same for a copy every time, so the installed plugins' index keeps it (Plugin.runs). */
+export type PluginRuns = Pick<PluginSources, "hooks" | "mcp" | "lsp" | "warnings">;
+
+export function pluginRuns(plugin: Plugin): PluginRuns {
+  const runs: PluginRuns = { hooks: [], mcp: [], lsp: [], warnings: [] };
+  for (const set of plugin.hooks) runs.hooks.push(hookSource(plugin, set, runs.warnings));
+  for (const set of plugin.mcpServers) runs.mcp.push(serverSource(plugin, set));
+  for (const set of plugin.lspServers) {
+    const servers = Object.fromEntries(Object.entries(set.servers).map(([name, raw]) => [`plugin:${plugin.name}:${name}`, fillDeep(raw, plugin)]));
+    runs.lsp.push({ file: set.file, servers, env: pluginEnv(plugin) });
+  }
+  return runs;
+}
+
+/** The key of a skill root in ComponentReads.skills (plugin-index.ts). */
+export const skillKey = (dir: string, single?: string) => `${single ?? ""}\u0000${dir}`;
+
 export function pluginSources(plugins: readonly Plugin[]): PluginSources {
   const sources: PluginSources = { skills: [], commands: [], agents: [], hooks: [], mcp: [], lsp: [], bin: [], warnings: [] };
   for (const plugin of plugins) {
@@ -42,12 +58,11 @@ export function pluginSources(plugins: readonly Plugin[]): PluginSources {
     if (plugin.skill) sources.skills.push(skill(plugin.root, plugin.name));
     sources.commands.push(...plugin.commands.map((dir) => ({ dir, prefix, source: "user" as const, ...(read?.commands[dir] ? { read: read.commands[dir] } : {}) })));
     sources.agents.push(...plugin.agents.map((dir) => ({ dir, prefix, ...(read?.agents[dir] ? { read: read.agents[dir] } : {}) })));
-    for (const set of plugin.hooks) sources.hooks.push(hookSource(plugin, set, sources.warnings));
-    for (const set of plugin.mcpServers) sources.mcp.push(serverSource(plugin, set));
-    for (const set of plugin.lspServers) {
-      const servers = Object.fromEntries(Object.entries(set.servers).map(([name, raw]) => [`plugin:${plugin.name}:${name}`, fillDeep(raw, plugin)]));
-      sources.lsp.push({ file: set.file, servers, env: pluginEnv(plugin) });
-    }
+    const runs = plugin.runs ?? pluginRuns(plugin);
+    sources.hooks.push(...runs.hooks);
+    sources.mcp.push(...runs.mcp);
+    sources.lsp.push(...runs.lsp);
+    sources.warnings.push(...runs.warnings);
     if (plugin.bin) sources.bin.push(plugin.bin);
   }
   return sources;

@@ -45,7 +45,21 @@ export function safeName(id: string): string {
 }
 
 export function readInstalled(store: PluginStore): Record<string, InstalledPlugin> | string {
-  return readRecord(join(store.dir, "installed.json"), InstalledFile, (f) => f.plugins, { plugins: {} }, plainInstalled);
+  const read = readInstalledText(store);
+  return typeof read === "string" ? read : read.plugins;
+}
+
+/**
+ * installed.json's records with its text (none when there is no file). `known(text)` says the text
+ * was checked before (plugins/index.json was written for it): it is then parsed without the check.
+ */
+export function readInstalledText(store: PluginStore, known?: (text: string) => boolean): { plugins: Record<string, InstalledPlugin>; text?: string } | string {
+  const file = join(store.dir, "installed.json");
+  const read = readOptionalText(file);
+  if (read && "text" in read && known?.(read.text)) return { plugins: (JSON.parse(read.text) as v.InferOutput<typeof InstalledFile>).plugins, text: read.text };
+  const plugins = readRecord(file, InstalledFile, (f) => f.plugins, { plugins: {} }, plainInstalled, read);
+  if (typeof plugins === "string") return plugins;
+  return read && "text" in read ? { plugins, text: read.text } : { plugins };
 }
 
 /**
@@ -83,8 +97,7 @@ export function writeMarketplaces(store: PluginStore, marketplaces: Record<strin
 }
 
 /** The file's records ({} when there is none), or one line saying what is wrong with it. */
-function readRecord<F, T>(file: string, schema: v.GenericSchema<unknown, F>, pick: (f: F) => T, empty: F, plain?: (json: unknown) => json is F): T | string {
-  const read = readOptionalText(file);
+function readRecord<F, T>(file: string, schema: v.GenericSchema<unknown, F>, pick: (f: F) => T, empty: F, plain?: (json: unknown) => json is F, read = readOptionalText(file)): T | string {
   if (!read) return pick(empty);
   if ("problem" in read) return `${file}: ${read.problem}`;
   const json = parseJson(read.text);

@@ -111,15 +111,18 @@ function withPluginRoots(loaded: SkillsAndCommands, plugins: readonly Plugin[]):
     const found = prefixed.find((p) => name.startsWith(p.prefix));
     return found && file.startsWith(found.root) ? found.plugin : undefined;
   };
+  // An installed plugin's skills and commands come from its index with this done (plugins/index-texts.ts).
   const skills = loaded.skills.skills.map((s) => {
     const plugin = from(s.name, s.file);
-    return plugin ? { ...s, plugin: plugin.name, body: fillPluginVars(s.body, plugin) } : s;
+    return plugin && s.plugin !== plugin.name ? { ...s, plugin: plugin.name, body: fillPluginVars(s.body, plugin) } : s;
   });
   const byName = new Map(skills.map((s) => [s.name, s]));
   const commands = loaded.commands.map((c): SlashCommand => {
     const plugin = from(c.name, c.file);
-    if (!plugin) return c;
-    return c.kind === "skill" ? { ...c, plugin: plugin.name, skill: byName.get(c.name) ?? c.skill } : { ...c, plugin: plugin.name, template: fillPluginVars(c.template, plugin) };
+    if (!plugin || (c.plugin === plugin.name && (c.kind !== "skill" || byName.get(c.name) === c.skill))) return c;
+    if (c.kind !== "skill") return { ...c, plugin: plugin.name, template: fillPluginVars(c.template, plugin) };
+    const skill = byName.get(c.name) ?? c.skill;
+    return { ...c, plugin: plugin.name, skill, template: skill.body };
   });
   return { ...loaded, skills: { ...loaded.skills, skills }, commands };
 }

@@ -7,6 +7,7 @@ import { commandDirs, loadCustomCommands, type CommandDir, type CustomCommand } 
 import { loadSkills, type SkillLoad, type SkillPlaces } from "./discover.ts";
 import { expandTemplate, slashWord } from "./expand.ts";
 import { grantRules } from "./grants.ts";
+import { withFields } from "../sdk/lazy-field.ts";
 import { skillText } from "./skill-tool.ts";
 import type { Skill } from "./skill.ts";
 
@@ -24,7 +25,8 @@ export type SlashPlan =
 export function loadSkillsAndCommands(places: SkillPlaces, builtins: readonly string[] = [], extraCommands?: readonly CommandDir[]): SkillsAndCommands {
   const skills = loadSkills(places);
   const custom = loadCustomCommands([...(extraCommands ?? []), ...commandDirs(places)], builtins);
-  const byName = new Map<string, SlashCommand>(custom.commands.map((c) => [c.name, { ...c, kind: "command" as const }]));
+  // withFields, not a spread: an installed plugin's templates are read when used (sdk/lazy-field.ts)
+  const byName = new Map<string, SlashCommand>(custom.commands.map((c) => [c.name, withFields(c, { kind: "command" as const })]));
   const reserved = new Set(builtins);
   for (const command of places.commands ?? []) if (!byName.has(command.name) && !reserved.has(command.name)) byName.set(command.name, { ...command, kind: "command" });
   const problems = [...skills.problems, ...custom.problems];
@@ -55,7 +57,7 @@ export function planSlash(text: string, commands: readonly SlashCommand[], trust
   };
 }
 
-/** A skill as a command: the prompt is the loaded skill, as the skill tool would give it. */
+/** A skill as a command: the prompt is the loaded skill, as the skill tool would give it (its body read when used). */
 function asCommand(skill: Skill): SlashCommand {
   return {
     kind: "skill",
@@ -64,7 +66,10 @@ function asCommand(skill: Skill): SlashCommand {
     description: skill.description,
     source: skill.scope,
     file: skill.file,
-    template: skill.body,
+    get template() {
+      return skill.body;
+    },
+    ...(skill.plugin ? { plugin: skill.plugin } : {}),
     ...(skill.argumentHint ? { argumentHint: skill.argumentHint } : {}),
     ...(skill.model ? { model: skill.model } : {}),
     ...(skill.agent ? { agent: skill.agent } : {}),

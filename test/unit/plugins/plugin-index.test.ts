@@ -1,12 +1,15 @@
 // An installed copy's index (.rein-index.json): written at install time, read by a run instead of
 // the copy's component files, giving what reading the files gives; passed over (and written again)
-// when it is missing, broken or written for another copy; never taken from the plugin itself.
+// when it is missing, broken or written for another copy; never taken from the plugin itself. The
+// installed plugins' index (plugins/index.json, installed-index.test.ts) is made from these: each
+// test here drops it first, so the run reads the copies' own.
 import { afterEach, beforeEach, expect, test } from "bun:test";
 import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { loadAgents } from "../../../src/agents/sources.ts";
 import { activePlugins } from "../../../src/plugins/active.ts";
 import { finishInstall, prepareInstall } from "../../../src/plugins/install.ts";
+import { INSTALLED_INDEX } from "../../../src/plugins/installed-index.ts";
 import { INDEX_FILE } from "../../../src/plugins/plugin-index.ts";
 import { loadExtensions } from "../../../src/session/skills.ts";
 import { KIT, pluginDirs, places, put, type PluginDirs } from "./plugin-kit.ts";
@@ -37,8 +40,9 @@ function source(): string {
   return dir;
 }
 
-/** What a run gets from the installed plugins: every loader's output. */
+/** What a run gets from the installed plugins: every loader's output (read from the copies' indexes, not the installed plugins' one). */
 function load() {
+  rmSync(join(d.dataDir, "plugins", INSTALLED_INDEX), { force: true });
   const active = activePlugins({ configDir: d.configDir, dataDir: d.dataDir, enabled: { user: JSON.parse(readFileSync(where.userConfig, "utf8")).enabledPlugins, project: {} }, trusted: false });
   const extensions = loadExtensions(places(d), [], active);
   const agents = loadAgents({ ...places(d), plugins: active.sources.agents });
