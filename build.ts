@@ -19,7 +19,7 @@ export async function compile(outfile: string, target?: Target): Promise<void> {
     format: "esm",
     splitting: true,
     plugins: [withoutAjv],
-    define: { REIN_VERSION: JSON.stringify(pkg.version), REIN_BUILD: JSON.stringify(await buildId()), REIN_BUILTIN_TOOLS: JSON.stringify(await builtinSpecs()) },
+    define: { REIN_VERSION: JSON.stringify(pkg.version), REIN_BUILD: JSON.stringify(await buildId()), REIN_BUILTIN_TOOLS: JSON.stringify(await builtinSpecs()), REIN_MEMORY_TOOL: JSON.stringify(await memoryToolSpec()) },
   });
   if (!result.success) {
     for (const log of result.logs) console.error(log);
@@ -57,6 +57,13 @@ async function buildId(): Promise<string> {
 async function builtinSpecs() {
   const [{ builtinTools }, { toolDefinition }] = await Promise.all([import("./src/registry/builtin.ts"), import("./src/agent/tool-schema.ts")]);
   return builtinTools().map((tool) => ({ definition: toolDefinition(tool), readOnly: tool.readOnly === true }));
+}
+
+/** The memory tool's the same way (src/memory/session-memory.ts): its definition does not depend on the folders. */
+async function memoryToolSpec() {
+  const [{ memoryTool }, { toolDefinition }] = await Promise.all([import("./src/memory/memory-tool.ts"), import("./src/agent/tool-schema.ts")]);
+  const tool = memoryTool({ project: "/", user: "/" });
+  return { definition: toolDefinition(tool), readOnly: tool.readOnly === true };
 }
 
 async function smokeRun(binary: string): Promise<void> {

@@ -5,7 +5,7 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { indexText } from "./prompt.ts";
-import { INDEX, readIndex } from "./store.ts";
+import { INDEX, readIndex } from "./index-file.ts";
 
 export type AgentMemoryScope = "user" | "project" | "local";
 export type AgentMemory = { dir: string; prompt: string };

@@ -2,7 +2,7 @@
 // (its front matter left out), said to be data from earlier sessions, not the user's words now.
 import { join } from "node:path";
 import { splitFrontMatter } from "../config/front-matter.ts";
-import { INDEX, readIndex, type MemoryDirs } from "./store.ts";
+import { INDEX, readIndex, type MemoryDirs } from "./index-file.ts";
 
 export const INDEX_MAX_LINES = 200;
 export const INDEX_MAX_BYTES = 25 * 1024;

@@ -8,21 +8,13 @@ import { formatMemory, parseMemory, type MemoryMeta, type MemoryType } from "./f
 import { withLock } from "./lock.ts";
 import { secretIn } from "./secrets.ts";
 import { missingFile, readOwnText, readProblem } from "../sdk/own-file.ts";
-import { digestHex } from "../sdk/digest.ts";
+import { INDEX, readIndex, type MemoryDirs, type MemoryScope } from "./index-file.ts";
 
-export type MemoryScope = "project" | "user";
-export type MemoryDirs = Record<MemoryScope, string>;
+export { INDEX, memoryDirs, readIndex, type MemoryDirs, type MemoryScope } from "./index-file.ts";
+
 export type Memory = MemoryMeta & { scope: MemoryScope; file: string; text: string };
 export type BrokenMemory = { scope: MemoryScope; file: string; problem: string };
 export type MemoryInput = { name: string; description: string; type: MemoryType; text: string; source?: string };
-
-export const INDEX = "MEMORY.md";
-
-/** The project's folder is named after it and a hash of its path: two checkouts of one name stay apart. */
-export function memoryDirs(dataDir: string, projectRoot: string): MemoryDirs {
-  const hash = digestHex("sha1", projectRoot).slice(0, 12);
-  return { project: join(dataDir, "memory", "projects", `${basename(projectRoot) || "root"}-${hash}`), user: join(dataDir, "memory", "user") };
-}
 
 export function slug(name: string): string {
   return name.toLowerCase().normalize("NFKD").replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 60) || "memory";
@@ -102,17 +94,6 @@ export async function removeMemory(dirs: MemoryDirs, memory: Pick<Memory, "scope
     });
     return undefined;
   });
-}
-
-/** The index as it is on disk ("" when there is none; `warnings` hears why when it cannot be read). */
-export function readIndex(dir: string, warnings?: string[]): string {
-  const file = join(dir, INDEX);
-  try {
-    return readOwnText(file);
-  } catch (error) {
-    if (warnings && !missingFile(error)) warnings.push(`${file}: skipped: ${readProblem(error)}`);
-    return "";
-  }
 }
 
 /** Replaces (or removes, or adds at the end) the index line that links to `file`; other lines, written by hand, stay. */
