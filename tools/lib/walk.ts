@@ -85,14 +85,13 @@ export async function* walk(root: string, signal: AbortSignal, maxDepth = Number
   }
 }
 
+/** Never rejects: a folder that cannot be read (or sorted out) has no children. */
 async function readUnsorted(folder: Folder): Promise<FolderRead> {
-  let dirents: Dirent[];
   try {
-    dirents = await readdir(folder.path, { withFileTypes: true });
+    return await entriesOf(folder, await readdir(folder.path, { withFileTypes: true }));
   } catch {
     return { entries: [], rules: folder.rules };
   }
-  return entriesOf(folder, dirents);
 }
 
 /** Code-unit order: the one order every listing here sorts by. */
