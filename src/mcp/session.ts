@@ -102,8 +102,10 @@ export function startAgentServers(raw: Record<string, unknown>, where: { source:
   const configs: ServerConfig[] = Object.entries(raw).map(([name, value]) => {
     const parsed = parseEntry(value, run.env);
     const config: ServerConfig = { name, source: where.source, scope: where.project ? "project" : "user" };
-    if ("problem" in parsed) run.warn?.(`agent file ${where.source}: MCP server "${name}" is not started: ${parsed.problem}`);
-    else config.entry = parsed;
+    if ("problem" in parsed) {
+      run.warn?.(`agent file ${where.source}: MCP server "${name}" is not started: ${parsed.problem}`);
+      config.problem = parsed.problem;
+    } else config.entry = parsed;
     return config;
   });
   const hub = import("./hub.ts").then(({ McpHub }) => {

@@ -282,3 +282,18 @@ test.concurrent("permissionMode dontAsk: what the agent's calls would ask is ref
   expect(JSON.stringify(w.fake.requests[2]!.body.messages.at(-1))).toContain("the careful agent asks no one (permissionMode dontAsk)");
   expect(await Bun.file(w.path("by-child")).exists()).toBe(false);
 }, 120_000);
+
+test.concurrent("an inline MCP server that cannot be used: one line naming the agent file and why; the task still runs", async () => {
+  await using w = await world();
+  await mkdir(w.path(".claude", "agents"), { recursive: true });
+  await writeFile(w.path(".claude", "agents", "odd.md"), "---\nname: odd\ndescription: Odd\nmcpServers:\n  - socket: {type: ws, url: 'ws://127.0.0.1:1'}\n---\nYou are odd.\n");
+  w.fake.script(
+    { reply: [{ type: "tool_use", name: "task", id: "toolu_odd", input: { description: "odd", prompt: "go", subagent_type: "odd" } }] },
+    { reply: [text("went")] },
+    { reply: [text("done")] },
+  );
+  const run = await w.run(["-p", "go", "--trust"], SLOW);
+  expect(run).toMatchObject({ code: 0, stdout: "done\n" });
+  const lines = run.stderr.split("\n").filter((line) => line.includes('MCP server "socket"'));
+  expect(lines).toEqual([`rein: agent file ${w.path(".claude", "agents", "odd.md")}: MCP server "socket" is not started: unknown transport "ws": rein speaks stdio, http, streamable-http, sse`]);
+}, 120_000);
