@@ -1,12 +1,13 @@
 // rein models: the providers and models this configuration can use, with where each came from.
 import { providerListing } from "../app/factory.ts";
 import type { Context } from "../app/context.ts";
-import { out } from "../app/output.ts";
+import { out, warn } from "../app/output.ts";
 
 export function modelsCommand(ctx: Context): number {
   const listing = providerListing(ctx.config, ctx.env);
+  // What is wrong goes to stderr, as every usage and config error does: stdout is the listing alone.
   if (typeof listing === "string") {
-    out(`${listing}\n`);
+    warn(listing);
     return 2;
   }
   out(`model in use: ${ctx.config.model}\n`);
