@@ -2,7 +2,8 @@
 // from GNU time, and medians over runs after a warm-up.
 import { existsSync } from "node:fs";
 
-export type Sample = { ms: number; rssBytes: number };
+/** `cpuMs`: user and system time of the process (its threads included), less at the mercy of a busy machine than the wall time */
+export type Sample = { ms: number; rssBytes: number; cpuMs: number };
 
 export const RUNS = Number(process.env.BENCH_RUNS ?? 21);
 /** Tool turns in a measured session. */
@@ -18,7 +19,9 @@ export async function runCommand(command: string[], env: Record<string, string>,
   const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
   const ms = performance.now() - start;
   if (code !== 0) throw new Error(`${command.join(" ")} exited ${code}: ${err}${out}`);
-  return { ms, rssBytes: GNU_TIME ? 0 : (proc.resourceUsage()?.maxRSS ?? 0) };
+  const usage = proc.resourceUsage();
+  const cpuMs = usage ? (Number(usage.cpuTime.user) + Number(usage.cpuTime.system)) / 1000 : 0;
+  return { ms, rssBytes: GNU_TIME ? 0 : (usage?.maxRSS ?? 0), cpuMs };
 }
 
 /** Peak RSS of one run, in bytes, from GNU time when it is installed. */
