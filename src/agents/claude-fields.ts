@@ -1,5 +1,5 @@
 // The agent fields Claude Code gives a meaning beyond rein's core ones, read into the definition:
-// `skills` (loaded into the agent's prompt), `memory`, `hooks`, `mcpServers` and `effort` (applied
+// `skills` (sent after a subagent's first prompt), `memory`, `hooks`, `mcpServers` and `effort` (applied
 // to its session, session/agent-fields.ts), `initialPrompt` (the first turn when it runs as the main
 // agent), `background` and `isolation` (the task tool), `omitClaudeMd` and `autoCompactWindow` (its
 // task's prompt and window). Values are read as Claude Code 2.1.332 reads them (`"true"` for true,

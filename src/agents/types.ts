@@ -31,7 +31,7 @@ export type AgentDefinition = {
   source: string;
   /** read from the repository: loosens nothing without trust */
   project: boolean;
-  /** skills whose text is loaded into the agent's prompt when it starts (Claude Code's `skills`) */
+  /** skills whose text follows a subagent's first prompt, in its first message (Claude Code's `skills`, session/subagents.ts) */
   skills?: string[];
   /** its memory folder, whose MEMORY.md is read into its prompt as a subagent (session/agent-fields.ts): ~/.claude/agent-memory/NAME/ (user), .claude/agent-memory/NAME/ (project), .claude/agent-memory-local/NAME/ (local) */
   memory?: "user" | "project" | "local";

@@ -7,7 +7,7 @@ import { agentLayer, offeredTools, tightening } from "../agents/rules.ts";
 import { DEFAULT_TASK_CAP, taskTool } from "../agents/task-tool.ts";
 import type { AgentDefinition } from "../agents/types.ts";
 import { skillText } from "../skills/skill-tool.ts";
-import { emptyUsage } from "../agent/types.ts";
+import { emptyUsage, type TextBlock } from "../agent/types.ts";
 import type { Rule } from "../permission/evaluate.ts";
 import type { Tool } from "../sdk.ts";
 import { BUILTIN_CATALOG } from "../llm/providers.ts";
@@ -19,6 +19,7 @@ import { resolveForCheck } from "../permission/paths.ts";
 import type { Worktree } from "./worktree.ts";
 import { agentFields, dontAskPolicy, withEffort } from "./agent-fields.ts";
 import type { Worker } from "./team.ts";
+import type { WorkerSession } from "./team-worker.ts";
 import { taskListTools } from "../agents/task-list-tools.ts";
 import { joinTeam, leadOf, taskListHost } from "./team-host.ts";
 import { membership } from "./task-list.ts";
@@ -113,7 +114,7 @@ function childSession(
   approved: Map<string, Rule[]>,
   worktree?: Worktree,
   background = false,
-): { child: Session; model: string; agentApprovals: Rule[]; agent: AgentDefinition; closeServers: () => Promise<void> } {
+): { child: Session; model: string; agentApprovals: Rule[]; agent: AgentDefinition; closeServers: () => Promise<void>; skills: TextBlock[] } {
   const agent = settings.agents.find((a) => a.name === request.agent)!;
   const written = request.model ?? agent.model ?? parentOptions.model;
   // `opus` is the newest opus of the parent's provider; `inherit` the parent's model.
@@ -125,7 +126,7 @@ function childSession(
   // A background worker's "always" holds for the lead's other workers too, whatever their agent.
   if (!approved.has(TEAM_APPROVALS)) approved.set(TEAM_APPROVALS, []);
   const teamApprovals = approved.get(TEAM_APPROVALS)!;
-  const { options: base, closeServers } = childOptions(parentOptions, agent, parent, model, [agentApprovals, teamApprovals, worktree ? worktreeRules(worktree) : []]);
+  const { options: base, closeServers, skills } = childOptions(parentOptions, agent, parent, model, [agentApprovals, teamApprovals, worktree ? worktreeRules(worktree) : []]);
   // A worker of any agent reads its messages; the team is the lead's.
   if (settings.team) Object.assign(base, { team: settings.team, inbox: (id: string) => settings.team!.current?.inbox(id) ?? [] });
   const team = settings.team;
@@ -136,11 +137,11 @@ function childSession(
   if (request.taskId) {
     const row = store.getSession(request.taskId);
     if (!row || row.parent_id !== parent.id) throw new Error(`task_id ${request.taskId} is not a task of this session; leave task_id out to start a new one`);
-    return { child: Session.open(row, options), model, agentApprovals, agent, closeServers };
+    return { child: Session.open(row, options), model, agentApprovals, agent, closeServers, skills: [] };
   }
   const child = Session.create(worktree?.cwd ?? parent.cwd, options);
   store.linkChild(child.id, { parentId: parent.id, toolUseId: request.toolUseId, agent: agent.name });
-  return { child, model, agentApprovals, agent, closeServers };
+  return { child, model, agentApprovals, agent, closeServers, skills };
 }
 
 /** Shows the child's events on the parent's stream and answers its asks through the parent; returns the undoing. */
@@ -158,12 +159,12 @@ async function runChild(
   approved: Map<string, Rule[]>,
 ): Promise<ChildOutcome> {
   const worktree = await worktreeFor(parentOptions, parent, request);
-  const { child, model, agentApprovals, closeServers } = childSession(parentOptions, settings, parent, request, approved, worktree);
+  const { child, model, agentApprovals, closeServers, skills } = childSession(parentOptions, settings, parent, request, approved, worktree);
   const unwire = wire(child, parent, request.toolUseId);
   const abort = () => child.abort();
   request.signal.addEventListener("abort", abort, { once: true });
   try {
-    const result = request.signal.aborted ? undefined : await child.prompt(request.prompt);
+    const result = request.signal.aborted ? undefined : await child.prompt(request.prompt, skills);
     if (!result) return { taskId: child.id, status: "interrupted", text: "", error: "the parent run was interrupted", usage: emptyUsage(), cost: 0, turns: 0, durationMs: 0, model };
     parent.spent(result.usage, result.cost_usd);
     // `continue: false` from a hook in the child stops the whole run, as docs/hooks.md says.
@@ -206,7 +207,7 @@ async function startWorker(
   }
   const worktree = await worktreeFor(parentOptions, parent, request);
   if (settings.tmux) return startInTmux(parentOptions, settings as SubagentSettings & { team: TeamHolder; tmux: TmuxSettings }, parent, request, worktree);
-  const { child, agentApprovals, agent, closeServers } = childSession(parentOptions, settings, parent, request, approved, worktree, true);
+  const { child, agentApprovals, agent, closeServers, skills } = childSession(parentOptions, settings, parent, request, approved, worktree, true);
   const unwire = wire(child, parent, request.toolUseId);
   const teamApprovals = approved.get(TEAM_APPROVALS)!;
   // Kept as they are given: workers running meanwhile ask no more for what one was allowed "always".
@@ -230,7 +231,7 @@ async function startWorker(
     const heard = await child.teamHook("TeammateIdle", { teammate_name: member.name, team_name: member.team.name }, signal);
     return heard?.block && !heard.stop ? `A TeammateIdle hook configured by the user keeps you working: ${heard.block}` : undefined;
   };
-  const worker = team.start({ run: { session: child, parent, release, idle, ...finish }, agent: agent.name, description: request.description, toolUseId: request.toolUseId, prompt: request.prompt, ...(request.name ? { name: request.name } : {}) });
+  const worker = team.start({ run: { session: skills.length ? withFirstBlocks(child, skills) : child, parent, release, idle, ...finish }, agent: agent.name, description: request.description, toolUseId: request.toolUseId, prompt: request.prompt, ...(request.name ? { name: request.name } : {}) });
   joinTeam(store, leadOf(store, parent.id), worker);
   return worker;
 }
@@ -249,6 +250,22 @@ function startInTmux(parentOptions: SessionOptions, settings: SubagentSettings &
   const worker = settings.team.get().start({ run: { session, parent, release: () => undefined, ...finish }, agent: agent.name, description: request.description, toolUseId: request.toolUseId, prompt: request.prompt, ...(request.name ? { name: request.name } : {}) });
   joinTeam(store, lead, worker);
   return worker;
+}
+
+/** The worker's session, its first prompt carrying `blocks` after the text (its agent's preloaded skills). */
+function withFirstBlocks(child: Session, blocks: TextBlock[]): WorkerSession {
+  let first: readonly TextBlock[] = blocks;
+  return {
+    id: child.id,
+    prompt: (text) => {
+      const now = first;
+      first = [];
+      return child.prompt(text, now);
+    },
+    abort: () => child.abort(),
+    subscribe: (listener) => child.subscribe(listener),
+    taintSources: () => child.taintSources(),
+  };
 }
 
 const TEAM_APPROVALS = "\u0000team";
@@ -302,8 +319,9 @@ export function mayStartTasks(agent: AgentDefinition): boolean {
 }
 
 /**
- * An agent's `skills` (Claude Code's): each skill's text, loaded into its prompt as the skill tool
- * would load it. A plugin's agent names its own plugin's skills without the prefix.
+ * An agent's `skills` (Claude Code's): each skill's text as the skill tool would load it, sent after
+ * the task's prompt in the child's first message, as Claude Code preloads them. A plugin's agent
+ * names its own plugin's skills without the prefix.
  */
 function preloaded(agent: AgentDefinition, options: SessionOptions): string[] {
   const skills = options.skills?.loaded.skills.skills ?? [];
@@ -315,7 +333,7 @@ function preloaded(agent: AgentDefinition, options: SessionOptions): string[] {
 }
 
 /** The child's options, and the closing of its own MCP servers (when its run is over). */
-function childOptions(parentOptions: SessionOptions, agent: AgentDefinition, parent: SubagentParent, model: string, approvals: readonly (readonly Rule[])[]): { options: SessionOptions; closeServers: () => Promise<void> } {
+function childOptions(parentOptions: SessionOptions, agent: AgentDefinition, parent: SubagentParent, model: string, approvals: readonly (readonly Rule[])[]): { options: SessionOptions; closeServers: () => Promise<void>; skills: TextBlock[] } {
   // A child is named by its task call, not by a title call of its own.
   const { subagents: _, titleCall: _title, ...base } = parentOptions;
   const shared = parentOptions.childSystem ?? parentOptions.system;
@@ -333,7 +351,7 @@ function childOptions(parentOptions: SessionOptions, agent: AgentDefinition, par
     model,
     // its own effort (Claude Code's `effort`), not the parent agent's
     stream: withEffort(parentOptions.stream, agent.effort),
-    system: [prompt, agent.prompt, ...fields.system, ...preloaded(agent, parentOptions)].filter(Boolean).join("\n\n"),
+    system: [prompt, agent.prompt, ...fields.system].filter(Boolean).join("\n\n"),
     childSystem: shared,
     tools: async () => {
       const tools = await (typeof parentTools === "function" ? parentTools() : parentTools);
@@ -361,7 +379,9 @@ function childOptions(parentOptions: SessionOptions, agent: AgentDefinition, par
       : {}),
     inherited: () => [...(parentOptions.inherited?.() ?? []), ...parent.approvals(), ...approvals.flat(), ...fields.rules],
   };
-  return { options, closeServers };
+  // Claude Code's `skills`: each skill's text after the task's prompt in its first message, not in its system prompt.
+  const skills = preloaded(agent, parentOptions).map((text) => ({ type: "text" as const, text }));
+  return { options, closeServers, skills };
 }
 
 

@@ -23,11 +23,15 @@ test.concurrent("skills are preloaded into a subagent's prompt; initialPrompt op
   );
   const run = await w.run(["-p", "check the style", "--trust"], SLOW);
   expect(run.code).toBe(0);
-  const child = JSON.stringify(w.fake.requests[1]!.body.system);
-  expect(child).toContain("You check style.");
-  expect(child).toContain('<skill name=\\"house-style\\"');
-  expect(child).toContain("ALWAYS USE TABS.");
-  expect(JSON.stringify(w.fake.requests[0]!.body.system)).not.toContain("ALWAYS USE TABS.");
+  const child = w.fake.requests[1]!.body;
+  expect(JSON.stringify(child.system)).toContain("You check style.");
+  // As Claude Code preloads them: after the task's prompt in the child's first message, not in its system prompt.
+  expect(JSON.stringify(child.system)).not.toContain("ALWAYS USE TABS.");
+  const opening = child.messages[0].content.map((b: { text?: string }) => b.text ?? "");
+  expect(opening[0]).toBe("check a.ts");
+  expect(opening[1]).toContain('<skill name="house-style"');
+  expect(opening[1]).toContain("ALWAYS USE TABS.");
+  expect(JSON.stringify(w.fake.requests[0]!.body)).not.toContain("ALWAYS USE TABS.");
 
   w.fake.script({ reply: [text("ok")] });
   const main = await w.run(["-p", "go", "--agent", "styler", "--trust"], SLOW);
@@ -296,4 +300,27 @@ test.concurrent("an inline MCP server that cannot be used: one line naming the a
   expect(run).toMatchObject({ code: 0, stdout: "done\n" });
   const lines = run.stderr.split("\n").filter((line) => line.includes('MCP server "socket"'));
   expect(lines).toEqual([`rein: agent file ${w.path(".claude", "agents", "odd.md")}: MCP server "socket" is not started: unknown transport "ws": rein speaks stdio, http, streamable-http, sse`]);
+}, 120_000);
+
+test.concurrent("skills of a background worker's agent come after its prompt in its first message, once", async () => {
+  await using w = await world();
+  await mkdir(w.path(".claude", "agents"), { recursive: true });
+  await mkdir(w.path(".claude", "skills", "house-style"), { recursive: true });
+  await writeFile(w.path(".claude", "skills", "house-style", "SKILL.md"), "---\nname: house-style\ndescription: The house style\n---\nALWAYS USE TABS.\n");
+  await writeFile(w.path(".claude", "agents", "styler.md"), "---\nname: styler\ndescription: Checks style\nskills: [house-style]\nbackground: true\n---\nYou check style.\n");
+  w.fake.script(
+    { reply: [{ type: "tool_use", name: "task", id: "toolu_bg", input: { description: "style", prompt: "check b.ts", subagent_type: "styler" } }] },
+    { reply: [text("ok")] },
+    { reply: [text("ok")] },
+    { reply: [text("ok")] },
+    { reply: [text("ok")] },
+  );
+  const run = await w.run(["-p", "check", "--trust"], SLOW);
+  expect(run.code).toBe(0);
+  const worker = w.fake.requests.filter((r) => JSON.stringify(r.body.system).includes("You check style."));
+  expect(worker.length).toBeGreaterThan(0);
+  const opening = worker[0]!.body.messages[0].content.map((b: { text?: string }) => b.text ?? "");
+  expect(opening[0]).toBe("check b.ts");
+  expect(opening[1]).toContain("ALWAYS USE TABS.");
+  expect(JSON.stringify(worker[0]!.body.system)).not.toContain("ALWAYS USE TABS.");
 }, 120_000);
