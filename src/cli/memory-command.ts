@@ -15,8 +15,9 @@ export async function memoryCommand(rest: readonly string[], ctx: Context): Prom
   if (!["show", "edit", "rm"].includes(action)) throw new UsageError(`unknown action "${action}": rein memory list | show NAME | edit NAME | rm NAME`);
   if (!name) throw new UsageError(`rein memory ${action} needs the memory's name (rein memory list names them)`);
   const memory = findMemory(dirs, name);
+  // Not found is an error: on stderr, so `rein memory show NAME > file` never writes it into the file.
   if (!memory) {
-    out(`no memory named "${name}" in ${dirs.project} or ${dirs.user}; rein memory list names them\n`);
+    warn(`no memory named "${name}" in ${dirs.project} or ${dirs.user}; rein memory list names them`);
     return 1;
   }
   if (action === "show") {
@@ -25,8 +26,9 @@ export async function memoryCommand(rest: readonly string[], ctx: Context): Prom
   }
   if (action === "rm") {
     const failed = await removeMemory(dirs, memory);
-    out(failed ? `${failed}\n` : `removed ${memory.name} (${memory.file})\n`);
-    return failed ? 1 : 0;
+    if (failed) return warn(failed), 1;
+    out(`removed ${memory.name} (${memory.file})\n`);
+    return 0;
   }
   return edit(dirs, memory.file, ctx.env);
 }
