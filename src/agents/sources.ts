@@ -109,10 +109,10 @@ function readAgentFolder(folder: Folder): AgentFolderRead {
   return { parsed, warnings };
 }
 
-/** A plugin's agent is namespaced, and may not choose its permission mode, hooks or MCP servers (as in Claude Code). */
+/** A plugin's agent is namespaced, and may not choose its permission mode, hooks, MCP servers or initialPrompt (as in Claude Code 2.1.332). */
 function pluginAgent(agent: AgentDefinition, prefix: string, notes: string[]): AgentDefinition {
-  const { permissionMode, dontAsk: _dontAsk, hooks, mcpServers, ...rest } = agent;
-  const ignored = [...(permissionMode ? ["permissionMode"] : []), ...(hooks ? ["hooks"] : []), ...(mcpServers ? ["mcpServers"] : [])];
+  const { permissionMode, dontAsk: _dontAsk, hooks, mcpServers, initialPrompt, ...rest } = agent;
+  const ignored = [...(permissionMode ? ["permissionMode"] : []), ...(hooks ? ["hooks"] : []), ...(mcpServers ? ["mcpServers"] : []), ...(initialPrompt ? ["initialPrompt"] : [])];
   if (ignored.length) notes.push(`agent file ${agent.source}: ${ignored.join(", ")} ${ignored.length === 1 ? "is" : "are"} ignored in a plugin's agent`);
   return { ...rest, name: `${prefix}${agent.name}` };
 }

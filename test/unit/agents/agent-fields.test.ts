@@ -62,16 +62,17 @@ function agentFile(dir: string, name: string, extra: string): void {
 
 const RUNS = 'hooks:\n  Stop:\n    - hooks:\n        - type: command\n          command: "true"\nmcpServers: [docs]\nmemory: user\n';
 
-test("a plugin's agent keeps no hooks or MCP servers (as in Claude Code), with a note", () => {
+test("a plugin's agent keeps no hooks, MCP servers or initialPrompt (as in Claude Code), with a note", () => {
   const plugin = join(kit.dir.path, "plugin-agents");
-  agentFile(plugin, "helper", RUNS);
+  agentFile(plugin, "helper", `${RUNS}initialPrompt: Start here.\n`);
   const home = join(kit.dir.path, "home");
   const { agents, report } = loadAgents({ cwd: kit.dir.path, projectRoot: kit.dir.path, home, configDir: join(home, "config"), trusted: true, plugins: [{ dir: plugin, prefix: "kit:" }] });
   const helper = agents.find((a) => a.name === "kit:helper")!;
   expect(helper.hooks).toBeUndefined();
   expect(helper.mcpServers).toBeUndefined();
   expect(helper.memory).toBe("user");
-  expect(report.notes).toContain(`agent file ${join(plugin, "helper.md")}: hooks, mcpServers are ignored in a plugin's agent`);
+  expect(helper.initialPrompt).toBeUndefined();
+  expect(report.notes).toContain(`agent file ${join(plugin, "helper.md")}: hooks, mcpServers, initialPrompt are ignored in a plugin's agent`);
 });
 
 test("an untrusted repository's agent runs no hooks, starts no MCP servers and keeps no memory; trusted, it does", () => {
