@@ -4,7 +4,7 @@
 import { serveAcp } from "./acp/agent.ts";
 import type { ModelOption } from "./acp/config-options.ts";
 import { MODE_TEXT, type ModeChoice } from "./acp/modes.ts";
-import { loadAgents } from "./agents/sources.ts";
+import { loadAgents } from "./app/load-agents.ts";
 import { PERMISSION_MODES, type PermissionMode } from "./config/schema.ts";
 import type { Args } from "./app/args.ts";
 import { agentPlaces, MissingKeyError, openStore, resolveContext, runSettings, startupWarnings, type Env } from "./app/context.ts";

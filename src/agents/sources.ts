@@ -4,10 +4,10 @@
 // after the user's, their agents named `plugin:agent`.
 import { readdirSync, statSync } from "node:fs";
 import { join, sep } from "node:path";
-import { foldersUpTo } from "../config/find-project-root.ts";
 import { missingFile, readOwnText, readProblem } from "../sdk/own-file.ts";
 import { builtinAgents } from "./builtin.ts";
 import { parseAgentFile, type AgentFormat, type Parsed } from "./parse.ts";
+import { agentFolders, type Folder } from "./folders.ts";
 import { trusting } from "./trust.ts";
 import type { AgentDefinition, AgentReport } from "./types.ts";
 
@@ -26,35 +26,6 @@ export type AgentSourceContext = {
   /** Claude Code's `--agents JSON`: agent files made from it, nearer than any folder's */
   inline?: readonly { path: string; id: string; text: string; format?: AgentFormat; project?: boolean }[];
 };
-
-type Folder = { dir: string; format: AgentFormat; project: boolean; recursive: boolean; prefix?: string; read?: AgentFolderRead };
-
-const PROJECT_FOLDERS: { path: string[]; format: AgentFormat; recursive: boolean }[] = [
-  { path: [".rein", "agents"], format: "rein", recursive: true },
-  { path: [".claude", "agents"], format: "claude", recursive: true },
-  { path: [".opencode", "agents"], format: "opencode", recursive: true },
-  { path: [".opencode", "agent"], format: "opencode", recursive: false },
-];
-
-function agentFolders(ctx: AgentSourceContext): Folder[] {
-  const project = foldersUpTo(ctx.cwd, ctx.projectRoot).flatMap((dir) =>
-    PROJECT_FOLDERS.map((f) => ({ dir: join(dir, ...f.path), format: f.format, project: true, recursive: f.recursive })),
-  );
-  const config = ctx.xdgConfig ?? join(ctx.home, ".config");
-  const user: Folder[] = [
-    { dir: join(ctx.configDir, "agents"), format: "rein", project: false, recursive: true },
-    { dir: join(ctx.home, ".claude", "agents"), format: "claude", project: false, recursive: true },
-    { dir: join(config, "opencode", "agents"), format: "opencode", project: false, recursive: true },
-    { dir: join(config, "opencode", "agent"), format: "opencode", project: false, recursive: false },
-  ];
-  // Started in the home folder, ~/.claude/agents is the user's folder, not a project's copy of it.
-  const own = new Set(user.map((f) => f.dir));
-  return [
-    ...project.filter((f) => !own.has(f.dir)),
-    ...user,
-    ...(ctx.plugins ?? []).map((p) => ({ dir: p.dir, format: "claude" as const, project: false, recursive: true, prefix: p.prefix, ...(p.read ? { read: p.read } : {}) })),
-  ];
-}
 
 /** Every agent this workspace can run (files nearest first, then the built-ins), and what reading them found. */
 export function loadAgents(ctx: AgentSourceContext): { agents: AgentDefinition[]; report: AgentReport } {

@@ -340,7 +340,7 @@ function tmuxWorkers(settings: RunSettings): TmuxSettings {
   return { command, env: settings.env, ...(settings.trusted ? { trusted: true } : {}), ...(settings.warn ? { say: settings.warn } : {}) };
 }
 
-export { loadAgents } from "../agents/sources.ts";
+export { loadAgents } from "./load-agents.ts";
 export { initialTurn } from "../agents/claude-fields.ts";
 export { DEFAULT_AGENT } from "../agents/builtin.ts";
 export type { ProviderListing } from "../llm/model-list.ts";

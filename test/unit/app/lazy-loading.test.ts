@@ -36,6 +36,8 @@ const LATE = [
   "src/session/skills.ts",
   "src/skills/slash-commands.ts",
   "src/skills/catalog.ts",
+  "src/agents/sources.ts",
+  "src/agents/parse.ts",
 ];
 
 let fake: FakeServer;
