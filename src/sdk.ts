@@ -80,7 +80,10 @@ export type ToolContext = {
   sandbox: SandboxPolicy;
 };
 
-export { imageProblem } from "./sdk/image-check.ts";
+/** Why `bytes` are not an image a model takes as `mediaType` (undefined when they are); the checks load with the first image. */
+export function imageProblem(mediaType: string, bytes: Uint8Array): string | undefined {
+  return (require("./sdk/image-check.ts") as typeof import("./sdk/image-check.ts")).imageProblem(mediaType, bytes);
+}
 export { envFile } from "./sdk/env-file.ts";
 export { diskFiles, readAllText } from "./sdk/disk-files.ts";
 export { pinnedAddresses } from "./sdk/web-address.ts";

@@ -1,6 +1,9 @@
 // Parses argv into a typed command line. Unknown flags and bad values are usage errors with a
 // one-line hint (exit 2).
-import { PERMISSION_MODES, type PermissionMode } from "../config/schema.ts";
+import { PERMISSION_MODES, type PermissionMode } from "../permission/modes.ts";
+
+/** The modes by name, for the help text (cli may not import permission/; config/schema.ts would load valibot for them). */
+export { PERMISSION_MODES };
 import { arityProblem, flagProblem, scopeOf } from "./flag-scope.ts";
 
 export type OutputFormat = "text" | "json" | "stream-json" | "claude-stream-json" | "claude-json";

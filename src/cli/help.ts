@@ -1,4 +1,4 @@
-import { PERMISSION_MODES } from "../config/schema.ts";
+import { PERMISSION_MODES } from "../app/args.ts";
 
 export const HELP = `rein: a coding agent in your terminal
 
