@@ -3,8 +3,8 @@
 // sources run only in a trusted workspace (they are listed, inactive, otherwise). Enabled plugins'
 // hook files are one more source, read like Claude Code's files, with the plugin's variables.
 import { join } from "node:path";
-import * as v from "valibot";
-import { HOOK_EVENTS, HOOK_KEYS, HookGroupSchema, type HookEvent, type HookHandler, type HooksConfig } from "../config/hooks-schema.ts";
+import { claudeHooks } from "../config/claude-hooks.ts";
+import type { HookEvent, HookHandler, HooksConfig } from "../config/hooks-schema.ts";
 import type { Dialect } from "./dialect.ts";
 import { matcherProblem } from "./matcher.ts";
 import { readOptionalJson } from "../config/optional-json.ts";
@@ -31,8 +31,11 @@ export type HookSourcesInput = {
   home: string;
   projectRoot: string;
   trusted: boolean;
-  /** enabled plugins' hook configurations (event -> matcher groups), with their variables */
-  plugins?: readonly { file: string; hooks: Record<string, unknown>; env: Readonly<Record<string, string>> }[];
+  /**
+   * enabled plugins' hook configurations (event -> matcher groups), with their variables; `checked`:
+   * already read by claudeHooks when the installed plugins' index was written, with what it said then
+   */
+  plugins?: readonly { file: string; hooks: Record<string, unknown>; env: Readonly<Record<string, string>>; checked?: { warnings: readonly string[]; notes: readonly string[] } }[];
 };
 
 /** `warnings`: what was not loaded (a group, a file); `notes`: what was left out of what loaded (a key rein does not read). */
@@ -65,7 +68,15 @@ export function hookEntries(input: HookSourcesInput): { entries: HookEntry[]; wa
     const hooks = readClaudeHooks(file, warnings, notes);
     if (hooks) add(file, scope, "claude", hooks);
   }
-  for (const plugin of input.plugins ?? []) add(plugin.file, "user", "claude", claudeHooks(plugin.hooks, plugin.file, warnings, notes), plugin.env);
+  for (const plugin of input.plugins ?? []) {
+    if (!plugin.checked) {
+      add(plugin.file, "user", "claude", claudeHooks(plugin.hooks, plugin.file, warnings, notes), plugin.env);
+      continue;
+    }
+    warnings.push(...plugin.checked.warnings);
+    notes.push(...plugin.checked.notes);
+    add(plugin.file, "user", "claude", plugin.hooks as HooksConfig, plugin.env);
+  }
   return { entries, warnings, notes };
 }
 
@@ -104,52 +115,6 @@ function readClaudeHooks(file: string, warnings: string[], notes: string[]): Hoo
     return undefined;
   }
   return claudeHooks(hooks, file, warnings, notes);
-}
-
-/**
- * Claude Code's files carry keys rein does not read (newer ones, internal ones: `once`,
- * `rewakeMessage`...): each is left out with a note, never the group it is in.
- */
-function withoutUnknownKeys(group: unknown, where: string, notes: string[]): unknown {
-  if (!isRecord(group)) return group;
-  const kept = pick(group, HOOK_KEYS.group!, where, notes);
-  if (!Array.isArray(kept.hooks)) return kept;
-  const hooks = kept.hooks.map((handler, h) => {
-    if (!isRecord(handler) || typeof handler.type !== "string" || !HOOK_KEYS[handler.type] || handler.type === "group") return handler;
-    return pick(handler, HOOK_KEYS[handler.type]!, `${where}.hooks[${h}]`, notes);
-  });
-  return { ...kept, hooks };
-}
-
-function pick(object: Record<string, unknown>, keys: readonly string[], where: string, notes: string[]): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(object)) {
-    if (keys.includes(key)) out[key] = value;
-    else notes.push(`${where}": key "${key}" is not one rein reads; ignored`);
-  }
-  return out;
-}
-
-function claudeHooks(hooks: Record<string, unknown>, file: string, warnings: string[], notes: string[]): HooksConfig {
-  const out: HooksConfig = {};
-  for (const [event, groups] of Object.entries(hooks)) {
-    // Claude Code has more events than rein runs: those are not an error in its files.
-    if (!(HOOK_EVENTS as readonly string[]).includes(event)) continue;
-    if (!Array.isArray(groups)) {
-      warnings.push(`${file}: "hooks.${event}" is not a list of matcher groups; skipped`);
-      continue;
-    }
-    const kept = groups.flatMap((group, g) => {
-      const parsed = v.safeParse(HookGroupSchema, withoutUnknownKeys(group, `${file}: "hooks.${event}[${g}]`, notes));
-      if (parsed.success) return [parsed.output];
-      const issue = parsed.issues[0];
-      const path = v.getDotPath(issue);
-      warnings.push(`${file}: "hooks.${event}[${g}]${path ? `.${path}` : ""}": ${issue.message}; that group was skipped`);
-      return [];
-    });
-    out[event as HookEvent] = kept;
-  }
-  return out;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

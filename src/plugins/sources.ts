@@ -2,6 +2,7 @@
 // `plugin:name`), agent folders (`plugin:agent`), hook configurations, MCP servers
 // (`plugin:PLUGIN:SERVER`) and `bin/` folders. Each loader takes these as one more source.
 import { basename } from "node:path";
+import { claudeHooks } from "../config/claude-hooks.ts";
 import { HOOK_EVENTS } from "../config/hooks-schema.ts";
 import { fillDeep, fillPluginVars, pluginEnv } from "./plugin-env.ts";
 import type { AgentFolderRead } from "../agents/sources.ts";
@@ -9,7 +10,11 @@ import type { CommandDirRead } from "../skills/commands.ts";
 import type { SkillRootRead } from "../skills/discover.ts";
 import type { Plugin } from "./read-plugin.ts";
 
-export type PluginHookSource = { file: string; hooks: Record<string, unknown>; env: Record<string, string> };
+/**
+ * `checked`: `hooks` was read as Claude Code's hooks (config/claude-hooks.ts) when the plugin's runs
+ * were made, which the installed plugins' index keeps: a start does not check them again.
+ */
+export type PluginHookSource = { file: string; hooks: Record<string, unknown>; env: Record<string, string>; checked?: { warnings: string[]; notes: string[] } };
 export type PluginServerSource = { file: string; servers: Record<string, unknown> };
 export type PluginFolder = { dir: string; prefix: string };
 
@@ -82,7 +87,8 @@ function hookSource(plugin: Plugin, set: Plugin["hooks"][number], warnings: stri
     }
     hooks[event] = Array.isArray(groups) ? groups.map((group) => fillGroup(group, plugin)) : groups;
   }
-  return { file: set.file, hooks, env: pluginEnv(plugin) };
+  const checked = { warnings: [] as string[], notes: [] as string[] };
+  return { file: set.file, hooks: claudeHooks(hooks, set.file, checked.warnings, checked.notes), env: pluginEnv(plugin), checked };
 }
 
 function fillGroup(group: unknown, plugin: Plugin): unknown {

@@ -6,6 +6,7 @@ import { afterEach, beforeEach, expect, test } from "bun:test";
 import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { loadAgents } from "../../../src/agents/sources.ts";
+import { hookEntries } from "../../../src/hooks/sources.ts";
 import { activePlugins } from "../../../src/plugins/active.ts";
 import { finishInstall, prepareInstall, removeInstalled } from "../../../src/plugins/install.ts";
 import { INSTALLED_INDEX } from "../../../src/plugins/installed-index.ts";
@@ -126,6 +127,37 @@ test("an index that is broken, or written by another build or for another text o
     writeFileSync(index, JSON.stringify({ ...forged, plugins: empty }));
     expect(load()).toEqual(expected);
   }
+});
+
+test("a plugin's hook files are checked once, when the index is written: a later run gets the same hooks, warnings and notes without checking again", () => {
+  const dir = source();
+  // security-guidance's unknown key (rewakeSummary), a group rein cannot read and one it can
+  put(join(dir, "hooks/hooks.json"), JSON.stringify({
+    hooks: {
+      Stop: [{ hooks: [{ type: "command", command: "echo stop", rewakeSummary: "x" }] }],
+      PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command" }] }, { matcher: "Edit", hooks: [{ type: "command", command: "echo ${CLAUDE_PLUGIN_ROOT}", timeout: 5 }] }],
+    },
+  }));
+  install(dir);
+  const hooks = () => {
+    const enabled = { user: JSON.parse(readFileSync(where.userConfig, "utf8")).enabledPlugins ?? {}, project: {} };
+    const sources = activePlugins({ configDir: d.configDir, dataDir: d.dataDir, enabled, trusted: false }).sources.hooks;
+    return { sources, read: hookEntries({ rein: [], home: d.home, projectRoot: d.work, trusted: false, plugins: sources }) };
+  };
+  const first = hooks();
+  const file = first.sources[0]!.file;
+  expect(first.read.entries.map((e) => [e.event, e.matcher, e.handler])).toEqual([
+    ["Stop", undefined, { type: "command", command: "echo stop" }],
+    ["PreToolUse", "Edit", { type: "command", command: "echo ${CLAUDE_PLUGIN_ROOT}", timeout: 5 }],
+  ]);
+  expect(first.read.warnings).toEqual([expect.stringMatching(new RegExp(`^${file}: "hooks\\.PreToolUse\\[0\\]\\.hooks\\.0\\.command": .*; that group was skipped$`))]);
+  expect(first.read.notes).toEqual([`${file}: "hooks.Stop[0].hooks[0]": key "rewakeSummary" is not one rein reads; ignored`]);
+  // what the index keeps for a run is the checked hooks: the unknown key and the bad group are not in them
+  const runs = JSON.parse(readFileSync(index, "utf8")).plugins.kit.plugin.runs.hooks;
+  expect(runs.map((r: { hooks: unknown }) => r.hooks)).toEqual([{ Stop: [{ hooks: [{ type: "command", command: "echo stop" }] }], PreToolUse: [{ matcher: "Edit", hooks: [{ type: "command", command: "echo ${CLAUDE_PLUGIN_ROOT}", timeout: 5 }] }] }]);
+  const later = hooks();
+  expect(later.sources[0]!.checked).toEqual({ warnings: first.read.warnings, notes: first.read.notes });
+  expect(later.read).toEqual(first.read);
 });
 
 test("a copy gone from the data folder is one problem line, index or not", () => {
