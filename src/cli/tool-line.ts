@@ -1,7 +1,7 @@
 // How the terminal shows a tool call: one line while it runs, one line when it ends. Pure: the
 // caller prints what these return.
 import { isAbsolute, relative, sep } from "node:path";
-import { Chalk, type ChalkInstance } from "chalk";
+import type { ChalkInstance } from "chalk";
 import { printable } from "./printable.ts";
 
 export type Styles = { color: boolean };
@@ -13,11 +13,17 @@ const MAX_RESULT = 120;
 const PROGRESS_ARGUMENT = 100;
 const DENIED = "Permission denied: ";
 const ELLIPSIS = "…";
-const painters = { plain: new Chalk({ level: 0 }), color: new Chalk({ level: 1 }) };
+// Made on first use: chalk reads the terminal's colours through node:tty, which loads node:net and
+// the streams (about 7 ms), and print mode's progress lines paint nothing.
+let painters: { plain: ChalkInstance; color: ChalkInstance } | undefined;
 // Made on first use: a Segmenter loads ICU data (about 2 MiB and 4 ms), which a run that cuts no line never needs.
 let graphemes: Intl.Segmenter | undefined;
 
 export function paint(s: Styles): ChalkInstance {
+  if (!painters) {
+    const { Chalk } = require("chalk") as typeof import("chalk");
+    painters = { plain: new Chalk({ level: 0 }), color: new Chalk({ level: 1 }) };
+  }
   return s.color ? painters.color : painters.plain;
 }
 

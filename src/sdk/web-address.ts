@@ -4,7 +4,11 @@
 // hand out the machine's credentials: "metadata", denied. The permission engine resolves a name
 // once, judges the addresses and pins them here; webfetch connects to the pinned addresses only,
 // so a name that answers differently a moment later (DNS rebinding) cannot lead elsewhere.
-import { isIPv4, isIPv6 } from "node:net";
+import type * as Net from "node:net";
+
+// node:net loads the streams with it (about 7 ms at start): taken when an address is first judged.
+let net: typeof Net | undefined;
+const lazyNet = (): typeof Net => (net ??= require("node:net") as typeof Net);
 
 export type AddressKind = "public" | "private" | "metadata";
 
@@ -19,6 +23,7 @@ const PRIVATE_V4: ReadonlyArray<readonly [string, number]> = [
 /** What an IP address is (v4 or v6, brackets allowed); undefined for a name. */
 export function addressKind(address: string): AddressKind | undefined {
   const ip = address.replace(/^\[|\]$/g, "");
+  const { isIPv4, isIPv6 } = lazyNet();
   if (isIPv4(ip)) return v4Kind(v4Number(ip));
   if (isIPv6(ip)) return v6Kind(v6Words(ip));
   return undefined;

@@ -3,10 +3,12 @@
 import compactionPrompt from "../../prompts/compaction.txt" with { type: "text" };
 import type { Compacted, CompactInput, EventOf } from "../agent/types.ts";
 import { costFunction } from "../llm/providers.ts";
-import { compactConversation } from "./compaction.ts";
 import { stateOf } from "./compacted-view.ts";
-import { compactManually, type CompactOutcome } from "./manual-compaction.ts";
+import type { CompactOutcome } from "./manual-compaction.ts";
 import type { SessionCore } from "./session-core.ts";
+
+// Compaction itself loads with the first compaction: a run that needs none loads none of it.
+const compaction = () => require("./compaction.ts") as typeof import("./compaction.ts");
 
 type Heard = (event: EventOf<"compaction">) => void;
 
@@ -25,7 +27,7 @@ export function compactWith(core: SessionCore, input: CompactInput, signal: Abor
 
 function compactNow(core: SessionCore, input: CompactInput, signal: AbortSignal, focus?: string, heard?: Heard): Promise<Compacted | undefined> {
   const { options } = core;
-  return compactConversation(
+  return compaction().compactConversation(
     input,
     {
       stream: options.stream,
@@ -51,7 +53,7 @@ function compactNow(core: SessionCore, input: CompactInput, signal: AbortSignal,
 export async function compactHeld(core: SessionCore, signal: AbortSignal, focus?: string): Promise<CompactOutcome> {
   const tools = await core.ownTools();
   const deps = { tools, system: core.options.system, usable: core.usable, compact: (input: CompactInput, heard: Heard) => compactWith(core, input, signal, focus, heard) };
-  const { messages, ...outcome } = await compactManually(core.messages, deps, signal);
+  const { messages, ...outcome } = await (require("./manual-compaction.ts") as typeof import("./manual-compaction.ts")).compactManually(core.messages, deps, signal);
   if (messages) {
     core.messages.splice(0, core.messages.length, ...messages);
     core.storedSize = undefined;

@@ -7,6 +7,7 @@
 import { estimateTokens } from "../agent/context-size.ts";
 import { textOf, type Compacted, type CompactInput, type CompactionMethod, type ContentBlock, type EventOf, type Message, type StreamFn, type Usage } from "../agent/types.ts";
 import { skillsToAttach } from "../skills/loaded-skills.ts";
+import { clip } from "./clip.ts";
 import { headCount, headMessage, hasResults, PRUNED_MARKER, pruneResults, type CompactionState } from "./compacted-view.ts";
 
 export type CompactorDeps = {
@@ -228,14 +229,4 @@ function blockLine(role: Message["role"], block: ContentBlock): string {
 
 function textOfMessage(message: Message | undefined): string {
   return message ? textOf(message.content, "\n") : "";
-}
-
-
-/** The head and the end of a text, with a note of what was left out between them. */
-export function clip(text: string, max: number): string {
-  if (text.length <= max) return text;
-  const keep = Math.max(0, max - 60);
-  const head = text.slice(0, Math.floor(keep * 0.6));
-  const end = text.slice(text.length - Math.floor(keep * 0.4));
-  return `${head}\n[... ${text.length - head.length - end.length} characters cut ...]\n${end}`;
 }

@@ -5,7 +5,7 @@
 import titlePrompt from "../../prompts/title.txt" with { type: "text" };
 import type { StreamFn, Usage } from "../agent/types.ts";
 import { costFunction } from "../llm/providers.ts";
-import { clip } from "./compaction.ts";
+import { clip } from "./clip.ts";
 import type { SessionCore } from "./session-core.ts";
 
 /** How the request opens its system prompt: the scripted fake model tells title calls apart by it. */

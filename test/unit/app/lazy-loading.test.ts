@@ -38,6 +38,12 @@ const LATE = [
   "src/skills/catalog.ts",
   "src/agents/sources.ts",
   "src/agents/parse.ts",
+  // A task's run, compaction, the skill tool's text and the terminal's colours (issue 37 item 1).
+  "src/session/subagent-runs.ts",
+  "src/session/compaction.ts",
+  "src/session/manual-compaction.ts",
+  "src/skills/skill-tool.ts",
+  "node_modules/chalk/source/index.js",
 ];
 
 let fake: FakeServer;
@@ -96,6 +102,17 @@ test("a hook, an MCP server and a language server configured, and a turn that wr
     "write a.txt",
   );
   for (const m of ["src/session/hook-runtime.ts", "src/hooks/engine.ts", "src/mcp/session.ts", "src/lsp/session.ts", "src/checkpoint/turn.ts"]) expect(modules.has(m)).toBe(true);
+}, 60_000);
+
+test("a task call loads the subagent's run, and only then", async () => {
+  fake.script(
+    { reply: [{ type: "tool_use", name: "task", id: "toolu_task", input: { description: "look", prompt: "say hi", subagent_type: "explore" } }] },
+    { reply: [{ type: "text", text: "hi" }] },
+    { reply: [{ type: "text", text: "the subagent said hi" }] },
+  );
+  const modules = await loaded({}, "ask a subagent");
+  expect(modules.has("src/session/subagent-runs.ts")).toBe(true);
+  expect(modules.has("src/session/team.ts")).toBe(false); // a foreground task starts no team
 }, 60_000);
 
 test("Claude Code's and OpenCode's files and a skills folder, when there, and a Claude output format load their readers", async () => {
