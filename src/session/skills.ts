@@ -106,9 +106,18 @@ async function promptPlan(plan: Extract<SlashPlan, { type: "unknown" }>, args: s
 function withPluginRoots(loaded: SkillsAndCommands, plugins: readonly Plugin[]): SkillsAndCommands {
   if (!plugins.length) return loaded;
   // A user's own command may carry a plugin's prefix (commands/kit/go.md is /kit:go): its file tells.
-  const prefixed = plugins.map((plugin) => ({ plugin, prefix: `${plugin.name}:`, root: `${plugin.root}/` }));
+  // By prefix, not a walk over every plugin for every name (150 names and 50 plugins at a start);
+  // the first plugin of the list whose prefix a name has, as a walk would find it.
+  const byPrefix = new Map<string, { plugin: Plugin; order: number; root: string }>();
+  plugins.forEach((plugin, order) => {
+    if (!byPrefix.has(`${plugin.name}:`)) byPrefix.set(`${plugin.name}:`, { plugin, order, root: `${plugin.root}/` });
+  });
   const from = (name: string, file: string) => {
-    const found = prefixed.find((p) => name.startsWith(p.prefix));
+    let found: { plugin: Plugin; order: number; root: string } | undefined;
+    for (let at = name.indexOf(":"); at >= 0; at = name.indexOf(":", at + 1)) {
+      const candidate = byPrefix.get(name.slice(0, at + 1));
+      if (candidate && (!found || candidate.order < found.order)) found = candidate;
+    }
     return found && file.startsWith(found.root) ? found.plugin : undefined;
   };
   // An installed plugin's skills and commands come from its index with this done (plugins/index-texts.ts).
