@@ -1,3 +1,4 @@
+import chalk from "chalk";
 import { afterAll, afterEach, beforeAll, expect } from "bun:test";
 // Everything a Session test runs on, all real: the fake Anthropic server driven through the real SDK
 // (anthropicStream), a SQLite store in a temp dir, the real output bounding. Retries do not wait.
@@ -143,16 +144,22 @@ function resultIds(message: Message): string[] {
 /**
  * Registers the hooks a test file uses around one shared kit: start it before all, check after each
  * test that every scripted step was consumed, close it after all. Returns the kit's getter.
+ * `plain`: chalk writes no colour while the file runs (what a test reads is the text alone).
  */
-export function useKit(): () => Kit {
+export function useKit(options: { plain?: boolean } = {}): () => Kit {
   let kit: Kit | undefined;
+  const level = chalk.level;
   beforeAll(async () => {
+    if (options.plain) chalk.level = 0;
     kit = await startKit();
   });
   afterEach(() => {
     expect(kit!.fake.pending()).toBe(0);
     kit!.fake.reset();
   });
-  afterAll(() => kit!.close());
+  afterAll(async () => {
+    chalk.level = level;
+    await kit!.close();
+  });
   return () => kit!;
 }

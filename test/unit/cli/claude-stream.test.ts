@@ -2,23 +2,15 @@
 // tool): an init line per run, denials counted per run, the API error Claude Code shows as a
 // synthetic assistant message, claude-json's single result line, partial stream events sharing the
 // message id, and what a subagent's and a background worker's events become.
-import { afterAll, afterEach, beforeAll, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import * as v from "valibot";
 import type { StampedEvent } from "../../../src/app/events.ts";
 import { claudeRenderer, isClaudeFormat, type ClaudeInit } from "../../../src/cli/claude-stream.ts";
 import { defineTool } from "../../../src/sdk.ts";
 import type { Session } from "../../../src/session/session.ts";
-import { startKit, type Kit } from "../../support/session-kit.ts";
+import { useKit } from "../../support/session-kit.ts";
 
-let kit: Kit;
-beforeAll(async () => {
-  kit = await startKit();
-});
-afterEach(() => {
-  expect(kit.fake.pending()).toBe(0);
-  kit.fake.reset();
-});
-afterAll(() => kit.close());
+const kit = useKit();
 
 const shout = defineTool({
   name: "shout",
@@ -44,11 +36,11 @@ const call = (text: string, id: string) => ({ type: "tool_use" as const, name: "
 const say = (text: string) => ({ reply: [{ type: "text" as const, text }] });
 
 test("each run starts with its init line; a refusal is counted in its own run's result only", async () => {
-  const { session } = kit.create({ rules, tools: [shout] });
+  const { session } = kit().create({ rules, tools: [shout] });
   const lines = rendered(session);
-  kit.fake.script({ reply: [call("secret plan", "toolu_a")] }, say("refused, sorry"));
+  kit().fake.script({ reply: [call("secret plan", "toolu_a")] }, say("refused, sorry"));
   await session.prompt("shout the plan");
-  kit.fake.script({ reply: [call("hello", "toolu_b")] }, say("done"));
+  kit().fake.script({ reply: [call("hello", "toolu_b")] }, say("done"));
   await session.prompt("shout hello");
   expect(kinds(lines)).toEqual(["system/init", "assistant", "user", "assistant", "result/success", "system/init", "assistant", "user", "assistant", "result/success"]);
   const results = lines.filter((l) => l.type === "result");
@@ -66,15 +58,15 @@ test("each run starts with its init line; a refusal is counted in its own run's 
 });
 
 test("the init line: Claude Code's tool and mode names, the servers pending, the lists given", async () => {
-  const { session } = kit.create({ rules, tools: [shout] });
+  const { session } = kit().create({ rules, tools: [shout] });
   const lines = rendered(session);
-  kit.fake.script(say("hi"));
+  kit().fake.script(say("hi"));
   await session.prompt("hello");
   const init = lines[0]!;
   expect(init).toMatchObject({
     type: "system",
     subtype: "init",
-    cwd: kit.dir.path,
+    cwd: kit().dir.path,
     session_id: session.id,
     tools: ["Bash", "Read", "shout"],
     mcp_servers: [{ name: "db", status: "pending" }],
@@ -86,17 +78,17 @@ test("the init line: Claude Code's tool and mode names, the servers pending, the
     plugins: [{ name: "lint", path: "/p/lint", source: "lint" }],
     model: session.model,
   });
-  const plain = kit.create({ rules }).session;
+  const plain = kit().create({ rules }).session;
   const other = rendered(plain, true, false, { tools: [], permissionMode: "plan", version: "1", mcpServers: [] });
-  kit.fake.script(say("hi"));
+  kit().fake.script(say("hi"));
   await plain.prompt("hello");
   expect(other[0]).toMatchObject({ permissionMode: "plan", agents: [], skills: [], slash_commands: [], plugins: [] });
 });
 
 test("one assistant line per content block, sharing the message id; the stop reason only on the result", async () => {
-  const { session } = kit.create({ rules, tools: [shout] });
+  const { session } = kit().create({ rules, tools: [shout] });
   const lines = rendered(session);
-  kit.fake.script({ reply: [{ type: "text", text: "first I shout" }, call("x", "toolu_c")] }, say("ok"));
+  kit().fake.script({ reply: [{ type: "text", text: "first I shout" }, call("x", "toolu_c")] }, say("ok"));
   await session.prompt("go");
   const assistants = lines.filter((l) => l.type === "assistant");
   expect(assistants.map((a) => a.message.content[0].type)).toEqual(["text", "tool_use", "text"]);
@@ -107,18 +99,18 @@ test("one assistant line per content block, sharing the message id; the stop rea
 });
 
 test("claude-json: the result line alone, with what the run refused", async () => {
-  const { session } = kit.create({ rules, tools: [shout] });
+  const { session } = kit().create({ rules, tools: [shout] });
   const lines = rendered(session, false);
-  kit.fake.script({ reply: [call("secret", "toolu_d")] }, say("no"));
+  kit().fake.script({ reply: [call("secret", "toolu_d")] }, say("no"));
   await session.prompt("shout the secret");
   expect(kinds(lines)).toEqual(["result/success"]);
   expect(lines[0]).toMatchObject({ result: "no", is_error: false, num_turns: 2, permission_denials: [{ tool_name: "shout", tool_use_id: "toolu_d" }] });
 });
 
 test("an API error is Claude Code's synthetic assistant message, and the result says api_error with the status", async () => {
-  const { session } = kit.create({ rules });
+  const { session } = kit().create({ rules });
   const lines = rendered(session);
-  kit.fake.script({ error: 400, body: { type: "error", error: { type: "invalid_request_error", message: "max_tokens: must be at most 4096" } } });
+  kit().fake.script({ error: 400, body: { type: "error", error: { type: "invalid_request_error", message: "max_tokens: must be at most 4096" } } });
   const outcome = await session.prompt("a bad request");
   expect(outcome.status).toBe("error");
   const synthetic = lines.find((l) => l.type === "assistant")!;
@@ -131,12 +123,12 @@ test("an API error is Claude Code's synthetic assistant message, and the result 
 });
 
 test("a server error after the retries is api_error, a rate limit rate_limit_error", async () => {
-  const { session } = kit.create({ rules });
+  const { session } = kit().create({ rules });
   const lines = rendered(session);
-  kit.fake.script({ error: 500 }, { error: 500 }, { error: 500 });
+  kit().fake.script({ error: 500 }, { error: 500 }, { error: 500 });
   await session.prompt("try");
   expect(lines.at(-1)).toMatchObject({ api_error_status: 500, api_error_type: "api_error" });
-  kit.fake.script({ error: 429 }, { error: 429 }, { error: 429 });
+  kit().fake.script({ error: 429 }, { error: 429 }, { error: 429 });
   await session.prompt("again");
   const result = lines.at(-1)!;
   expect(result).toMatchObject({ api_error_status: 429, api_error_type: "rate_limit_error", result_index: 1 });
@@ -144,9 +136,9 @@ test("a server error after the retries is api_error, a rate limit rate_limit_err
 });
 
 test("--include-partial-messages: stream events before each assistant line, with the same message id", async () => {
-  const { session } = kit.create({ rules });
+  const { session } = kit().create({ rules });
   const lines = rendered(session, true, true);
-  kit.fake.script({ reply: [{ type: "text", text: "streamed answer" }], chunkSize: 4 });
+  kit().fake.script({ reply: [{ type: "text", text: "streamed answer" }], chunkSize: 4 });
   await session.prompt("stream it");
   const events = lines.filter((l) => l.type === "stream_event");
   expect(events[0]!.event.type).toBe("message_start");
@@ -156,9 +148,9 @@ test("--include-partial-messages: stream events before each assistant line, with
   expect(assistant.message.id).toBe(events[0]!.event.message.id);
   expect(lines.indexOf(events[0]!)).toBeLessThan(lines.indexOf(assistant));
   // the same run without the flag has none
-  const { session: quiet } = kit.create({ rules });
+  const { session: quiet } = kit().create({ rules });
   const plain = rendered(quiet, true, false);
-  kit.fake.script(say("plain"));
+  kit().fake.script(say("plain"));
   await quiet.prompt("no stream");
   expect(plain.some((l) => l.type === "stream_event")).toBe(false);
 });

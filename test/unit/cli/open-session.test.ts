@@ -1,7 +1,7 @@
 // Which session a run works in, on a real store with conversations the fake model answered: a new
 // one (with Claude Code's --session-id), the latest of this folder (-c), one by id or prefix (-r),
 // a fork (--fork-session) that leaves the original as it was, and the model a resumed session runs.
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs, UsageError } from "../../../src/app/args.ts";
@@ -9,32 +9,24 @@ import { resolveContext } from "../../../src/app/context.ts";
 import { openSession, resumeSession } from "../../../src/cli/open-session.ts";
 import { providerSetup } from "../../../src/llm/setup.ts";
 import type { Session } from "../../../src/session/session.ts";
-import { startKit, type Kit } from "../../support/session-kit.ts";
+import { useKit } from "../../support/session-kit.ts";
 
-let kit: Kit;
-beforeAll(async () => {
-  kit = await startKit();
-});
-afterAll(() => kit.close());
-afterEach(() => {
-  expect(kit.fake.pending()).toBe(0);
-  kit.fake.reset();
-});
+const kit = useKit();
 
 let folders = 0;
 /** A fresh folder (its own "latest session") and a context for `argv` run in it. */
 function place() {
-  const cwd = join(kit.dir.path, `work-${++folders}`);
+  const cwd = join(kit().dir.path, `work-${++folders}`);
   mkdirSync(cwd, { recursive: true });
-  const env = { HOME: kit.dir.path, ANTHROPIC_API_KEY: "k", REIN_CONFIG_DIR: join(kit.dir.path, "config"), REIN_DATA_DIR: kit.dir.path };
+  const env = { HOME: kit().dir.path, ANTHROPIC_API_KEY: "k", REIN_CONFIG_DIR: join(kit().dir.path, "config"), REIN_DATA_DIR: kit().dir.path };
   return { cwd, ctx: (...argv: string[]) => resolveContext(parseArgs(["-p", "x", "--cwd", cwd, ...argv]), env) };
 }
 async function talked(session: Session, prompt: string): Promise<Session> {
-  kit.fake.script({ reply: [{ type: "text", text: `answer to ${prompt}` }] });
+  kit().fake.script({ reply: [{ type: "text", text: `answer to ${prompt}` }] });
   await session.prompt(prompt);
   return session;
 }
-const open = (ctx: ReturnType<ReturnType<typeof place>["ctx"]>, warn?: (line: string) => void) => openSession(ctx, kit.store, { ...kit.options() }, warn);
+const open = (ctx: ReturnType<ReturnType<typeof place>["ctx"]>, warn?: (line: string) => void) => openSession(ctx, kit().store, { ...kit().options() }, warn);
 const usage = (run: () => unknown) => {
   try {
     run();
@@ -107,25 +99,25 @@ describe("the model of a resumed session", () => {
 
   test("a resumed session runs the model it was switched to; an explicit --model wins for that run", async () => {
     const here = place();
-    const options = { ...kit.options(), models: catalog(), model: "claude-sonnet-5-5" };
-    const session = openSession(here.ctx(), kit.store, options);
+    const options = { ...kit().options(), models: catalog(), model: "claude-sonnet-5-5" };
+    const session = openSession(here.ctx(), kit().store, options);
     session.setModel("claude-haiku-4-5");
-    const row = kit.store.getSession(session.id)!;
+    const row = kit().store.getSession(session.id)!;
     expect(resumeSession(row, options, undefined).model).toBe("claude-haiku-4-5");
     expect(resumeSession(row, options, "claude-opus-4-5").model).toBe("claude-sonnet-5-5");
     // never switched: the configured model, whatever the session first ran
-    const plain = openSession(here.ctx(), kit.store, options);
-    expect(resumeSession(kit.store.getSession(plain.id)!, { ...options, model: "claude-opus-5-5" }, undefined).model).toBe("claude-opus-5-5");
+    const plain = openSession(here.ctx(), kit().store, options);
+    expect(resumeSession(kit().store.getSession(plain.id)!, { ...options, model: "claude-opus-5-5" }, undefined).model).toBe("claude-opus-5-5");
   });
 
   test("a switched-to model that cannot be used now is said in one line, and the configured one runs", () => {
     const here = place();
-    const options = { ...kit.options(), models: catalog(), model: "claude-sonnet-5-5" };
+    const options = { ...kit().options(), models: catalog(), model: "claude-sonnet-5-5" };
     // switched while OPENAI_API_KEY was set; resumed after it is gone
-    const session = openSession(here.ctx(), kit.store, { ...options, models: catalog({ OPENAI_API_KEY: "sk-openai" }) });
+    const session = openSession(here.ctx(), kit().store, { ...options, models: catalog({ OPENAI_API_KEY: "sk-openai" }) });
     session.setModel("openai/gpt-5");
     const warnings: string[] = [];
-    const resumed = resumeSession(kit.store.getSession(session.id)!, options, undefined, (line) => warnings.push(line));
+    const resumed = resumeSession(kit().store.getSession(session.id)!, options, undefined, (line) => warnings.push(line));
     expect(resumed.model).toBe("claude-sonnet-5-5");
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toStartWith(`session ${session.id} was switched to openai/gpt-5 with /model, which cannot be used now (`);

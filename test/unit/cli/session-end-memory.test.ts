@@ -1,33 +1,25 @@
 // The line memory.auto leaves on stderr when a session ends, from a real Session's conversation and
 // one real extraction call to the fake model: what it kept (one or several), what it left out and
 // why, nothing at all, a failure, and names from the model that cannot move the terminal.
-import { afterAll, afterEach, beforeAll, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { join } from "node:path";
 import { sessionEndMemoryLine } from "../../../src/cli/session-end-memory.ts";
 import { anthropicStream } from "../../../src/llm/anthropic.ts";
 import { listMemories, memoryDirs } from "../../../src/memory/store.ts";
 import type { Session } from "../../../src/session/session.ts";
-import { startKit, type Kit } from "../../support/session-kit.ts";
+import { useKit } from "../../support/session-kit.ts";
 
-let kit: Kit;
-beforeAll(async () => {
-  kit = await startKit();
-});
-afterAll(() => kit.close());
-afterEach(() => {
-  expect(kit.fake.pending()).toBe(0);
-  kit.fake.reset();
-});
+const kit = useKit();
 
 let projects = 0;
 async function ended(): Promise<{ session: Session; ctx: Parameters<typeof sessionEndMemoryLine>[1] }> {
-  const { session } = kit.create();
-  kit.fake.script({ reply: [{ type: "text", text: "The tests need the database on port 5433." }] });
+  const { session } = kit().create();
+  kit().fake.script({ reply: [{ type: "text", text: "The tests need the database on port 5433." }] });
   await session.prompt("why do the API tests fail?");
-  const stream = anthropicStream({ apiKey: "sk-ant-test", baseURL: kit.fake.url, retry: { maxAttempts: 1 } });
-  return { session, ctx: { dataDir: join(kit.dir.path, "memdata"), projectRoot: join(kit.dir.path, `project-${++projects}`), stream, env: { REIN_MEMORY_AUTO_TIMEOUT_MS: "10000" } } };
+  const stream = anthropicStream({ apiKey: "sk-ant-test", baseURL: kit().fake.url, retry: { maxAttempts: 1 } });
+  return { session, ctx: { dataDir: join(kit().dir.path, "memdata"), projectRoot: join(kit().dir.path, `project-${++projects}`), stream, env: { REIN_MEMORY_AUTO_TIMEOUT_MS: "10000" } } };
 }
-const proposes = (...memories: unknown[]) => kit.fake.script({ reply: [{ type: "text", text: JSON.stringify({ memories }) }] });
+const proposes = (...memories: unknown[]) => kit().fake.script({ reply: [{ type: "text", text: JSON.stringify({ memories }) }] });
 const fact = (name: string, text: string) => ({ name, description: `about ${name}`, type: "project", text });
 
 test("one fact kept: named, counted in the singular, pointing at rein memory list", async () => {
@@ -57,10 +49,10 @@ test("nothing worth keeping says nothing; only left-out facts say what was left 
 
 test("a failed extraction is one line saying why, never a thrown error", async () => {
   const bad = await ended();
-  kit.fake.script({ reply: [{ type: "text", text: "I would rather not answer in JSON." }] });
+  kit().fake.script({ reply: [{ type: "text", text: "I would rather not answer in JSON." }] });
   expect(await sessionEndMemoryLine(bad.session, bad.ctx)).toBe("memory.auto kept nothing from this session: the reply was not the JSON asked for");
   const refused = await ended();
-  kit.fake.script({ error: 401 });
+  kit().fake.script({ error: 401 });
   expect(await sessionEndMemoryLine(refused.session, refused.ctx)).toStartWith("memory.auto kept nothing from this session: ");
 });
 
@@ -77,7 +69,7 @@ test("stopped by the signal: said as stopped", async () => {
   const { session, ctx } = await ended();
   let arrived!: () => void;
   const asked = new Promise<void>((resolve) => (arrived = resolve));
-  kit.fake.script({ respond: () => (arrived(), { hang: true }) });
+  kit().fake.script({ respond: () => (arrived(), { hang: true }) });
   const controller = new AbortController();
   const line = sessionEndMemoryLine(session, ctx, controller.signal);
   await asked;

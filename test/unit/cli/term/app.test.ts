@@ -3,8 +3,7 @@
 // loads run in order once it has, a prompt sent during a turn waits for it, Esc stops the turn and
 // gives the queued prompts back, Ctrl-C and Ctrl-D leave as documented, a pasted line break is no
 // Enter, `# note` is remembered and not sent, and a while-running command answers at once.
-import { afterAll, beforeAll, afterEach, describe, expect, test } from "bun:test";
-import chalk from "chalk";
+import { describe, expect, test } from "bun:test";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "../../../../src/app/args.ts";
@@ -17,23 +16,10 @@ import { Transcript } from "../../../../src/cli/term/transcript.ts";
 import type { Session } from "../../../../src/session/session.ts";
 import * as v from "valibot";
 import { defineTool } from "../../../../src/sdk.ts";
-import { startKit, type Kit } from "../../../support/session-kit.ts";
+import { useKit, type Kit } from "../../../support/session-kit.ts";
 import type { EventLog } from "../../../support/event-log.ts";
 
-let kit: Kit;
-const level = chalk.level;
-beforeAll(async () => {
-  chalk.level = 0;
-  kit = await startKit();
-});
-afterAll(async () => {
-  chalk.level = level;
-  await kit.close();
-});
-afterEach(() => {
-  expect(kit.fake.pending()).toBe(0);
-  kit.fake.reset();
-});
+const kit = useKit({ plain: true });
 
 type Rig = {
   app: App;
@@ -69,12 +55,12 @@ function rig(setup: Parameters<Kit["create"]>[0] = {}): Rig {
     return original(region);
   };
   let app!: App;
-  const transcript = new Transcript(screen, { cwd: kit.dir.path, color: false, changed: () => app.changed() });
+  const transcript = new Transcript(screen, { cwd: kit().dir.path, color: false, changed: () => app.changed() });
   const remembered: string[] = [];
   app = new App(screen, transcript, new LineEditor(), (prompt) => void remembered.push(prompt));
-  const { session, log } = kit.create(setup);
+  const { session, log } = kit().create(setup);
   session.subscribe(app.onEvent);
-  const project = join(kit.dir.path, `app-${Math.random().toString(36).slice(2)}`);
+  const project = join(kit().dir.path, `app-${Math.random().toString(36).slice(2)}`);
   mkdirSync(join(project, ".git"), { recursive: true });
   const ctx = resolveContext(parseArgs(["--cwd", project]), { HOME: project, ANTHROPIC_API_KEY: "k", REIN_CONFIG_DIR: join(project, "config"), REIN_DATA_DIR: join(project, "data") });
   const loaded: Loaded = {
@@ -82,7 +68,7 @@ function rig(setup: Parameters<Kit["create"]>[0] = {}): Rig {
     status: () => "status line",
     host: {
       session: () => session,
-      store: () => kit.store,
+      store: () => kit().store,
       custom: () => [],
       tools: async () => [],
       newSession: () => {},
@@ -112,7 +98,7 @@ const results = (r: Rig, n: number) => new Promise<void>((resolve) => {
   r.session.subscribe(() => queueMicrotask(check));
   check();
 });
-const userTexts = () => kit.fake.requests.map((q) => q.body.messages.at(-1).content.find((b: { type: string }) => b.type === "text")?.text);
+const userTexts = () => kit().fake.requests.map((q) => q.body.messages.at(-1).content.find((b: { type: string }) => b.type === "text")?.text);
 
 test("prompts typed before the session loads are shown queued, then run in order", async () => {
   const r = rig();
@@ -121,7 +107,7 @@ test("prompts typed before the session loads are shown queued, then run in order
   r.type("second");
   r.press("enter");
   expect(r.live().filter((row) => row.startsWith("queued: "))).toEqual(["queued: first", "queued: second"]);
-  kit.fake.script(say("one"), say("two"));
+  kit().fake.script(say("one"), say("two"));
   r.load();
   await results(r, 2);
   await r.session.whenIdle();
@@ -134,7 +120,7 @@ test("prompts typed before the session loads are shown queued, then run in order
 test("a prompt sent while a turn runs waits for it; Esc stops the turn and gives it back to the editor", async () => {
   const r = rig();
   r.load();
-  kit.fake.script({ hang: true, afterText: "thinking about it" });
+  kit().fake.script({ hang: true, afterText: "thinking about it" });
   r.type("a slow question");
   r.press("enter");
   await r.log.waitFor("text_delta");
@@ -147,7 +133,7 @@ test("a prompt sent while a turn runs waits for it; Esc stops the turn and gives
   expect(r.log.of("result")[0]!.status).toBe("interrupted");
   expect(r.app.editor.text).toBe("next one");
   expect(printed(r)).toContain("(interrupted)");
-  expect(kit.fake.requests).toHaveLength(1);
+  expect(kit().fake.requests).toHaveLength(1);
 });
 
 test("Ctrl-C at an empty prompt asks once more, then leaves with 0; with text it clears the line", async () => {
@@ -180,8 +166,8 @@ test("a trailing backslash and Enter continue the prompt on a new line; Enter in
   expect(r.app.editor.text).toBe("line one \n");
   r.app.onKeys([{ name: "text", text: "two" }, { name: "enter" }, { name: "text", text: "three" }]);
   expect(r.app.editor.text).toBe("line one \ntwo\nthree");
-  expect(kit.fake.requests).toHaveLength(0);
-  kit.fake.script(say("got it"));
+  expect(kit().fake.requests).toHaveLength(0);
+  kit().fake.script(say("got it"));
   r.press("enter");
   await results(r, 1);
   await r.session.whenIdle();
@@ -195,7 +181,7 @@ test("# NOTE is saved as a project memory and never sent to the model", async ()
   r.press("enter");
   await r.printedWhen("remembered for this project");
   expect(printed(r)).toContain("sessions read it from the next one (this one after /memory reload)");
-  expect(kit.fake.requests).toHaveLength(0);
+  expect(kit().fake.requests).toHaveLength(0);
 });
 
 test("a command that runs while a turn runs answers at once; an empty Enter sends nothing", async () => {
@@ -204,7 +190,7 @@ test("a command that runs while a turn runs answers at once; an empty Enter send
   r.press("enter");
   expect(r.remembered).toEqual([]);
   let release!: () => void;
-  kit.fake.script(say("done", new Promise<void>((resolve) => (release = resolve))));
+  kit().fake.script(say("done", new Promise<void>((resolve) => (release = resolve))));
   r.type("work");
   r.press("enter");
   await r.log.waitFor("user");
@@ -230,7 +216,7 @@ describe("the permission dialog", () => {
   const asking = async () => {
     const r = rig({ rules: [], tools: [deploy] });
     r.load();
-    kit.fake.script({ reply: [{ type: "tool_use", name: "deploy", input: { service: "api" }, id: "toolu_d" }] }, say("over"));
+    kit().fake.script({ reply: [{ type: "tool_use", name: "deploy", input: { service: "api" }, id: "toolu_d" }] }, say("over"));
     r.type("deploy it");
     r.press("enter");
     await r.log.waitFor("permission_ask");
@@ -251,7 +237,7 @@ describe("the permission dialog", () => {
     await r.log.waitFor("permission_reply");
     expect(r.log.of("permission_reply")[0]!.reply).toBe("once");
     await r.printedWhen("allowed once");
-    kit.fake.script(say("and the queued one"));
+    kit().fake.script(say("and the queued one"));
     await results(r, 2);
     await r.session.whenIdle();
     expect(userTexts().at(-1)).toBe("1");
@@ -279,6 +265,6 @@ describe("the permission dialog", () => {
     await r.session.whenIdle();
     expect(r.log.of("permission_reply")[0]).toMatchObject({ reply: "reject", message: "deploy web first" });
     expect(printed(r)).toContain("rejected: deploy web first");
-    expect(JSON.stringify(kit.fake.requests.at(-1)!.body.messages.at(-1))).toContain("deploy web first");
+    expect(JSON.stringify(kit().fake.requests.at(-1)!.body.messages.at(-1))).toContain("deploy web first");
   });
 });

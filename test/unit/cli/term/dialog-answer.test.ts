@@ -1,8 +1,7 @@
 // The permission dialog's answers, given to a real Session that is waiting on a real ask (the fake
 // model calls a tool no rule allows): what the model is told, what the session approves from then on,
 // and what "always" writes into the project's or the user's config file, read back by the config loader.
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "bun:test";
-import chalk from "chalk";
+import { beforeEach, describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as v from "valibot";
@@ -12,23 +11,10 @@ import { answer, dialogOptions, type AskEvent } from "../../../../src/cli/term/d
 import { defineTool } from "../../../../src/sdk.ts";
 import type { Session } from "../../../../src/session/session.ts";
 import write from "../../../../tools/write.ts";
-import { sentResults, startKit, type Kit } from "../../../support/session-kit.ts";
+import { sentResults, useKit } from "../../../support/session-kit.ts";
 import type { EventLog } from "../../../support/event-log.ts";
 
-let kit: Kit;
-const level = chalk.level;
-beforeAll(async () => {
-  chalk.level = 0;
-  kit = await startKit();
-});
-afterAll(async () => {
-  chalk.level = level;
-  await kit.close();
-});
-afterEach(() => {
-  expect(kit.fake.pending()).toBe(0);
-  kit.fake.reset();
-});
+const kit = useKit({ plain: true });
 
 const deploy = defineTool({
   name: "deploy",
@@ -41,7 +27,7 @@ const deploy = defineTool({
 let ctx: Context;
 let project: string;
 beforeEach(() => {
-  project = join(kit.dir.path, `project-${Math.random().toString(36).slice(2)}`);
+  project = join(kit().dir.path, `project-${Math.random().toString(36).slice(2)}`);
   mkdirSync(join(project, ".git"), { recursive: true });
   const env = { HOME: join(project, "home"), ANTHROPIC_API_KEY: "k", REIN_CONFIG_DIR: join(project, "config"), REIN_DATA_DIR: join(project, "data") };
   ctx = resolveContext(parseArgs(["--cwd", project, "--trust"]), env);
@@ -49,13 +35,13 @@ beforeEach(() => {
 
 /** A session that asks to deploy `service`, the ask it is waiting on, and the run's end. */
 async function asking(service: string): Promise<{ session: Session; log: EventLog; ask: AskEvent; done: Promise<unknown> }> {
-  const { session, log } = kit.create({ rules: [], tools: [deploy] });
-  kit.fake.script({ reply: [{ type: "tool_use", name: "deploy", input: { service }, id: "toolu_deploy" }] }, { reply: [{ type: "text", text: "over" }] });
+  const { session, log } = kit().create({ rules: [], tools: [deploy] });
+  kit().fake.script({ reply: [{ type: "tool_use", name: "deploy", input: { service }, id: "toolu_deploy" }] }, { reply: [{ type: "text", text: "over" }] });
   const done = session.prompt(`deploy ${service}`);
   const ask = await log.waitFor("permission_ask");
   return { session, log, ask, done };
 }
-const lastResult = () => sentResults(kit.fake.requests.at(-1))[0]!;
+const lastResult = () => sentResults(kit().fake.requests.at(-1))[0]!;
 const rulesIn = (file: string) => JSON.parse(readFileSync(file, "utf8")).permissions.allow as string[];
 
 describe("answers for this call only", () => {
@@ -124,9 +110,9 @@ describe("answers that approve more", () => {
 
 describe("a file edit's folder", () => {
   test("folder: the edits in that folder are approved for the session, the next write there asks nothing", async () => {
-    const { session, log } = kit.create({ rules: [{ permission: "read", pattern: "*", action: "allow" }], tools: [write] });
-    mkdirSync(join(kit.dir.path, "docs"), { recursive: true });
-    kit.fake.script(
+    const { session, log } = kit().create({ rules: [{ permission: "read", pattern: "*", action: "allow" }], tools: [write] });
+    mkdirSync(join(kit().dir.path, "docs"), { recursive: true });
+    kit().fake.script(
       { reply: [{ type: "tool_use", name: "write", input: { path: "docs/a.md", content: "A\n" }, id: "toolu_w1" }] },
       { reply: [{ type: "tool_use", name: "write", input: { path: "docs/b.md", content: "B\n" }, id: "toolu_w2" }] },
       { reply: [{ type: "text", text: "written" }] },
@@ -134,11 +120,11 @@ describe("a file edit's folder", () => {
     const done = session.prompt("write the docs");
     const ask = await log.waitFor("permission_ask");
     expect(dialogOptions(ask, true).map((o) => o.choice)).toContain("folder");
-    expect(answer(ctx, session, ask, "folder")).toBe(`allowed for this session: edit(${join(kit.dir.path, "docs")}/*)`);
+    expect(answer(ctx, session, ask, "folder")).toBe(`allowed for this session: edit(${join(kit().dir.path, "docs")}/*)`);
     await done;
     expect(log.of("permission_ask")).toHaveLength(1);
-    expect(readFileSync(join(kit.dir.path, "docs", "b.md"), "utf8")).toBe("B\n");
-    expect(session.approvals()).toContainEqual(expect.objectContaining({ permission: "edit", pattern: `${join(kit.dir.path, "docs")}/*`, action: "allow", source: "approved in this session" }));
+    expect(readFileSync(join(kit().dir.path, "docs", "b.md"), "utf8")).toBe("B\n");
+    expect(session.approvals()).toContainEqual(expect.objectContaining({ permission: "edit", pattern: `${join(kit().dir.path, "docs")}/*`, action: "allow", source: "approved in this session" }));
   });
 });
 
