@@ -27,12 +27,19 @@ const MAX_FORK_RATE = 200_000;
 /** Beyond this many pids since the cursor, a walk of /proc is cheaper than trying each. */
 const MAX_PROBED = 512;
 
-/** What every marker of this rein process starts with (the watchdog finds them by it, watchdog.ts). */
-export const PROCESS_MARKER = `${process.pid}-${randomHex(6)}`;
+let marker: string | undefined;
+/**
+ * What every marker of this rein process starts with (the watchdog finds them by it, watchdog.ts).
+ * Made at the first call, not at start: the first random bytes cost a one-shot that starts no
+ * command a millisecond or more.
+ */
+export function processMarker(): string {
+  return (marker ??= `${process.pid}-${randomHex(6)}`);
+}
 
 /** A fresh marker value for one call; put it in the command's environment as CALL_MARKER. */
 export function newCallMarker(): string {
-  return `${PROCESS_MARKER}-${randomHex(8)}`;
+  return `${processMarker()}-${randomHex(8)}`;
 }
 
 /** Where the pid counter stands now (undefined where /proc/loadavg is missing or unreadable). */

@@ -7,7 +7,7 @@
 // no terminal, no marker of its own, an empty environment but PATH, and `/` as its folder.
 import { existsSync } from "node:fs";
 import type { FileSink, Subprocess } from "bun";
-import { CALL_MARKER, PROCESS_MARKER, spawnGroup } from "./process-group.ts";
+import { CALL_MARKER, processMarker, spawnGroup } from "./process-group.ts";
 
 // $1 is the marker prefix: this process's markers, `REIN_CALL=<prefix>-<call>`. grep -z reads each
 // environment entry as a line; an unreadable one (another user's process, a zombie) is skipped.
@@ -30,7 +30,7 @@ export function ensureWatchdog(): void {
   if (!existsSync("/proc/self/environ")) return;
   try {
     // a session of its own: no terminal, and not in any group rein signals
-    const proc = spawnGroup(["/bin/sh", "-c", SCRIPT, "rein-watchdog", PROCESS_MARKER], { cwd: "/", env: { PATH: process.env.PATH ?? "/usr/bin:/bin" }, stdin: "pipe", stdout: "ignore", stderr: "ignore" });
+    const proc = spawnGroup(["/bin/sh", "-c", SCRIPT, "rein-watchdog", processMarker()], { cwd: "/", env: { PATH: process.env.PATH ?? "/usr/bin:/bin" }, stdin: "pipe", stdout: "ignore", stderr: "ignore" });
     proc.unref();
     proc.stdin.unref();
     watchdog = { proc, stdin: proc.stdin };

@@ -17,7 +17,7 @@
 // A call stopped on timeout or abort gets SIGTERM by its marker and its shell by its pid, and the
 // whole sandbox is killed a grace later if the line is still running; the next call starts a new one.
 import { closeSync, openSync, readFileSync } from "node:fs";
-import { CALL_MARKER, killAtExit, PROCESS_MARKER, signalGroup, spawnGroup } from "../../src/sdk/process-group.ts";
+import { CALL_MARKER, killAtExit, processMarker, signalGroup, spawnGroup } from "../../src/sdk/process-group.ts";
 import { randomHex } from "../../src/sdk/digest.ts";
 import { bwrapPath, readOnlyArgv, sandboxWorked } from "./sandbox.ts";
 
@@ -250,7 +250,7 @@ function start(bwrap: string, key: string, masked: readonly string[], env: Recor
       : withCopy(readOnlyArgv([GIVEN, "--noprofile", "--norc", "-c", LOOP.given], { workspace: "/", masked, ownInit: true }));
     // The sandbox carries a marker of this process too: the watchdog ends it should rein die with a call running.
     proc = spawnGroup([bwrap, ...rest], {
-      env: { ...env, PATH: path, [CALL_MARKER]: `${PROCESS_MARKER}-sandbox` },
+      env: { ...env, PATH: path, [CALL_MARKER]: `${processMarker()}-sandbox` },
       stdio: ["pipe", "pipe", "ignore", ...(copy === undefined ? [] : [copy])],
     });
   } catch {
