@@ -4,7 +4,7 @@
 // hook files can be checked once, when the installed plugins' index is written (plugins/sources.ts),
 // and hooks/sources.ts reads them as they were checked then.
 import * as v from "valibot";
-import { HOOK_EVENTS, HOOK_KEYS, HookGroupSchema, type HookEvent, type HooksConfig } from "./hooks-schema.ts";
+import { HOOK_EVENTS, hookGroupSchema, hookKeys, type HookEvent, type HooksConfig } from "./hooks-schema.ts";
 
 export function claudeHooks(hooks: Record<string, unknown>, file: string, warnings: string[], notes: string[]): HooksConfig {
   const out: HooksConfig = {};
@@ -16,7 +16,7 @@ export function claudeHooks(hooks: Record<string, unknown>, file: string, warnin
       continue;
     }
     const kept = groups.flatMap((group, g) => {
-      const parsed = v.safeParse(HookGroupSchema, withoutUnknownKeys(group, `${file}: "hooks.${event}[${g}]`, notes));
+      const parsed = v.safeParse(hookGroupSchema(), withoutUnknownKeys(group, `${file}: "hooks.${event}[${g}]`, notes));
       if (parsed.success) return [parsed.output];
       const issue = parsed.issues[0];
       const path = v.getDotPath(issue);
@@ -34,11 +34,11 @@ export function claudeHooks(hooks: Record<string, unknown>, file: string, warnin
  */
 function withoutUnknownKeys(group: unknown, where: string, notes: string[]): unknown {
   if (!isRecord(group)) return group;
-  const kept = pick(group, HOOK_KEYS.group!, where, notes);
+  const kept = pick(group, hookKeys().group!, where, notes);
   if (!Array.isArray(kept.hooks)) return kept;
   const hooks = kept.hooks.map((handler, h) => {
-    if (!isRecord(handler) || typeof handler.type !== "string" || !HOOK_KEYS[handler.type] || handler.type === "group") return handler;
-    return pick(handler, HOOK_KEYS[handler.type]!, `${where}.hooks[${h}]`, notes);
+    if (!isRecord(handler) || typeof handler.type !== "string" || !hookKeys()[handler.type] || handler.type === "group") return handler;
+    return pick(handler, hookKeys()[handler.type]!, `${where}.hooks[${h}]`, notes);
   });
   return { ...kept, hooks };
 }

@@ -5,44 +5,50 @@ import * as v from "valibot";
 import { expandEntry } from "./expand.ts";
 import { OAuthSchema } from "./oauth-config.ts";
 
-const text = (what: string) => v.string(`expected ${what} to be a string`);
-const strings = (what: string) => v.record(v.string(), text(`each ${what} value`), `expected ${what} to be an object of strings`);
+// The schemas are made at the first server entry read: a start with no MCP server builds none.
+function build() {
+  const text = (what: string) => v.string(`expected ${what} to be a string`);
+  const strings = (what: string) => v.record(v.string(), text(`each ${what} value`), `expected ${what} to be an object of strings`);
 
-const Common = {
-  enabled: v.optional(v.boolean("expected enabled to be true or false")),
-  /** its answers cannot steer: they do not taint the session (docs/permissions.md) */
-  trusted: v.optional(v.boolean("expected trusted to be true or false")),
-  /** ms a tool call may take */
-  timeout: v.optional(v.pipe(v.number("expected timeout to be a number of milliseconds"), v.integer(), v.minValue(1, "expected timeout >= 1 ms"))),
-  tools: v.optional(
-    v.object({
-      allow: v.optional(v.array(text("each tools.allow name"), "expected tools.allow to be a list of tool names")),
-      deny: v.optional(v.array(text("each tools.deny name"), "expected tools.deny to be a list of tool names")),
-    }, "expected tools to be an object { allow?, deny? }"),
-  ),
-};
+  const Common = {
+    enabled: v.optional(v.boolean("expected enabled to be true or false")),
+    /** its answers cannot steer: they do not taint the session (docs/permissions.md) */
+    trusted: v.optional(v.boolean("expected trusted to be true or false")),
+    /** ms a tool call may take */
+    timeout: v.optional(v.pipe(v.number("expected timeout to be a number of milliseconds"), v.integer(), v.minValue(1, "expected timeout >= 1 ms"))),
+    tools: v.optional(
+      v.object({
+        allow: v.optional(v.array(text("each tools.allow name"), "expected tools.allow to be a list of tool names")),
+        deny: v.optional(v.array(text("each tools.deny name"), "expected tools.deny to be a list of tool names")),
+      }, "expected tools to be an object { allow?, deny? }"),
+    ),
+  };
 
-const StdioSchema = v.object({
-  type: v.optional(v.literal("stdio")),
-  command: v.pipe(text("command"), v.minLength(1, "expected command to be a program name")),
-  args: v.optional(v.array(text("each argument"), "expected args to be a list of strings")),
-  env: v.optional(strings("env")),
-  cwd: v.optional(text("cwd")),
-  /** run it under bubblewrap (true), or not even when the session's sandbox is on (false) */
-  sandbox: v.optional(v.boolean("expected sandbox to be true or false")),
-  ...Common,
-});
+  const StdioSchema = v.object({
+    type: v.optional(v.literal("stdio")),
+    command: v.pipe(text("command"), v.minLength(1, "expected command to be a program name")),
+    args: v.optional(v.array(text("each argument"), "expected args to be a list of strings")),
+    env: v.optional(strings("env")),
+    cwd: v.optional(text("cwd")),
+    /** run it under bubblewrap (true), or not even when the session's sandbox is on (false) */
+    sandbox: v.optional(v.boolean("expected sandbox to be true or false")),
+    ...Common,
+  });
 
-const RemoteSchema = v.object({
-  type: v.picklist(["http", "streamable-http", "sse"]),
-  url: text("url"),
-  headers: v.optional(strings("headers")),
-  oauth: v.optional(OAuthSchema),
-  ...Common,
-});
+  const RemoteSchema = v.object({
+    type: v.picklist(["http", "streamable-http", "sse"]),
+    url: text("url"),
+    headers: v.optional(strings("headers")),
+    oauth: v.optional(OAuthSchema),
+    ...Common,
+  });
+  return { stdio: StdioSchema, remote: RemoteSchema };
+}
+let built: ReturnType<typeof build> | undefined;
+const schemas = () => (built ??= build());
 
-export type StdioEntry = v.InferOutput<typeof StdioSchema>;
-export type RemoteEntry = v.InferOutput<typeof RemoteSchema>;
+export type StdioEntry = v.InferOutput<ReturnType<typeof build>["stdio"]>;
+export type RemoteEntry = v.InferOutput<ReturnType<typeof build>["remote"]>;
 export type ServerEntry = StdioEntry | RemoteEntry;
 export type Transport = "stdio" | "http" | "sse";
 
@@ -64,7 +70,7 @@ export function parseEntry(raw: unknown, env: Readonly<Record<string, string | u
   if (type !== undefined && !TRANSPORTS.includes(type as string)) {
     return { problem: `unknown transport ${JSON.stringify(type)}: rein speaks ${TRANSPORTS.join(", ")}` };
   }
-  const schema = type === undefined || type === "stdio" ? StdioSchema : RemoteSchema;
+  const schema = type === undefined || type === "stdio" ? schemas().stdio : schemas().remote;
   const parsed = v.safeParse(schema, raw);
   if (!parsed.success) {
     const issue = parsed.issues[0];

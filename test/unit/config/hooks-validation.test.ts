@@ -1,7 +1,7 @@
 // A hooks section in rein's own config files is checked strictly: each mistake is one line naming
 // the file, the exact key path and what was expected, with what was found; a good one loads as written.
 import { afterEach, beforeEach, expect, test } from "bun:test";
-import { HOOK_KEYS } from "../../../src/config/hooks-schema.ts";
+import { hookKeys } from "../../../src/config/hooks-schema.ts";
 import { makeWorkspace, type Workspace } from "./workspace.ts";
 
 let ws: Workspace;
@@ -62,11 +62,11 @@ test("a good hooks section loads as written, every handler type with its options
   ]);
 });
 
-test("HOOK_KEYS lists the keys each handler type takes, for the Claude Code reader's per-group checks", () => {
-  expect(HOOK_KEYS.group).toEqual(["matcher", "hooks"]);
-  expect(HOOK_KEYS.command).toEqual(expect.arrayContaining(["type", "command", "args", "shell", "async", "asyncRewake", "rewakeMessage", "timeout", "statusMessage", "if"]));
-  expect(HOOK_KEYS.http).toEqual(expect.arrayContaining(["type", "url", "headers", "allowedEnvVars", "timeout"]));
-  expect(HOOK_KEYS.prompt).toEqual(["type", "prompt", "model", "timeout", "statusMessage", "if"]);
-  expect(HOOK_KEYS.agent).toEqual(["type", "prompt", "model", "timeout", "statusMessage", "if"]);
-  expect(HOOK_KEYS.command).not.toContain("url");
+test("hookKeys() lists the keys each handler type takes, for the Claude Code reader's per-group checks", () => {
+  expect(hookKeys().group).toEqual(["matcher", "hooks"]);
+  expect(hookKeys().command).toEqual(expect.arrayContaining(["type", "command", "args", "shell", "async", "asyncRewake", "rewakeMessage", "timeout", "statusMessage", "if"]));
+  expect(hookKeys().http).toEqual(expect.arrayContaining(["type", "url", "headers", "allowedEnvVars", "timeout"]));
+  expect(hookKeys().prompt).toEqual(["type", "prompt", "model", "timeout", "statusMessage", "if"]);
+  expect(hookKeys().agent).toEqual(["type", "prompt", "model", "timeout", "statusMessage", "if"]);
+  expect(hookKeys().command).not.toContain("url");
 });
