@@ -4,6 +4,9 @@
 const cache = new Map<string, RegExp>();
 
 export function matchWildcard(pattern: string, text: string): boolean {
+  // Most rules name a permission outright, or all of them: no expression to make for those.
+  if (pattern === "*") return true;
+  if (!pattern.includes("*") && !pattern.includes("\\")) return pattern === text;
   let re = cache.get(pattern);
   if (!re) {
     re = compile(pattern);
