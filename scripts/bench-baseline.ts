@@ -4,7 +4,7 @@
 // of today's, at the same versions) and keeps the binary in a cache between runs
 // ($REIN_BENCH_CACHE, else $XDG_CACHE_HOME/rein-bench, ~/.cache/rein-bench). Each binary gets a
 // data folder of its own: today's schema is newer, and the old binary exits early on a newer one.
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { FakeServer } from "../test/fake/server.ts";
@@ -108,12 +108,17 @@ export async function leanFigures(
   const oneShot = await alternate(RUNS, (w) => run(side(w).bin, ["-p", "say ok"], side(w).env, ok));
   const session = await alternate(sessionRuns, (w) => run(side(w).bin, ["-p", "run the echoes"], side(w).env, echoes));
   const rss = { now: [] as number[], base: [] as number[] };
-  for (let i = 0; i < 5; i++) {
-    for (const w of ["now", "base"] as const) {
-      ok();
-      const bytes = await peakRss([side(w).bin, "-p", "say ok"], side(w).env);
-      if (bytes) rss[w].push(bytes / 2 ** 20);
+  const fresh = freshCopies({ now: now.bin, base: base.bin });
+  try {
+    for (let i = 0; i < 5; i++) {
+      for (const w of ["now", "base"] as const) {
+        ok();
+        const bytes = await peakRss([fresh.bins[w], "-p", "say ok"], side(w).env);
+        if (bytes) rss[w].push(bytes / 2 ** 20);
+      }
     }
+  } finally {
+    rmSync(fresh.dir, { recursive: true, force: true });
   }
   const figures = {
     oneShotMs: oneShot.ms,
@@ -124,6 +129,23 @@ export async function leanFigures(
   };
   console.error(`lean: ${JSON.stringify(figures)}`);
   return figures;
+}
+
+/**
+ * Both binaries copied anew, so that both are wholly in the page cache when their peak is taken: most
+ * of a one-shot's resident memory is the binary's own pages, and the kernel maps a touched page's
+ * cached neighbours with it, so the same binary peaks ~5 MiB lower when part of it was evicted (a
+ * baseline cached hours ago) than just written (today's fresh build).
+ */
+function freshCopies(bins: { now: string; base: string }): { dir: string; bins: { now: string; base: string } } {
+  const dir = mkdtempSync(join(tmpdir(), "rein-bench-peak-"));
+  const copy = (bin: string, name: string) => {
+    const to = join(dir, name);
+    copyFileSync(bin, to);
+    chmodSync(to, 0o755);
+    return to;
+  };
+  return { dir, bins: { now: copy(bins.now, "rein-now"), base: copy(bins.base, "rein-base") } };
 }
 
 /** Item 1's rows: each against the baseline's figure of the same run, within LEAN_RATIO. */
