@@ -250,6 +250,11 @@ test.skipIf(!existsSync(CHROMIUM))(
       await dialog.getByLabel("Folder").dispatchEvent("change");
       await dialog.getByLabel("Agent").locator("option", { hasText: "build" }).first().waitFor({ state: "attached", ...WAIT });
       await dialog.getByLabel("Agent").selectOption("build");
+      // Another ask for the lists (a change of folder) keeps what was chosen, whichever answer comes last.
+      await page.evaluate(`document.querySelectorAll("#new-agent option").forEach((o) => o.setAttribute("data-old", ""))`);
+      await dialog.getByLabel("Folder").dispatchEvent("change");
+      await page.waitForFunction(`document.querySelector("#new-agent option") && !document.querySelector("#new-agent option[data-old]")`, undefined, WAIT);
+      expect(await dialog.getByLabel("Agent").inputValue()).toBe("build");
       await dialog.getByLabel("Model").selectOption("claude-haiku-4-5");
       await dialog.getByLabel("Permission mode").selectOption("accept-edits");
       problems.push(...(await accessibility(page, "new session dialog")));
