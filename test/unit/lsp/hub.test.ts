@@ -1,20 +1,16 @@
 // The hub with a real process: our own fake language server (test/fake/fake-lsp.ts) started by the
 // hub as a session would, its diagnostics read after a change, a crash restarted once and then
 // left off, and a server that never publishes bounded by the wait.
-import { afterEach, expect, test } from "bun:test";
-import { mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { expect, test } from "bun:test";
+import { mkdtempSync, realpathSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { lspConfigs } from "../../../src/lsp/config.ts";
 import { LspHub } from "../../../src/lsp/hub.ts";
+import { FAKE_LSP, lspCleanup } from "../../support/lsp-rig.ts";
 
-const FAKE = resolve(import.meta.dir, "../../fake/fake-lsp.ts");
-const dirs: string[] = [];
-const hubs: LspHub[] = [];
-afterEach(() => {
-  hubs.splice(0).forEach((h) => h.kill());
-  dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true }));
-});
+const FAKE = FAKE_LSP;
+const { dirs, hubs } = lspCleanup();
 
 function hub(mode: string, waitMs = 10_000) {
   const root = realpathSync(mkdtempSync(join(tmpdir(), "rein-lsp-")));

@@ -1,8 +1,8 @@
 // The lsp tool against our fake language server (test/fake/fake-lsp.ts), started by a real hub: each
 // operation's answer as the model reads it (1-based positions, paths below the root), Claude Code's
 // operation names, LocationLinks, the limits and every failure as an error result that says what to do.
-import { afterEach, describe, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { describe, expect, test } from "bun:test";
+import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import * as v from "valibot";
@@ -11,14 +11,10 @@ import { LspHub } from "../../../src/lsp/hub.ts";
 import { lspTool } from "../../../src/lsp/lsp-tool.ts";
 import type { Tool } from "../../../src/sdk.ts";
 import { toolContext, toolOutcome } from "../../support/tool-context.ts";
+import { FAKE_LSP, lspCleanup } from "../../support/lsp-rig.ts";
 
-const FAKE = resolve(import.meta.dir, "../../fake/fake-lsp.ts");
-const dirs: string[] = [];
-const hubs: LspHub[] = [];
-afterEach(() => {
-  hubs.splice(0).forEach((h) => h.kill());
-  dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true }));
-});
+const FAKE = FAKE_LSP;
+const { dirs, hubs } = lspCleanup();
 
 function setup(mode = "ok", entry: Record<string, unknown> = {}, waitMs = 10_000) {
   const root = realpathSync(mkdtempSync(join(tmpdir(), "rein-lsp-tool-")));

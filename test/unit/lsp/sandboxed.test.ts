@@ -2,21 +2,17 @@
 // hub gives it: it can work in the workspace, cannot write outside it, and reads the masked paths
 // (credentials, .env files) as empty, as a read-only command would. Where bubblewrap does not work
 // the server is not started, and its files say why.
-import { afterEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { mkdtempSync, existsSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { lspConfigs } from "../../../src/lsp/config.ts";
 import { LspHub } from "../../../src/lsp/hub.ts";
 import { sandboxAvailable } from "../../../src/registry/sandbox.ts";
+import { FAKE_LSP, lspCleanup } from "../../support/lsp-rig.ts";
 
-const FAKE = resolve(import.meta.dir, "../../fake/fake-lsp.ts");
-const dirs: string[] = [];
-const hubs: LspHub[] = [];
-afterEach(() => {
-  hubs.splice(0).forEach((h) => h.kill());
-  dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true }));
-});
+const FAKE = FAKE_LSP;
+const { dirs, hubs } = lspCleanup();
 const temp = (prefix: string, parent = tmpdir()) => {
   const dir = realpathSync(mkdtempSync(join(parent, prefix)));
   dirs.push(dir);

@@ -8,11 +8,11 @@ import { join } from "node:path";
 import { loadAgents } from "../../../src/agents/sources.ts";
 import { hookEntries } from "../../../src/hooks/sources.ts";
 import { activePlugins } from "../../../src/plugins/active.ts";
-import { finishInstall, prepareInstall, removeInstalled } from "../../../src/plugins/install.ts";
+import { removeInstalled } from "../../../src/plugins/install.ts";
 import { INSTALLED_INDEX } from "../../../src/plugins/installed-index.ts";
 import { loadExtensions } from "../../../src/session/skills.ts";
 import { planSlash } from "../../../src/skills/slash-commands.ts";
-import { KIT, pluginDirs, places, put, type PluginDirs } from "./plugin-kit.ts";
+import { KIT, installOrThrow, pluginDirs, places, put, type PluginDirs } from "./plugin-kit.ts";
 
 let d: PluginDirs;
 let where: { dataDir: string; cwd: string; userConfig: string };
@@ -24,13 +24,7 @@ beforeEach(() => {
 });
 afterEach(() => d.dir.remove());
 
-function install(source: string) {
-  const prepared = prepareInstall(source, where);
-  if ("error" in prepared) throw new Error(prepared.error);
-  const done = finishInstall(prepared, where);
-  if ("error" in done) throw new Error(done.error);
-  return done;
-}
+const install = (source: string) => installOrThrow(source, where);
 
 /** A copy of the fixture kit named `name`, with an <example> agent and a skill that uses the plugin's root. */
 function source(name = "kit"): string {

@@ -8,11 +8,11 @@ import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs
 import { join } from "node:path";
 import { loadAgents } from "../../../src/agents/sources.ts";
 import { activePlugins } from "../../../src/plugins/active.ts";
-import { finishInstall, prepareInstall } from "../../../src/plugins/install.ts";
+import { prepareInstall } from "../../../src/plugins/install.ts";
 import { INSTALLED_INDEX } from "../../../src/plugins/installed-index.ts";
 import { INDEX_FILE } from "../../../src/plugins/plugin-index.ts";
 import { loadExtensions } from "../../../src/session/skills.ts";
-import { KIT, pluginDirs, places, put, type PluginDirs } from "./plugin-kit.ts";
+import { KIT, installOrThrow, pluginDirs, places, put, type PluginDirs } from "./plugin-kit.ts";
 
 let d: PluginDirs;
 let where: { dataDir: string; cwd: string; userConfig: string };
@@ -22,13 +22,7 @@ beforeEach(() => {
 });
 afterEach(() => d.dir.remove());
 
-function install(source: string) {
-  const prepared = prepareInstall(source, where);
-  if ("error" in prepared) throw new Error(prepared.error);
-  const done = finishInstall(prepared, where);
-  if ("error" in done) throw new Error(done.error);
-  return done;
-}
+const install = (source: string) => installOrThrow(source, where);
 
 /** A copy of the fixture kit with an <example> agent, a command that does not load and a skill with a remark. */
 function source(): string {

@@ -3,6 +3,7 @@
 import { cpSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { activePlugins } from "../../../src/plugins/active.ts";
+import { finishInstall, prepareInstall, type InstallPlaces } from "../../../src/plugins/install.ts";
 import { tempDir, type TempDir } from "../../support/temp-dir.ts";
 
 export const KIT = resolve(import.meta.dir, "../../fixtures/plugins/kit");
@@ -55,4 +56,13 @@ export function commitAll(dir: string, message: string): string {
   git(dir, "add", "-A");
   git(dir, "commit", "-q", "--allow-empty", "-m", message);
   return git(dir, "rev-parse", "HEAD");
+}
+
+/** `rein plugin install SOURCE` as the command runs it (prepare, then finish); a failure throws its message. */
+export function installOrThrow(source: string, where: InstallPlaces) {
+  const prepared = prepareInstall(source, where);
+  if ("error" in prepared) throw new Error(prepared.error);
+  const done = finishInstall(prepared, where);
+  if ("error" in done) throw new Error(done.error);
+  return done;
 }
