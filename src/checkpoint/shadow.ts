@@ -1,7 +1,7 @@
 // The shadow store of one workspace: a git object store in rein's data folder whose work tree is the
 // workspace. A snapshot reads only the files git's stat cache says changed since the last one, and
 // a narrower one only the paths it is given.
-import { copyFileSync, existsSync, lstatSync, mkdirSync, readdirSync, realpathSync, renameSync, rmdirSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmdirSync, rmSync, writeFileSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative } from "node:path";
 import { git, nulList, type GitPlace } from "./git.ts";
 import { putBack, type Entry } from "./put-back.ts";
@@ -10,6 +10,14 @@ import { digestHex } from "../sdk/digest.ts";
 
 /** Files bigger than this are not copied into a checkpoint (listed as not covered). */
 export const DEFAULT_MAX_FILE_BYTES = 10 * 1024 * 1024;
+
+/**
+ * The store keeps the workspace's bytes as they are: a repository's .gitattributes may ask git to
+ * convert line endings (`text=auto`, `eol`), an encoding (`working-tree-encoding`) or keywords
+ * (`ident`) on the way in, and an undo writes blobs back as stored. The store's own
+ * info/attributes outranks every .gitattributes of the work tree.
+ */
+const STORE_ATTRIBUTES = "* -text -eol -ident -filter -working-tree-encoding\n";
 
 export type Snapshot = {
   tree: string;
@@ -63,6 +71,7 @@ export class ShadowStore {
   private async prepare(): Promise<void> {
     mkdirSync(dirname(this.place.indexFile), { recursive: true });
     if (!existsSync(join(this.place.gitDir, "HEAD"))) await createStore(this.place, this.dir);
+    else keepBytes(this.place.gitDir); // a store made before rein wrote its attributes
     if (!existsSync(this.place.indexFile)) seedIndex(this.place.indexFile);
     this.populated = existsSync(this.place.indexFile);
     // A process killed while git wrote this session's index leaves its lock (one process drives a
@@ -243,12 +252,10 @@ async function createStore(place: GitPlace, dir: string): Promise<void> {
   const making = join(dir, `git.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`);
   try {
     await git({ ...place, gitDir: making }, ["init", "-q", "--template="]);
+    keepBytes(making);
     // A data folder inside the workspace must not record itself.
     const own = relative(place.workTree, safeRealpath(dirname(dir)));
-    if (own && !own.startsWith("..") && !isAbsolute(own)) {
-      mkdirSync(join(making, "info"), { recursive: true });
-      writeFileSync(join(making, "info", "exclude"), `/${own}/\n`);
-    }
+    if (own && !own.startsWith("..") && !isAbsolute(own)) writeFileSync(join(making, "info", "exclude"), `/${own}/\n`);
     writeFileSync(join(dir, "workspace"), `${place.workTree}\n`);
     renameSync(making, place.gitDir);
   } catch (error) {
@@ -266,6 +273,23 @@ function seedIndex(indexFile: string): void {
     .map((name) => ({ name, mtime: lstatSync(join(dir, name)).mtimeMs }))
     .sort((a, b) => b.mtime - a.mtime)[0];
   if (newest) copyFileSync(join(dir, newest.name), indexFile);
+}
+
+function keepBytes(gitDir: string): void {
+  const path = join(gitDir, "info", "attributes");
+  if (readOrEmpty(path) === STORE_ATTRIBUTES) return;
+  mkdirSync(dirname(path), { recursive: true });
+  const temporary = `${path}.${process.pid}.tmp`;
+  writeFileSync(temporary, STORE_ATTRIBUTES);
+  renameSync(temporary, path);
+}
+
+function readOrEmpty(path: string): string {
+  try {
+    return readFileSync(path, "utf8");
+  } catch {
+    return "";
+  }
 }
 
 function safeRealpath(path: string): string {

@@ -112,6 +112,41 @@ test("restore brings the given paths back as the older tree has them: contents, 
   expect(read("added.txt")).toBe("new");
 });
 
+// A repository's .gitattributes can ask git to convert files on the way in; the store keeps bytes.
+const CONVERTING = "* text=auto\n*.e eol=crlf\n*.u16 working-tree-encoding=UTF-16LE\n*.id ident\n";
+const ORIGINALS: Record<string, Buffer> = {
+  "crlf.txt": Buffer.from("one\r\ntwo\r\n"),
+  "mixed.e": Buffer.from("a\r\nb\n"),
+  "wide.u16": Buffer.from("h\0i\0\n\0", "latin1"),
+  "keyword.id": Buffer.from("$Id: 0123456789abcdef0123456789abcdef01234567 $\n"),
+};
+
+async function roundTrip(s: ShadowStore): Promise<Record<string, string>> {
+  const before = await s.snapshot();
+  for (const path of Object.keys(ORIGINALS)) write(path, "changed\n");
+  const after = await s.snapshot();
+  await s.restore(before.tree, after.tree, Object.keys(ORIGINALS));
+  return Object.fromEntries(Object.keys(ORIGINALS).map((path) => [path, readFileSync(join(work, path)).toString("hex")]));
+}
+
+const originalsHex = () => Object.fromEntries(Object.entries(ORIGINALS).map(([path, bytes]) => [path, bytes.toString("hex")]));
+
+test("restore puts back the bytes a file had, whatever the workspace's .gitattributes ask git to convert", async () => {
+  write(".gitattributes", CONVERTING);
+  for (const [path, bytes] of Object.entries(ORIGINALS)) writeFileSync(join(work, path), bytes);
+  expect(await roundTrip(store())).toEqual(originalsHex());
+});
+
+test("a store made before it kept bytes is mended when it is opened", async () => {
+  write(".gitattributes", CONVERTING);
+  for (const [path, bytes] of Object.entries(ORIGINALS)) writeFileSync(join(work, path), bytes);
+  await store().snapshot();
+  const attributes = join(workspaceDir(data, work), "git", "info", "attributes");
+  expect(readFileSync(attributes, "utf8")).toContain("-text");
+  rmSync(attributes);
+  expect(await roundTrip(store("s_2"))).toEqual(originalsHex());
+});
+
 test("holds says which paths a tree has", async () => {
   write("a.txt", "a");
   write("dir/b.txt", "b");
