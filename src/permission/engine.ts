@@ -40,9 +40,9 @@ const PRINTERS = new Set(["echo", "printf"]);
 export type Expanded = { requests: PermissionRequest[]; commands: ShellCommand[] };
 
 
-/** Starts loading the shell parser without waiting for it. */
+/** Starts loading the shell parser without waiting for it (unless the first line turns out not to need it: shell/analyze.ts). */
 export function warmUpShellAnalysis(): void {
-  void import("./shell/analyze.ts").then((m) => m.loadShellParser()).catch(() => {});
+  void import("./shell/analyze.ts").then((m) => m.warmUpParser()).catch(() => {});
 }
 
 export async function expandRequests(requests: readonly PermissionRequest[], ctx: EngineContext): Promise<Expanded> {

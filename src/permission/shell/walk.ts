@@ -52,6 +52,9 @@ const STEERS = /^(?:CDPATH|HOME|OLDPWD|PWD)$/;
 
 export class TooDeep extends Error {}
 
+/** Thrown by a walker without a parser (literal-line.ts) when the line runs shell code it would have to parse. */
+export class NeedsParser extends Error {}
+
 export class Walker {
   readonly commands: ShellCommand[] = [];
   readonly redirects: Redirect[] = [];
@@ -69,7 +72,8 @@ export class Walker {
   /** Loop bodies walked so far, against MAX_PASSES. */
   passes = 0;
 
-  constructor(readonly parser: Parser) {}
+  /** Without a parser, shell code found in a command (`bash -c x`) throws NeedsParser. */
+  constructor(readonly parser?: Parser) {}
 
   /** `variable`: the one assigned, when the taint is an assignment. */
   taint(reason: string, variable?: string): void {
@@ -133,6 +137,7 @@ export class Walker {
 
   /** Walks shell code a command runs (`bash -c '...'`); false when it does not parse. */
   code(source: string, scope: Scope): boolean {
+    if (!this.parser) throw new NeedsParser();
     const tree = parseLine(this.parser, source);
     if (!tree) return false;
     try {
