@@ -101,10 +101,10 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 /**
  * The first prompt of a run whose main agent has an `initialPrompt`, as Claude Code makes it:
- * `{{intent}}` in it stands for the prompt given, else the prompt follows it on the next line; with
- * no prompt given, it is the prompt.
+ * `{{intent}}` in it stands for the prompt given, else the prompt follows it after a blank line
+ * (recorded: test/fixtures/claude-code/agent-fields/recorded/main); with no prompt given, it is the prompt.
  */
 export function initialTurn(initial: string, prompt: string | undefined): string {
   if (!prompt) return initial;
-  return initial.includes("{{intent}}") ? initial.split("{{intent}}").join(prompt) : `${initial}\n${prompt}`;
+  return initial.includes("{{intent}}") ? initial.split("{{intent}}").join(prompt) : `${initial}\n\n${prompt}`;
 }

@@ -29,7 +29,7 @@ import { folderInstructions } from "../memory/folder-instructions.ts";
 import { sessionMemory } from "../memory/session-memory.ts";
 import type { FileAccess, Tool } from "../sdk.ts";
 import { systemPrompt } from "../session/system-prompt.ts";
-import { dontAskPolicy, inlineServerNames, mainAgentMemory, mainAgentRun, withEffort } from "../session/agent-fields.ts";
+import { dontAskPolicy, inlineServerNames, mainAgentMemory, mainAgentRun } from "../session/agent-fields.ts";
 import type { LspServerConfig } from "../lsp/session.ts";
 /** the shared task list's tools, deferred (one line behind load_tools) unless the agent lists them */
 const TEAM_TOOLS = ["team_create", "team_delete", "task_create", "task_update", "task_list"];
@@ -221,13 +221,13 @@ export function sessionOptions(settings: RunSettings, store: Store, registry = t
   const chosen = settings.agents?.name ? settings.agents.list.find((a) => a.name === settings.agents!.name) : undefined;
   const memory = chosen ? mainAgentMemory(chosen, { home: settings.home, projectRoot: settings.projectRoot }) : undefined;
   const agent = memory?.agent ?? chosen;
-  // The main agent's hooks and inline MCP servers join the run's; its effort goes on its requests.
-  const run = agent?.hooks || agent?.mcpServers || agent?.effort !== undefined ? { ...settings, ...mainAgentRun(agent, settings) } : settings;
+  // The main agent's hooks and inline MCP servers join the run's. Its effort is not sent: Claude Code
+  // 2.1.332 sends a main agent's none (recorded: test/fixtures/claude-code/agent-fields), only a subagent's.
+  const run = agent?.hooks || agent?.mcpServers ? { ...settings, ...mainAgentRun(agent, settings) } : settings;
   const base = baseSessionOptions(run, store, registry, agent);
-  const effortful = agent?.effort !== undefined ? { ...base, stream: withEffort(base.stream, agent.effort) } : base;
   // permissionMode dontAsk: unless the run says how asks are answered (print mode's --on-ask), they are refused.
-  if (agent?.dontAsk && !effortful.askPolicy) effortful.askPolicy = dontAskPolicy(agent.name);
-  const options = memory ? memory.apply(effortful) : effortful;
+  if (agent?.dontAsk && !base.askPolicy) base.askPolicy = dontAskPolicy(agent.name);
+  const options = memory ? memory.apply(base) : base;
   // --tools without Task/Agent: no task tool either.
   const tasks = !settings.offeredOnly || settings.offeredOnly.includes("task");
   return settings.agents && tasks ? withAgent(options, settings, agent) : options;

@@ -4,7 +4,7 @@
 // `SubagentStop`), `mcpServers` (configured servers it names, and servers it defines inline, started
 // for its run only: their tools offered past its tool list) and `effort`. The parent's agent-file
 // hooks do not pass to the child. As the main agent (`--agent NAME`): its memory, hooks (`Stop`
-// stays `Stop`), inline servers (started with the session's) and effort.
+// stays `Stop`), inline servers (started with the session's), not its effort (Claude Code sends none).
 import type { StreamFn } from "../agent/types.ts";
 import type { AgentDefinition } from "../agents/types.ts";
 import { agentHookEntries } from "../hooks/sources.ts";
@@ -96,17 +96,16 @@ type MainRun = { hooks?: SessionHookSettings; mcp?: McpSettings; env: Readonly<R
  * What the main agent (`--agent NAME`) adds to the run's settings, as Claude Code applies it on the
  * main thread: its `hooks` join the session's while it runs (its `Stop` stays `Stop`; not passed to
  * the subagents it starts), and the servers it defines inline start with the session's (a
- * configured server of the same name wins, with a warning); its effort is the hooks' payloads' `effort.level`.
+ * configured server of the same name wins, with a warning). Its `effort` is not applied: Claude Code
+ * 2.1.332 sends none for a main agent (nor names it in hooks' `effort.level`), only for a subagent.
  */
 export function mainAgentRun(agent: AgentDefinition, run: MainRun): Pick<MainRun, "hooks" | "mcp"> {
   const out: Pick<MainRun, "hooks" | "mcp"> = {};
-  // Claude Code payloads' `effort.level` is the agent's
-  if (typeof agent.effort === "string" && run.hooks) out.hooks = { ...run.hooks, effort: agent.effort };
   if (agent.hooks) {
     const warnings: string[] = [];
     const entries = agentHookEntries({ name: agent.name, source: agent.source, hooks: agent.hooks }, warnings, [], "main");
     for (const line of warnings) run.warn?.(line);
-    const hooks = out.hooks ?? run.hooks ?? { entries: [], projectDir: run.projectRoot, permissionMode: "default" };
+    const hooks = run.hooks ?? { entries: [], projectDir: run.projectRoot, permissionMode: "default" };
     out.hooks = { ...hooks, entries: [...hooks.entries, ...entries] };
   }
   const inline = Object.entries(inlineServers(agent));

@@ -37,8 +37,8 @@ test.concurrent("skills are preloaded into a subagent's prompt; initialPrompt op
   const main = await w.run(["-p", "go", "--agent", "styler", "--trust"], SLOW);
   expect(main.code).toBe(0);
   const first = JSON.stringify(w.fake.requests[3]!.body.messages[0]);
-  // Claude Code's form: the initialPrompt, then the prompt on the next line
-  expect(first).toContain("Read the style guide first.\\ngo");
+  // Claude Code's form: the initialPrompt, a blank line, then the prompt (test/e2e/agent-fields-recorded.test.ts)
+  expect(first).toContain("Read the style guide first.\\n\\ngo");
 
   // {{intent}} in it stands for the prompt given; a run that continues the session gets it again, as in Claude Code.
   await writeFile(w.path(".claude", "agents", "styler.md"), "---\nname: styler\ndescription: Checks style\ninitialPrompt: 'Check {{intent}} against the guide.'\n---\nYou check style.\n");
@@ -105,29 +105,30 @@ const REFUSED = { type: "error", error: { type: "invalid_request_error", message
 const effortOf = (request: { body: { output_config?: { effort?: string } } } | undefined) => request?.body.output_config?.effort;
 const betaOf = (request: { headers: Record<string, string> } | undefined) => request?.headers["anthropic-beta"];
 
-test.concurrent("effort: sent as output_config.effort under the effort beta, capped at the levels the model takes, none to a model that takes none", async () => {
+test.concurrent("effort: a subagent's, as output_config.effort under the effort beta, capped at the levels the model takes, none to a model that takes none; a main agent's is not sent", async () => {
   await using w = await world();
   await mkdir(w.path(".claude", "agents"), { recursive: true });
   await writeFile(w.path(".claude", "agents", "deep.md"), "---\nname: deep\ndescription: Thinks hard\nmodel: claude-opus-4-5\neffort: max\n---\nYou think.\n");
   await writeFile(w.path(".claude", "agents", "quick.md"), "---\nname: quick\ndescription: Answers fast\nmodel: claude-haiku-4-5\neffort: high\n---\nYou answer.\n");
   w.fake.script(
-    { reply: [{ type: "tool_use", name: "task", id: "toolu_gen", input: { description: "look", prompt: "look around", subagent_type: "general" } }] },
-    { reply: [text("looked")] },
+    { reply: [{ type: "tool_use", name: "task", id: "toolu_deep", input: { description: "think", prompt: "think hard", subagent_type: "deep" } }] },
     { reply: [text("thought")] },
+    { reply: [{ type: "tool_use", name: "task", id: "toolu_quick", input: { description: "answer", prompt: "answer fast", subagent_type: "quick" } }] },
+    { reply: [text("answered")] },
+    { reply: [text("done")] },
   );
-  const deep = await w.run(["-p", "think", "--agent", "deep", "--trust"], SLOW);
-  expect(deep.code).toBe(0);
-  // claude-opus-4-5 tops out at high; the general subagent it started asks no effort of its own.
-  expect(w.fake.requests.map(effortOf)).toEqual(["high", undefined, "high"]);
-  expect(betaOf(w.fake.requests[0])).toContain("effort-2025-11-24");
-  expect(betaOf(w.fake.requests[1]) ?? "").not.toContain("effort-2025-11-24");
-
-  w.fake.script({ reply: [text("fast")] });
-  const quick = await w.run(["-p", "answer", "--agent", "quick", "--trust"], SLOW);
-  expect(quick.code).toBe(0);
-  // claude-haiku-4-5 takes no effort (as Claude Code's model table says): nothing is sent.
+  const run = await w.run(["-p", "go", "--trust"], SLOW);
+  expect(run.code).toBe(0);
+  // claude-opus-4-5 tops out at high; claude-haiku-4-5 takes none (as Claude Code's model table says); the lead asks none.
+  expect(w.fake.requests.map(effortOf)).toEqual([undefined, "high", undefined, undefined, undefined]);
+  expect(betaOf(w.fake.requests[1])).toContain("effort-2025-11-24");
   expect(w.fake.requests[3]!.body).not.toHaveProperty("output_config");
-  expect(betaOf(w.fake.requests[3]) ?? "").not.toContain("effort-2025-11-24");
+  for (const i of [0, 2, 3, 4]) expect(betaOf(w.fake.requests[i]) ?? "").not.toContain("effort-2025-11-24");
+
+  // As the main agent its effort is not sent (Claude Code 2.1.332 sends none: test/e2e/agent-fields-recorded.test.ts).
+  w.fake.script({ reply: [text("thought")] });
+  expect((await w.run(["-p", "think", "--agent", "deep", "--trust"], SLOW)).code).toBe(0);
+  expect(effortOf(w.fake.requests[5])).toBeUndefined();
 }, 120_000);
 
 test.concurrent("effort: a subagent's own effort; an API that refuses it gets the request again without it, and no later turn sends it", async () => {
@@ -156,10 +157,13 @@ test.concurrent("effort on the OpenAI path: reasoning_effort for a reasoning mod
     await mkdir(w.path(".claude", "agents"), { recursive: true });
     await writeFile(w.path(".claude", "agents", "deep.md"), "---\nname: deep\ndescription: Thinks hard\neffort: max\n---\nYou think.\n");
     const env = { ...SLOW, env: { OPENAI_API_KEY: "sk-openai-test", OPENAI_BASE_URL: openai.url } };
-    openai.script({ reply: [{ type: "text", text: "deep" }] }, { reply: [{ type: "text", text: "plain" }] });
-    expect((await w.run(["-p", "think", "--agent", "deep", "--trust", "-m", "openai/gpt-5"], env)).code).toBe(0);
-    expect((await w.run(["-p", "think", "--agent", "deep", "--trust", "-m", "openai/gpt-4.1"], env)).code).toBe(0);
-    expect(openai.requests.map((r) => r.body.reasoning_effort)).toEqual(["high", undefined]);
+    const turns = () => openai.script({ reply: [{ type: "tool_use", name: "task", id: "call_deep", input: { description: "think", prompt: "think", subagent_type: "deep" } }] }, { reply: [{ type: "text", text: "deep" }] }, { reply: [{ type: "text", text: "done" }] });
+    turns();
+    expect((await w.run(["-p", "go", "--trust", "-m", "openai/gpt-5"], env)).code).toBe(0);
+    turns();
+    expect((await w.run(["-p", "go", "--trust", "-m", "openai/gpt-4.1"], env)).code).toBe(0);
+    // the subagent's (its model is the lead's); the lead asks none
+    expect(openai.requests.map((r) => r.body.reasoning_effort)).toEqual([undefined, "high", undefined, undefined, undefined, undefined]);
   } finally {
     await openai.close();
   }
@@ -254,7 +258,7 @@ test.concurrent("omitClaudeMd: the subagent's prompt leaves out the project's CL
   expect(child).not.toContain("CLAUDE RULES");
 }, 120_000);
 
-test.concurrent("effort in Claude Code hook payloads: the agent's level (the main agent's, a subagent's own), medium without one", async () => {
+test.concurrent("effort in Claude Code hook payloads: a subagent's own level; medium without one, and for a main agent, whose effort is not sent", async () => {
   await using w = await world();
   await mkdir(w.path(".claude", "agents"), { recursive: true });
   const log = w.path("payloads.log");
@@ -268,7 +272,7 @@ test.concurrent("effort in Claude Code hook payloads: the agent's level (the mai
   const run = await w.run(["-p", "go", "--agent", "deep", "--trust", "--allow", "bash"], SLOW);
   expect(run.code).toBe(0);
   const payloads = (await Bun.file(log).text()).trim().split("\n").map((line) => JSON.parse(line) as { effort?: { level: string }; agent_type?: string });
-  expect(payloads.map((p) => [p.agent_type ?? "main", p.effort?.level])).toEqual([["main", "high"], ["light", "low"], ["plain", "medium"]]);
+  expect(payloads.map((p) => [p.agent_type ?? "main", p.effort?.level])).toEqual([["main", "medium"], ["light", "low"], ["plain", "medium"]]);
 }, 120_000);
 
 test.concurrent("permissionMode dontAsk: what the agent's calls would ask is refused by the agent's own rule, not put to anyone", async () => {

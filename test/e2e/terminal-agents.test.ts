@@ -28,7 +28,7 @@ describe.skipIf(!hasTmux)("agents in the terminal", () => {
     suite.fake.script({ reply: [{ type: "text", text: "Read it." }] });
     const given = await start({ name: "initial", args: "--agent starter 'then fix the typo'" });
     await given.pane.until("Read it.");
-    expect(JSON.stringify(suite.fake.requests.at(-1)!.body.messages.at(-1))).toContain("Look at the README first.\\nthen fix the typo");
+    expect(JSON.stringify(suite.fake.requests.at(-1)!.body.messages.at(-1))).toContain("Look at the README first.\\n\\nthen fix the typo");
     given.pane.keys("C-d");
     await given.pane.until("EXIT=0");
   }, 60_000);

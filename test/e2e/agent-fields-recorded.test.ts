@@ -1,0 +1,219 @@
+// rein against what the real Claude Code 2.1.332 sent for the same agent files
+// (test/fixtures/claude-code/agent-fields: effort, inline mcpServers, skills, initialPrompt). Each
+// test writes the recorded case's files, runs the compiled binary against the fake model, and checks
+// its requests and its MCP server's lifetime against the recording's.
+import { expect, test } from "bun:test";
+import { appendFileSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { writeAgentFiles } from "../fixtures/claude-code/agent-fields/cases.ts";
+import type { FakeBlock, FakeStep, RecordedRequest } from "../fake/types.ts";
+import { text, world, type World } from "./harness.ts";
+
+const RECORDED = join(import.meta.dir, "..", "fixtures", "claude-code", "agent-fields", "recorded");
+// Subagents and MCP servers in every run: generous on a loaded machine.
+const SLOW = { timeoutMs: 80_000, env: { REIN_MCP_WAIT_MS: "25000" } };
+const AGENTS = ["DEEP", "QUICK", "WIDE", "PLAIN", "LEAD", "HIGH", "INTENT"] as const;
+const EFFORT_BETA = "effort-2025-11-24";
+/** Claude Code's tool names as rein names them (docs/agents.md); MCP tools keep theirs. */
+const REIN_NAME: Record<string, string> = { Read: "read", Grep: "grep" };
+
+type Digest = { n: number; subagent: boolean; model: string; output_config: { effort?: string } | null; "anthropic-beta": string[]; tools: string[]; system_agent: string[]; first_user_texts: string[] };
+type Recording = { requests: Digest[]; events: string[] };
+
+function recording(name: string): Recording {
+  const dir = join(RECORDED, name);
+  return { requests: JSON.parse(readFileSync(join(dir, "requests.json"), "utf8")), events: readFileSync(join(dir, "events.log"), "utf8").trim().split("\n") };
+}
+
+/** The agent whose prompt a system prompt carries ("" for none of the cases' agents: the main session). */
+const agentIn = (system: string) => AGENTS.find((a) => system.includes(`${a}-AGENT-PROMPT`)) ?? "";
+const recordedAgent = (d: Digest) => agentIn(d.system_agent.join("\n"));
+const reinAgent = (r: RecordedRequest) => agentIn(JSON.stringify(r.body.system));
+const recordedEffort = (d: Digest | undefined) => d?.output_config?.effort;
+const reinEffort = (r: RecordedRequest | undefined) => r?.body.output_config?.effort as string | undefined;
+const reinBetas = (r: RecordedRequest) => (r.headers["anthropic-beta"] ?? "").split(",").filter(Boolean);
+const reinTools = (r: RecordedRequest) => (r.body.tools as { name: string }[]).map((t) => t.name).sort();
+const firstTexts = (r: RecordedRequest): string[] => {
+  const content = r.body.messages[0].content;
+  return typeof content === "string" ? [content] : content.filter((b: { type: string }) => b.type === "text").map((b: { text: string }) => b.text.trim());
+};
+
+/**
+ * The order of requests (by agent) and of the probe server's start and close: from the recording's
+ * events.log (a close by signal, then its exit, is one close), or from rein's run (each scripted
+ * reply logs its request's agent to the probe server's log before it is answered).
+ */
+function recordedLifetime(rec: Recording): string[] {
+  const byN = new Map(rec.requests.map((d) => [d.n, recordedAgent(d)]));
+  return rec.events.flatMap((line) => {
+    const request = /^request (\d+)/.exec(line);
+    if (request) return [`request ${byN.get(Number(request[1]))}`];
+    if (line.startsWith("started")) return ["started"];
+    return line.startsWith("signal-") || line.startsWith("closed") ? ["closed"] : [];
+  });
+}
+const reinLifetime = (log: string) =>
+  readFileSync(log, "utf8")
+    .trim()
+    .split("\n")
+    .map((line) => (line.startsWith("request") ? line : line.split(" ")[0]!));
+
+/** What the server was up for: the agents of the requests between its start and its close. */
+function window(lifetime: string[]): string[] {
+  const start = lifetime.indexOf("started");
+  const end = lifetime.indexOf("closed");
+  expect(start).toBeGreaterThanOrEqual(0);
+  expect(end).toBeGreaterThan(start);
+  return lifetime.slice(start + 1, end);
+}
+
+/** Each step answers one request and first logs which agent's it is, beside the probe server's lines. */
+function logged(w: World, log: string, replies: FakeBlock[][]): void {
+  w.fake.script(...replies.map((reply): FakeStep => ({ respond: (body) => (appendFileSync(log, `request ${agentIn(JSON.stringify(body.system))}\n`), { reply }) })));
+}
+const task = (id: string, subagent_type: string, prompt: string): FakeBlock[] => [{ type: "tool_use", name: "task", id, input: { description: `run ${subagent_type}`, prompt, subagent_type } }];
+
+async function setUp(): Promise<{ w: World; log: string }> {
+  const w = await world();
+  const log = w.path("events.log");
+  writeAgentFiles({ proj: w.cwd, log, command: process.execPath });
+  return { w, log };
+}
+
+test.concurrent("subagents as Claude Code ran them: effort per model, the tools offered, a preloaded skill, the inline server up for the task alone", async () => {
+  const rec = recording("subagent");
+  const { w, log } = await setUp();
+  await using _ = w;
+  // rein's tasks run in the foreground: the same turns in one order
+  logged(w, log, [
+    task("toolu_deep", "deep", "DEEP-TASK think it through"),
+    [{ type: "tool_use", name: "mcp__probe__probe", id: "toolu_probe", input: {} }],
+    [text("deep done")],
+    task("toolu_quick", "quick", "QUICK-TASK answer fast"),
+    [text("quick done")],
+    task("toolu_wide", "wide", "WIDE-TASK look wide"),
+    [text("wide done")],
+    task("toolu_plain", "plain", "PLAIN-TASK look plain"),
+    [text("plain done")],
+    [text("all done")],
+  ]);
+  const run = await w.run(["-p", "SUBFIELDS go", "-m", "claude-sonnet-5-5", "--trust", "--allow", "mcp__probe"], SLOW);
+  expect(run.code).toBe(0);
+  expect(run.stderr).not.toContain("rein:");
+  expect(run.stdout).toBe("all done\n");
+  const ours = w.fake.requests;
+  const recMain = rec.requests.find((d) => recordedAgent(d) === "")!;
+  const reinMain = ours.find((r) => reinAgent(r) === "")!;
+
+  for (const agent of ["DEEP", "QUICK", "WIDE", "PLAIN"]) {
+    const theirs = rec.requests.filter((d) => recordedAgent(d) === agent);
+    const mine = ours.filter((r) => reinAgent(r) === agent);
+    expect(theirs.length).toBeGreaterThan(0);
+    expect(mine.length).toBe(theirs.length);
+    for (const [i, d] of theirs.entries()) {
+      const r = mine[i]!;
+      expect(d.subagent).toBe(true);
+      expect(r.body.model).toBe(d.model);
+      // Its own effort, capped at what its model takes (none to haiku-4-5); with none of its own, what its session asks.
+      const expected = agent === "PLAIN" ? (recordedEffort(d) === recordedEffort(recMain) ? reinEffort(reinMain) : recordedEffort(d)) : recordedEffort(d);
+      expect(`${agent} ${reinEffort(r)}`).toBe(`${agent} ${expected}`);
+      // the effort beta goes with an effort and only then
+      expect(d["anthropic-beta"].includes(EFFORT_BETA)).toBe(recordedEffort(d) !== undefined);
+      expect(reinBetas(r).includes(EFFORT_BETA)).toBe(reinEffort(r) !== undefined);
+      expect(reinTools(r)).toEqual(d.tools.map((t) => REIN_NAME[t] ?? t).sort());
+      // The task's prompt first, alone; then each preloaded skill's body, naming its folder.
+      const texts = firstTexts(r);
+      expect(texts[0]).toBe(d.first_user_texts[0]!);
+      const skills = d.first_user_texts.filter((t) => t.startsWith("Base directory for this skill: "));
+      expect(texts.length).toBe(1 + skills.length);
+      for (const [k, skill] of skills.entries()) {
+        const [head, body] = skill.split("\n\n") as [string, string];
+        expect(texts[1 + k]).toContain(head.slice("Base directory for this skill: ".length).replace("{ROOT}/proj", w.cwd));
+        expect(texts[1 + k]).toContain(body);
+      }
+    }
+  }
+  // The recording has the cases it should: a cap (max to high), a model that takes none, the main model's xhigh.
+  expect(rec.requests.filter((d) => recordedAgent(d) === "DEEP").map(recordedEffort)).toEqual(["high", "high"]);
+  expect(rec.requests.filter((d) => recordedAgent(d) === "QUICK").map(recordedEffort)).toEqual([undefined]);
+  // The skill's body went to the subagent alone.
+  for (const r of ours.filter((r) => reinAgent(r) !== "DEEP")) expect(r.bodyText).not.toContain("GREET-SKILL-BODY");
+
+  // The inline server was up for the deep task's requests, all of them, and no other agent's.
+  const theirs = window(recordedLifetime(rec));
+  const mine = window(reinLifetime(log));
+  const deepRequests = (lifetime: string[]) => lifetime.filter((e) => e === "request DEEP").length;
+  expect([...new Set(theirs)]).toEqual(["request DEEP"]);
+  expect(deepRequests(theirs)).toBe(rec.requests.filter((d) => recordedAgent(d) === "DEEP").length);
+  expect(mine).toEqual(theirs);
+}, 120_000);
+
+test.concurrent("the main agent as Claude Code ran it: initialPrompt after a blank line, no effort of its own, its inline server up for the whole session, no skill preloaded", async () => {
+  const rec = recording("main");
+  const { w, log } = await setUp();
+  await using _ = w;
+  logged(w, log, [
+    [{ type: "tool_use", name: "mcp__leadprobe__probe", id: "toolu_lead_probe", input: {} }],
+    task("toolu_plain", "plain", "PLAIN-TASK look plain"),
+    [text("plain done")],
+    [text("lead done")],
+  ]);
+  const run = await w.run(["-p", "MAINFIELDS go", "--agent", "lead", "-m", "claude-sonnet-5-5", "--trust", "--allow", "mcp__leadprobe"], SLOW);
+  expect(run.code).toBe(0);
+  expect(run.stderr).not.toContain("rein:");
+  expect(run.stdout).toBe("lead done\n");
+  const ours = w.fake.requests;
+  const theirLead = rec.requests.filter((d) => recordedAgent(d) === "LEAD");
+  const myLead = ours.filter((r) => reinAgent(r) === "LEAD");
+  expect(myLead.length).toBe(3);
+  // initialPrompt, a blank line, then the prompt given
+  expect(firstTexts(myLead[0]!).at(-1)).toBe(theirLead[0]!.first_user_texts.at(-1)!);
+  expect(theirLead[0]!.first_user_texts.at(-1)).toBe("Check the README first.\n\nMAINFIELDS go");
+  // The lead's `effort: low` is not sent: Claude Code's lead asks what a session without an agent asks (its default).
+  const noAgent = recording("subagent").requests.find((d) => recordedAgent(d) === "")!;
+  for (const d of theirLead) expect(recordedEffort(d)).toBe(recordedEffort(noAgent));
+  for (const r of myLead) expect(reinEffort(r)).toBeUndefined();
+  // Not preloaded into the main agent: its `skills` are a subagent's.
+  for (const d of theirLead) expect(d.first_user_texts.join("\n")).not.toContain("GREET-SKILL-BODY");
+  for (const r of ours) expect(r.bodyText).not.toContain("GREET-SKILL-BODY");
+  // Its server's tool is offered to it (Claude Code behind ToolSearch), not to the plain subagent it starts.
+  expect(theirLead.some((d) => d.tools.includes("mcp__leadprobe__probe"))).toBe(true);
+  expect(myLead.every((r) => reinTools(r).includes("mcp__leadprobe__probe"))).toBe(true);
+  const theirPlain = rec.requests.find((d) => recordedAgent(d) === "PLAIN")!;
+  const myPlain = ours.find((r) => reinAgent(r) === "PLAIN")!;
+  expect(reinTools(myPlain)).toEqual(theirPlain.tools.map((t) => REIN_NAME[t] ?? t).sort());
+  // A subagent with no effort of its own asks what its session asks.
+  expect(recordedEffort(theirPlain)).toBe(recordedEffort(theirLead[0]));
+  expect(reinEffort(myPlain)).toBe(reinEffort(myLead[0]));
+  // The lead's inline server was up for every request of the session: started before the first, closed after the last.
+  // (Claude Code then ends it with SIGINT before it exits; rein kills its servers when it exits, docs/mcp.md.)
+  const theirs = recordedLifetime(rec);
+  const mine = [...reinLifetime(log), "closed"];
+  expect(theirs.at(-1)).toBe("closed");
+  expect(window(theirs)).toEqual(theirs.filter((e) => e.startsWith("request")));
+  expect(window(mine)).toEqual(mine.filter((e) => e.startsWith("request")));
+  expect(mine.filter((e) => e.startsWith("request"))).toEqual(["request LEAD", "request LEAD", "request PLAIN", "request LEAD"]);
+}, 120_000);
+
+test.concurrent("initialPrompt with {{intent}}, and a main agent's effort above or below its model's default: as Claude Code sent them", async () => {
+  const { w } = await setUp();
+  await using _ = w;
+  const cases = [
+    { name: "intent", args: ["-p", "INTENTFIELDS a.ts", "--agent", "intent", "-m", "claude-opus-4-5"] },
+    { name: "main-high", args: ["-p", "MAINHIGH go", "--agent", "high", "-m", "claude-sonnet-5-5"] },
+    { name: "main-default", args: ["-p", "MAINDEFAULT go", "--agent", "lead"] },
+  ];
+  for (const { name, args } of cases) {
+    const [theirs] = recording(name).requests;
+    w.fake.script({ reply: [text(`${name} done`)] });
+    const run = await w.run([...args, "--trust"], SLOW);
+    expect(run.code).toBe(0);
+    const mine = w.fake.requests.at(-1)!;
+    expect(firstTexts(mine).at(-1)).toBe(theirs!.first_user_texts.at(-1)!);
+    // Claude Code sends its model's default, never the agent's level (medium to opus-4-5, xhigh, low): rein sends none.
+    const asked = readFileSync(w.path(".claude", "agents", `${name === "intent" ? "intent" : name === "main-high" ? "high" : "lead"}.md`), "utf8").match(/effort: (\w+)/)![1];
+    expect(recordedEffort(theirs)).not.toBe(asked);
+    expect(reinEffort(mine)).toBeUndefined();
+  }
+  expect(recording("intent").requests[0]!.first_user_texts).toEqual(["Look at INTENTFIELDS a.ts closely."]);
+}, 120_000);
