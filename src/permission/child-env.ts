@@ -61,5 +61,9 @@ export function childEnv(parent: Readonly<Record<string, string | undefined>>, o
     env[name] = value;
   }
   env.REIN = "1"; // lets a script tell it runs under rein
+  // A non-interactive bash whose stdin is a socket reads ~/.bashrc when SHLVL is unset (its rule for
+  // a shell started by sshd or rshd), and a stdin a child is fed through (a hook's payload, an MCP
+  // server's requests) is a socket pair under Bun. A child of rein is never that shell.
+  if (!/^[1-9]\d*$/.test(env.SHLVL ?? "")) env.SHLVL = "1";
   return env;
 }
