@@ -8,6 +8,7 @@ import { instructionCap, reinDirs, openStoreForReading, toolDirs, type Context }
 import { extensionReport } from "./extension-report.ts";
 import { out } from "../app/output.ts";
 import { lspChecks } from "./doctor-lsp.ts";
+import { mcpChecks } from "./doctor-mcp.ts";
 import { listMemories, memoryDirs } from "../app/memory.ts";
 
 type Check = [name: string, ok: boolean, detail: string];
@@ -49,6 +50,7 @@ export async function doctor(ctx: Context): Promise<number> {
   checks.push(instructionsCheck(ctx));
   checks.push(memoryCheck(ctx));
   checks.push(...(await lspChecks(ctx)));
+  checks.push(...mcpChecks(ctx));
   checks.push(...extensionChecks(ctx));
   for (const [name, ok, detail] of checks) out(`${ok ? "ok  " : "FAIL"} ${name.padEnd(13)} ${detail}\n`);
   return checks.every(([, ok]) => ok) ? 0 : 1;

@@ -77,6 +77,28 @@ test.concurrent("rein mcp list shows each server's source, transport, state, too
   expect(await w.run(["mcp", "get", "nobody"])).toMatchObject({ code: 1 });
 }, 30_000);
 
+test.concurrent("rein doctor: a .mcp.json that is not JSON fails on one line naming the file and the error; a bad entry names its server; nothing configured says nothing", async () => {
+  await using w = await world();
+  const mcpLines = (stdout: string) => stdout.split("\n").filter((line) => / mcp {10}/.test(line));
+  expect(mcpLines((await w.run(["doctor"])).stdout)).toEqual([]);
+  const file = join(w.cwd, ".mcp.json");
+  await Bun.write(file, '{"mcpServers": {"repo": {"command": "./srv",}}');
+  const broken = await w.run(["doctor", "--trust"]);
+  expect(broken.code).toBe(1);
+  expect(mcpLines(broken.stdout)).toEqual([expect.stringMatching(new RegExp(`^FAIL mcp +${file}: not valid JSON \\(.+\\); its MCP servers are not used$`))]);
+  expect(broken.stderr).not.toContain(" at ");
+
+  await Bun.write(file, JSON.stringify({ mcpServers: { repo: { command: "./srv" }, typeless: { url: "http://127.0.0.1:1/mcp" } } }));
+  const untrusted = mcpLines((await w.run(["doctor"])).stdout);
+  expect(untrusted).toEqual([
+    `ok   mcp           note: server "repo" (${file}): the workspace is not trusted, so its servers do not start (run rein --trust once here)`,
+    expect.stringMatching(new RegExp(`^FAIL mcp +server "typeless" \\(${file}\\): the entry has a url but no type`)),
+  ]);
+  const trusted = mcpLines((await w.run(["doctor", "--trust"])).stdout);
+  expect(trusted[0]).toBe("ok   mcp           1 server configured (repo); rein mcp list starts them and lists their tools");
+  expect(trusted).toHaveLength(2);
+}, 30_000);
+
 test.concurrent("rein permissions explain --tool explains an MCP tool's call against server rules", async () => {
   await using w = await world();
   await configure(w, { permissions: { allow: ["mcp__github"], deny: ["mcp__github__delete_repo"] } });
