@@ -1,8 +1,11 @@
-// Shell analysis in process: loading the tree-sitter-bash parser once, then the median cost of
-// analysing typical command lines (parse + walk, and with each command's option tables and paths).
+// Shell analysis in process: loading the tree-sitter-bash parser once (importing web-tree-sitter,
+// compiling and instantiating both wasm files), then the median cost of analysing typical command
+// lines through the parser (parse + walk, and with each command's option tables and paths), and of
+// the lines of plain words analysed without it (literal-line.ts).
 import { resolve } from "node:path";
 import { commandPaths } from "../src/permission/command-paths.ts";
 import { analyzeWith, loadShellParser } from "../src/permission/shell/analyze.ts";
+import { analyzeLiteral } from "../src/permission/shell/literal-line.ts";
 import { parseLine } from "../src/permission/shell/parse-line.ts";
 import type { Floor, Row } from "./bench-report.ts";
 import { median } from "./bench-run.ts";
@@ -11,7 +14,8 @@ import { TARGET } from "./bench-targets.ts";
 const ROOT = resolve(import.meta.dir, "..");
 
 /** parseUs, parsePathsUs: tree-sitter's parse alone of the same lines, in the same run (the floor). */
-export type AnalysisFigures = { loadMs: number; medianUs: number; lineUs: number; parseUs: number; parsePathsUs: number };
+/** literalUs: the lines of both lists that are plain words, analysed without the parser; literalParseUs, their parse alone. */
+export type AnalysisFigures = { loadMs: number; medianUs: number; lineUs: number; parseUs: number; parsePathsUs: number; literalUs: number; literalParseUs: number; literalLines: number };
 
 const TYPICAL = [
   "ls -la", "git status", "git diff HEAD~1 -- src/", "npm test", "bun test test/unit", "cat package.json | grep version",
@@ -53,17 +57,20 @@ export async function analysisFigures(): Promise<AnalysisFigures> {
   const parseOnly = (line: string) => parseLine(parser, line)?.delete();
   const parseUs = perLine(TYPICAL, 700, 200, parseOnly);
   const parsePathsUs = perLine(WITH_PATHS, 400, 100, parseOnly);
+  const plain = [...TYPICAL, ...WITH_PATHS].filter((line) => analyzeLiteral(line, ROOT, "/home/bench"));
+  const literalUs = perLine(plain, 400, 100, (line) => analyzeLiteral(line, ROOT, "/home/bench"));
+  const literalParseUs = perLine(plain, 400, 100, parseOnly);
   console.error(
-    `shell analysis: parser load ${loadMs.toFixed(1)} ms, ${medianUs.toFixed(1)} µs median per line (parse alone ${parseUs.toFixed(1)}), ${lineUs.toFixed(1)} µs with option tables and paths (parse alone ${parsePathsUs.toFixed(1)})`,
+    `shell analysis: parser load ${loadMs.toFixed(1)} ms, ${medianUs.toFixed(1)} µs median per line (parse alone ${parseUs.toFixed(1)}), ${lineUs.toFixed(1)} µs with option tables and paths (parse alone ${parsePathsUs.toFixed(1)}), ${literalUs.toFixed(1)} µs for the ${plain.length} lines of plain words without the parser (their parse alone ${literalParseUs.toFixed(1)})`,
   );
-  return { loadMs, medianUs, lineUs, parseUs, parsePathsUs };
+  return { loadMs, medianUs, lineUs, parseUs, parsePathsUs, literalUs, literalParseUs, literalLines: plain.length };
 }
 
 export function analysisRows(a: AnalysisFigures, bun: Floor): Row[] {
   const parse = (us: number): Floor => ({ name: "tree-sitter's parse alone of the same lines", value: us, unit: "µs" });
   return [
     {
-      figure: "loading the shell parser (tree-sitter-bash wasm, once per process, in process)",
+      figure: "loading the shell parser (web-tree-sitter's JS and both wasm files, once per process, in process; a line of plain words needs none)",
       shown: `${a.loadMs.toFixed(1)} ms`,
       value: a.loadMs,
       floor: bun,
@@ -82,6 +89,12 @@ export function analysisRows(a: AnalysisFigures, bun: Floor): Row[] {
       value: a.lineUs,
       floor: parse(a.parsePathsUs),
       target: { ratio: TARGET.analysisPaths },
+    },
+    {
+      figure: `analysing a line of plain words without the parser (split + resolve, median of the ${a.literalLines} such lines above)`,
+      shown: `${a.literalUs.toFixed(1)} µs`,
+      value: a.literalUs,
+      floor: parse(a.literalParseUs),
     },
   ];
 }

@@ -45,7 +45,9 @@ function cachedShare(requests: CacheProbe[]): number {
 
 export const bunFloor = (t: TurnFigures): Floor => ({ name: "`bun -e 1`", value: t.bunMs, unit: "ms" });
 
-export function turnRows(t: TurnFigures, parserLoadMs: number): Row[] {
+// No row takes the shell parser's load out: an `echo N` line is plain words, analysed without the
+// parser (src/permission/shell/literal-line.ts), so a session of them never loads it.
+export function turnRows(t: TurnFigures): Row[] {
   return [
     {
       figure: `per-turn harness time ((session of ${TURNS} \`echo N\` turns - one-shot) / ${TURNS})`,
@@ -56,10 +58,6 @@ export function turnRows(t: TurnFigures, parserLoadMs: number): Row[] {
     },
     { figure: `session of ${TURNS} turns, total`, shown: `${t.sessionMs.toFixed(1)} ms`, value: t.sessionMs },
     { figure: "per-turn harness time without the bash process start (per-turn - bash spawn below)", shown: `${(t.perTurnMs - t.bashMs).toFixed(2)} ms` },
-    {
-      figure: `... and without the shell parser's one-time load spread over the ${TURNS} turns`,
-      shown: `${(t.perTurnMs - t.bashMs - parserLoadMs / TURNS).toFixed(2)} ms`,
-    },
     { figure: "floor: `bun -e 1`, any program on the Bun runtime", shown: `${t.bunMs.toFixed(1)} ms` },
     { figure: "floor: spawning `bash -c 'echo 1'` from Bun (the bash tool's own cost)", shown: `${t.bashMs.toFixed(2)} ms` },
     {

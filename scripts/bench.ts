@@ -96,7 +96,7 @@ async function main() {
 
     const rows: Row[] = [
       ...leanRows(baseline.lean),
-      ...withBaseline([...startupRows(startup), ...turnRows(turns, analysis.loadMs)], baseline.rows),
+      ...withBaseline([...startupRows(startup), ...turnRows(turns)], baseline.rows),
       {
         figure: "reloading a changed user tool (change seen -> tool usable, in process)",
         shown: `${reload.toFixed(2)} ms`,
@@ -149,7 +149,7 @@ async function baselineFigures(env: Record<string, string>, fake: FakeServer): P
     const turns = await turnFigures(bin, baseEnv, fake, startup.oneShotMs);
     const lean = await leanFigures({ bin: BIN, env }, { bin, env: baseEnv }, fake, SESSION_RUNS);
     // The floors are the same programs; the parser's load is measured in process, today's only.
-    const rows = [...startupRows(startup), ...turnRows(turns, 0)].filter((r) => !r.figure.startsWith("floor:") && !r.figure.startsWith("... and without"));
+    const rows = [...startupRows(startup), ...turnRows(turns)].filter((r) => !r.figure.startsWith("floor:") && !r.figure.startsWith("... and without"));
     return { rows, lean };
   } finally {
     rmSync(home, { recursive: true, force: true });
