@@ -13,6 +13,7 @@ import { ACCEPT_ANY } from "./accept-any-schema.ts";
 import { logStderr } from "./capped-log.ts";
 import type { McpSandbox, RemoteEntry, ServerEntry, StdioEntry } from "./config.ts";
 import { messageOf } from "./message.ts";
+import { boundedFetch } from "./bounded-fetch.ts";
 import { StdioTransport } from "./stdio-transport.ts";
 
 export type ConnectOptions = {
@@ -26,7 +27,7 @@ export type ConnectOptions = {
   version: string;
   /** a remote server's requests go through it (the saved OAuth login, oauth-fetch.ts) */
   fetch?: FetchLike;
-  /** the largest message read from a stdio server (128 MiB by default) */
+  /** the largest message read from a server: a stdio server's line, an HTTP answer, one event of an event stream (128 MiB by default) */
   maxMessageBytes?: number;
   /** the session's sandbox (a stdio server runs under it when it is on, or when its entry says "sandbox": true) */
   sandbox?: McpSandbox;
@@ -39,16 +40,28 @@ export type ConnectOptions = {
 };
 
 export async function connect(entry: ServerEntry, opts: ConnectOptions): Promise<Client> {
-  if (!("url" in entry)) return open(stdioTransport(entry, opts), opts);
+  if (!("url" in entry)) {
+    const transport = stdioTransport(entry, opts);
+    return open(transport, opts, () => transport.failure);
+  }
   const headers = entry.headers ?? {};
-  if (entry.type === "sse") return open(sseTransport(entry, headers, opts.fetch), opts);
+  // A remote server's answers are bounded as a stdio server's lines are: past the bound, the
+  // connection is closed with that reason (its pending calls fail saying so), as a stdio server is stopped.
+  const bound: { failure?: string; transport?: SdkTransport } = {};
+  const fetchFn = boundedFetch(opts.fetch ?? fetch, maxMessage(opts), (failure) => {
+    bound.failure = failure;
+    bound.transport?.onerror?.(new Error(failure));
+    void bound.transport?.close();
+  });
+  const remote = (transport: SdkTransport) => open((bound.transport = transport), opts, () => bound.failure);
+  if (entry.type === "sse") return remote(sseTransport(entry, headers, fetchFn));
   try {
-    return await open(new StreamableHTTPClientTransport(new URL(entry.url), { requestInit: { headers }, fetch: opts.fetch }), opts);
+    return await remote(new StreamableHTTPClientTransport(new URL(entry.url), { requestInit: { headers }, fetch: fetchFn }));
   } catch (error) {
     // A server that only speaks the 2024-11-05 transport answers the POST with a 4xx.
     const status = (error as { status?: unknown }).status;
     if (!(typeof status === "number" && status >= 400 && status < 500)) throw error;
-    return open(sseTransport(entry, headers, opts.fetch), opts);
+    return remote(sseTransport(entry, headers, fetchFn));
   }
 }
 
@@ -77,7 +90,7 @@ function inheritedEnv(): Record<string, string> {
   return env;
 }
 
-/** The longest line (one message) rein reads from a stdio server (the SDK's default is 10 MiB); a longer one fails the server. */
+/** The longest message rein reads from a server: a stdio server's line (the SDK's default is 10 MiB), an HTTP answer or event; a longer one fails the server. */
 const MAX_MESSAGE_BYTES = 128 * 1024 * 1024;
 const maxMessage = (opts: ConnectOptions) => opts.maxMessageBytes ?? MAX_MESSAGE_BYTES;
 
@@ -95,7 +108,8 @@ function launchLine(entry: StdioEntry, opts: ConnectOptions): string[] {
   return sandboxArgv(command, { workspace: opts.cwd, tmp: tmpdir(), network: opts.sandbox?.network ?? false, masked: opts.sandbox?.masked() ?? [], cwd });
 }
 
-async function open(transport: SdkTransport, opts: ConnectOptions): Promise<Client> {
+/** `failure`: why rein ended the connection, when it did (a message over the bound). */
+async function open(transport: SdkTransport, opts: ConnectOptions, failure: () => string | undefined): Promise<Client> {
   const client = new Client(
     { name: "rein", version: opts.version },
     {
@@ -116,16 +130,15 @@ async function open(transport: SdkTransport, opts: ConnectOptions): Promise<Clie
     await Promise.race([client.connect(transport, { timeout: opts.timeoutMs }), timeout]);
   } catch (error) {
     await client.close().catch(() => {});
-    const failure = transport instanceof StdioTransport ? transport.failure : undefined;
-    throw Object.assign(new Error(failure ?? startError(error)), { status: (error as { code?: unknown }).code });
+    throw Object.assign(new Error(failure() ?? startError(error)), { status: (error as { code?: unknown }).code });
   } finally {
     clearTimeout(timer);
   }
   client.onclose = () => opts.onClose("the connection closed (the server exited or the stream broke)");
   // The SDK reports a message it could not read here, then closes the connection: say why it closed.
   client.onerror = () => {
-    const failure = transport instanceof StdioTransport ? transport.failure : undefined;
-    if (failure) opts.onClose(failure, true);
+    const why = failure();
+    if (why) opts.onClose(why, true);
   };
   return client;
 }
