@@ -5,14 +5,14 @@
 import { expect, test } from "bun:test";
 import { appendFileSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { writeAgentFiles } from "../fixtures/claude-code/agent-fields/cases.ts";
+import { CASES, writeAgentFiles } from "../fixtures/claude-code/agent-fields/cases.ts";
 import type { FakeBlock, FakeStep, RecordedRequest } from "../fake/types.ts";
 import { text, world, type World } from "./harness.ts";
 
 const RECORDED = join(import.meta.dir, "..", "fixtures", "claude-code", "agent-fields", "recorded");
 // Subagents and MCP servers in every run: generous on a loaded machine.
 const SLOW = { timeoutMs: 80_000, env: { REIN_MCP_WAIT_MS: "25000" } };
-const AGENTS = ["DEEP", "QUICK", "WIDE", "PLAIN", "LEAD", "HIGH", "INTENT"] as const;
+const AGENTS = ["DEEP", "QUICK", "WIDE", "PLAIN", "LEAD", "HIGH", "INTENT", "NAMED"] as const;
 const EFFORT_BETA = "effort-2025-11-24";
 /** Claude Code's tool names as rein names them (docs/agents.md); MCP tools keep theirs. */
 const REIN_NAME: Record<string, string> = { Read: "read", Grep: "grep" };
@@ -68,15 +68,19 @@ function window(lifetime: string[]): string[] {
 }
 
 /** Each step answers one request and first logs which agent's it is, beside the probe server's lines. */
-function logged(w: World, log: string, replies: FakeBlock[][]): void {
-  w.fake.script(...replies.map((reply): FakeStep => ({ respond: (body) => (appendFileSync(log, `request ${agentIn(JSON.stringify(body.system))}\n`), { reply }) })));
+function logged(w: World, log: string, replies: (FakeBlock[] | FakeStep)[]): void {
+  const step = (reply: FakeBlock[] | FakeStep): FakeStep => (Array.isArray(reply) ? { reply } : reply);
+  w.fake.script(...replies.map((reply): FakeStep => ({ respond: (body) => (appendFileSync(log, `request ${agentIn(JSON.stringify(body.system))}\n`), step(reply)) })));
 }
 const task = (id: string, subagent_type: string, prompt: string): FakeBlock[] => [{ type: "tool_use", name: "task", id, input: { description: `run ${subagent_type}`, prompt, subagent_type } }];
 
-async function setUp(): Promise<{ w: World; log: string }> {
+/** A world with the recorded case's files (its agent files, and what the case adds: a .mcp.json). */
+async function setUp(name?: string): Promise<{ w: World; log: string }> {
   const w = await world();
   const log = w.path("events.log");
-  writeAgentFiles({ proj: w.cwd, log, command: process.execPath });
+  const files = { proj: w.cwd, log, command: process.execPath };
+  writeAgentFiles(files);
+  if (name) CASES[name]!.files?.(files);
   return { w, log };
 }
 
@@ -216,4 +220,41 @@ test.concurrent("initialPrompt with {{intent}}, and a main agent's effort above 
     expect(reinEffort(mine)).toBeUndefined();
   }
   expect(recording("intent").requests[0]!.first_user_texts).toEqual(["Look at INTENTFIELDS a.ts closely."]);
+}, 120_000);
+
+test.concurrent("mcpServers naming a configured server: its tools past the subagent's tools list, the server up for the whole session", async () => {
+  const rec = recording("named");
+  const { w, log } = await setUp("named");
+  await using _ = w;
+  logged(w, log, [task("toolu_named", "named", "NAMED-TASK use the probe"), [{ type: "tool_use", name: "mcp__probe__probe", id: "toolu_probe", input: {} }], [text("named done")], [text("all done")]]);
+  const run = await w.run(["-p", "NAMEDFIELDS go", "-m", "claude-sonnet-5-5", "--trust", "--allow", "mcp__probe"], SLOW);
+  expect(run.code).toBe(0);
+  expect(run.stdout).toBe("all done\n");
+  const theirs = rec.requests.filter((d) => recordedAgent(d) === "NAMED");
+  const mine = w.fake.requests.filter((r) => reinAgent(r) === "NAMED");
+  expect(mine.length).toBe(theirs.length);
+  for (const [i, d] of theirs.entries()) expect(reinTools(mine[i]!)).toEqual(d.tools.map((t) => REIN_NAME[t] ?? t).sort());
+  expect(JSON.stringify(mine[1]!.body.messages)).toMatch(/probe pid \d+/);
+  // A configured server is the session's: started before the first request, not closed before the last.
+  const recorded = recordedLifetime(rec);
+  expect(window(recorded)).toEqual(recorded.filter((e) => e.startsWith("request")));
+  const ours = [...reinLifetime(log), "closed"];
+  expect(window(ours)).toEqual(ours.filter((e) => e.startsWith("request")));
+}, 120_000);
+
+test.concurrent("an API that refuses a subagent's effort: the request is sent again without it and without the beta, and its next turn sends none", async () => {
+  const rec = recording("effort-refused");
+  const { w, log } = await setUp();
+  await using _ = w;
+  const refused = { type: "error", error: { type: "invalid_request_error", message: "output_config.effort: Extra inputs are not permitted" } };
+  logged(w, log, [task("toolu_deep", "deep", "DEEP-TASK think it through"), { error: 400, body: refused }, [{ type: "tool_use", name: "mcp__probe__probe", id: "toolu_probe", input: {} }], [text("deep done")], [text("all done")]]);
+  const run = await w.run(["-p", "REFUSEDFIELDS go", "-m", "claude-sonnet-5-5", "--trust", "--allow", "mcp__probe"], SLOW);
+  expect(run.code).toBe(0);
+  expect(run.stdout).toBe("all done\n");
+  const theirs = rec.requests.filter((d) => recordedAgent(d) === "DEEP");
+  const mine = w.fake.requests.filter((r) => reinAgent(r) === "DEEP");
+  expect(theirs.map(recordedEffort)).toEqual(["high", undefined, undefined]);
+  expect(mine.map(reinEffort)).toEqual(theirs.map(recordedEffort));
+  expect(mine.map((r) => reinBetas(r).includes(EFFORT_BETA))).toEqual(theirs.map((d) => d["anthropic-beta"].includes(EFFORT_BETA)));
+  expect(run.stderr).not.toContain("Extra inputs");
 }, 120_000);
