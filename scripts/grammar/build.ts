@@ -1,7 +1,9 @@
 // `bun run grammar`: rebuilds src/permission/shell/grammar/tree-sitter-bash.wasm from the C sources of
 // the installed tree-sitter-bash package. The npm package ships a wasm built at -O0 with one huge lexer
 // function, which Bun takes ~50 ms to compile; this build (lexer split, -Os, see split-lexer.ts) loads
-// in about half the time and parses identically (test/unit/permission/shell/grammar.test.ts).
+// in about half the time and parses identically (test/unit/permission/shell/grammar.test.ts). The
+// linked wasm's data segment (the tables) is then written to tree-sitter-bash.data and taken out of
+// the wasm (detach-data.ts): the loader writes it into memory itself, cheaper than JSC compiling it.
 //
 // Needs clang and wasm-ld (Debian/Ubuntu: `apt-get install clang lld`). The output is committed, so
 // building rein, the tests and CI never need them; run this only when tree-sitter-bash is upgraded.
@@ -9,6 +11,7 @@ import { createHash } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
+import { detachData } from "./detach-data.ts";
 import { splitLexer } from "./split-lexer.ts";
 
 const CHUNK = 16;
@@ -54,7 +57,12 @@ function build(): void {
   compile("parser");
   compile("scanner");
   const wasm = join(outDir, "tree-sitter-bash.wasm");
-  run(["wasm-ld", ...ldflags, "-o", wasm, join(work, "parser.o"), join(work, "scanner.o")]);
+  const linkedPath = join(work, "tree-sitter-bash.wasm");
+  run(["wasm-ld", ...ldflags, "-o", linkedPath, join(work, "parser.o"), join(work, "scanner.o")]);
+  const linked = readFileSync(linkedPath);
+  const detached = detachData(linked);
+  writeFileSync(wasm, detached.wasm);
+  writeFileSync(join(outDir, "tree-sitter-bash.data"), detached.data);
   const source = {
     package: "tree-sitter-bash",
     version: JSON.parse(readFileSync(join(pkg, "package.json"), "utf8")).version as string,
@@ -64,7 +72,10 @@ function build(): void {
     cflags: cflags.map((flag) => (flag.startsWith(root) ? relative(root, flag) : flag)),
     ldflags,
     lexerChunk: CHUNK,
-    wasmSha256: sha256(readFileSync(wasm)),
+    linkedSha256: sha256(linked),
+    wasmSha256: sha256(Buffer.from(detached.wasm)),
+    dataSha256: sha256(Buffer.from(detached.data)),
+    languageOffset: detached.languageOffset,
   };
   writeFileSync(join(outDir, "source.json"), `${JSON.stringify(source, null, 2)}\n`);
   console.log(`tree-sitter-bash ${source.version}: ${split.states} lexer states in ${split.functions} functions -> ${wasm}`);

@@ -4,3 +4,9 @@ declare module "*.wasm" {
   const path: string;
   export default path;
 }
+
+// The grammar's tables, detached from its wasm (scripts/grammar/detach-data.ts): embedded the same way.
+declare module "*.data" {
+  const path: string;
+  export default path;
+}

@@ -6,6 +6,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, test } from "bun:test";
 import { Language, type Node, Parser } from "web-tree-sitter";
+import { detachData } from "../../../../scripts/grammar/detach-data.ts";
 import { loadShellParser } from "../../../../src/permission/shell/parser.ts";
 import { CORPUS } from "./corpus.ts";
 import { randomLines } from "./random-lines.ts";
@@ -28,10 +29,50 @@ describe("the embedded grammar's provenance", () => {
     });
   });
 
-  test("the committed wasm is the one the build wrote", () => {
+  test("the committed wasm and its tables are the ones the build wrote", () => {
     expect(sha256(join(GRAMMAR, "tree-sitter-bash.wasm")), REBUILD).toBe(source.wasmSha256 as string);
+    expect(sha256(join(GRAMMAR, "tree-sitter-bash.data")), REBUILD).toBe(source.dataSha256 as string);
+  });
+
+  test("the tables put back as the wasm's data segment give the wasm the build linked, and detaching them again gives the committed pair", () => {
+    const wasm = readFileSync(join(GRAMMAR, "tree-sitter-bash.wasm"));
+    const data = readFileSync(join(GRAMMAR, "tree-sitter-bash.data"));
+    const linked = attachData(wasm, data);
+    expect(createHash("sha256").update(linked).digest("hex")).toBe(source.linkedSha256 as string);
+    const again = detachData(linked);
+    expect([Buffer.from(again.wasm).equals(wasm), Buffer.from(again.data).equals(data), again.languageOffset]).toEqual([true, true, source.languageOffset as number]);
   });
 });
+
+/** The wasm with `data` as one active segment at __memory_base (global 1) after its code section, as wasm-ld writes it. */
+function attachData(wasm: Buffer, data: Buffer): Buffer {
+  const leb = (n: number) => {
+    const out: number[] = [];
+    do {
+      out.push((n & 0x7f) | (n >= 0x80 ? 0x80 : 0));
+      n = Math.floor(n / 128);
+    } while (n > 0);
+    return Buffer.from(out);
+  };
+  const body = Buffer.concat([Buffer.from([1, 0, 0x23, 1, 0x0b]), leb(data.length), data]);
+  const section = Buffer.concat([Buffer.from([11]), leb(body.length), body]);
+  let at = 8;
+  while (at < wasm.length) {
+    const id = wasm[at]!;
+    let size = 0;
+    let shift = 0;
+    let p = at + 1;
+    for (;;) {
+      const byte = wasm[p++]!;
+      size += (byte & 0x7f) * 2 ** shift;
+      shift += 7;
+      if (!(byte & 0x80)) break;
+    }
+    at = p + size;
+    if (id === 10) return Buffer.concat([wasm.subarray(0, at), section, wasm.subarray(at)]);
+  }
+  throw new Error("no code section");
+}
 
 /** Everything a walk can see: each node's kind, field, span and missing flag, in order. */
 function shape(node: Node, field: string | null, out: string[]): string[] {
