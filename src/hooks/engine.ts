@@ -10,7 +10,9 @@ import { ifAllows } from "./if-rule.ts";
 import { matches } from "./matcher.ts";
 import { mergeVerdicts, type Merged } from "./merge.ts";
 import { verdictOf, type Verdict } from "./outcome.ts";
-import type { HookEntry } from "./sources.ts";
+import { isAsync, type HookEntry } from "./sources.ts";
+
+export { isAsync };
 import { HOOK_DEPTH_ENV, hookDepth } from "./depth.ts";
 
 export const DEFAULT_TIMEOUT_MS = 60_000;
@@ -123,10 +125,6 @@ function handlerKey(handler: HookHandler): string {
   return key;
 }
 
-/** An `async: true` (or `asyncRewake: true`) command hook: it runs in the background and decides nothing. */
-export function isAsync(entry: HookEntry): boolean {
-  return entry.handler.type === "command" && (entry.handler.async === true || entry.handler.asyncRewake === true);
-}
 
 async function runOne(entry: HookEntry, fired: Fired, ctx: HookContext, signal: AbortSignal): Promise<Verdict & { rewake?: true }> {
   const id = ctx.newId();

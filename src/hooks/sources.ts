@@ -25,6 +25,11 @@ export type HookEntry = {
   agent?: string;
 };
 
+/** An `async: true` (or `asyncRewake: true`) command hook: it runs in the background and decides nothing. */
+export function isAsync(entry: HookEntry): boolean {
+  return entry.handler.type === "command" && (entry.handler.async === true || entry.handler.asyncRewake === true);
+}
+
 export type HookSourcesInput = {
   /** the `hooks` of rein's config files, user first */
   rein: readonly { file: string; scope: "user" | "project"; hooks: HooksConfig }[];

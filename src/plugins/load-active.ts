@@ -1,8 +1,8 @@
 // Reading the plugins of a run (active.ts loads this only when there is a plugin to read): the
 // folders in rein's plugins folder, read afresh, then the enabled installed plugins, from the one
 // index of installed plugins (installed-index.ts) or, for what it lacks, from their copies.
-import { mkdirSync } from "node:fs";
-import { join } from "node:path";
+import { mkdirSync, readdirSync } from "node:fs";
+import { dirname, join } from "node:path";
 import type { ActivePlugins, PluginPlaces } from "./active.ts";
 import { holdCopy } from "./copies.ts";
 import { isOn } from "./enabled.ts";
@@ -17,7 +17,8 @@ export function loadActive(places: PluginPlaces): ActivePlugins {
   const store = pluginStore(places.dataDir);
   const roots = [...folderPlugins(join(places.configDir, "plugins"), problems), ...enabledRoots(places, store, problems)];
   const load = loadPlugins(roots, store.data, problems);
-  for (const plugin of load.plugins) if (runsSomething(plugin)) makeDataDir(plugin.dataDir, plugin.name, load.problems);
+  const made = madeDataDirs(load.plugins);
+  for (const plugin of load.plugins) if (runsSomething(plugin) && !made.has(plugin.dataDir)) makeDataDir(plugin.dataDir, plugin.name, load.problems);
   const sources = pluginSources(load.plugins);
   return { ...load, problems: [...load.problems, ...sources.warnings], sources };
 }
@@ -80,6 +81,22 @@ function readInstalledPlugin(plugin: InstalledPlugin, store: PluginStore): Index
 
 function runsSomething(plugin: Plugin): boolean {
   return plugin.hooks.length > 0 || plugin.mcpServers.length > 0 || plugin.bin !== undefined;
+}
+
+/**
+ * The data folders that exist already, from one listing of each folder that holds them (the data
+ * root: one read however many plugins run something, where a make of each costs a call apiece).
+ */
+function madeDataDirs(plugins: readonly Plugin[]): Set<string> {
+  const made = new Set<string>();
+  for (const parent of new Set(plugins.filter(runsSomething).map((p) => dirname(p.dataDir)))) {
+    try {
+      for (const entry of readdirSync(parent, { withFileTypes: true })) if (entry.isDirectory()) made.add(join(parent, entry.name));
+    } catch {
+      // none yet, or unreadable: each is made (and a failure said) as before
+    }
+  }
+  return made;
 }
 
 /** ${CLAUDE_PLUGIN_DATA} exists before the plugin's hooks and servers run, as in Claude Code. */

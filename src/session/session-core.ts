@@ -113,6 +113,7 @@ export class SessionCore {
       model: () => ({ stream: this.options.stream, model: this.options.model }),
       agent: (request) => (this.hookAgent ? this.hookAgent(request) : Promise.reject(new Error("agent hooks cannot run here (no subagents)"))),
       wake: (note) => this.wake(note),
+      history: (afterSeq) => options.store.events(row.id, afterSeq),
     });
     this.checkpoints = options.checkpoints ? lazyCheckpoints(options.checkpoints, row.cwd, row.id) : undefined;
     this.lease = new RunLease(options.store.db, row.id, { ...options.lease, ...(options.now ? { now: options.now } : {}) });

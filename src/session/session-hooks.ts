@@ -1,12 +1,14 @@
 // The hook wiring of a Session: which hooks there are (read from every source at start), and the
 // session's hooks when it has any. The engine, its runners and the transcripts hooks read live in
-// hook-runtime.ts, loaded with the first session that has an active hook: without hooks they cost nothing.
+// hook-runtime.ts, loaded at the first point one of a session's hooks listens at: without hooks, or
+// before one fires, they cost nothing.
 import type { AgentEvent, StampedEvent, StreamFn } from "../agent/types.ts";
 import type { AgentRunner } from "../hooks/agent.ts";
 import { hookEntries, type HookEntry, type HookSourcesInput } from "../hooks/sources.ts";
 import type { HookPoints } from "../hooks/points.ts";
 import { PROVIDER_KEY_ENV } from "../llm/provider-keys.ts";
 import { childEnv } from "../permission/child-env.ts";
+import { lazySessionHooks } from "./lazy-hooks.ts";
 
 /** The environment of hook processes outside a session (rein hooks test): no provider keys, as in a session. */
 export function hookProcessEnv(env: Readonly<Record<string, string | undefined>>, passthrough: readonly string[]): Record<string, string> {
@@ -55,12 +57,17 @@ export type HookSession = {
   agent: AgentRunner;
   /** an asyncRewake hook exited 2: its note goes to the model now */
   wake?: (note: string) => void;
+  /** the session's stored events after a seq, for the transcripts of hooks loaded after the session began */
+  history?: (afterSeq: number) => StampedEvent[];
 };
 
-/** The session's hooks, or undefined when none is active (then nothing of the hook engine loads). */
+/**
+ * The session's hooks, or undefined when none is active (then nothing of the hook engine loads).
+ * With the session's `history`, the engine loads at the first point a hook listens at (lazy-hooks.ts).
+ */
 export function sessionHooks(settings: SessionHookSettings | undefined, session: HookSession): SessionHooks | undefined {
   if (!settings || !settings.entries.some((entry) => entry.active)) return undefined;
   // Synchronous, as the session's constructor is; the bundle keeps the module unevaluated until here.
-  const runtime = require("./hook-runtime.ts") as typeof import("./hook-runtime.ts");
-  return runtime.startSessionHooks(settings, session);
+  const start = () => (require("./hook-runtime.ts") as typeof import("./hook-runtime.ts")).startSessionHooks(settings, session);
+  return session.history ? lazySessionHooks(settings, start, session.history) : start();
 }

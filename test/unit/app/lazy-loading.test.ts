@@ -104,6 +104,13 @@ test("a hook, an MCP server and a language server configured, and a turn that wr
   for (const m of ["src/session/hook-runtime.ts", "src/hooks/engine.ts", "src/mcp/session.ts", "src/lsp/session.ts", "src/checkpoint/turn.ts"]) expect(modules.has(m)).toBe(true);
 }, 60_000);
 
+test("a hook configured for a point the run never reaches leaves the hook engine unloaded (it loads at the first point one listens at)", async () => {
+  fake.script({ reply: [{ type: "text", text: "ok" }] });
+  const modules = await loaded({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "true" }] }] } });
+  expect(modules.has("src/session/lazy-hooks.ts")).toBe(true); // the session has hooks
+  expect(["src/session/hook-runtime.ts", "src/hooks/engine.ts", "src/hooks/points.ts"].filter((m) => modules.has(m))).toEqual([]);
+}, 60_000);
+
 test("a task call loads the subagent's run, and only then", async () => {
   fake.script(
     { reply: [{ type: "tool_use", name: "task", id: "toolu_task", input: { description: "look", prompt: "say hi", subagent_type: "explore" } }] },
