@@ -7,7 +7,7 @@ import type { ActivePlugins, PluginPlaces } from "./active.ts";
 import { holdCopy } from "./copies.ts";
 import { isOn } from "./enabled.ts";
 import { withTextsOnUse } from "./index-texts.ts";
-import { indexKey, readInstalledIndex, writeInstalledIndex, type IndexedPlugin, type InstalledIndex } from "./installed-index.ts";
+import { indexKey, installedDigest, readInstalledIndex, writeInstalledIndex, type IndexedPlugin, type InstalledIndex } from "./installed-index.ts";
 import { folderPlugins, loadPlugins, type Plugin, type PluginRoot } from "./plugins.ts";
 import { pluginRuns, pluginSources } from "./sources.ts";
 import { pluginStore, readInstalledText, type InstalledPlugin, type PluginStore } from "./store.ts";
@@ -57,7 +57,7 @@ function enabledRoots(places: PluginPlaces, store: PluginStore, problems: string
     if (typeof entry === "string") problems.push(`plugin ${plugin.id}: its marketplace entry in installed.json: ${entry}; read without it`);
     roots.push({ root: plugin.root, id: plugin.id, name: plugin.name, ...(entry && typeof entry !== "string" ? { entry } : {}), installed: true, indexed: found.plugin });
   }
-  if (changed && read.text !== undefined) writeInstalledIndex(store, { key: indexKey(store), installed: read.text, plugins: indexed });
+  if (changed && read.text !== undefined) writeInstalledIndex(store, { key: indexKey(store), installed: installedDigest(read.text), plugins: indexed });
   for (const [id, on] of Object.entries(enabled.project)) {
     if (!on || enabled.user[id] !== undefined) continue;
     if (!installed[id]) problems.push(`the project config asks for plugin ${id}, which is not installed (rein plugin install ${id})`);

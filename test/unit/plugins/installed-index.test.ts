@@ -9,7 +9,7 @@ import { loadAgents } from "../../../src/agents/sources.ts";
 import { hookEntries } from "../../../src/hooks/sources.ts";
 import { activePlugins } from "../../../src/plugins/active.ts";
 import { removeInstalled } from "../../../src/plugins/install.ts";
-import { INSTALLED_INDEX } from "../../../src/plugins/installed-index.ts";
+import { INSTALLED_INDEX, installedDigest } from "../../../src/plugins/installed-index.ts";
 import { loadExtensions } from "../../../src/session/skills.ts";
 import { planSlash } from "../../../src/skills/slash-commands.ts";
 import { KIT, installOrThrow, pluginDirs, places, put, type PluginDirs } from "./plugin-kit.ts";
@@ -105,7 +105,7 @@ test("an install, an update or a removal (a new installed.json) makes the next r
   const other = install(source("other"));
   const both = load();
   expect(both.commands.map((c) => c.name)).toContain("other:hello");
-  expect(JSON.parse(readFileSync(index, "utf8")).installed).toBe(readFileSync(join(d.dataDir, "plugins", "installed.json"), "utf8"));
+  expect(JSON.parse(readFileSync(index, "utf8")).installed).toBe(installedDigest(readFileSync(join(d.dataDir, "plugins", "installed.json"), "utf8")));
   expect(removeInstalled(other, where)).toBeUndefined();
   expect(load().commands.map((c) => c.name)).not.toContain("other:hello");
 });
@@ -116,7 +116,7 @@ test("an index that is broken, or written by another build or for another text o
   writeFileSync(index, "{ not json");
   expect(load()).toEqual(expected);
   const good = JSON.parse(readFileSync(index, "utf8"));
-  for (const forged of [{ ...good, key: good.key.replace(/\+[0-9a-f]+/, "+000000000000") }, { ...good, installed: `${good.installed} ` }]) {
+  for (const forged of [{ ...good, key: good.key.replace(/\+[0-9a-f]+/, "+000000000000") }, { ...good, installed: installedDigest(`${readFileSync(join(d.dataDir, "plugins", "installed.json"), "utf8")} `) }]) {
     const empty = Object.fromEntries(Object.entries(good.plugins as Record<string, { plugin: { read: unknown } }>).map(([id, e]) => [id, { ...e, plugin: { ...e.plugin, read: { skills: {}, commands: {}, agents: {} } } }]));
     writeFileSync(index, JSON.stringify({ ...forged, plugins: empty }));
     expect(load()).toEqual(expected);
