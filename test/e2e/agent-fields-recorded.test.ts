@@ -12,10 +12,12 @@ import { text, world, type World } from "./harness.ts";
 const RECORDED = join(import.meta.dir, "..", "fixtures", "claude-code", "agent-fields", "recorded");
 // Subagents and MCP servers in every run: generous on a loaded machine.
 const SLOW = { timeoutMs: 80_000, env: { REIN_MCP_WAIT_MS: "25000" } };
-const AGENTS = ["DEEP", "QUICK", "WIDE", "PLAIN", "LEAD", "HIGH", "INTENT", "NAMED"] as const;
+const AGENTS = ["DEEP", "QUICK", "WIDE", "PLAIN", "LEAD", "HIGH", "INTENT", "NAMED", "HELPER"] as const;
 const EFFORT_BETA = "effort-2025-11-24";
 /** Claude Code's tool names as rein names them (docs/agents.md); MCP tools keep theirs. */
 const REIN_NAME: Record<string, string> = { Read: "read", Grep: "grep" };
+/** Claude Code's tools as rein's: its own placeholder for deferred tools has no counterpart. */
+const asRein = (tools: string[]) => tools.filter((t) => t !== "DeferredToolPlaceholder").map((t) => REIN_NAME[t] ?? t).sort();
 
 type Digest = { n: number; subagent: boolean; model: string; output_config: { effort?: string } | null; "anthropic-beta": string[]; tools: string[]; system_agent: string[]; first_user_texts: string[] };
 type Recording = { requests: Digest[]; events: string[] };
@@ -257,4 +259,40 @@ test.concurrent("an API that refuses a subagent's effort: the request is sent ag
   expect(mine.map(reinEffort)).toEqual(theirs.map(recordedEffort));
   expect(mine.map((r) => reinBetas(r).includes(EFFORT_BETA))).toEqual(theirs.map((d) => d["anthropic-beta"].includes(EFFORT_BETA)));
   expect(run.stderr).not.toContain("Extra inputs");
+}, 120_000);
+
+test.concurrent("a plugin's agent: as a subagent its effort and its plugin's skill (named without the prefix) hold, its inline server does not; as the main agent its initialPrompt does not", async () => {
+  const { w, log } = await setUp("plugin");
+  await using _ = w;
+  expect((await w.run(["plugin", "install", w.path(".plugins", "kit"), "--yes"])).code).toBe(0);
+  logged(w, log, [task("toolu_helper", "kit:helper", "HELPER-TASK help out"), [text("helper done")], [text("all done")]]);
+  const run = await w.run(["-p", "PLUGINFIELDS go", "-m", "claude-sonnet-5-5", "--trust"], SLOW);
+  expect(run.code).toBe(0);
+  expect(run.stdout).toBe("all done\n");
+  const [theirs] = recording("plugin").requests.filter((d) => recordedAgent(d) === "HELPER");
+  const mine = w.fake.requests.filter((r) => reinAgent(r) === "HELPER");
+  expect(mine).toHaveLength(1);
+  expect(mine[0]!.body.model).toBe(theirs!.model);
+  expect(reinEffort(mine[0])).toBe(recordedEffort(theirs));
+  expect(recordedEffort(theirs)).toBe("high");
+  expect(reinTools(mine[0]!)).toEqual(asRein(theirs!.tools));
+  const texts = firstTexts(mine[0]!);
+  expect(texts[0]).toBe(theirs!.first_user_texts[0]!);
+  const skill = theirs!.first_user_texts.find((t) => t.startsWith("Base directory for this skill: "))!;
+  expect(skill).toEndWith("/skills/tips\n\nPLUGIN-TIPS-BODY: give one tip.");
+  expect(texts).toHaveLength(2);
+  expect(texts[1]).toContain("PLUGIN-TIPS-BODY: give one tip.");
+  // Neither started its inline server (Claude Code's log has no start either).
+  expect(recording("plugin").events.some((e) => e.startsWith("started"))).toBe(false);
+  expect(reinLifetime(log).includes("started")).toBe(false);
+
+  const [main] = recording("plugin-main").requests;
+  w.fake.script({ reply: [text("plugin main done")] });
+  const alone = await w.run(["-p", "PLUGINMAIN go", "--agent", "kit:helper", "-m", "claude-sonnet-5-5", "--trust"], SLOW);
+  expect(alone.code).toBe(0);
+  const sent = w.fake.requests.at(-1)!;
+  expect(firstTexts(sent).at(-1)).toBe(main!.first_user_texts.at(-1)!);
+  expect(main!.first_user_texts.at(-1)).toBe("PLUGINMAIN go");
+  expect(reinTools(sent)).toEqual(asRein(main!.tools));
+  expect(reinEffort(sent)).toBeUndefined();
 }, 120_000);
