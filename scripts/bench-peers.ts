@@ -14,6 +14,8 @@ import { median, peakRss, runCommand, TURNS } from "./bench-run.ts";
 const ROOT = resolve(import.meta.dir, "..");
 const PORT = Number(process.env.REIN_BENCH_PEERS_PORT ?? 18787);
 const ROUNDS = Number(process.env.BENCH_PEER_RUNS ?? 3);
+/** Rounds of the per-turn figure (and the one-shot's, taken in the same rounds). */
+const TURN_ROUNDS = Math.max(ROUNDS, 5);
 const NAMES = { rein: "rein", cc: "Claude Code", oc: "OpenCode", pi: "pi" } as const;
 type Harness = keyof typeof NAMES;
 const PEERS = ["cc", "oc", "pi"] as const;
@@ -128,10 +130,18 @@ async function inner(out: string): Promise<void> {
     return result;
   };
   const versionMs = await rounds("--version ms", ROUNDS * 3, async (h) => peerOnly(h, await time(h, commands[h].version)));
-  const oneShotMs = await rounds("one-shot ms", ROUNDS, async (h) => peerOnly(h, await time(h, commands[h].run("say ok"))));
-  const sessionMs = await rounds(`session of ${TURNS} tool turns ms`, ROUNDS, async (h) => peerOnly(h, await time(h, commands[h].run("run the echoes"))));
+  // The per-turn figure is a difference of two runs of seconds for the peers: each round takes it from a
+  // one-shot and a session run back to back, so the machine's drift between phases cannot enter it.
+  const oneShots = Object.fromEntries(ALL.map((h) => [h, [] as number[]])) as Record<Harness, number[]>;
+  const perTurnMs = await rounds(`per tool turn ms (one-shot, then a session of ${TURNS} tool turns)`, TURN_ROUNDS, async (h) => {
+    const oneShot = peerOnly(h, await time(h, commands[h].run("say ok")));
+    const session = peerOnly(h, await time(h, commands[h].run("run the echoes")));
+    oneShots[h].push(oneShot);
+    return (session - oneShot) / TURNS;
+  });
+  // (the warm-up round's one-shot is the first of each list)
+  const oneShotMs = Object.fromEntries(ALL.map((h) => [h, median(oneShots[h].slice(1))])) as PerHarness;
   const peakMiB = await rounds("one-shot peak MiB", 1, async (h) => ((await peakRss(commands[h].run("say ok"), commands[h].env, commands[h].cwd)) ?? 0) / 2 ** 20);
-  const perTurnMs = Object.fromEntries(ALL.map((h) => [h, (sessionMs[h] - oneShotMs[h]) / TURNS])) as PerHarness;
   const versions = Object.fromEntries(
     PEERS.map((h) => [h, versionLine(Bun.spawnSync(commands[h].version, { env }))]),
   ) as PeerFigures["versions"];
@@ -170,7 +180,7 @@ export function peerRows(p: PeerFigures | { skipped: string }): Row[] {
   return [
     beside("`--version`", p.versionMs, "ms", 1),
     beside('one-shot `-p "say ok"`', p.oneShotMs, "ms", 0, 0.1),
-    beside(`harness time per tool turn ((session of ${TURNS} \`echo N\` turns - one-shot) / ${TURNS})`, p.perTurnMs, "ms", 2, 0.5),
+    beside(`harness time per tool turn ((session of ${TURNS} \`echo N\` turns - one-shot) / ${TURNS}, median of ${TURN_ROUNDS} rounds' pairs)`, p.perTurnMs, "ms", 2, 0.5),
     beside("one-shot peak memory (max RSS, GNU time)", p.peakMiB, "MiB", 1),
     {
       figure: "carried on every request (system, context in messages, tool descriptions and schemas; request-stats.ts): rein / Claude Code / OpenCode / pi",
@@ -187,6 +197,8 @@ export function peerNote(p: PeerFigures | { skipped: string }): string {
   return (
     `Peers: Claude Code ${p.versions.cc}, OpenCode ${p.versions.oc}, pi ${p.versions.pi}; each offline (a network namespace with loopback only) against ` +
     `../shared/peers/fake-anthropic.ts, in rounds alternating rein and the peers (medians of ${ROUNDS}, --version ${ROUNDS * 3}, after a warm-up round); ` +
+    `the one-shot and the per-turn figures come from the same ${TURN_ROUNDS} rounds, each a one-shot and then a session run back to back, ` +
+    "the per-turn figure the median of the rounds' differences; " +
     "the peers' times leave out their wrapper script's own start (SCRATCH/noop)."
   );
 }
