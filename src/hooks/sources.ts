@@ -91,9 +91,12 @@ export function hookEntries(input: HookSourcesInput): { entries: HookEntry[]; wa
  * subagent's run), as the main agent (`--agent NAME`) they stay `Stop`.
  */
 export function agentHookEntries(agent: { name: string; source: string; hooks: Record<string, unknown> }, warnings: string[], notes: string[], runs: "subagent" | "main" = "subagent"): HookEntry[] {
-  const renamed = runs === "main" ? agent.hooks : Object.fromEntries(Object.entries(agent.hooks).map(([event, groups]) => [event === "Stop" ? "SubagentStop" : event, groups]));
+  const read = claudeHooks(agent.hooks, agent.source, warnings, notes);
+  // As a subagent its Stop runs as SubagentStop, beside a SubagentStop of its own (both run, as in Claude Code).
+  const { Stop: stop, ...rest } = read;
+  const hooks: HooksConfig = runs === "main" || !stop ? read : { ...rest, SubagentStop: [...(rest.SubagentStop ?? []), ...stop] };
   const entries: HookEntry[] = [];
-  for (const [event, groups] of Object.entries(claudeHooks(renamed, agent.source, warnings, notes)) as [HookEvent, HooksConfig[HookEvent]][]) {
+  for (const [event, groups] of Object.entries(hooks) as [HookEvent, HooksConfig[HookEvent]][]) {
     for (const group of groups ?? []) {
       const problem = matcherProblem(group.matcher);
       if (problem) warnings.push(`${agent.source}: hooks.${event}: ${problem}`);

@@ -12,14 +12,14 @@ import { text, world, type World } from "./harness.ts";
 const RECORDED = join(import.meta.dir, "..", "fixtures", "claude-code", "agent-fields", "recorded");
 // Subagents and MCP servers in every run: generous on a loaded machine.
 const SLOW = { timeoutMs: 80_000, env: { REIN_MCP_WAIT_MS: "25000" } };
-const AGENTS = ["DEEP", "QUICK", "WIDE", "PLAIN", "LEAD", "HIGH", "INTENT", "NAMED", "HELPER"] as const;
+const AGENTS = ["DEEP", "QUICK", "WIDE", "PLAIN", "LEAD", "HIGH", "INTENT", "NAMED", "HELPER", "HOOKED", "REMEMBERER", "BARE"] as const;
 const EFFORT_BETA = "effort-2025-11-24";
 /** Claude Code's tool names as rein names them (docs/agents.md); MCP tools keep theirs. */
 const REIN_NAME: Record<string, string> = { Read: "read", Grep: "grep" };
 /** Claude Code's tools as rein's: its own placeholder for deferred tools has no counterpart. */
 const asRein = (tools: string[]) => tools.filter((t) => t !== "DeferredToolPlaceholder").map((t) => REIN_NAME[t] ?? t).sort();
 
-type Digest = { n: number; subagent: boolean; model: string; output_config: { effort?: string } | null; "anthropic-beta": string[]; tools: string[]; system_agent: string[]; first_user_texts: string[] };
+type Digest = { n: number; subagent: boolean; model: string; output_config: { effort?: string } | null; "anthropic-beta": string[]; tools: string[]; system_agent: string[]; first_user_texts: string[]; markers: { system: string[]; messages: string[] } };
 type Recording = { requests: Digest[]; events: string[] };
 
 function recording(name: string): Recording {
@@ -295,4 +295,55 @@ test.concurrent("a plugin's agent: as a subagent its effort and its plugin's ski
   expect(main!.first_user_texts.at(-1)).toBe("PLUGINMAIN go");
   expect(reinTools(sent)).toEqual(asRein(main!.tools));
   expect(reinEffort(sent)).toBeUndefined();
+}, 120_000);
+
+/** The hook lines of an events.log (`hook WHICH-EVENT main|sub`), as a set: Claude Code's main turn also ends (Stop) while its background task runs. */
+const hookLines = (lines: string[]) => [...new Set(lines.filter((l) => l.startsWith("hook ")))].sort();
+
+test.concurrent("an agent's own hooks: in its task only, its Stop and its SubagentStop both at its end; the settings' hooks everywhere", async () => {
+  const rec = recording("hooks");
+  const { w, log } = await setUp("hooks");
+  await using _ = w;
+  logged(w, log, [
+    task("toolu_hooked", "hooked", "HOOKED-TASK read the readme"),
+    [{ type: "tool_use", name: "read", id: "toolu_sub_read", input: { path: w.path("README.md") } }],
+    [text("read done")],
+    [{ type: "tool_use", name: "read", id: "toolu_main_read", input: { path: w.path("other.txt") } }],
+    [text("all done")],
+  ]);
+  await Bun.write(w.path("README.md"), "hello\n");
+  const run = await w.run(["-p", "HOOKSFIELDS go", "-m", "claude-sonnet-5-5", "--trust"], SLOW);
+  expect(run.code).toBe(0);
+  expect(run.stdout).toBe("all done\n");
+  expect(hookLines(rec.events)).toEqual([
+    "hook agent-PreToolUse-Read sub",
+    "hook agent-Stop sub",
+    "hook agent-SubagentStop sub",
+    "hook settings-PreToolUse main",
+    "hook settings-PreToolUse sub",
+    "hook settings-Stop main",
+    "hook settings-SubagentStop sub",
+  ]);
+  expect(hookLines(readFileSync(log, "utf8").trim().split("\n"))).toEqual(hookLines(rec.events));
+}, 120_000);
+
+test.concurrent("memory: its MEMORY.md in the subagent's system prompt with read, write and edit; omitClaudeMd: no CLAUDE.md in its request", async () => {
+  const rec = recording("memory");
+  const { w, log } = await setUp("memory");
+  await using _ = w;
+  logged(w, log, [task("toolu_mem", "rememberer", "REMEMBER-TASK remember"), [text("remembered")], task("toolu_bare", "bare", "BARE-TASK go bare"), [text("bare done")], [text("all done")]]);
+  const run = await w.run(["-p", "MEMORYFIELDS go", "-m", "claude-sonnet-5-5", "--trust"], SLOW);
+  expect(run.code).toBe(0);
+  expect(run.stdout).toBe("all done\n");
+  const has = (r: RecordedRequest, marker: string) => ({ system: JSON.stringify(r.body.system).includes(marker), messages: JSON.stringify(r.body.messages).includes(marker) });
+  for (const agent of ["", "REMEMBERER", "BARE"]) {
+    const theirs = rec.requests.find((d) => recordedAgent(d) === agent)!;
+    const mine = w.fake.requests.find((r) => reinAgent(r) === agent)!;
+    // The memory file is in the system prompt, as Claude Code puts it.
+    expect(`${agent} ${has(mine, "MEMORY-MARKER").system}`).toBe(`${agent} ${theirs.markers.system.includes("MEMORY-MARKER")}`);
+    // CLAUDE.md: in Claude Code's first message, in rein's system prompt; reaching the same agents.
+    const claudeMd = has(mine, "CLAUDE-MD-MARKER");
+    expect(`${agent} ${claudeMd.system || claudeMd.messages}`).toBe(`${agent} ${[...theirs.markers.system, ...theirs.markers.messages].includes("CLAUDE-MD-MARKER")}`);
+    if (agent) expect(reinTools(mine)).toEqual(asRein(theirs.tools).map((t) => ({ Write: "write", Edit: "edit" })[t] ?? t).sort());
+  }
 }, 120_000);
