@@ -16,7 +16,7 @@ const HOME = "/home/u";
 let parser: Parser;
 beforeAll(async () => {
   parser = await loadShellParser();
-});
+}, 60_000);
 
 /** The lines where the fast path answers and its answer differs from the parser's, from `cwd`. */
 function differences(lines: string[], cwd: string): { line: string; fast: string; parsed: string }[] {
@@ -38,12 +38,12 @@ describe("the literal fast path gives the parser's analysis", () => {
     const answered = lines.filter((line) => analyzeLiteral(line, "/w", HOME) !== undefined);
     expect(answered.length).toBeGreaterThan(5_000); // the comparison below compares something
     expect(differences(lines, "/w")).toEqual([]);
-  });
+  }, 60_000);
 
   test("from a folder that exists (a cd into it is followed through the disk, as the parser's path does)", () => {
     expect(differences(lines, ROOT)).toEqual([]);
     expect(differences(["cd src", "cd src/permission/..", "cd -P src", "cd no-such/..", "pushd test", "cd /tmp/../etc"], ROOT)).toEqual([]);
-  });
+  }, 60_000);
 
   test("answers the common lines itself", () => {
     for (const line of ["ls -la", "git status", "echo 3", "npm test", "bun test test/unit", "cd src", "sudo -u root ls", "env A=b ls", "rm -rf dist", "date +%s", "  ls\t-la  "]) {
