@@ -25,6 +25,13 @@ import { SessionTaint, type TaintSource } from "./taint.ts";
 
 /** The events of a turn as it streams: stored in one batch with the turn's messages (persist); every other event commits at once. */
 const BATCHED = new Set<AgentEvent["type"]>(["text_delta", "assistant", "tool_start", "tool_output", "tool_end"]);
+/**
+ * Streamed text and a command's output are committed (and shown) at most this long after they
+ * came, with what follows meanwhile: a reply streamed in many chunks, or a command that prints and
+ * ends at once, takes one commit instead of one per chunk. Any other event commits them sooner.
+ */
+const STREAMED = new Set<AgentEvent["type"]>(["text_delta", "tool_output"]);
+const STREAM_COMMIT_MS = 20;
 
 export type ResultFields = { text?: string; usage?: Usage; cost?: number | null; turns?: number; apiMs?: number; error?: string | undefined; hookStop?: { event: string; reason: string } };
 
@@ -88,7 +95,8 @@ export class SessionCore {
   readonly calls = new Map<string, { name: string; input: unknown }>();
   /** stored in the open batch, shown once it is committed (persist) */
   private shownAtCommit: StampedEvent[] = [];
-  private commitSoon: ReturnType<typeof setImmediate> | undefined;
+  /** the open batch's commit: at the next turn of the event loop, or within STREAM_COMMIT_MS for streamed text and output */
+  private commitSoon: { immediate: ReturnType<typeof setImmediate> } | { timer: ReturnType<typeof setTimeout> } | undefined;
   assistantTurns: number;
 
   constructor(
@@ -254,8 +262,8 @@ export class SessionCore {
    * Stores the event, then shows it to the listeners: never shown before it is committed, so a
    * SIGKILL loses nothing shown. A turn's streamed events (BATCHED) and the messages stored
    * meanwhile share one commit, made when the event loop next turns (an I/O wait: the next request,
-   * a command's output), at a call's start (shown before the call runs) or before any other event;
-   * they are shown then, in order.
+   * a command's output; within STREAM_COMMIT_MS when the last was streamed text or output), at a
+   * call's start (shown before the call runs) or before any other event; they are shown then, in order.
    */
   persist(event: AgentEvent): StampedEvent {
     if (this.inRun && (event.type === "assistant" || (event.type === "compaction" && event.usage))) this.runUsage = addUsage(this.runUsage, event.usage!);
@@ -281,7 +289,11 @@ export class SessionCore {
       // A call is shown before it runs (an editor reads the file it will change, a front end draws
       // it): its start commits what is open at once; the rest waits for the event loop to turn.
       if (event.type === "tool_start") this.flush();
-      else this.commitSoon ??= setImmediate(() => this.flush());
+      else if (STREAMED.has(event.type)) this.commitSoon ??= { timer: setTimeout(() => this.flush(), STREAM_COMMIT_MS) };
+      else if (!this.commitSoon || "timer" in this.commitSoon) {
+        this.clearCommit();
+        this.commitSoon = { immediate: setImmediate(() => this.flush()) };
+      }
       return stamped;
     }
     this.flush();
@@ -291,8 +303,7 @@ export class SessionCore {
 
   /** Commits the open batch and shows its events; a commit that fails shows them unsaved (seq -1) and stops the run. */
   flush(): void {
-    if (this.commitSoon) clearImmediate(this.commitSoon);
-    this.commitSoon = undefined;
+    this.clearCommit();
     const shown = this.shownAtCommit;
     this.shownAtCommit = [];
     try {
@@ -303,6 +314,12 @@ export class SessionCore {
       return;
     }
     for (const event of shown) this.notify(event);
+  }
+
+  private clearCommit(): void {
+    if (this.commitSoon && "timer" in this.commitSoon) clearTimeout(this.commitSoon.timer);
+    else if (this.commitSoon) clearImmediate(this.commitSoon.immediate);
+    this.commitSoon = undefined;
   }
 
   notify(event: StampedEvent): void {
