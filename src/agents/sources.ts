@@ -6,7 +6,7 @@ import { readdirSync, statSync } from "node:fs";
 import { join, sep } from "node:path";
 import { missingFile, readOwnText, readProblem } from "../sdk/own-file.ts";
 import { builtinAgents } from "./builtin.ts";
-import { parseAgentFile, type AgentFormat, type Parsed } from "./parse.ts";
+import type { AgentFile, AgentFormat, Parsed } from "./parse.ts";
 import { agentFolders, type Folder } from "./folders.ts";
 import { trusting } from "./trust.ts";
 import type { AgentDefinition, AgentReport } from "./types.ts";
@@ -81,6 +81,11 @@ function readAgentFolder(folder: Folder): AgentFolderRead {
 }
 
 /** A plugin's agent is namespaced, and may not choose its permission mode, hooks, MCP servers or initialPrompt (as in Claude Code 2.1.332). */
+/** The agent-file parser, loaded at the first file read: an installed plugin's agents come parsed from its index. */
+function parseAgentFile(file: AgentFile): Parsed {
+  return (require("./parse.ts") as typeof import("./parse.ts")).parseAgentFile(file);
+}
+
 function pluginAgent(agent: AgentDefinition, prefix: string, notes: string[]): AgentDefinition {
   const { permissionMode, dontAsk: _dontAsk, hooks, mcpServers, initialPrompt, ...rest } = agent;
   const ignored = [...(permissionMode ? ["permissionMode"] : []), ...(hooks ? ["hooks"] : []), ...(mcpServers ? ["mcpServers"] : []), ...(initialPrompt ? ["initialPrompt"] : [])];
