@@ -28,6 +28,17 @@ export function resolveAlias(name: string, current: string | undefined, table: A
   return newestOf(word, table.get("anthropic")?.models ?? []) ?? name;
 }
 
+/**
+ * Whether `name` is an alias of the family `current` is of (`opus` with `claude-opus-4-5`): a
+ * subagent's model written so runs on its parent's model, as Claude Code 2.1.332 runs it (an alias
+ * of another family is that family's newest). Recorded: test/fixtures/claude-code/agent-fields (models).
+ */
+export function sameFamily(name: string, current: string | undefined): boolean {
+  if (!current || !isAlias(name)) return false;
+  const id = current.slice(current.lastIndexOf("/") + 1).toLowerCase();
+  return id.split(/[-._]/).includes(name.trim().toLowerCase());
+}
+
 /** The family's newest row: the highest version numbers after the family's name (`claude-opus-5-5` over `claude-opus-5`). */
 function newestOf(family: string, rows: readonly ModelRow[]): string | undefined {
   const members = rows.filter((row) => row.id.toLowerCase().split(/[-/._]/).includes(family));

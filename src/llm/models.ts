@@ -67,6 +67,7 @@ export const ANTHROPIC_MODELS: readonly ModelRow[] = [
   claude("claude-fable-5-2", M, 128 * K, 8, 40),
   claude("claude-sonnet-5", M, 128 * K, 2, 10),
   claude("claude-opus-5", M, 128 * K, 5, 25),
+  claude("claude-haiku-5-5", M, 128 * K, 0.1, 0.5),
   // Which take an effort, and which levels, as Claude Code 2.1.332's model table says.
   claude("claude-haiku-4-5", 200 * K, 64 * K, 1, 5, []),
   claude("claude-sonnet-4-5", 200 * K, 64 * K, 3, 15, []),

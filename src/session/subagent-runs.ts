@@ -9,6 +9,7 @@ import { emptyUsage, type TextBlock } from "../agent/types.ts";
 import type { Rule } from "../permission/evaluate.ts";
 import type { Tool } from "../sdk.ts";
 import { BUILTIN_CATALOG } from "../llm/providers.ts";
+import { sameFamily } from "../llm/aliases.ts";
 import { teamTools } from "../agents/team-tools.ts";
 import { Session, type SessionOptions, type TeamHolder } from "./session.ts";
 import { dirname } from "node:path";
@@ -36,9 +37,7 @@ function childSession(
   background = false,
 ): { child: Session; model: string; agentApprovals: Rule[]; agent: AgentDefinition; closeServers: () => Promise<void>; skills: TextBlock[] } {
   const agent = settings.agents.find((a) => a.name === request.agent)!;
-  const written = request.model ?? agent.model ?? parentOptions.model;
-  // `opus` is the newest opus of the parent's provider; `inherit` the parent's model.
-  const model = parentOptions.models?.resolve?.(written, parentOptions.model) ?? written;
+  const model = childModel(request.model ?? agent.model, parentOptions);
   const problem = parentOptions.models?.problem?.(model);
   if (problem) throw new Error(problem);
   if (!approved.has(agent.name)) approved.set(agent.name, []);
@@ -160,8 +159,7 @@ export async function startWorker(
 function startInTmux(parentOptions: SessionOptions, settings: SubagentSettings & { team: TeamHolder; tmux: TmuxSettings }, parent: SubagentParent, request: ChildRequest & { name?: string }, worktree: Worktree | undefined): Worker {
   const { store } = parentOptions;
   const agent = settings.agents.find((a) => a.name === request.agent)!;
-  const written = request.model ?? agent.model ?? parentOptions.model;
-  const model = parentOptions.models?.resolve?.(written, parentOptions.model) ?? written;
+  const model = childModel(request.model ?? agent.model, parentOptions);
   const row = store.createSession({ id: newId("s"), cwd: worktree?.cwd ?? parent.cwd, model });
   store.linkChild(row.id, { parentId: parent.id, toolUseId: request.toolUseId, agent: agent.name });
   const lead = leadOf(store, parent.id);
@@ -195,6 +193,16 @@ async function worktreeFor(options: SessionOptions, parent: SubagentParent, requ
   if (request.isolation !== "worktree" || request.taskId) return undefined;
   const name = request.name ?? `task-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
   return worktrees().createWorktree(parent.cwd, dirname(options.outputDir), name, parent.hook);
+}
+
+/**
+ * A subagent's model: `inherit` (or none written) is the parent's; an alias of the parent's family is
+ * the parent's model too (`opus` under claude-opus-4-5), as in Claude Code; another alias is the newest
+ * of its family of the parent's provider (`opus` under claude-sonnet-5-5 is claude-opus-5-5).
+ */
+function childModel(written: string | undefined, parentOptions: SessionOptions): string {
+  if (!written || sameFamily(written, parentOptions.model)) return parentOptions.model;
+  return parentOptions.models?.resolve?.(written, parentOptions.model) ?? written;
 }
 
 /** The worktree is the worker's workspace: reaching into it asks nothing more than the project would (denies still hold). */

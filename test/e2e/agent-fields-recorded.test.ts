@@ -12,7 +12,7 @@ import { text, world, type World } from "./harness.ts";
 const RECORDED = join(import.meta.dir, "..", "fixtures", "claude-code", "agent-fields", "recorded");
 // Subagents and MCP servers in every run: generous on a loaded machine.
 const SLOW = { timeoutMs: 80_000, env: { REIN_MCP_WAIT_MS: "25000" } };
-const AGENTS = ["DEEP", "QUICK", "WIDE", "PLAIN", "LEAD", "HIGH", "INTENT", "NAMED", "HELPER", "HOOKED", "REMEMBERER", "BARE"] as const;
+const AGENTS = ["DEEP", "QUICK", "WIDE", "PLAIN", "LEAD", "HIGH", "INTENT", "NAMED", "HELPER", "HOOKED", "REMEMBERER", "BARE", "M-HAIKU", "M-SONNET", "M-OPUS", "M-FABLE", "M-INHERIT"] as const;
 const EFFORT_BETA = "effort-2025-11-24";
 /** Claude Code's tool names as rein names them (docs/agents.md); MCP tools keep theirs. */
 const REIN_NAME: Record<string, string> = { Read: "read", Grep: "grep" };
@@ -346,4 +346,32 @@ test.concurrent("memory: its MEMORY.md in the subagent's system prompt with read
     expect(`${agent} ${claudeMd.system || claudeMd.messages}`).toBe(`${agent} ${[...theirs.markers.system, ...theirs.markers.messages].includes("CLAUDE-MD-MARKER")}`);
     if (agent) expect(reinTools(mine)).toEqual(asRein(theirs.tools).map((t) => ({ Write: "write", Edit: "edit" })[t] ?? t).sort());
   }
+}, 120_000);
+
+test.concurrent("model names in agent files as Claude Code resolves them: an alias of the parent's family is the parent's model, another the newest of its family; disallowedTools; maxTurns", async () => {
+  const { w, log } = await setUp("models");
+  await using _ = w;
+  const answer = (type: string): FakeBlock[][] => [task(`toolu_${type}`, `m-${type}`, `M-${type.toUpperCase()}-TASK answer`), [text(`${type} done`)]];
+  logged(w, log, [...answer("haiku"), ...answer("sonnet"), ...answer("opus"), ...answer("fable"), task("toolu_inherit", "m-inherit", "M-INHERIT-TASK answer"), [{ type: "tool_use", name: "read", id: "toolu_read", input: { path: w.path("README.md") } }], [text("all done")]]);
+  const run = await w.run(["-p", "MODELFIELDS go", "-m", "claude-opus-4-5", "--trust"], SLOW);
+  expect(run.code).toBe(0);
+  expect(run.stdout).toBe("all done\n");
+  const rec = recording("models");
+  for (const agent of ["M-HAIKU", "M-SONNET", "M-OPUS", "M-FABLE", "M-INHERIT"]) {
+    const theirs = rec.requests.filter((d) => recordedAgent(d) === agent);
+    const mine = w.fake.requests.filter((r) => reinAgent(r) === agent);
+    // one request each: M-INHERIT's maxTurns: 1 ends it at its first answer, a tool call
+    expect(`${agent} ${mine.length}`).toBe(`${agent} ${theirs.length}`);
+    expect(`${agent} ${mine[0]!.body.model}`).toBe(`${agent} ${theirs[0]!.model}`);
+    expect(reinTools(mine[0]!)).toEqual(asRein(theirs[0]!.tools));
+  }
+  expect(rec.requests.filter((d) => recordedAgent(d).startsWith("M-")).map((d) => d.model)).toEqual(["claude-haiku-5-5", "claude-sonnet-5-5", "claude-opus-4-5", "claude-fable-5-2", "claude-opus-4-5"]);
+
+  // Under claude-sonnet-4-5: sonnet is the parent's model, opus the newest opus.
+  const before = w.fake.requests.length;
+  w.fake.script(...[task("toolu_s", "m-sonnet", "M-SONNET-TASK answer"), [text("sonnet done")], task("toolu_o", "m-opus", "M-OPUS-TASK answer"), [text("opus done")], [text("all done")]].map((reply) => ({ reply })));
+  expect((await w.run(["-p", "MODELSONNET go", "-m", "claude-sonnet-4-5", "--trust"], SLOW)).code).toBe(0);
+  const theirs = recording("models-sonnet").requests.filter((d) => d.subagent).map((d) => `${recordedAgent(d)} ${d.model}`);
+  expect(theirs).toEqual(["M-SONNET claude-sonnet-4-5", "M-OPUS claude-opus-5-5"]);
+  expect(w.fake.requests.slice(before).filter((r) => reinAgent(r)).map((r) => `${reinAgent(r)} ${r.body.model}`)).toEqual(theirs);
 }, 120_000);

@@ -103,13 +103,13 @@ test.concurrent("--agents defines a subagent the task tool runs; --fallback-mode
     { reply: [text("all checked")] },
   );
   expect((await w.run(["-p", "check", "--agents", agents])).code).toBe(0);
-  expect(w.fake.requests[1]!.body.model).toBe("claude-haiku-4-5");
+  expect(w.fake.requests[1]!.body.model).toBe("claude-haiku-5-5");
 
   w.fake.reset();
   w.fake.script({ error: 529 }, { reply: [text("from the fallback")] });
   const r = await w.run(["-p", "busy?", "--fallback-model", "haiku"], { env: { REIN_RETRY_MAX_ATTEMPTS: "1" } });
   expect(r.code).toBe(0);
   expect(r.stdout).toContain("from the fallback");
-  expect(w.fake.requests.map((req) => req.body.model)).toEqual(["claude-sonnet-5-5", "claude-haiku-4-5"]);
-  expect(r.stderr).toContain("falling back to claude-haiku-4-5");
+  expect(w.fake.requests.map((req) => req.body.model)).toEqual(["claude-sonnet-5-5", "claude-haiku-5-5"]);
+  expect(r.stderr).toContain("falling back to claude-haiku-5-5");
 });

@@ -16,7 +16,7 @@ test.concurrent("-m opus and a config's haiku reach the API as the newest model 
 
   await writeFile(join(w.configDir, "config.json"), JSON.stringify({ model: "haiku" }));
   expect((await w.run(["-p", "hi again"])).code).toBe(0);
-  expect(w.fake.requests[1]!.body.model).toBe("claude-haiku-4-5");
+  expect(w.fake.requests[1]!.body.model).toBe("claude-haiku-5-5");
 });
 
 test.concurrent("an unknown bare name is a usage error listing the models; nothing is sent", async () => {
@@ -44,7 +44,7 @@ test.concurrent("a command's model: haiku, an agent's model: inherit and the tas
     { reply: [text("done")] },
   );
   expect((await w.run(["-p", "/quick what is 2+2", "--trust"])).code).toBe(0);
-  expect(w.fake.requests[0]!.body.model).toBe("claude-haiku-4-5");
+  expect(w.fake.requests[0]!.body.model).toBe("claude-haiku-5-5");
   const r = await w.run(["-p", "get help", "-m", "sonnet", "--trust"]);
   expect(r.code).toBe(0);
   const models = w.fake.requests.slice(1).map((req) => `${isChild(req.body) ? "child" : "parent"} ${req.body.model}`);

@@ -2,7 +2,7 @@
 // for the provider in use, `inherit` as the session's model, and a bare word that is no model is
 // refused with the list, never sent to an API.
 import { describe, expect, test } from "bun:test";
-import { resolveAlias } from "../../../src/llm/aliases.ts";
+import { resolveAlias, sameFamily } from "../../../src/llm/aliases.ts";
 import { catalog, providerTable, resolveModel } from "../../../src/llm/providers.ts";
 import type { ModelRow } from "../../../src/llm/models.ts";
 
@@ -15,7 +15,7 @@ describe("model aliases", () => {
   test("each family's newest Anthropic model, whatever the order of the table", () => {
     expect(resolveAlias("sonnet", undefined, table)).toBe("claude-sonnet-5-5");
     expect(resolveAlias("opus", "claude-haiku-4-5", table)).toBe("claude-opus-5-5");
-    expect(resolveAlias("haiku", undefined, table)).toBe("claude-haiku-4-5");
+    expect(resolveAlias("haiku", undefined, table)).toBe("claude-haiku-5-5");
     expect(resolveAlias("fable", undefined, table)).toBe("claude-fable-5-2");
     expect(resolveAlias("Opus", undefined, table)).toBe("claude-opus-5-5");
   });
@@ -39,9 +39,18 @@ describe("model aliases", () => {
     expect(typeof opus === "string" ? opus : opus.id).toBe("claude-opus-5-5");
     const typo = resolveModel("opsu", table);
     expect(typo).toBe(
-      'unknown model "opsu": use one of claude-sonnet-5-5, claude-opus-5-5, claude-fable-5-2, claude-sonnet-5, claude-opus-5, claude-haiku-4-5, claude-sonnet-4-5, claude-opus-4-5, an alias (sonnet, opus, haiku, fable, inherit) or provider/model (rein models lists them all)',
+      'unknown model "opsu": use one of claude-sonnet-5-5, claude-opus-5-5, claude-fable-5-2, claude-sonnet-5, claude-opus-5, claude-haiku-5-5, claude-haiku-4-5, claude-sonnet-4-5, claude-opus-4-5, an alias (sonnet, opus, haiku, fable, inherit) or provider/model (rein models lists them all)',
     );
     // A full id rein's table does not list still goes through (a newer model, a dated one).
     expect(typeof resolveModel("claude-opus-6-0", table)).toBe("object");
+  });
+
+  test("sameFamily: an alias of the family the current model is of (a subagent keeps its parent's model then)", () => {
+    expect(sameFamily("opus", "claude-opus-4-5")).toBe(true);
+    expect(sameFamily("Sonnet", "openrouter/anthropic/claude-sonnet-4-5")).toBe(true);
+    expect(sameFamily("opus", "claude-sonnet-5-5")).toBe(false);
+    expect(sameFamily("haiku", undefined)).toBe(false);
+    expect(sameFamily("claude-opus-4-5", "claude-opus-4-5")).toBe(false);
+    expect(sameFamily("inherit", "claude-opus-4-5")).toBe(false);
   });
 });

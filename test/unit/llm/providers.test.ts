@@ -130,7 +130,7 @@ describe("the catalog and prices", () => {
   test("info of a name that cannot resolve falls back to Anthropic's defaults rather than throwing", () => {
     const models = catalog(providerTable());
     expect(models.info("nosuch/x")).toMatchObject({ provider: "anthropic", known: false, contextWindow: 200_000, price: null });
-    expect(models.resolve!("haiku", "openai/gpt-5")).toBe("claude-haiku-4-5");
+    expect(models.resolve!("haiku", "openai/gpt-5")).toBe("claude-haiku-5-5");
   });
 
   test("a model without images gets supportsImages: false in its compat; one with them does not", () => {
