@@ -7,6 +7,7 @@ import { commandPaths } from "../src/permission/command-paths.ts";
 import { analyzeWith, loadShellParser } from "../src/permission/shell/analyze.ts";
 import { analyzeLiteral } from "../src/permission/shell/literal-line.ts";
 import { parseLine } from "../src/permission/shell/parse-line.ts";
+import type { Step } from "./bench-parser-steps.ts";
 import type { Floor, Row } from "./bench-report.ts";
 import { median } from "./bench-run.ts";
 import { TARGET } from "./bench-targets.ts";
@@ -15,7 +16,33 @@ const ROOT = resolve(import.meta.dir, "..");
 
 /** parseUs, parsePathsUs: tree-sitter's parse alone of the same lines, in the same run (the floor). */
 /** literalUs: the lines of both lists that are plain words, analysed without the parser; literalParseUs, their parse alone. */
-export type AnalysisFigures = { loadMs: number; medianUs: number; lineUs: number; parseUs: number; parsePathsUs: number; literalUs: number; literalParseUs: number; literalLines: number };
+export type AnalysisFigures = {
+  loadMs: number;
+  medianUs: number;
+  lineUs: number;
+  parseUs: number;
+  parsePathsUs: number;
+  literalUs: number;
+  literalParseUs: number;
+  literalLines: number;
+  /** The load's steps one after the other in fresh processes (bench-parser-steps.ts), the median of each. */
+  steps: Step[];
+};
+
+/** Median of each step over `runs` fresh processes. */
+function loadSteps(runs: number): Step[] {
+  const all: Step[][] = [];
+  for (let i = 0; i < runs; i++) {
+    const proc = Bun.spawnSync([process.execPath, resolve(import.meta.dir, "bench-parser-steps.ts")], { stdout: "pipe", stderr: "pipe" });
+    if (proc.exitCode === 0) all.push(JSON.parse(proc.stdout.toString()) as Step[]);
+  }
+  return (all[0] ?? []).map((first, i) => ({
+    step: first.step,
+    ms: median(all.map((run) => run[i]!.ms)),
+    cpuMs: median(all.map((run) => run[i]!.cpuMs)),
+    faults: median(all.map((run) => run[i]!.faults)),
+  }));
+}
 
 const TYPICAL = [
   "ls -la", "git status", "git diff HEAD~1 -- src/", "npm test", "bun test test/unit", "cat package.json | grep version",
@@ -63,7 +90,9 @@ export async function analysisFigures(): Promise<AnalysisFigures> {
   console.error(
     `shell analysis: parser load ${loadMs.toFixed(1)} ms, ${medianUs.toFixed(1)} µs median per line (parse alone ${parseUs.toFixed(1)}), ${lineUs.toFixed(1)} µs with option tables and paths (parse alone ${parsePathsUs.toFixed(1)}), ${literalUs.toFixed(1)} µs for the ${plain.length} lines of plain words without the parser (their parse alone ${literalParseUs.toFixed(1)})`,
   );
-  return { loadMs, medianUs, lineUs, parseUs, parsePathsUs, literalUs, literalParseUs, literalLines: plain.length };
+  const steps = loadSteps(5);
+  console.error(`shell parser's load, step by step: ${steps.map((s) => `${s.step} ${s.ms.toFixed(1)} ms (CPU ${s.cpuMs.toFixed(1)}, ${s.faults} page faults)`).join("; ")}`);
+  return { loadMs, medianUs, lineUs, parseUs, parsePathsUs, literalUs, literalParseUs, literalLines: plain.length, steps };
 }
 
 export function analysisRows(a: AnalysisFigures, bun: Floor): Row[] {
@@ -75,6 +104,10 @@ export function analysisRows(a: AnalysisFigures, bun: Floor): Row[] {
       value: a.loadMs,
       floor: bun,
       target: { ratio: TARGET.parserLoad },
+    },
+    {
+      figure: "... its steps one after the other in a fresh process (median of 5): wall ms / CPU ms / page faults",
+      shown: a.steps.map((s) => `${s.step} ${s.ms.toFixed(1)} / ${s.cpuMs.toFixed(1)} / ${s.faults}`).join("; ") || "not measured",
     },
     {
       figure: `analysing a typical command line (parse + walk, median of ${TYPICAL.length} lines, in process)`,

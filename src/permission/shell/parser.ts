@@ -26,50 +26,62 @@ export function loadShellParser(): Promise<Parser> {
 
 type SideModule = { tree_sitter_bash: () => number; __wasm_call_ctors: () => void };
 /** What emscripten leaves on the module object it is given (web-tree-sitter's `C`). */
-type Binding = {
+export type Binding = {
   instantiateWasm: (imports: Parameters<typeof WebAssembly.instantiate>[1], receive: (instance: WebAssembly.Instance, module: WebAssembly.Module) => void) => object;
   loadWebAssemblyModule?: (binary: WebAssembly.Module, flags: object) => SideModule;
   HEAPU8?: Uint8Array;
 };
+type Tree = typeof import("web-tree-sitter");
 
-async function load(): Promise<Parser> {
-  // Both wasm compiles start first, so that what the engine compiles off the main thread overlaps the
-  // import of web-tree-sitter's JS and the other compile; the runtime is then instantiated from its
-  // compiled module (emscripten's instantiateWasm hook) instead of compiled inside Parser.init.
-  const files = Promise.all([readFile(runtimeWasm), readFile(bashWasm), readFile(bashData)]);
-  const runtime = files.then(([bytes]) => WebAssembly.compile(bytes));
-  const grammar = files.then(([, bytes]) => WebAssembly.compile(bytes));
-  grammar.catch(() => {}); // awaited below; a failure of both is reported once
-  const { Language, Parser } = await import("web-tree-sitter");
-  const module = await runtime;
-  const binding: Binding = {
+/** The three embedded files, read. */
+export function readParserFiles(): Promise<[runtime: Buffer, grammar: Buffer, data: Buffer]> {
+  return Promise.all([readFile(runtimeWasm), readFile(bashWasm), readFile(bashData)]);
+}
+
+/** Module options for Parser.init that instantiate the runtime from its compiled module (emscripten's instantiateWasm hook). */
+export function runtimeBinding(module: WebAssembly.Module): Binding {
+  return {
     instantiateWasm: (imports, receive) => {
       receive(new WebAssembly.Instance(module, imports), module);
       return {};
     },
   };
-  await Parser.init(binding);
-  const [, , data] = await files;
-  const grammarModule = await grammar;
-  // Language.loadSync loads the side module through the binding's loader: the tables are written in
-  // once it is placed (tree_sitter_bash returns where the language struct lies in them), and the data
-  // relocations run again over them (__wasm_call_ctors runs only those; they are absolute stores).
+}
+
+/**
+ * The grammar, loaded through the binding Parser.init filled: Language.loadSync loads the side
+ * module with the binding's loader, and the tables are written in once it is placed (tree_sitter_bash
+ * returns where the language struct lies in them); the data relocations then run again over them
+ * (__wasm_call_ctors runs only those; they are absolute stores).
+ */
+export function loadGrammar(tree: Tree, binding: Binding, grammar: WebAssembly.Module, data: Uint8Array): InstanceType<Tree["Language"]> {
   const loader = binding.loadWebAssemblyModule;
   if (!loader) throw new Error("web-tree-sitter's runtime has no side-module loader");
   binding.loadWebAssemblyModule = (binary, flags) => {
     const side = loader(binary, flags);
-    const base = side.tree_sitter_bash() - layout.languageOffset;
-    binding.HEAPU8!.set(data, base);
+    binding.HEAPU8!.set(data, side.tree_sitter_bash() - layout.languageOffset);
     side.__wasm_call_ctors();
     return side;
   };
-  let language;
   try {
-    language = Language.loadSync(grammarModule);
+    return tree.Language.loadSync(grammar);
   } finally {
     binding.loadWebAssemblyModule = loader;
   }
-  const parser = new Parser();
+}
+
+async function load(): Promise<Parser> {
+  // Both wasm compiles start first, so that what the engine compiles off the main thread overlaps the
+  // import of web-tree-sitter's JS and the other compile.
+  const files = readParserFiles();
+  const runtime = files.then(([bytes]) => WebAssembly.compile(bytes));
+  const grammar = files.then(([, bytes]) => WebAssembly.compile(bytes));
+  grammar.catch(() => {}); // awaited below; a failure of both is reported once
+  const tree = await import("web-tree-sitter");
+  const binding = runtimeBinding(await runtime);
+  await tree.Parser.init(binding);
+  const language = loadGrammar(tree, binding, await grammar, (await files)[2]);
+  const parser = new tree.Parser();
   parser.setLanguage(language);
   return parser;
 }
