@@ -39,7 +39,7 @@ describe("modelFor", () => {
     const s = settings();
     expect(modelFor(s, "opus")).toBe("claude-opus-5-5");
     expect(modelFor(s, "sonnet")).toBe("claude-sonnet-5-5");
-    expect(modelFor(s, "haiku")).toBe("claude-haiku-4-5");
+    expect(modelFor(s, "haiku")).toBe("claude-haiku-5-5");
     expect(modelFor(s, "inherit", "claude-opus-4-5")).toBe("claude-opus-4-5");
     expect(modelFor(s, "claude-opus-4-5")).toBe("claude-opus-4-5");
   });
@@ -47,7 +47,7 @@ describe("modelFor", () => {
   test("on another provider an alias is that provider's newest of the family, or Anthropic's when it lists none", () => {
     const s = settings({ providers: { gateway: GATEWAY } });
     expect(modelFor(s, "opus", "gateway/big-coder")).toBe("gateway/anthropic/claude-opus-4-5");
-    expect(modelFor(s, "haiku", "gateway/big-coder")).toBe("claude-haiku-4-5");
+    expect(modelFor(s, "haiku", "gateway/big-coder")).toBe("claude-haiku-5-5");
   });
 
   test("-m opus on the command line runs the resolved model", () => {
