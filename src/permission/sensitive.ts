@@ -133,6 +133,41 @@ export function sensitiveWithin(absoluteDir: string, home: string): string[] {
   return [...fixed, ...patterns];
 }
 
+/**
+ * `sensitivePath(path, home, reinDirs) !== undefined` for the many paths of a search below one
+ * folder (the sandbox's search of the workspace for .env files): what cannot hold anything below
+ * `absoluteDir` (the entries under a home, the system's, /proc, rein's folders) is set aside once,
+ * so that a path there is looked at by its name alone (a core dump, an environment file) unless it
+ * lies in a git folder or is not in normal form. Where one of them can, every path goes through
+ * sensitivePath. The answers are sensitivePath's (test/unit/permission/sensitive-below.test.ts).
+ */
+export function sensitiveBelow(absoluteDir: string, home: string, reinDirs: readonly string[] = []): (path: string) => boolean {
+  const full = (path: string) => sensitivePath(path, home, reinDirs) !== undefined;
+  const dir = normalize(absoluteDir).replace(/(.)\/$/, "$1");
+  // Every home lies below these: any of them may hold another user's ~/.ssh.
+  if (!dir.startsWith("/") || dir === "/" || dir === "/home" || dir === "/Users" || dir === "/var") return full;
+  const inside = `${dir}/`;
+  const touches = (entry: string) => entry === dir || entry.startsWith(inside) || inside.startsWith(`${entry}/`);
+  // The home `dir` lies in, if any: its entries are what the other-home rule matches below `dir`.
+  const homeOf = /^(?:\/root|\/home\/[^/]+|\/Users\/[^/]+|\/var\/root)(?=\/|$)/.exec(dir)?.[0];
+  const entries = [
+    ...homeEntries(home).map(([entry]) => entry),
+    ...(homeOf ? HOME_RELATIVE.map(([rel]) => `${homeOf}/${rel}`) : []),
+    ...SYSTEM_ENTRIES.map(([entry]) => entry),
+    "/proc",
+    ...reinDirs.map((d) => insideOf(d).slice(0, -1)),
+  ];
+  if (entries.some(touches)) return full;
+  return (path) => {
+    if (!path.startsWith(inside) || ABNORMAL.test(path.slice(dir.length)) || path.includes("/.git")) return full(path);
+    const name = path.slice(path.lastIndexOf("/") + 1);
+    return (CORE_DUMP.test(name) || envFile(name)) && full(path);
+  };
+}
+
+/** A path that normalize would change: an empty, `.` or `..` segment, or a slash at the end. */
+const ABNORMAL = /\/\/|\/\.\.?(?:\/|$)|\/$/;
+
 /** The fixed entries denied in every mode (under `home` and the system's), whether or not they exist. */
 export function deniedEntries(home: string): string[] {
   const homeDir = normalize(home).replace(/(.)\/$/, "$1");

@@ -6,7 +6,7 @@
 // inside the sandbox too).
 import { readdirSync, realpathSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { deniedEntries, sensitivePath } from "../permission/sensitive.ts";
+import { deniedEntries, sensitiveBelow, sensitivePath } from "../permission/sensitive.ts";
 
 export type MaskContext = { home: string; reinDirs: readonly string[]; workspace: string };
 
@@ -47,6 +47,7 @@ export function sandboxMasks(ctx: MaskContext, workspaceFiles: readonly string[]
 /** The workspace's environment files (and other sensitive entries), breadth first within the budget. */
 function envFilesBelow(ctx: MaskContext): string[] {
   const found: string[] = [];
+  const sensitive = sensitiveBelow(ctx.workspace, ctx.home, ctx.reinDirs);
   const queue = [ctx.workspace];
   let seen = 0;
   for (let i = 0; i < queue.length && seen < SEARCH_BUDGET; i++) {
@@ -54,7 +55,7 @@ function envFilesBelow(ctx: MaskContext): string[] {
       seen++;
       const path = join(queue[i]!, entry.name);
       if (entry.isDirectory() && !UNSEARCHED.has(entry.name)) queue.push(path);
-      else if (isSensitive(path, ctx)) found.push(path);
+      else if (sensitive(path)) found.push(path);
     }
   }
   return found;
