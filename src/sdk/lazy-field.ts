@@ -2,7 +2,8 @@
 // prompts are read from their files when used, not at every start (plugins/index-texts.ts). A
 // spread reads every lazy field of what it copies: copy such objects with `withFields`.
 
-const lazy = new WeakSet<object>();
+/** the lazy fields of each object that has any (copies made by withFields included) */
+const lazy = new WeakMap<object, PropertyKey[]>();
 
 /** Makes `key` of `target` hold `compute()`, computed on first use (once; copies made by withFields share it). */
 export function lazyField<T extends object, K extends keyof T>(target: T, key: K, compute: () => T[K]): T {
@@ -22,15 +23,26 @@ export function lazyField<T extends object, K extends keyof T>(target: T, key: K
       Object.defineProperty(this, key, { configurable: true, enumerable: true, writable: true, value: next });
     },
   });
-  lazy.add(target);
+  const keys = lazy.get(target);
+  if (keys) keys.push(key);
+  else lazy.set(target, [key]);
   return target;
 }
 
-/** `{ ...source, ...fields }`, leaving the lazy fields of `source` unread. */
+/**
+ * `{ ...source, ...fields }`, leaving the lazy fields of `source` unread: the other fields are
+ * copied as a spread copies them, in their order, and each lazy one shares its getter.
+ */
 export function withFields<T extends object, F extends object>(source: T, fields: F): Omit<T, keyof F> & F {
-  if (!lazy.has(source)) return { ...source, ...fields };
-  const copy = Object.defineProperties({}, Object.getOwnPropertyDescriptors(source)) as T;
+  const keys = lazy.get(source);
+  if (!keys) return { ...source, ...fields };
+  const copy: Record<PropertyKey, unknown> = {};
+  for (const key of Object.keys(source)) {
+    if (keys.includes(key)) Object.defineProperty(copy, key, Object.getOwnPropertyDescriptor(source, key)!);
+    else if (key === "__proto__") Object.defineProperty(copy, key, { configurable: true, enumerable: true, writable: true, value: (source as Record<PropertyKey, unknown>)[key] });
+    else copy[key] = (source as Record<PropertyKey, unknown>)[key];
+  }
   for (const [key, value] of Object.entries(fields)) Object.defineProperty(copy, key, { configurable: true, enumerable: true, writable: true, value });
-  lazy.add(copy);
+  lazy.set(copy, keys.filter((key) => !(key in fields)));
   return copy as unknown as Omit<T, keyof F> & F;
 }
