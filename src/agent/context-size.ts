@@ -40,9 +40,14 @@ export function usableWindow(contextWindow: number, maxTokens: number): number {
   return Math.max(1, Math.floor(contextWindow - maxTokens - contextWindow * 0.05));
 }
 
-/** The tokens of the system prompt and the tool schemas: sent with every request. */
+/**
+ * The tokens of the system prompt and the tool schemas: sent with every request. The schemas are
+ * measured by JSON.stringify, not the walk: they are a few thousand small values, and walking them
+ * at every start is enough for JavaScriptCore to compile the walk with its optimizing JIT, which
+ * costs a one-shot memory and CPU it has no other use for.
+ */
 export function fixedTokens(request: Pick<ModelRequest, "system" | "tools">): number {
-  return estimateTokens(request.system) + estimateTokens(request.tools);
+  return estimateTokens(request.system) + Math.ceil((JSON.stringify(request.tools) ?? "").length / 4);
 }
 
 /** The provider's count of a request: everything it read, cached or not. */

@@ -49,25 +49,51 @@ export function tightening(agent: AgentDefinition): (requests: PermissionRequest
     });
 }
 
-/** Whether the rules deny the permission outright: the last rule naming it is a deny of everything. */
-function blanketDenied(permission: string, rules: readonly Rule[]): boolean {
-  for (let i = rules.length - 1; i >= 0; i--) {
-    const rule = rules[i]!;
-    if (matchWildcard(rule.permission, permission)) return rule.action === "deny" && rule.pattern === "*";
+/**
+ * Where blanketDenied looks in a rule set: the last rule naming each permission plainly, and the
+ * rules whose permission is a pattern, in order. Made in one pass over the rules (a session's
+ * start asks of each tool, and a rule set holds a few hundred rules).
+ */
+type DenyIndex = { plain: Map<string, number>; patterns: number[] };
+
+function denyIndex(rules: readonly Rule[]): DenyIndex {
+  const plain = new Map<string, number>();
+  const patterns: number[] = [];
+  for (let i = 0; i < rules.length; i++) {
+    const permission = rules[i]!.permission;
+    // matchWildcard's plain names: no `*` and no escape
+    if (permission.includes("*") || permission.includes("\\")) patterns.push(i);
+    else plain.set(permission, i);
   }
-  return false;
+  return { plain, patterns };
+}
+
+/** Whether the rules deny the permission outright: the last rule naming it is a deny of everything. */
+function blanketDenied(permission: string, rules: readonly Rule[], index: DenyIndex): boolean {
+  let last = index.plain.get(permission) ?? -1;
+  for (let k = index.patterns.length - 1; k >= 0 && index.patterns[k]! > last; k--) {
+    const at = index.patterns[k]!;
+    if (matchWildcard(rules[at]!.permission, permission)) {
+      last = at;
+      break;
+    }
+  }
+  if (last < 0) return false;
+  const rule = rules[last]!;
+  return rule.action === "deny" && rule.pattern === "*";
 }
 
 /** blanketDenied's answers per rule set: a session asks before every turn, with the same rules. */
-const deniedByRules = new WeakMap<readonly Rule[], Map<string, boolean>>();
+const deniedByRules = new WeakMap<readonly Rule[], { index: DenyIndex; answers: Map<string, boolean> }>();
 
 /** The tools an agent is shown: its list (or all), less its disallowed ones and those the rules deny outright. */
 export function offeredTools(tools: readonly Tool[], agent: AgentDefinition | undefined, rules: readonly Rule[]): Tool[] {
   let denied = deniedByRules.get(rules);
-  if (!denied) deniedByRules.set(rules, (denied = new Map()));
+  if (!denied) deniedByRules.set(rules, (denied = { index: denyIndex(rules), answers: new Map() }));
+  const { index, answers } = denied;
   const isDenied = (permission: string) => {
-    let answer = denied.get(permission);
-    if (answer === undefined) denied.set(permission, (answer = blanketDenied(permission, rules)));
+    let answer = answers.get(permission);
+    if (answer === undefined) answers.set(permission, (answer = blanketDenied(permission, rules, index)));
     return answer;
   };
   return tools.filter(

@@ -172,17 +172,22 @@ export function permissionsInMode(settings: RunSettings, mode: PermissionMode, a
   const memory = settings.dataDir ? sessionMemory(settings.dataDir, settings.projectRoot, settings.warn) : undefined;
   const masked = maskSource({ home: settings.home, reinDirs: settings.reinDirs, workspace: settings.projectRoot });
   const sandboxMode = mode === "auto" && settings.sandbox.mode === "off" ? "auto" : settings.sandbox.mode;
-  return { rules: afterDefaults(ruleSet(mode, settings.rules, agent), memory?.rules ?? []), sandbox: { ...settings.sandbox, mode: sandboxMode, masked } };
+  return { rules: ruleSet(mode, settings.rules, agent, memory?.rules), sandbox: { ...settings.sandbox, mode: sandboxMode, masked } };
 }
 
-/** With an agent, its rules take the place of the mode's (see agents/rules.ts), and its standing denies come last. */
-export function ruleSet(mode: PermissionMode, rules: RunSettings["rules"], agent?: AgentDefinition): Rule[] {
-  const from = (source: string, list: readonly Rule[]) => list.map((rule) => ({ ...rule, source: rule.source ?? source }));
+/**
+ * With an agent, its rules take the place of the mode's (see agents/rules.ts), and its standing
+ * denies come last. `extraDefaults` go with the built-in defaults (after them, before the mode's).
+ * The defaults come as they are (each says "built-in default"): a session's start copies no rule of them.
+ */
+export function ruleSet(mode: PermissionMode, rules: RunSettings["rules"], agent?: AgentDefinition, extraDefaults: readonly Rule[] = []): Rule[] {
+  const from = (source: string, list: readonly Rule[]) => sourced(list, source);
   const agentMode = agent?.permissionMode ? [] : from(`permission mode ${mode}`, modeRules(mode));
   return [
-    ...from("built-in default", DEFAULT_RULES),
+    ...DEFAULT_RULES,
     // Starting a subagent asks nothing: what the subagent does asks for itself (agents/rules.ts).
-    { permission: "task", pattern: "*", action: "allow", source: "built-in default" },
+    TASK_ALLOW,
+    ...extraDefaults,
     ...(agent ? [...agentMode, ...agentLayer(agent)] : from(`permission mode ${mode}`, modeRules(mode))),
     ...from("user config", rules.user),
     ...from("project config", rules.project),
@@ -190,6 +195,15 @@ export function ruleSet(mode: PermissionMode, rules: RunSettings["rules"], agent
     ...from("Claude Code settings", rules.tail ?? []),
     ...(agent ? agentTail(agent) : []),
   ];
+}
+
+const TASK_ALLOW: Rule = { permission: "task", pattern: "*", action: "allow", source: "built-in default" };
+
+/** `list` with `source` on each rule that does not say where it came from (a plain loop: a list can hold hundreds). */
+function sourced(list: readonly Rule[], source: string): Rule[] {
+  const out: Rule[] = [];
+  for (const rule of list) out.push(rule.source ? rule : { ...rule, source });
+  return out;
 }
 
 export type { LoadError, ToolDir, ToolRegistry };
@@ -237,7 +251,7 @@ function baseSessionOptions(settings: RunSettings, store: Store, registry: ToolR
   const setup = runProviders(settings);
   if (typeof setup === "string") throw new Error(setup);
   const memory = settings.dataDir ? sessionMemory(settings.dataDir, settings.projectRoot, settings.warn) : undefined;
-  const rules = afterDefaults(ruleSet(settings.permissionMode, settings.rules, agent), memory?.rules ?? []);
+  const rules = ruleSet(settings.permissionMode, settings.rules, agent, memory?.rules);
   const registryTools = toolsCheckingRules(registry, settings);
   const info = setup.models.info(settings.model);
   if (!settings.stream) setup.prepare(settings.model);
@@ -373,10 +387,4 @@ function onlyOffered(tools: Tool[], only: readonly string[] | undefined): Tool[]
   // Claude Code's `Skill` is rein's `skill`: the name table does not hold rein's own tools
   const named = new Set(only.map((name) => name.toLowerCase()));
   return tools.filter((tool) => named.has(tool.name.toLowerCase()) || !(BUILTIN_TOOLS.includes(tool.name) || OWN_TOOLS.includes(tool.name)));
-}
-
-/** `extra` as built-in defaults: after rein's own, before the mode's and the user's (which may still deny). */
-function afterDefaults(rules: Rule[], extra: readonly Rule[]): Rule[] {
-  const at = rules.findLastIndex((rule) => rule.source === "built-in default") + 1;
-  return [...rules.slice(0, at), ...extra, ...rules.slice(at)];
 }

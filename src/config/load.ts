@@ -164,8 +164,11 @@ export function loadConfig(opts: LoadOptions): ResolvedConfig {
     fromEnv(opts.env),
   ];
   const layers: Settings[] = [...configured, claude.flag, fromFlags(opts.overrides), claude.managed];
-  const pick = <K extends keyof Settings>(key: K): Settings[K] =>
-    layers.findLast((layer) => layer[key] !== undefined)?.[key];
+  // A plain loop, not findLast with a callback: a start picks some 30 keys of 10 layers.
+  const pick = <K extends keyof Settings>(key: K): Settings[K] => {
+    for (let i = layers.length - 1; i >= 0; i--) if (layers[i]![key] !== undefined) return layers[i]![key];
+    return undefined;
+  };
   const ownRules = { user: fileRules(user), project: projectRules(project, user, !opts.overrides.trust), flags: flagRules(opts.overrides) };
   const rules = {
     user: [...claude.allow.user, ...opencode.rules.user, ...ownRules.user],

@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { ConfigError } from "./config-error.ts";
 import { locateJsonError } from "./json-error.ts";
-import { type ConfigFile, ConfigFileSchema } from "./schema.ts";
+import type { ConfigFile } from "./file-schema.ts";
 import { NotRegularFileError } from "../sdk/own-file.ts";
 import { readOptionalText } from "./optional-json.ts";
 
@@ -17,10 +17,13 @@ export function readConfigFile(file: string, kind: ConfigFileKind): ConfigFile |
   if (text === undefined) return undefined;
   const json = parseJson(file, text);
   if (kind.kind === "project") rejectUserOnlyKeys(file, json, kind.userConfig);
-  const result = v.safeParse(ConfigFileSchema, json, { abortPipeEarly: true });
+  const result = v.safeParse(fileSchema().ConfigFileSchema, json, { abortPipeEarly: true });
   if (result.success) return result.output;
   throw issuesError(file, result.issues);
 }
+
+/** The whole file's schema, built with the first config file that exists (file-schema.ts; synchronous, as this read is). */
+const fileSchema = () => require("./file-schema.ts") as typeof import("./file-schema.ts");
 
 /** A missing file is nothing (ENOTDIR too: `.rein` is a file, so there is no `.rein/config.json`); an unreadable one an error. */
 function readText(file: string): string | undefined {

@@ -37,7 +37,7 @@ const VERSION_QUERIES = [
   "javac --version", "ruby --version", "perl --version", "perl -v", "php --version", "php -v", "docker --version",
   "kubectl version --client", "terraform --version", "terraform -version", "gh --version",
 ];
-const READ_ONLY_BASH: readonly Rule[] = readOnly([
+const readOnlyBash = (): Rule[] => readOnly([
   ...READ_ONLY_COMMANDS.map((c) => allow("bash", `${c} *`)),
   ...VERSION_QUERIES.map((c) => allow("bash", c)),
   // What the analysis itself finds read-only: git's subcommands and forms in the workspace's own
@@ -48,20 +48,41 @@ const READ_ONLY_BASH: readonly Rule[] = readOnly([
   ask("bash", "git * --output*"),
 ]);
 
-export const DEFAULT_RULES: readonly Rule[] = readOnly([
-  ask("*"),
-  allow("read"),
-  allow("todo"),
-  ask("read", "*.env"),
-  ask("read", "*/.env"),
-  ask("read", "*.env.*"),
-  allow("read", "*.env.example"),
-  ...READ_ONLY_BASH,
-]);
+/**
+ * The built-in defaults and plan mode's rules, made from the lists above. Each default says where
+ * it came from ("built-in default"), so a session's rule set takes them as they are.
+ */
+export function permissionTables(): { defaults: Rule[]; plan: Rule[] } {
+  const bash = readOnlyBash();
+  const defaults = readOnly([
+    ask("*"),
+    allow("read"),
+    allow("todo"),
+    ask("read", "*.env"),
+    ask("read", "*/.env"),
+    ask("read", "*.env.*"),
+    allow("read", "*.env.example"),
+    ...bash,
+  ]).map((rule) => ({ ...rule, source: DEFAULT_SOURCE }));
+  return { defaults, plan: [deny("edit"), deny("bash"), ...bash] };
+}
+
+export const DEFAULT_SOURCE = "built-in default";
+
+/**
+ * In the binary the tables are a literal the build made (build.ts): making them here takes a few
+ * hundred calls of the helpers above at every start, enough for JavaScriptCore to compile them
+ * with its optimizing JIT, which a one-shot then pays for in memory and CPU.
+ */
+declare const REIN_PERMISSION_TABLES: { defaults: Rule[]; plan: Rule[] } | undefined;
+const TABLES = typeof REIN_PERMISSION_TABLES === "undefined" ? permissionTables() : REIN_PERMISSION_TABLES;
+
+/** The rules every rule set starts with (each with its source); the mode's and everyone's come after. */
+export const DEFAULT_RULES: readonly Rule[] = TABLES.defaults;
 
 const MODE_RULES: Record<PermissionMode, readonly Rule[]> = {
   default: [],
-  plan: [deny("edit"), deny("bash"), ...READ_ONLY_BASH],
+  plan: TABLES.plan,
   "accept-edits": [allow("edit")],
   auto: [allow("*")],
 };

@@ -44,6 +44,8 @@ const LATE = [
   "src/session/manual-compaction.ts",
   "src/skills/skill-tool.ts",
   "node_modules/chalk/source/index.js",
+  // A whole config file's schema, built with the first config file read (issue 37 item 1).
+  "src/config/file-schema.ts",
 ];
 
 let fake: FakeServer;
@@ -54,14 +56,14 @@ afterAll(async () => {
   await fake.close();
 });
 
-/** The modules of src/ (relative paths) that `rein -p PROMPT` loaded with `config` as the user config. */
-async function loaded(config: Record<string, unknown>, prompt = "say ok", files: Record<string, string> = {}, args: string[] = []): Promise<Set<string>> {
+/** The modules of src/ (relative paths) that `rein -p PROMPT` loaded with `config` as the user config (none: no config file). */
+async function loaded(config: Record<string, unknown> | undefined, prompt = "say ok", files: Record<string, string> = {}, args: string[] = []): Promise<Set<string>> {
   const home = mkdtempSync(join(tmpdir(), "rein-lazy-"));
   try {
     const work = join(home, "work");
     mkdirSync(join(work, ".git"), { recursive: true });
     mkdirSync(join(home, "config"), { recursive: true });
-    writeFileSync(join(home, "config", "config.json"), JSON.stringify(config));
+    if (config) writeFileSync(join(home, "config", "config.json"), JSON.stringify(config));
     for (const [path, text] of Object.entries(files)) {
       mkdirSync(join(work, path, ".."), { recursive: true });
       writeFileSync(join(work, path), text);
@@ -85,7 +87,7 @@ async function loaded(config: Record<string, unknown>, prompt = "say ok", files:
 
 test("a one-shot with nothing configured loads none of the parts that wait for their configuration", async () => {
   fake.script({ reply: [{ type: "text", text: "ok" }] });
-  const modules = await loaded({});
+  const modules = await loaded(undefined);
   expect(modules.has("src/session/session-core.ts")).toBe(true); // the trace sees the run's own modules
   expect(LATE.filter((m) => modules.has(m))).toEqual([]);
 }, 60_000);
@@ -101,7 +103,7 @@ test("a hook, an MCP server and a language server configured, and a turn that wr
     },
     "write a.txt",
   );
-  for (const m of ["src/session/hook-runtime.ts", "src/hooks/engine.ts", "src/mcp/session.ts", "src/lsp/session.ts", "src/checkpoint/turn.ts"]) expect(modules.has(m)).toBe(true);
+  for (const m of ["src/session/hook-runtime.ts", "src/hooks/engine.ts", "src/mcp/session.ts", "src/lsp/session.ts", "src/checkpoint/turn.ts", "src/config/file-schema.ts"]) expect(modules.has(m)).toBe(true);
 }, 60_000);
 
 test("a hook configured for a point the run never reaches leaves the hook engine unloaded (it loads at the first point one listens at)", async () => {
