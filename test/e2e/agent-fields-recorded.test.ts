@@ -141,6 +141,14 @@ test.concurrent("initialPrompt with {{intent}}, and a main agent's effort above 
     const asked = readFileSync(w.path(".claude", "agents", `${name === "intent" ? "intent" : name === "main-high" ? "high" : "lead"}.md`), "utf8").match(/effort: (\w+)/)![1];
     expect(recordedEffort(theirs)).not.toBe(asked);
     expect(reinEffort(mine)).toBeUndefined();
+    if (name !== "intent") continue;
+    // -c: the initialPrompt goes with the next prompt again, as Claude Code's second run sent it
+    w.fake.script({ reply: [text("again done")] });
+    expect((await w.run(["-c", "-p", "AGAIN b.ts", "--agent", "intent", "-m", "claude-opus-4-5", "--trust"], SLOW)).code).toBe(0);
+    const again = recording("intent").requests[1]!.last_user_texts.at(-1);
+    expect(again).toBe("Look at AGAIN b.ts closely.");
+    const last = w.fake.requests.at(-1)!.body.messages.at(-1).content;
+    expect(typeof last === "string" ? last : last.filter((b: { type: string }) => b.type === "text").at(-1).text).toBe(again);
   }
   expect(recording("intent").requests[0]!.first_user_texts).toEqual(["Look at INTENTFIELDS a.ts closely."]);
 }, 120_000);

@@ -18,7 +18,7 @@ export const REIN_NAME: Record<string, string> = { Read: "read", Grep: "grep" };
 /** Claude Code's tools as rein's: its own placeholder for deferred tools has no counterpart. */
 export const asRein = (tools: string[]) => tools.filter((t) => t !== "DeferredToolPlaceholder").map((t) => REIN_NAME[t] ?? t).sort();
 
-export type Digest = { n: number; subagent: boolean; model: string; output_config: { effort?: string } | null; "anthropic-beta": string[]; tools: string[]; system_agent: string[]; first_user_texts: string[]; markers: { system: string[]; messages: string[] }; tool_results: { is_error: boolean; text: string }[] };
+export type Digest = { n: number; subagent: boolean; model: string; output_config: { effort?: string } | null; "anthropic-beta": string[]; tools: string[]; system_agent: string[]; first_user_texts: string[]; last_user_texts: string[]; markers: { system: string[]; messages: string[] }; tool_results: { is_error: boolean; text: string }[] };
 export type Recording = { requests: Digest[]; events: string[] };
 
 export function recording(name: string): Recording {
