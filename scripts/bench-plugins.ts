@@ -4,7 +4,7 @@
 // anthropics/skills, pr-review-toolkit's code-simplifier agent (its <example> description needs the
 // lenient front-matter reading) and a hooks.json with a PreToolUse hook (no tool runs in the run).
 // They are installed with rein plugin install, so each has its copy, its record and its enabling.
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { FakeServer } from "../test/fake/server.ts";
@@ -14,8 +14,10 @@ import { median, runCommand } from "./bench-run.ts";
 
 const PLUGINS = 50;
 const REAL = resolve(import.meta.dir, "../test/fixtures/real");
+const GNU_TIME = "/usr/bin/time";
 
-export type PluginFigures = { plugins: number; noneMs: number; manyMs: number; noneCpuMs: number; manyCpuMs: number };
+/** `*Faults`: minor page faults of a run (GNU time's %R; absent without it): on a VM where one costs about 16 us, the memory a start touches is much of its time, and the count does not move with the machine's load */
+export type PluginFigures = { plugins: number; noneMs: number; manyMs: number; noneCpuMs: number; manyCpuMs: number; noneFaults?: number; manyFaults?: number };
 
 export async function pluginFigures(bin: string, fake: FakeServer, runs: number): Promise<PluginFigures> {
   const root = mkdtempSync(join(tmpdir(), "rein-bench-plugins-"));
@@ -33,7 +35,18 @@ export async function pluginFigures(bin: string, fake: FakeServer, runs: number)
         if (i >= 0) cpu[name].push(cpuMs);
       }
     }
-    return { plugins: PLUGINS, noneMs: median(samples.none), manyMs: median(samples.many), noneCpuMs: median(cpu.none), manyCpuMs: median(cpu.many) };
+    const faults = { none: [] as number[], many: [] as number[] };
+    for (let i = 0; i < 5 && existsSync(GNU_TIME); i++) {
+      for (const [name, s] of [["none", none], ["many", many]] as const) {
+        fake.script({ reply: [{ type: "text", text: "ok" }] });
+        const proc = Bun.spawn([GNU_TIME, "-f", "minflt=%R", bin, "-p", "say ok"], { env: s.env, cwd: s.cwd, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+        const [, err] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+        const count = /minflt=(\d+)/.exec(err)?.[1];
+        if (count) faults[name].push(Number(count));
+      }
+    }
+    const counted = faults.none.length && faults.many.length ? { noneFaults: median(faults.none), manyFaults: median(faults.many) } : {};
+    return { plugins: PLUGINS, noneMs: median(samples.none), manyMs: median(samples.many), noneCpuMs: median(cpu.none), manyCpuMs: median(cpu.many), ...counted };
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
@@ -64,7 +77,7 @@ export function pluginRows(f: PluginFigures): Row[] {
   return [
     {
       figure: `one-shot with ${f.plugins} installed plugins (2 commands, a skill, an <example> agent, a hook each) / with none (interleaved)`,
-      shown: `${f.manyMs.toFixed(1)} ms / ${f.noneMs.toFixed(1)} ms = ${ratio.toFixed(2)}x (CPU ${f.manyCpuMs.toFixed(1)} / ${f.noneCpuMs.toFixed(1)} ms = ${(f.manyCpuMs / f.noneCpuMs).toFixed(2)}x)`,
+      shown: `${f.manyMs.toFixed(1)} ms / ${f.noneMs.toFixed(1)} ms = ${ratio.toFixed(2)}x (CPU ${f.manyCpuMs.toFixed(1)} / ${f.noneCpuMs.toFixed(1)} ms = ${(f.manyCpuMs / f.noneCpuMs).toFixed(2)}x${f.manyFaults !== undefined ? `; page faults ${f.manyFaults} / ${f.noneFaults}` : ""})`,
       value: ratio,
       target: { max: 1.2, text: "within 1.2x of none" },
     },
