@@ -41,6 +41,15 @@ test("a field set on a copy replaces the lazy one there only; a field withFields
   expect([given.template, reads.length]).toEqual(["given", 0]);
   expect(withFields(given, { kind: "x" }).template).toBe("given");
   expect([command.template, reads.length]).toEqual(["Run it", 1]);
+  command.template = "set";
+  expect([withFields(command, {}).template, Object.getOwnPropertyDescriptor(withFields(command, {}), "template")?.get]).toEqual(["set", undefined]);
+});
+
+test("fields named as Object's own methods are lazy or plain as made, and each key keeps its own value", () => {
+  const a = lazyField(lazyField({ toString: "plain", body: "", prompt: "" }, "body", () => "A body"), "prompt", () => "A prompt");
+  const b = lazyField({ body: "" }, "body", () => "B body");
+  const copy = withFields(a, {});
+  expect([copy.toString, copy.body, copy.prompt, b.body, a.body]).toEqual(["plain", "A body", "A prompt", "B body", "A body"]);
 });
 
 test("an object without lazy fields is spread as it is", () => {
