@@ -1,5 +1,6 @@
 // rein against Claude Code 2.1.332's recordings of agent files (test/fixtures/claude-code/agent-fields),
-// continued: a plugin's agent, an agent's hooks, memory and omitClaudeMd, model names, permissionMode.
+// continued: a plugin's agent, an agent's hooks, memory and omitClaudeMd, model names, permissionMode,
+// effort's other forms.
 import { expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import type { FakeBlock, RecordedRequest } from "../fake/types.ts";
@@ -143,4 +144,20 @@ test.concurrent("permissionMode of a subagent: one without it is refused in prin
   // its permissionMode's among them, add only denies and asks; Claude Code's acceptEdits subagent wrote.
   expect(theirs("EDITOR")).toBe(false);
   expect(await refused("EDITOR", "by-editor.txt")).toBe(true);
+}, 120_000);
+
+test.concurrent("effort written as a number sends none (not even the session's); a level in another case (Low) is that level", async () => {
+  const rec = recording("effort-forms");
+  const { w, log } = await setUp("effort-forms");
+  await using _ = w;
+  logged(w, log, [task("toolu_n", "numbered", "NUMBERED-TASK answer"), [text("numbered done")], task("toolu_c", "cased", "CASED-TASK answer"), [text("cased done")], [text("all done")]]);
+  const run = await w.run(["-p", "FORMFIELDS go", "-m", "claude-sonnet-5-5", "--trust"], SLOW);
+  expect(run.code).toBe(0);
+  const of = (agent: string) => [rec.requests.find((d) => recordedAgent(d) === agent), w.fake.requests.find((r) => reinAgent(r) === agent)] as const;
+  const [theirNumber, myNumber] = of("NUMBERED");
+  expect(theirNumber!.output_config).toBeNull();
+  expect(myNumber!.body.output_config).toBeUndefined();
+  const [theirCase, myCase] = of("CASED");
+  expect(reinEffort(myCase)).toBe(recordedEffort(theirCase));
+  expect(recordedEffort(theirCase)).toBe("low");
 }, 120_000);

@@ -11,7 +11,7 @@ import { world, type World } from "./harness.ts";
 const RECORDED = join(import.meta.dir, "..", "fixtures", "claude-code", "agent-fields", "recorded");
 // Subagents and MCP servers in every run: generous on a loaded machine.
 export const SLOW = { timeoutMs: 80_000, env: { REIN_MCP_WAIT_MS: "25000" } };
-const AGENTS = ["DEEP", "QUICK", "WIDE", "PLAIN", "LEAD", "HIGH", "INTENT", "NAMED", "HELPER", "HOOKED", "REMEMBERER", "BARE", "M-HAIKU", "M-SONNET", "M-OPUS", "M-FABLE", "M-INHERIT", "EDITOR", "ASKER"] as const;
+const AGENTS = ["DEEP", "QUICK", "WIDE", "PLAIN", "LEAD", "HIGH", "INTENT", "NAMED", "HELPER", "HOOKED", "REMEMBERER", "BARE", "M-HAIKU", "M-SONNET", "M-OPUS", "M-FABLE", "M-INHERIT", "EDITOR", "ASKER", "NUMBERED", "CASED"] as const;
 export const EFFORT_BETA = "effort-2025-11-24";
 /** Claude Code's tool names as rein names them (docs/agents.md); MCP tools keep theirs. */
 export const REIN_NAME: Record<string, string> = { Read: "read", Grep: "grep" };
