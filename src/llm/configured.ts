@@ -29,7 +29,8 @@ export type ProviderEntry = {
 
 /** The specs the entries make, or a sentence naming the file and key that is wrong. */
 export function configuredProviders(entries: readonly ProviderEntry[]): ProviderSpec[] | string {
-  const builtins = new Map(builtinProviders().map((p) => [p.name, p] as const));
+  const builtins = new Map<string, ProviderSpec>();
+  for (const p of builtinProviders()) builtins.set(p.name, p); // a loop, not map: see permission/tool-names.ts
   const specs = new Map<string, ProviderSpec>();
   for (const entry of entries) {
     const base = specs.get(entry.name) ?? builtins.get(entry.name);

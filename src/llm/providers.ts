@@ -88,7 +88,8 @@ export function builtinProviders(env: Record<string, string | undefined> = {}): 
 
 /** The built-ins, with configured providers merged over them by name (their models added to the built-in ones). */
 export function providerTable(configured: readonly ProviderSpec[] = [], env: Record<string, string | undefined> = {}): ProviderTable {
-  const table = new Map(builtinProviders(env).map((p) => [p.name, p] as const));
+  const table = new Map<string, ProviderSpec>();
+  for (const p of builtinProviders(env)) table.set(p.name, p); // a loop, not map: see permission/tool-names.ts
   for (const spec of configured) {
     const base = table.get(spec.name);
     table.set(spec.name, base ? { ...base, ...spec, models: [...spec.models, ...base.models], compat: { ...base.compat, ...spec.compat } } : spec);

@@ -77,8 +77,14 @@ export function matchesPattern(path: string, pattern: string): boolean {
 type Entry = readonly [entry: string, inside: string, what: string];
 const entriesByHome = new Map<string, readonly Entry[]>();
 const withInside = ([entry, what]: readonly [string, string]): Entry => [entry, `${entry}/`, what];
-const HOME_RELATIVE: readonly Entry[] = HOME_DENIED.map(withInside);
-const SYSTEM_ENTRIES: readonly Entry[] = SYSTEM_DENIED.map(withInside);
+// Loops, not map: see tool-names.ts (every start makes these).
+const entries = (list: readonly (readonly [string, string])[]): Entry[] => {
+  const out: Entry[] = [];
+  for (const item of list) out.push(withInside(item));
+  return out;
+};
+const HOME_RELATIVE: readonly Entry[] = entries(HOME_DENIED);
+const SYSTEM_ENTRIES: readonly Entry[] = entries(SYSTEM_DENIED);
 
 /**
  * HOME_DENIED under `home`, made once per home, each with its prefix made ahead: this runs for

@@ -36,9 +36,13 @@ const BUILTIN = new Map(Object.entries(TABLE));
 /** rein's built-in tools, by rein's names. */
 export const BUILTIN_TOOLS: readonly string[] = [...BUILTIN.keys()];
 
-const BY_NAME = new Map<string, string>(
-  [...BUILTIN].flatMap(([tool, { claude }]) => [tool, ...claude].map((name) => [name.toLowerCase(), tool] as const)),
-);
+// Plain loops in these module-level tables: map and flatMap calls at every start add up to enough
+// for JavaScriptCore to compile Array.prototype.map with its optimizing JIT.
+const BY_NAME = new Map<string, string>();
+for (const [tool, { claude }] of BUILTIN) {
+  BY_NAME.set(tool.toLowerCase(), tool);
+  for (const name of claude) BY_NAME.set(name.toLowerCase(), tool);
+}
 
 /** rein's name for a built-in tool named in either vocabulary, in any case (`Bash`, `MultiEdit`, `task`); any other name (`mcp__x__y`, a user tool) is kept as written. */
 export function reinToolName(name: string): string {
