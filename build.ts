@@ -19,7 +19,7 @@ export async function compile(outfile: string, target?: Target): Promise<void> {
     format: "esm",
     splitting: true,
     plugins: [withoutAjv],
-    define: { REIN_VERSION: JSON.stringify(pkg.version), REIN_BUILD: JSON.stringify(await buildId()), REIN_BUILTIN_TOOLS: JSON.stringify(await builtinSpecs()), REIN_MEMORY_TOOL: JSON.stringify(await memoryToolSpec()), REIN_PERMISSION_TABLES: JSON.stringify(await permissionTables()) },
+    define: { REIN_VERSION: JSON.stringify(pkg.version), REIN_BUILD: JSON.stringify(await buildId()), REIN_BUILTIN_TOOLS: JSON.stringify(await builtinSpecs()), REIN_MEMORY_TOOL: JSON.stringify(await memoryToolSpec()) },
   });
   if (!result.success) {
     for (const log of result.logs) console.error(log);
@@ -64,12 +64,6 @@ async function memoryToolSpec() {
   const [{ memoryTool }, { toolDefinition }] = await Promise.all([import("./src/memory/memory-tool.ts"), import("./src/agent/tool-schema.ts")]);
   const tool = memoryTool({ project: "/", user: "/" });
   return { definition: toolDefinition(tool), readOnly: tool.readOnly === true };
-}
-
-/** The built-in default and plan-mode rules (src/permission/modes.ts), a literal in the binary. */
-async function permissionTables() {
-  const { permissionTables } = await import("./src/permission/modes.ts");
-  return permissionTables();
 }
 
 async function smokeRun(binary: string): Promise<void> {

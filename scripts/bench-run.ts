@@ -48,6 +48,18 @@ export async function measure(label: string, runs: number, once: () => Promise<S
   return result;
 }
 
+/** Like measure, for commands compared with each other: one run of each in turn, `runs` rounds after a warm-up round. */
+export async function measureInTurn(runs: number, commands: readonly (readonly [label: string, once: () => Promise<Sample>])[]): Promise<{ ms: number; rss: number }[]> {
+  for (const [, once] of commands) await once(); // warm the page cache
+  const samples = commands.map(() => [] as Sample[]);
+  for (let i = 0; i < runs; i++) for (const [at, [, once]] of commands.entries()) samples[at]!.push(await once());
+  return commands.map(([label], at) => {
+    const result = { ms: median(samples[at]!.map((s) => s.ms)), rss: median(samples[at]!.map((s) => s.rssBytes)) };
+    console.error(`${label}: ${result.ms.toFixed(1)} ms median (${runs} runs, in turn)`);
+    return result;
+  });
+}
+
 /** A script of `n` shell tool turns (`echo 1` ... `echo n`) and a final text. */
 export const echoTurns = (n: number) => [
   ...Array.from({ length: n }, (_, i) => ({ reply: [{ type: "tool_use" as const, name: "bash", input: { command: `echo ${i + 1}` } }] })),

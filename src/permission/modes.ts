@@ -37,56 +37,61 @@ const VERSION_QUERIES = [
   "javac --version", "ruby --version", "perl --version", "perl -v", "php --version", "php -v", "docker --version",
   "kubectl version --client", "terraform --version", "terraform -version", "gh --version",
 ];
-const readOnlyBash = (): Rule[] => readOnly([
-  ...READ_ONLY_COMMANDS.map((c) => allow("bash", `${c} *`)),
-  ...VERSION_QUERIES.map((c) => allow("bash", c)),
+// The tables are made with plain loops and object literals, no helper call per rule: a few hundred
+// calls of allow() or a map callback at every start are enough for JavaScriptCore to compile them
+// with its optimizing JIT, which a one-shot then pays for in memory and CPU.
+/** The read-only bash rules, each `source` when given; all allows but the last are read-only. */
+function readOnlyBash(source: string | undefined): Rule[] {
+  const out: Rule[] = [];
+  for (const c of READ_ONLY_COMMANDS) {
+    const rule: Rule = { permission: "bash", pattern: `${c} *`, action: "allow", readOnly: true };
+    if (source) rule.source = source;
+    out.push(rule);
+  }
+  for (const c of VERSION_QUERIES) {
+    const rule: Rule = { permission: "bash", pattern: c, action: "allow", readOnly: true };
+    if (source) rule.source = source;
+    out.push(rule);
+  }
   // What the analysis itself finds read-only: git's subcommands and forms in the workspace's own
   // repository (src/permission/git/), and the shell's state builtins (`read`, `export`, `set -e`).
-  { ...allow("bash", "*"), whenReadOnly: true },
+  const analysed: Rule = { permission: "bash", pattern: "*", action: "allow", whenReadOnly: true, readOnly: true };
+  if (source) analysed.source = source;
+  out.push(analysed);
   // `find . -name '*.ts' | xargs wc -l`: the engine vouches for the words xargs adds, or makes the command opaque.
-  ...READ_ONLY_COMMANDS.filter((c) => c !== "cd" && !c.includes(" ")).map((c) => allow("bash", `xargs ${c} *`)),
-  ask("bash", "git * --output*"),
-]);
-
-/**
- * The built-in defaults and plan mode's rules, made from the lists above. Each default says where
- * it came from ("built-in default"), so a session's rule set takes them as they are.
- */
-export function permissionTables(): { defaults: Rule[]; plan: Rule[] } {
-  const bash = readOnlyBash();
-  const defaults = readOnly([
-    ask("*"),
-    allow("read"),
-    allow("todo"),
-    ask("read", "*.env"),
-    ask("read", "*/.env"),
-    ask("read", "*.env.*"),
-    allow("read", "*.env.example"),
-    ...bash,
-  ]).map((rule) => ({ ...rule, source: DEFAULT_SOURCE }));
-  return { defaults, plan: [deny("edit"), deny("bash"), ...bash] };
+  for (const c of READ_ONLY_COMMANDS) {
+    if (c === "cd" || c.includes(" ")) continue;
+    const rule: Rule = { permission: "bash", pattern: `xargs ${c} *`, action: "allow", readOnly: true };
+    if (source) rule.source = source;
+    out.push(rule);
+  }
+  const output: Rule = ask("bash", "git * --output*");
+  if (source) output.source = source;
+  out.push(output);
+  return out;
 }
 
 export const DEFAULT_SOURCE = "built-in default";
 
 /**
- * In the binary the tables are a literal the build made (build.ts): making them here takes a few
- * hundred calls of the helpers above at every start, enough for JavaScriptCore to compile them
- * with its optimizing JIT, which a one-shot then pays for in memory and CPU.
+ * The rules every rule set starts with, each saying where it came from ("built-in default"), so a
+ * session's rule set takes them as they are; the mode's and everyone's come after.
  */
-declare const REIN_PERMISSION_TABLES: { defaults: Rule[]; plan: Rule[] } | undefined;
-const TABLES = typeof REIN_PERMISSION_TABLES === "undefined" ? permissionTables() : REIN_PERMISSION_TABLES;
+export const DEFAULT_RULES: readonly Rule[] = [
+  ...readOnly([ask("*"), allow("read"), allow("todo"), ask("read", "*.env"), ask("read", "*/.env"), ask("read", "*.env.*"), allow("read", "*.env.example")]).map((rule) => ({ ...rule, source: DEFAULT_SOURCE })),
+  ...readOnlyBash(DEFAULT_SOURCE),
+];
 
-/** The rules every rule set starts with (each with its source); the mode's and everyone's come after. */
-export const DEFAULT_RULES: readonly Rule[] = TABLES.defaults;
+let planRules: readonly Rule[] | undefined;
 
-const MODE_RULES: Record<PermissionMode, readonly Rule[]> = {
+const MODE_RULES: Record<Exclude<PermissionMode, "plan">, readonly Rule[]> = {
   default: [],
-  plan: TABLES.plan,
   "accept-edits": [allow("edit")],
   auto: [allow("*")],
 };
 
 export function modeRules(mode: PermissionMode): readonly Rule[] {
+  // Plan mode's table is made when a run asks for it.
+  if (mode === "plan") return (planRules ??= [deny("edit"), deny("bash"), ...readOnlyBash(undefined)]);
   return MODE_RULES[mode];
 }
