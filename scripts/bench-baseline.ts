@@ -65,7 +65,7 @@ function missingDependency(tree: string): string | undefined {
 
 type Run = { ms: number; cpuMs: number };
 type Pair = { now: number; base: number };
-export type LeanFigures = { oneShotMs: Pair; oneShotCpuMs: Pair; peakMiB: Pair; sessionMs: Pair; sessionCpuMs: Pair };
+export type LeanFigures = { oneShotMs: Pair; oneShotCpuMs: Pair; peakMiB: Pair; sessionMs: Pair; sessionCpuMs: Pair; optimized: Pair };
 
 /** One run of `bin args` against the fake after scripting it: wall and CPU (user + system) time. */
 async function run(bin: string, args: string[], env: Record<string, string>, script: () => void): Promise<Run> {
@@ -120,7 +120,15 @@ export async function leanFigures(
   } finally {
     rmSync(fresh.dir, { recursive: true, force: true });
   }
+  const optimized = { now: [] as number[], base: [] as number[] };
+  for (let i = 0; i < 5; i++) {
+    for (const w of ["now", "base"] as const) {
+      ok();
+      optimized[w].push(await optimizingCompiles(side(w).bin, side(w).env));
+    }
+  }
   const figures = {
+    optimized: { now: mean(optimized.now), base: mean(optimized.base) },
     oneShotMs: oneShot.ms,
     oneShotCpuMs: oneShot.cpuMs,
     peakMiB: { now: rss.now.length ? median(rss.now) : 0, base: rss.base.length ? median(rss.base) : 0 },
@@ -129,6 +137,21 @@ export async function leanFigures(
   };
   console.error(`lean: ${JSON.stringify(figures)}`);
   return figures;
+}
+
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
+
+/**
+ * How many functions JavaScriptCore compiled with its optimizing JIT (DFG) in one `-p "say ok"`, as
+ * its own report says (BUN_JSC_reportDFGCompileTimes). The first such compile of a process costs a
+ * one-shot about 2 MiB of peak memory (the compiler's code paged in, its work) and its CPU: a start
+ * that runs a small function a few hundred times (a map callback per rule, a schema per field) pays it.
+ */
+async function optimizingCompiles(bin: string, env: Record<string, string>): Promise<number> {
+  const proc = Bun.spawn([bin, "-p", "say ok"], { env: { ...env, BUN_JSC_reportDFGCompileTimes: "true" }, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  if (code !== 0) throw new Error(`${bin} -p "say ok" exited ${code}: ${err}${out}`);
+  return `${out}\n${err}`.split("\n").filter((line) => / using DFG with /.test(line)).length;
 }
 
 /**
@@ -168,6 +191,13 @@ export function leanRows(l: LeanFigures | { skipped: string }, base = BASELINE, 
     row("nothing configured: one-shot peak memory (max RSS, GNU time, median of 5)", l.peakMiB, "MiB"),
     row(`nothing configured: session of ${TURNS} \`echo N\` turns, CPU (user + system)`, l.sessionCpuMs, "ms"),
     { ...row(`nothing configured: session of ${TURNS} \`echo N\` turns, wall`, l.sessionMs, "ms"), target: undefined },
+    {
+      figure: "nothing configured: one-shot's functions compiled by JavaScriptCore's optimizing JIT (BUN_JSC_reportDFGCompileTimes, mean of 5)",
+      shown: l.optimized.now.toFixed(1),
+      value: l.optimized.now,
+      baseline: { shown: l.optimized.base.toFixed(1), value: l.optimized.base },
+      target: { max: 0, text: "none (the first costs a one-shot ~2 MiB of peak memory)" },
+    },
   ];
 }
 
