@@ -6,7 +6,7 @@
 // servers only in a trusted workspace, as they run programs. Enabled plugins' servers come first
 // (the farthest), already named `plugin:PLUGIN:SERVER`.
 import { join } from "node:path";
-import { parseEntry, type ServerEntry } from "./config.ts";
+import type { ServerEntry } from "./config.ts";
 import { readOptionalJson } from "../config/optional-json.ts";
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -56,7 +56,7 @@ export function serverConfigs(opts: SourceOptions): { servers: ServerConfig[]; w
     }
     for (const [name, raw] of Object.entries(servers)) {
       byName.delete(name); // the nearer source is listed last, in its own place
-      const parsed = parseEntry(raw, opts.env);
+      const parsed = entryParser().parseEntry(raw, opts.env);
       const config: ServerConfig = { name, source: file, scope };
       if ("problem" in parsed) config.problem = parsed.problem;
       else if (scope === "project" && !opts.trusted) config.problem = "the workspace is not trusted, so its servers do not start (run rein --trust once here)";
@@ -81,3 +81,6 @@ function section(json: Json, pick: (json: Record<string, unknown>) => unknown): 
 function record(value: unknown): Record<string, unknown> | undefined {
   return value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
 }
+
+/** The entry schema (config.ts and its valibot parts) loads with the first server some file names. */
+const entryParser = () => require("./config.ts") as typeof import("./config.ts");

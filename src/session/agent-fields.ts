@@ -14,7 +14,6 @@ import { resolveForCheck } from "../permission/paths.ts";
 import { serverPermission } from "../mcp/names.ts";
 import type { Tool } from "../sdk.ts";
 import type { HookEntry } from "../hooks/sources.ts";
-import { parseEntry } from "../mcp/config.ts";
 import type { AgentServers } from "../mcp/session.ts";
 import type { McpSettings } from "../mcp/settings.ts";
 import type { ServerConfig as McpServerConfig } from "../mcp/sources.ts";
@@ -116,7 +115,8 @@ export function mainAgentRun(agent: AgentDefinition, run: MainRun): Pick<MainRun
         run.warn?.(`agent file ${agent.source}: MCP server "${name}" is not started: a configured server has that name and is used instead (rename one to have both)`);
         return [];
       }
-      const parsed = parseEntry(raw, run.env);
+      // The entry schema loads with the first agent file that names a server (src/mcp/config.ts).
+      const parsed = (require("../mcp/config.ts") as typeof import("../mcp/config.ts")).parseEntry(raw, run.env);
       if ("problem" in parsed) {
         run.warn?.(`agent file ${agent.source}: MCP server "${name}" is not started: ${parsed.problem}`);
         return [];

@@ -46,6 +46,9 @@ const LATE = [
   "node_modules/chalk/source/index.js",
   // A whole config file's schema, built with the first config file read (issue 37 item 1).
   "src/config/file-schema.ts",
+  // An MCP entry's schema (OAuth's with it), built with the first server some source names.
+  "src/mcp/config.ts",
+  "src/mcp/oauth-config.ts",
 ];
 
 let fake: FakeServer;
@@ -103,7 +106,7 @@ test("a hook, an MCP server and a language server configured, and a turn that wr
     },
     "write a.txt",
   );
-  for (const m of ["src/session/hook-runtime.ts", "src/hooks/engine.ts", "src/mcp/session.ts", "src/lsp/session.ts", "src/checkpoint/turn.ts", "src/config/file-schema.ts"]) expect(modules.has(m)).toBe(true);
+  for (const m of ["src/session/hook-runtime.ts", "src/hooks/engine.ts", "src/mcp/session.ts", "src/lsp/session.ts", "src/checkpoint/turn.ts", "src/config/file-schema.ts", "src/mcp/config.ts"]) expect(modules.has(m)).toBe(true);
 }, 60_000);
 
 test("a hook configured for a point the run never reaches leaves the hook engine unloaded (it loads at the first point one listens at)", async () => {
