@@ -17,9 +17,32 @@ export function readConfigFile(file: string, kind: ConfigFileKind): ConfigFile |
   if (text === undefined) return undefined;
   const json = parseJson(file, text);
   if (kind.kind === "project") rejectUserOnlyKeys(file, json, kind.userConfig);
+  const plain = onlyEnabledPlugins(json);
+  if (plain) return plain;
   const result = v.safeParse(fileSchema().ConfigFileSchema, json, { abortPipeEarly: true });
   if (result.success) return result.output;
   throw issuesError(file, result.issues);
+}
+
+/**
+ * A file that holds only `enabledPlugins` of true and false (what `rein plugin install` writes into
+ * a config that had nothing), checked by hand: the whole file's schema is about 150 valibot schemas,
+ * whose building is most of a start's cost of reading it (and pushes valibot's constructors into
+ * JavaScriptCore's optimizing JIT). The same value the schema gives; anything else goes to the
+ * schema, which says what is wrong.
+ */
+function onlyEnabledPlugins(json: unknown): ConfigFile | undefined {
+  if (typeof json !== "object" || json === null || Array.isArray(json)) return undefined;
+  const keys = Object.keys(json);
+  if (keys.length !== 1 || keys[0] !== "enabledPlugins") return undefined;
+  const enabled = (json as { enabledPlugins: unknown }).enabledPlugins;
+  if (typeof enabled !== "object" || enabled === null || Array.isArray(enabled)) return undefined;
+  const copy: Record<string, boolean> = {};
+  for (const [id, on] of Object.entries(enabled)) {
+    if (typeof on !== "boolean" || id === "__proto__" || id === "prototype" || id === "constructor") return undefined;
+    copy[id] = on;
+  }
+  return { enabledPlugins: copy };
 }
 
 /** The whole file's schema, built with the first config file that exists (file-schema.ts; synchronous, as this read is). */

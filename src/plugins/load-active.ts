@@ -35,6 +35,7 @@ function enabledRoots(places: PluginPlaces, store: PluginStore, problems: string
   const indexed: Record<string, IndexedPlugin> = { ...(index?.plugins ?? {}) };
   let changed = false;
   const roots: PluginRoot[] = [];
+  const fromIndex: Plugin[] = [];
   for (const plugin of Object.values(installed)) {
     if (!isOn(plugin.id, enabled, places.trusted)) continue;
     // Held while this process runs: an update meanwhile leaves this copy in place (copies.ts).
@@ -44,7 +45,10 @@ function enabledRoots(places: PluginPlaces, store: PluginStore, problems: string
     }
     const cached = index?.plugins[plugin.id];
     let found: IndexedPlugin;
-    if (cached?.root === plugin.root && typeof cached.plugin !== "string") found = { ...cached, plugin: withTextsOnUse(cached.plugin) };
+    if (cached?.root === plugin.root && typeof cached.plugin !== "string") {
+      found = cached;
+      fromIndex.push(cached.plugin);
+    }
     else {
       found = readInstalledPlugin(plugin, store);
       // What cannot load is read again next time (it may be a passing fault); the rest is kept.
@@ -57,6 +61,7 @@ function enabledRoots(places: PluginPlaces, store: PluginStore, problems: string
     if (typeof entry === "string") problems.push(`plugin ${plugin.id}: its marketplace entry in installed.json: ${entry}; read without it`);
     roots.push({ root: plugin.root, id: plugin.id, name: plugin.name, ...(entry && typeof entry !== "string" ? { entry } : {}), installed: true, indexed: found.plugin });
   }
+  withTextsOnUse(fromIndex);
   if (changed && read.text !== undefined) writeInstalledIndex(store, { key: indexKey(store), installed: installedDigest(read.text), plugins: indexed });
   for (const [id, on] of Object.entries(enabled.project)) {
     if (!on || enabled.user[id] !== undefined) continue;

@@ -58,11 +58,12 @@ export function pluginSources(plugins: readonly Plugin[]): PluginSources {
       const found = read?.skills[skillKey(dir, single)];
       return { dir, prefix, ...(single ? { single } : {}), ...(found ? { read: found } : {}) };
     };
-    sources.skills.push(...plugin.skills.map((dir) => skill(dir)));
-    sources.skills.push(...plugin.skillDirs.map((dir) => skill(dir, basename(dir))));
+    // Loops, not map: map's calls add up over a start's plugins past JavaScriptCore's optimizing threshold.
+    for (const dir of plugin.skills) sources.skills.push(skill(dir));
+    for (const dir of plugin.skillDirs) sources.skills.push(skill(dir, basename(dir)));
     if (plugin.skill) sources.skills.push(skill(plugin.root, plugin.name));
-    sources.commands.push(...plugin.commands.map((dir) => ({ dir, prefix, source: "user" as const, ...(read?.commands[dir] ? { read: read.commands[dir] } : {}) })));
-    sources.agents.push(...plugin.agents.map((dir) => ({ dir, prefix, ...(read?.agents[dir] ? { read: read.agents[dir] } : {}) })));
+    for (const dir of plugin.commands) sources.commands.push({ dir, prefix, source: "user" as const, ...(read?.commands[dir] ? { read: read.commands[dir] } : {}) });
+    for (const dir of plugin.agents) sources.agents.push({ dir, prefix, ...(read?.agents[dir] ? { read: read.agents[dir] } : {}) });
     const runs = plugin.runs ?? pluginRuns(plugin);
     sources.hooks.push(...runs.hooks);
     sources.mcp.push(...runs.mcp);

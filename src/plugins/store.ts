@@ -5,14 +5,17 @@ import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import * as v from "valibot";
 import { parseJson, readOptionalText } from "../config/optional-json.ts";
+import { once } from "../sdk/once.ts";
 
-const Source = v.variant("kind", [
-  v.object({ kind: v.literal("path"), path: v.string() }),
-  v.object({ kind: v.literal("git"), url: v.string(), ref: v.optional(v.string()), subdir: v.optional(v.string()) }),
-]);
-export type PluginSource = v.InferOutput<typeof Source>;
-
-const Installed = v.object({
+// The files' schemas, made at their first use (a file the hand-written check does not accept, or one
+// of marketplaces.json): a start with plugins reads installed.json without them, and making about 30
+// valibot schemas at every start pushes valibot's constructors into JavaScriptCore's optimizing JIT.
+const schemas = once(() => {
+  const Source = v.variant("kind", [
+    v.object({ kind: v.literal("path"), path: v.string() }),
+    v.object({ kind: v.literal("git"), url: v.string(), ref: v.optional(v.string()), subdir: v.optional(v.string()) }),
+  ]);
+  const Installed = v.object({
   id: v.string(),
   name: v.string(),
   source: Source,
@@ -21,16 +24,17 @@ const Installed = v.object({
   commit: v.optional(v.string()),
   root: v.string(),
   installedAt: v.string(),
-  /** the marketplace entry's component lists and `strict` (entry-manifest.ts), read with the copy */
-  entry: v.optional(v.record(v.string(), v.unknown())),
+    /** the marketplace entry's component lists and `strict` (entry-manifest.ts), read with the copy */
+    entry: v.optional(v.record(v.string(), v.unknown())),
+  });
+  const Market = v.object({ name: v.string(), source: Source, root: v.string(), addedAt: v.string() });
+  return { Source, Installed, Market, InstalledFile: v.object({ plugins: v.record(v.string(), Installed) }), MarketsFile: v.object({ marketplaces: v.record(v.string(), Market) }) };
 });
-export type InstalledPlugin = v.InferOutput<typeof Installed>;
-
-const Market = v.object({ name: v.string(), source: Source, root: v.string(), addedAt: v.string() });
-export type KnownMarketplace = v.InferOutput<typeof Market>;
-
-const InstalledFile = v.object({ plugins: v.record(v.string(), Installed) });
-const MarketsFile = v.object({ marketplaces: v.record(v.string(), Market) });
+type Schemas = ReturnType<typeof schemas>;
+export type PluginSource = v.InferOutput<Schemas["Source"]>;
+export type InstalledPlugin = v.InferOutput<Schemas["Installed"]>;
+export type KnownMarketplace = v.InferOutput<Schemas["Market"]>;
+type InstalledFile = v.InferOutput<Schemas["InstalledFile"]>;
 
 export type PluginStore = { dir: string; cache: string; data: string; marketplaces: string; tmp: string };
 
@@ -56,8 +60,8 @@ export function readInstalled(store: PluginStore): Record<string, InstalledPlugi
 export function readInstalledText(store: PluginStore, known?: (text: string) => boolean): { plugins: Record<string, InstalledPlugin>; text?: string } | string {
   const file = join(store.dir, "installed.json");
   const read = readOptionalText(file);
-  if (read && "text" in read && known?.(read.text)) return { plugins: (JSON.parse(read.text) as v.InferOutput<typeof InstalledFile>).plugins, text: read.text };
-  const plugins = readRecord(file, InstalledFile, (f) => f.plugins, { plugins: {} }, plainInstalled, read);
+  if (read && "text" in read && known?.(read.text)) return { plugins: (JSON.parse(read.text) as InstalledFile).plugins, text: read.text };
+  const plugins = readRecord(file, () => schemas().InstalledFile, (f) => f.plugins, { plugins: {} }, plainInstalled, read);
   if (typeof plugins === "string") return plugins;
   return read && "text" in read ? { plugins, text: read.text } : { plugins };
 }
@@ -67,7 +71,7 @@ export function readInstalledText(store: PluginStore, known?: (text: string) => 
  * where the schema's walk costs milliseconds. Anything it does not accept goes to the schema,
  * which says what is wrong.
  */
-function plainInstalled(json: unknown): json is v.InferOutput<typeof InstalledFile> {
+function plainInstalled(json: unknown): json is InstalledFile {
   if (!isObject(json) || !isObject(json.plugins)) return false;
   const str = (value: unknown) => typeof value === "string";
   const optional = (value: unknown) => value === undefined || typeof value === "string";
@@ -89,7 +93,7 @@ export function writeInstalled(store: PluginStore, plugins: Record<string, Insta
 }
 
 export function readMarketplaces(store: PluginStore): Record<string, KnownMarketplace> | string {
-  return readRecord(join(store.dir, "marketplaces.json"), MarketsFile, (f) => f.marketplaces, { marketplaces: {} });
+  return readRecord(join(store.dir, "marketplaces.json"), () => schemas().MarketsFile, (f) => f.marketplaces, { marketplaces: {} });
 }
 
 export function writeMarketplaces(store: PluginStore, marketplaces: Record<string, KnownMarketplace>): void {
@@ -97,13 +101,13 @@ export function writeMarketplaces(store: PluginStore, marketplaces: Record<strin
 }
 
 /** The file's records ({} when there is none), or one line saying what is wrong with it. */
-function readRecord<F, T>(file: string, schema: v.GenericSchema<unknown, F>, pick: (f: F) => T, empty: F, plain?: (json: unknown) => json is F, read = readOptionalText(file)): T | string {
+function readRecord<F, T>(file: string, schema: () => v.GenericSchema<unknown, F>, pick: (f: F) => T, empty: F, plain?: (json: unknown) => json is F, read = readOptionalText(file)): T | string {
   if (!read) return pick(empty);
   if ("problem" in read) return `${file}: ${read.problem}`;
   const json = parseJson(read.text);
   if ("problem" in json) return `${file}: not valid JSON; fix or delete it (rein rewrites it on the next install)`;
   if (plain?.(json.value)) return pick(json.value);
-  const parsed = v.safeParse(schema, json.value);
+  const parsed = v.safeParse(schema(), json.value);
   return parsed.success ? pick(parsed.output) : `${file}: ${v.getDotPath(parsed.issues[0]) ?? "the file"}: ${parsed.issues[0].message}; fix or delete it`;
 }
 

@@ -5,6 +5,34 @@
 /** the lazy fields of each object that has any (copies made by withFields included) */
 const lazy = new WeakMap<object, PropertyKey[]>();
 
+/** A lazy field to make: the object, the key, what computes the value. */
+export type LazyFieldSpec = readonly [target: object, key: PropertyKey, compute: () => unknown];
+
+/** lazyField for each of `fields`, in one call (a start makes a few hundred: see plugins/index-texts.ts). */
+export function lazyFields(fields: readonly LazyFieldSpec[]): void {
+  for (const [target, key, compute] of fields) {
+    let done = false;
+    let value: unknown;
+    Object.defineProperty(target, key, {
+      configurable: true,
+      enumerable: true,
+      get() {
+        if (!done) {
+          value = compute();
+          done = true;
+        }
+        return value;
+      },
+      set(next: unknown) {
+        Object.defineProperty(this, key, { configurable: true, enumerable: true, writable: true, value: next });
+      },
+    });
+    const keys = lazy.get(target);
+    if (keys) keys.push(key);
+    else lazy.set(target, [key]);
+  }
+}
+
 /** Makes `key` of `target` hold `compute()`, computed on first use (once; copies made by withFields share it). */
 export function lazyField<T extends object, K extends keyof T>(target: T, key: K, compute: () => T[K]): T {
   let done = false;

@@ -112,22 +112,27 @@ function withPluginRoots(loaded: SkillsAndCommands, plugins: readonly Plugin[]):
   plugins.forEach((plugin, order) => {
     if (!byPrefix.has(`${plugin.name}:`)) byPrefix.set(`${plugin.name}:`, { plugin, order, root: `${plugin.root}/` });
   });
-  const from = (name: string, file: string) => {
+  // Each name's plugin, for every skill then every command, in one loop: a function called per name
+  // (200 at a start with 50 plugins) is compiled by JavaScriptCore's optimizing JIT.
+  const named: { name: string; file: string }[] = [...loaded.skills.skills, ...loaded.commands];
+  const owners: (Plugin | undefined)[] = [];
+  for (const { name, file } of named) {
     let found: { plugin: Plugin; order: number; root: string } | undefined;
     for (let at = name.indexOf(":"); at >= 0; at = name.indexOf(":", at + 1)) {
       const candidate = byPrefix.get(name.slice(0, at + 1));
       if (candidate && (!found || candidate.order < found.order)) found = candidate;
     }
-    return found && file.startsWith(found.root) ? found.plugin : undefined;
-  };
+    owners.push(found && file.startsWith(found.root) ? found.plugin : undefined);
+  }
+  const count = loaded.skills.skills.length;
   // An installed plugin's skills and commands come from its index with this done (plugins/index-texts.ts).
-  const skills = loaded.skills.skills.map((s) => {
-    const plugin = from(s.name, s.file);
+  const skills = loaded.skills.skills.map((s, i) => {
+    const plugin = owners[i];
     return plugin && s.plugin !== plugin.name ? { ...s, plugin: plugin.name, body: fillPluginVars(s.body, plugin) } : s;
   });
   const byName = new Map(skills.map((s) => [s.name, s]));
-  const commands = loaded.commands.map((c): SlashCommand => {
-    const plugin = from(c.name, c.file);
+  const commands = loaded.commands.map((c, i): SlashCommand => {
+    const plugin = owners[count + i];
     if (!plugin || (c.plugin === plugin.name && (c.kind !== "skill" || byName.get(c.name) === c.skill))) return c;
     if (c.kind !== "skill") return { ...c, plugin: plugin.name, template: fillPluginVars(c.template, plugin) };
     const skill = byName.get(c.name) ?? c.skill;

@@ -6,21 +6,41 @@ import { join, relative } from "node:path";
 import * as v from "valibot";
 import description from "../../prompts/tools/skill.txt" with { type: "text" };
 import { defineTool, type Tool } from "../sdk.ts";
+import { once } from "../sdk/once.ts";
 import { expandTemplate } from "./expand.ts";
 import type { Skill } from "./skill.ts";
 
 const MAX_FILES = 50;
 const MAX_DEPTH = 4;
 
+// Made at the first call (the input's check): the model reads SKILL_INPUT_SCHEMA, which is this
+// schema as tool-schema.ts converts it (test/unit/skills/skill-tool-schema.test.ts holds them equal).
+// A start with skills builds no valibot schema for it: with plugins' other starts' schemas, those
+// would push valibot's constructors into JavaScriptCore's optimizing JIT.
+export const skillInput = once(() =>
+  v.object({
+    name: v.pipe(v.string(), v.description("The skill's name, as the catalog lists it")),
+    args: v.optional(v.pipe(v.string(), v.description("Arguments for the skill, if it takes any"))),
+  }),
+);
+
+export const SKILL_INPUT_SCHEMA: Record<string, unknown> = {
+  type: "object",
+  properties: {
+    name: { type: "string", description: "The skill's name, as the catalog lists it" },
+    args: { type: "string", description: "Arguments for the skill, if it takes any" },
+  },
+  required: ["name"],
+};
+
 export function skillTool(skills: readonly Skill[], onUse: (skill: Skill) => void): Tool {
   const byName = new Map(skills.filter((s) => s.modelInvocable).map((s) => [s.name, s]));
-  return defineTool({
+  const tool = defineTool({
     name: "skill",
     description,
-    input: v.object({
-      name: v.pipe(v.string(), v.description("The skill's name, as the catalog lists it")),
-      args: v.optional(v.pipe(v.string(), v.description("Arguments for the skill, if it takes any"))),
-    }),
+    get input() {
+      return skillInput();
+    },
     readOnly: true,
     // `--deny 'skill(name)'` keeps a skill from the model; the session allows the rest.
     permissions: ({ name }) => [{ permission: "skill", pattern: name, always: [name] }],
@@ -31,6 +51,7 @@ export function skillTool(skills: readonly Skill[], onUse: (skill: Skill) => voi
       return skillText(skill, args ?? "");
     },
   });
+  return Object.assign(tool, { inputSchema: SKILL_INPUT_SCHEMA });
 }
 
 /** What a loaded skill reads as: its body in a tag naming it and its folder, then the folder's other files. */
