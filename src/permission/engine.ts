@@ -192,6 +192,7 @@ function treeRisk(dir: string, ctx: EngineContext, read: TreeRead): { action: "d
   const env = read.contents ? scan.env : read.visible ? scan.visibleEnv : undefined;
   if (env) return { action: "ask", reason: `the folder holds an environment file (${env}), which often holds secrets and a recursive read reads` };
   if (!scan.complete && read.follows) return { action: "ask", reason: "the folder is too large to check for symlinks leading out, and the command follows them" };
+  if (!scan.envComplete && (read.contents || read.visible)) return { action: "ask", reason: "the folder is too large to check for environment files, and a recursive read reads them" };
   return undefined;
 }
 

@@ -86,6 +86,31 @@ describe("recursive reads", () => {
   });
 });
 
+describe("a recursive read of a folder too large to walk for symlinks", () => {
+  // More entries than the symlink walk looks at, with an environment file below them all.
+  const big = join(ws, "big");
+  mkdirSync(join(big, "files"), { recursive: true });
+  for (let i = 0; i < 10_100; i++) writeFileSync(join(big, "files", `f${i}.txt`), "");
+  mkdirSync(join(big, "zz", "service"), { recursive: true });
+  writeFileSync(join(big, "zz", "service", ".env"), "KEY=1\n");
+  const clean = join(ws, "big-clean");
+  mkdirSync(clean);
+  for (let i = 0; i < 10_100; i++) writeFileSync(join(clean, `f${i}.txt`), "");
+
+  test("still finds the environment file past that walk, and asks for a read of its contents", async () => {
+    for (const line of ["grep -r KEY big", "rg --hidden KEY big"]) {
+      const result = await decide(line, "default");
+      expect(result.action).toBe("ask");
+      expect(result.requests.find((r) => r.action === "ask")?.reason).toContain("environment file");
+    }
+    expect((await decide("rg KEY big", "default")).action).toBe("allow"); // rg reads no dot file without --hidden
+    expect((await decide("find big -name x", "default")).action).toBe("allow"); // names only: nothing read
+  });
+  test("a folder as large without one is read without asking", async () => {
+    expect((await decide("grep -r KEY big-clean", "default")).action).toBe("allow");
+  });
+});
+
 describe("the .env family", () => {
   test.each([".env", ".env.local", ".env-prod", ".env_test", ".envrc", ".env~", "#.env#", ".env.swp", "prod.env", ".ENV"])("%p is an environment file", (name) => {
     expect(envFile(name)).toBe(true);
