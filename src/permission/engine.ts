@@ -185,14 +185,17 @@ function treeRisk(dir: string, ctx: EngineContext, read: TreeRead): { action: "d
     const listed = `${inside.slice(0, 3).join(", ")}${inside.length > 3 ? ", ..." : ""}`;
     return { action: "deny", reason: `it reads a folder holding credentials (${listed}) as a whole, protected in every permission mode` };
   }
-  const scan = read.scans?.get(dir) ?? linkLeaving(dir, ctx.workspace, ctx.home, ctx.reinDirs);
+  // A search of contents needs the environment files however deep they lie; a listing only the links.
+  const reads = read.contents || read.visible === true;
+  const cached = read.scans?.get(dir);
+  const scan = cached && (cached.envComplete || !reads) ? cached : linkLeaving(dir, ctx.workspace, ctx.home, ctx.reinDirs, reads);
   read.scans?.set(dir, scan);
   // A reader that does not follow the links it meets (`grep -r`, `find` without -L, `rg` without -L) reads only the tree itself.
   if (scan.link && read.follows) return { action: "ask", reason: `the folder holds a symlink (${scan.link.path}) to ${scan.link.target}, which a recursive read can follow` };
   const env = read.contents ? scan.env : read.visible ? scan.visibleEnv : undefined;
   if (env) return { action: "ask", reason: `the folder holds an environment file (${env}), which often holds secrets and a recursive read reads` };
   if (!scan.complete && read.follows) return { action: "ask", reason: "the folder is too large to check for symlinks leading out, and the command follows them" };
-  if (!scan.envComplete && (read.contents || read.visible)) return { action: "ask", reason: "the folder is too large to check for environment files, and a recursive read reads them" };
+  if (!scan.envComplete && reads) return { action: "ask", reason: "the folder is too large to check for environment files, and a recursive read reads them" };
   return undefined;
 }
 

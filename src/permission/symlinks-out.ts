@@ -21,15 +21,17 @@ const SYSTEM = /^\/(?:usr|bin|sbin|lib|lib32|lib64|nix\/store|System|opt\/homebr
 /** `complete`: every entry was looked at for links; `envComplete`: for environment files. */
 export type LinkScan = { link?: { path: string; target: string }; env?: string; visibleEnv?: string; complete: boolean; envComplete: boolean };
 
-export function linkLeaving(dir: string, workspace: string, home: string, reinDirs: readonly string[]): LinkScan {
+/** `env`: the caller reads the files (a search of contents), so environment files are looked for past the link walk. */
+export function linkLeaving(dir: string, workspace: string, home: string, reinDirs: readonly string[], env = true): LinkScan {
+  const budget = env ? MAX_ENV_ENTRIES : MAX_ENTRIES;
   const stat = lstatOrUndefined(dir);
   if (!stat?.isDirectory()) return { complete: true, envComplete: true };
   const pending = [dir];
   let seen = 0;
-  let env: string | undefined;
+  let envPath: string | undefined;
   let link: LinkScan["link"];
   let visibleEnv: string | undefined;
-  const found = (complete: boolean, envComplete: boolean): LinkScan => ({ ...(link ? { link } : {}), ...(env ? { env } : {}), ...(visibleEnv ? { visibleEnv } : {}), complete, envComplete });
+  const found = (complete: boolean, envComplete: boolean): LinkScan => ({ ...(link ? { link } : {}), ...(envPath ? { env: envPath } : {}), ...(visibleEnv ? { visibleEnv } : {}), complete, envComplete });
   // Both are looked for: a reader that does not follow links still reads the .env beside one.
   while (pending.length > 0 && !(link && visibleEnv)) {
     const current = pending.pop()!;
@@ -40,7 +42,7 @@ export function linkLeaving(dir: string, workspace: string, home: string, reinDi
       continue;
     }
     for (const entry of entries) {
-      if (++seen > MAX_ENV_ENTRIES) return found(false, false);
+      if (++seen > budget) return found(link !== undefined, false);
       const path = join(current, entry.name);
       if (entry.isDirectory()) {
         if (!SKIP.has(entry.name)) pending.push(path);
@@ -50,7 +52,7 @@ export function linkLeaving(dir: string, workspace: string, home: string, reinDi
         const sensitive = sensitivePath(target, home, reinDirs)?.action === "deny";
         if (sensitive || (!isInside(target, workspace) && !SYSTEM.test(target))) link = { path, target };
       } else if (entry.isFile() && envFile(entry.name)) {
-        env ??= path;
+        envPath ??= path;
         if (visibleEnv === undefined && !path.slice(dir.length).split("/").some((part) => part.startsWith("."))) visibleEnv = path;
       }
     }
