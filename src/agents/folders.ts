@@ -28,9 +28,8 @@ export function agentFolders(ctx: AgentSourceContext): Folder[] {
   ];
   // Started in the home folder, ~/.claude/agents is the user's folder, not a project's copy of it.
   const own = new Set(user.map((f) => f.dir));
-  return [
-    ...project.filter((f) => !own.has(f.dir)),
-    ...user,
-    ...(ctx.plugins ?? []).map((p) => ({ dir: p.dir, format: "claude" as const, project: false, recursive: true, prefix: p.prefix, ...(p.read ? { read: p.read } : {}) })),
-  ];
+  const folders: Folder[] = [...project.filter((f) => !own.has(f.dir)), ...user];
+  // a loop, not map: map's calls and elements over a start's plugins add up past JavaScriptCore's optimizing threshold
+  for (const p of ctx.plugins ?? []) folders.push({ dir: p.dir, format: "claude" as const, project: false, recursive: true, prefix: p.prefix, ...(p.read ? { read: p.read } : {}) });
+  return folders;
 }

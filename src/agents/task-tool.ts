@@ -95,7 +95,9 @@ export function taskTool(options: TaskToolOptions): Tool {
 }
 
 function describe(agents: readonly AgentDefinition[]): string {
-  const listed = agents.filter((a) => !a.hidden).map((a) => `- ${a.name}: ${a.description}`);
+  // a loop, not filter and map: their calls over a start's agents add up past JavaScriptCore's optimizing threshold
+  const listed: string[] = [];
+  for (const a of agents) if (!a.hidden) listed.push(`- ${a.name}: ${a.description}`);
   return [
     "Run a subagent in a fresh context: it sees only your prompt (what to do, what you know, what to report) and only its final answer returns. Calls in one reply run together. Agents (subagent_type):",
     ...listed,

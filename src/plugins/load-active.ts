@@ -94,7 +94,9 @@ function runsSomething(plugin: Plugin): boolean {
  */
 function madeDataDirs(plugins: readonly Plugin[]): Set<string> {
   const made = new Set<string>();
-  for (const parent of new Set(plugins.filter(runsSomething).map((p) => dirname(p.dataDir)))) {
+  const parents = new Set<string>();
+  for (const plugin of plugins) if (runsSomething(plugin)) parents.add(dirname(plugin.dataDir)); // a loop, not filter and map: see sources.ts
+  for (const parent of parents) {
     try {
       for (const entry of readdirSync(parent, { withFileTypes: true })) if (entry.isDirectory()) made.add(join(parent, entry.name));
     } catch {

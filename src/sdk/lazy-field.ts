@@ -71,6 +71,9 @@ export function withFields<T extends object, F extends object>(source: T, fields
     else copy[key] = (source as Record<PropertyKey, unknown>)[key];
   }
   for (const [key, value] of Object.entries(fields)) Object.defineProperty(copy, key, { configurable: true, enumerable: true, writable: true, value });
-  lazy.set(copy, keys.filter((key) => !(key in fields)));
+  // a loop, not filter: withFields runs once per plugin command at a start (filter's calls add up past JavaScriptCore's optimizing threshold)
+  const kept: PropertyKey[] = [];
+  for (const key of keys) if (!(key in fields)) kept.push(key);
+  lazy.set(copy, kept);
   return copy as unknown as Omit<T, keyof F> & F;
 }

@@ -11,8 +11,14 @@ import type { SessionHooks, SessionHookSettings } from "./session-hooks.ts";
 
 /** `start` makes the real hooks; `history(afterSeq)` gives the session's stored events after a seq. */
 export function lazySessionHooks(settings: SessionHookSettings, start: () => SessionHooks, history: (afterSeq: number) => StampedEvent[]): SessionHooks {
-  const entries = settings.entries.filter((entry) => entry.active);
-  const events = new Set<HookEntry["event"]>(entries.map((entry) => entry.event));
+  // loops, not filter and map: a start's plugins bring a hook each, and those calls add up past JavaScriptCore's optimizing threshold
+  const entries: HookEntry[] = [];
+  const events = new Set<HookEntry["event"]>();
+  for (const entry of settings.entries) {
+    if (!entry.active) continue;
+    entries.push(entry);
+    events.add(entry.event);
+  }
   const has = (event: HookEntry["event"]) => events.has(event);
   const sub = settings.subagent;
   let real: SessionHooks | undefined;

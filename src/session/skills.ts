@@ -11,6 +11,7 @@ import { skillTool } from "../skills/skill-tool.ts";
 import { loadSkillsAndCommands, planSlash, type SkillsAndCommands, type SlashCommand, type SlashPlan } from "../skills/slash-commands.ts";
 import { NO_PLUGINS, type ActivePlugins } from "../plugins/active.ts";
 import type { Plugin } from "../plugins/plugins.ts";
+import type { Skill } from "../skills/skill.ts";
 import { fillPluginVars } from "../plugins/plugin-env.ts";
 import { slashWord } from "../skills/expand.ts";
 import type { PromptCommands } from "../mcp/prompts.ts";
@@ -24,7 +25,8 @@ export type Extensions = SkillsAndCommands & { plugins: Plugin[] };
 /** The skills and commands of a workspace, with those of the run's plugins (whose load problems are listed with them). */
 export function loadExtensions(places: SkillPlaces, builtins?: readonly string[], active: ActivePlugins = NO_PLUGINS): Extensions {
   const { plugins, sources } = active;
-  const commands = sources.commands.map((c) => ({ ...c, source: "user" as const }));
+  const commands: (typeof sources.commands[number] & { source: "user" })[] = [];
+  for (const c of sources.commands) commands.push({ ...c, source: "user" as const }); // a loop, not map: see withPluginRoots
   const loaded = withPluginRoots(loadSkillsAndCommands({ ...places, extra: sources.skills }, builtins, commands), plugins);
   return { ...loaded, plugins, problems: [...active.problems, ...loaded.problems] };
 }
@@ -126,18 +128,27 @@ function withPluginRoots(loaded: SkillsAndCommands, plugins: readonly Plugin[]):
   }
   const count = loaded.skills.skills.length;
   // An installed plugin's skills and commands come from its index with this done (plugins/index-texts.ts).
-  const skills = loaded.skills.skills.map((s, i) => {
+  // Loops, not map (as above).
+  const skills: Skill[] = [];
+  const byName = new Map<string, Skill>();
+  for (let i = 0; i < count; i++) {
+    const s = loaded.skills.skills[i]!;
     const plugin = owners[i];
-    return plugin && s.plugin !== plugin.name ? { ...s, plugin: plugin.name, body: fillPluginVars(s.body, plugin) } : s;
-  });
-  const byName = new Map(skills.map((s) => [s.name, s]));
-  const commands = loaded.commands.map((c, i): SlashCommand => {
+    const skill = plugin && s.plugin !== plugin.name ? { ...s, plugin: plugin.name, body: fillPluginVars(s.body, plugin) } : s;
+    skills.push(skill);
+    byName.set(skill.name, skill);
+  }
+  const commands: SlashCommand[] = [];
+  for (let i = 0; i < loaded.commands.length; i++) {
+    const c = loaded.commands[i]!;
     const plugin = owners[count + i];
-    if (!plugin || (c.plugin === plugin.name && (c.kind !== "skill" || byName.get(c.name) === c.skill))) return c;
-    if (c.kind !== "skill") return { ...c, plugin: plugin.name, template: fillPluginVars(c.template, plugin) };
-    const skill = byName.get(c.name) ?? c.skill;
-    return { ...c, plugin: plugin.name, skill, template: skill.body };
-  });
+    if (!plugin || (c.plugin === plugin.name && (c.kind !== "skill" || byName.get(c.name) === c.skill))) commands.push(c);
+    else if (c.kind !== "skill") commands.push({ ...c, plugin: plugin.name, template: fillPluginVars(c.template, plugin) });
+    else {
+      const skill = byName.get(c.name) ?? c.skill;
+      commands.push({ ...c, plugin: plugin.name, skill, template: skill.body });
+    }
+  }
   return { ...loaded, skills: { ...loaded.skills, skills }, commands };
 }
 

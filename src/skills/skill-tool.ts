@@ -34,7 +34,8 @@ export const SKILL_INPUT_SCHEMA: Record<string, unknown> = {
 };
 
 export function skillTool(skills: readonly Skill[], onUse: (skill: Skill) => void): Tool {
-  const byName = new Map(skills.filter((s) => s.modelInvocable).map((s) => [s.name, s]));
+  const byName = new Map<string, Skill>();
+  for (const s of skills) if (s.modelInvocable) byName.set(s.name, s); // a loop: see skills/by-name.ts
   const tool = defineTool({
     name: "skill",
     description,

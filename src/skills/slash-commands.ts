@@ -26,7 +26,9 @@ export function loadSkillsAndCommands(places: SkillPlaces, builtins: readonly st
   const skills = loadSkills(places);
   const custom = loadCustomCommands([...(extraCommands ?? []), ...commandDirs(places)], builtins);
   // withFields, not a spread: an installed plugin's templates are read when used (sdk/lazy-field.ts)
-  const byName = new Map<string, SlashCommand>(custom.commands.map((c) => [c.name, withFields(c, { kind: "command" as const })]));
+  const byName = new Map<string, SlashCommand>();
+  // a loop, not map: map's calls over a start's plugin commands add up past JavaScriptCore's optimizing threshold
+  for (const c of custom.commands) byName.set(c.name, withFields(c, { kind: "command" as const }));
   const reserved = new Set(builtins);
   for (const command of places.commands ?? []) if (!byName.has(command.name) && !reserved.has(command.name)) byName.set(command.name, { ...command, kind: "command" });
   const problems = [...skills.problems, ...custom.problems];
