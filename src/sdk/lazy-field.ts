@@ -35,25 +35,7 @@ export function lazyFields(fields: readonly LazyFieldSpec[]): void {
 
 /** Makes `key` of `target` hold `compute()`, computed on first use (once; copies made by withFields share it). */
 export function lazyField<T extends object, K extends keyof T>(target: T, key: K, compute: () => T[K]): T {
-  let done = false;
-  let value: T[K];
-  Object.defineProperty(target, key, {
-    configurable: true,
-    enumerable: true,
-    get() {
-      if (!done) {
-        value = compute();
-        done = true;
-      }
-      return value;
-    },
-    set(next: T[K]) {
-      Object.defineProperty(this, key, { configurable: true, enumerable: true, writable: true, value: next });
-    },
-  });
-  const keys = lazy.get(target);
-  if (keys) keys.push(key);
-  else lazy.set(target, [key]);
+  lazyFields([[target, key, compute]]);
   return target;
 }
 
