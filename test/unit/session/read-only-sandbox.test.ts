@@ -61,16 +61,17 @@ describe.skipIf(!available.ok)("a line the analysis allowed as read-only", () =>
 });
 
 describe.skipIf(!available.ok)("the real defaults with the session's masks", () => {
-  test("a recursive grep the analysis could not check whole reads no .env anywhere in the workspace", async () => {
-    // The first line asks for a recursive read of a folder holding a .env file, but its walk stops
-    // after 10,000 entries: past that bound (these files come first), only the mask keeps the secret.
+  test("a recursive grep of a folder past the symlink walk's 10,000 entries still asks for the .env below them", async () => {
+    // The walk for symlinks stops after 10,000 entries (these files come first); the one for
+    // environment files goes on, so the analysis asks, and the sandbox's masks are a second line only.
     const cwd = mkdtempSync(join(kit.dir.path, "ws-"));
     for (let i = 0; i <= 10_000; i++) writeFileSync(join(cwd, `f${i}.txt`), "");
     mkdirSync(join(cwd, "packages", "api"), { recursive: true });
     writeFileSync(join(cwd, "packages", "api", ".env"), "API_SECRET=hunter2\n");
     writeFileSync(join(cwd, "notes.txt"), "API_SECRET is read from the environment\n");
+    const asked: string[] = [];
     const options = {
-      ...kit.options({ tools: [bash], rules: DEFAULT_RULES }),
+      ...kit.options({ tools: [bash], rules: DEFAULT_RULES, askPolicy: (ask) => (asked.push(ask.requests.map((r) => (r as { fixed?: { reason: string } }).fixed?.reason ?? "").join(" ")), { reply: "reject" as const }) }),
       expand: permissionEngine({ projectRoot: cwd, home: kit.dir.path, reinDirs: [] }),
       sandbox: { mode: "off" as const, network: false, masked: maskSource({ home: kit.dir.path, reinDirs: [], workspace: cwd }) },
     };
@@ -79,7 +80,7 @@ describe.skipIf(!available.ok)("the real defaults with the session's masks", () 
     const output = String(sentResults(kit.fake.requests.at(-1))[0]!.content);
 
     expect(result.status).toBe("success");
-    expect(output).toContain("notes.txt:API_SECRET is read from the environment");
+    expect(asked.join("\n")).toContain("environment file");
     expect(output).not.toContain("hunter2");
   });
 });
