@@ -79,7 +79,8 @@ export class PermissionBroker {
     // No hook: the ask is made in the same tick (a reply given at once to another ask depends on it).
     const early = this.io.beforeAsk ? await this.io.beforeAsk(ask, call.input) : undefined;
     const answer = early ?? (await this.ask(ask));
-    if (answer.reply !== "reject") return { allow: true };
+    // Only a yes allows: anything else a hook, policy or client gives back is a rejection.
+    if (answer.reply === "once" || answer.reply === "always") return { allow: true };
     const because = answer.message ? ` The user said: ${answer.message}` : "";
     return {
       allow: false,

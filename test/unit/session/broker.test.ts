@@ -35,6 +35,13 @@ test("rejecting one ask rejects the session's other open asks too", async () => 
   expect(b.pending()).toEqual([]);
 });
 
+test("an answer that is not a yes rejects: a policy or client giving back anything but once or always", async () => {
+  for (const odd of [{ reply: "yes" }, { reply: undefined }, {}, "reject"]) {
+    const b = new PermissionBroker({ rules: () => [], newId: () => "ask_1", emitAsk: () => {}, emitReply: () => {}, policy: () => odd as unknown as Answer });
+    expect((await b.authorize(bash("npm install"))).allow).toBe(false);
+  }
+});
+
 test("an always answers the open asks it now covers, and only those", async () => {
   const { b, replies } = broker();
   const first = b.authorize(bash("npm install left-pad"));
